@@ -1,0 +1,174 @@
+// The Ori-like IR shared by both halves: registers, operands, instructions,
+// blocks, functions and modules (DESIGN.md, "IR").
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/opcodes.h"
+
+namespace ori {
+
+// Register files. R holds 32- or 64-bit values (virtual registers are 64-bit
+// containers); P and UP hold one bit; B orders convergence barriers.
+enum class RegFile : uint8_t { R, UR, P, UP, B };
+inline constexpr int kNumRegFiles = 5;
+
+std::string_view regFilePrefix(RegFile f); // "R", "UR", "P", "UP", "B"
+
+struct Reg {
+  // The constant registers RZ, URZ (read as 0) and PT, UPT (read as true).
+  static constexpr uint32_t kConst = 0xFFFFFFFFu;
+
+  RegFile file = RegFile::R;
+  uint32_t num = 0;
+
+  bool isConst() const { return num == kConst; }
+  bool isPredicate() const { return file == RegFile::P || file == RegFile::UP; }
+  bool isGeneral() const { return file == RegFile::R || file == RegFile::UR; }
+  friend auto operator<=>(const Reg&, const Reg&) = default;
+};
+
+inline Reg R(uint32_t n) { return {RegFile::R, n}; }
+inline Reg P(uint32_t n) { return {RegFile::P, n}; }
+inline constexpr Reg RZ{RegFile::R, Reg::kConst};
+inline constexpr Reg PT{RegFile::P, Reg::kConst};
+
+// Special registers read by S2R.
+enum class SpecialReg : uint8_t {
+  TID_X, TID_Y, TID_Z, CTAID_X, CTAID_Y, CTAID_Z,
+  NTID_X, NTID_Y, NTID_Z, NCTAID_X, NCTAID_Y, NCTAID_Z,
+  LANEID, WARPID, NWARPID, SMID, NSMID, GRIDID,
+  CLOCKLO, CLOCKHI, GLOBALTIMERLO, GLOBALTIMERHI,
+  LANEMASK_EQ, LANEMASK_LT, LANEMASK_LE, LANEMASK_GT, LANEMASK_GE,
+};
+inline constexpr int kNumSpecialRegs = int(SpecialReg::LANEMASK_GE) + 1;
+std::string_view specialRegName(SpecialReg s); // "SR_TID.X"
+std::optional<SpecialReg> specialRegFromName(std::string_view name);
+
+struct Operand {
+  enum class Kind : uint8_t {
+    Reg,       // reg, with neg/abs/bitNot flags
+    Imm,       // integer immediate: imm
+    FImm,      // float immediate: fimm
+    CBank,     // c[bank][reg + imm]: bank, optional index register reg (hasReg), imm
+    SReg,      // special register: sreg
+    Mem,       // [reg + sym + imm]: optional reg (hasReg), optional symbol sym, imm
+    Label,     // a block: target (bix)
+    JumpTable, // a jump table of the function: target (index)
+    Symbol,    // a function or variable name: sym
+  };
+
+  Kind kind = Kind::Imm;
+  bool neg = false;    // -R1 (integer or float negate); !P1 on predicates
+  bool abs = false;    // |R1|
+  bool hasReg = false; // CBank and Mem: an index/base register is present
+  Reg reg{};
+  SpecialReg sreg{};
+  uint32_t bank = 0;
+  uint32_t target = 0;
+  int64_t imm = 0;
+  double fimm = 0;
+  std::string sym;
+
+  static Operand reg_(Reg r, bool negated = false);
+  static Operand immediate(int64_t v);
+  static Operand floatImm(double v);
+  static Operand cbank(uint32_t bank, int64_t offset);
+  static Operand special(SpecialReg s);
+  static Operand mem(std::optional<Reg> base, int64_t offset, std::string symbol = {});
+  static Operand label(uint32_t bix);
+  static Operand jumpTable(uint32_t index);
+  static Operand symbol(std::string name);
+
+  bool isReg() const { return kind == Kind::Reg; }
+  // The OperandKindBit of this operand (a register's by its file).
+  uint16_t kindBit() const;
+  // The register this operand reads or writes, if any (Reg, or the index
+  // register of CBank and Mem).
+  std::optional<Reg> regRead() const;
+  friend bool operator==(const Operand& a, const Operand& b);
+};
+
+struct SrcLoc {
+  uint32_t line = 0, col = 0;
+};
+
+struct Instr {
+  Opcode op = Opcode::NOP;
+  ModSet mods;
+  std::optional<Operand> guard; // a predicate register operand; neg = @!P
+  std::vector<Operand> dsts, srcs;
+  std::string opaqueText; // OPAQUE only: the original instruction text
+  SrcLoc loc;             // where it came from; not part of equality
+
+  const OpInfo& info() const { return opInfo(op); }
+  bool has(Mod m) const { return mods.test(m); }
+  bool isGuarded() const { return guard.has_value() && !(guard->reg.isConst() && !guard->neg); }
+  // Registers written (dests, constants excluded) and read (sources, address
+  // and bank index registers, the guard; constants excluded), in operand order.
+  std::vector<Reg> defs() const;
+  std::vector<Reg> uses() const;
+  friend bool operator==(const Instr& a, const Instr& b);
+};
+
+struct Block {
+  std::string label;      // empty when the block starts after a control-flow instruction
+  uint32_t labelId = 0;   // printed as L%x: 0x10 x source index of the first instruction
+  std::vector<Instr> instrs;
+  friend bool operator==(const Block&, const Block&) = default;
+};
+
+struct JumpTable {
+  std::string name;
+  std::vector<uint32_t> targets; // block indices, in table order
+  friend bool operator==(const JumpTable&, const JumpTable&) = default;
+};
+
+struct Param {
+  std::string type; // PTX-style scalar type: "u32", "f32", "b8", ...
+  std::string name;
+  uint32_t size = 0;  // bytes (array params: element size x count)
+  uint32_t align = 0; // bytes
+  uint32_t count = 0; // 0 = scalar, else array length
+  uint32_t offset = 0; // byte offset in constant bank 0 (entries) or param space
+  friend bool operator==(const Param&, const Param&) = default;
+};
+
+// Kernel parameters live in constant bank 0 from this offset, as on sm_90.
+inline constexpr uint32_t kParamBase = 0x210;
+
+struct Function {
+  std::string name;
+  bool isEntry = false;
+  std::vector<Param> params;
+  std::vector<Param> returns; // .func return values
+  std::vector<Block> blocks;  // index = bix; bix 0 is the entry
+  std::vector<JumpTable> jumpTables;
+  std::map<Reg, std::string> regNames; // registers with source names (PTX %r5)
+  uint32_t nextReg[kNumRegFiles] = {};  // first unused virtual register number per file
+  SrcLoc loc;
+
+  Reg newReg(RegFile f) { return {f, nextReg[int(f)]++}; }
+  // Recomputes nextReg from the registers the function mentions.
+  void recountRegs();
+  std::optional<uint32_t> findBlock(std::string_view label) const;
+  size_t instrCount() const;
+  friend bool operator==(const Function& a, const Function& b);
+};
+
+struct Module {
+  std::string fileName; // for diagnostics
+  std::vector<Function> functions;
+  const Function* findFunction(std::string_view name) const;
+  friend bool operator==(const Module& a, const Module& b) { return a.functions == b.functions; }
+};
+
+// Offsets of the parameters: naturally aligned, in order, from `base`.
+void layoutParams(std::vector<Param>& params, uint32_t base);
+
+} // namespace ori

@@ -1,0 +1,107 @@
+// Opcodes and modifiers, generated from ir/opcodes.def and ir/modifiers.def.
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace ori {
+
+enum class Opcode : uint8_t {
+#define OP(Name, Dsts, Srcs, Flags, Mods) Name,
+#include "ir/opcodes.def"
+};
+inline constexpr int kNumOpcodes = 0
+#define OP(Name, Dsts, Srcs, Flags, Mods) +1
+#include "ir/opcodes.def"
+    ;
+
+enum class Mod : uint8_t {
+#define MOD(Enum, Text, Group) Enum,
+#include "ir/modifiers.def"
+};
+inline constexpr int kNumMods = 0
+#define MOD(Enum, Text, Group) +1
+#include "ir/modifiers.def"
+    ;
+
+enum class ModGroup : uint8_t {
+  Dir, Addr, Lut, Part, Carry, Cmp, FType, Type, AtomOp, IRound, FRound, Ftz, Sat, BoolOp,
+  Uniform, Div, CallKind, NoDec, BarOp, VoteOp, ShflOp, Scope, Volatile,
+};
+
+std::string_view modText(Mod m);
+ModGroup modGroup(Mod m);
+
+// A set of modifiers; iteration order (= print order) is modifiers.def order.
+class ModSet {
+public:
+  bool test(Mod m) const { return bits_.test(size_t(m)); }
+  void set(Mod m) { bits_.set(size_t(m)); }
+  void reset(Mod m) { bits_.reset(size_t(m)); }
+  bool empty() const { return bits_.none(); }
+  // The modifier of `g` present in the set, if any.
+  std::optional<Mod> inGroup(ModGroup g) const;
+  std::vector<Mod> list() const;
+  friend bool operator==(const ModSet&, const ModSet&) = default;
+
+private:
+  std::bitset<kNumMods> bits_;
+};
+
+// Instruction properties from the table's FLAGS column.
+enum OpFlag : uint32_t {
+  CONTROL = 1u << 0,     // ends a basic block (BRA, BRX, EXIT, RET, CALL)
+  TERMINATOR = 1u << 1,  // no fall-through when unguarded
+  BRANCH = 1u << 2,      // has block targets
+  CALL_ = 1u << 3,
+  SIDE_EFFECT = 1u << 4, // must not be deleted even when its defs are dead
+  MEMORY = 1u << 5,
+  BARRIER = 1u << 6,
+  CONVERGENCE = 1u << 7,
+  COMMUTATIVE = 1u << 8, // the first two sources may be swapped
+  INEG = 1u << 9,        // source registers may be negated (-R1)
+  FNEG = 1u << 10,       // source registers may be negated and take |abs|
+  VARIADIC = 1u << 11,   // OPAQUE: any number of register defs and uses
+};
+
+// Operand kinds a slot accepts (letters of opcodes.def).
+enum OperandKindBit : uint16_t {
+  K_REG = 1 << 0,  // R
+  K_PRED = 1 << 1, // P
+  K_BAR = 1 << 2,  // B
+  K_IMM = 1 << 3,  // I
+  K_FIMM = 1 << 4, // F
+  K_CBANK = 1 << 5, // C
+  K_SREG = 1 << 6, // S
+  K_MEM = 1 << 7,  // M
+  K_LABEL = 1 << 8, // L
+  K_JTAB = 1 << 9, // J
+  K_SYM = 1 << 10, // Y
+};
+
+struct OperandSlot {
+  uint16_t kinds = 0;
+  bool optional = false;
+};
+
+struct OpInfo {
+  Opcode op;
+  std::string_view name;
+  uint32_t flags;
+  std::vector<OperandSlot> dsts, srcs;
+  ModSet allowedMods;
+
+  bool is(uint32_t f) const { return (flags & f) != 0; }
+  size_t minSrcs() const;
+};
+
+const OpInfo& opInfo(Opcode op);
+std::optional<Opcode> opcodeFromName(std::string_view name);
+// A human-readable list of the kinds in a slot mask: "a register, an integer or a constant bank".
+std::string describeKinds(uint16_t kinds);
+
+} // namespace ori

@@ -1,0 +1,29 @@
+// The .ori text format (docs/ori-format.md): parser and printer. The two
+// round-trip: print(parse(t)) is stable and parse(print(m)) == m for every
+// module that verifyFunction accepts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ir/diag.h"
+#include "ir/ir.h"
+
+namespace ori {
+
+struct ParseResult {
+  std::optional<Module> module;
+  std::optional<Diagnostic> error;
+};
+
+ParseResult parseOri(std::string_view text, std::string_view fileName);
+
+std::string printModule(const Module& m);
+std::string printFunction(const Function& f);
+// One instruction without indentation or newline, e.g. "@!P0 BRA L1".
+std::string printInstr(const Function& f, const Instr& in);
+std::string printOperand(const Function& f, const Operand& o);
+std::string printReg(const Function& f, Reg r);
+
+} // namespace ori

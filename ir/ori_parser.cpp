@@ -1,0 +1,761 @@
+// Parser of the .ori text format; the grammar is in docs/ori-format.md.
+// Blocks are formed as DESIGN.md says: a label starts a block, a control-flow
+// instruction (BRA, BRX, EXIT, RET, CALL) ends one.
+#include <fmt/format.h>
+
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+#include "ir/ori.h"
+
+namespace ori {
+namespace {
+
+struct Token {
+  enum Kind { Word, Int, Float, String, Punct, Newline, Eof } kind = Eof;
+  std::string text; // Word/String: content; Punct: the character; Int/Float: spelling
+  uint64_t ival = 0;
+  double fval = 0;
+  SrcLoc loc;
+};
+
+bool isWordStart(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' ||
+         c == '.';
+}
+bool isWordChar(char c) { return isWordStart(c) || std::isdigit(static_cast<unsigned char>(c)); }
+
+class Lexer {
+public:
+  Lexer(std::string_view text, std::string_view file) : text_(text), file_(file) {}
+
+  std::vector<Token> run() {
+    std::vector<Token> out;
+    for (;;) {
+      Token t = next();
+      bool eof = t.kind == Token::Eof;
+      out.push_back(std::move(t));
+      if (eof) return out;
+    }
+  }
+
+private:
+  [[noreturn]] void fail(SrcLoc loc, std::string msg) {
+    throw DiagnosticError({std::string(file_), loc.line, loc.col, std::move(msg)});
+  }
+  char peek(size_t k = 0) const { return i_ + k < text_.size() ? text_[i_ + k] : '\0'; }
+  void advance() {
+    if (text_[i_] == '\n') { ++line_; col_ = 1; } else { ++col_; }
+    ++i_;
+  }
+
+  Token next() {
+    for (;;) {
+      char c = peek();
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f') advance();
+      else if (c == '/' && peek(1) == '/') { while (i_ < text_.size() && peek() != '\n') advance(); }
+      else break;
+    }
+    Token t;
+    t.loc = {line_, col_};
+    if (i_ >= text_.size()) { t.kind = Token::Eof; return t; }
+    char c = peek();
+    if (c == '\n') { advance(); t.kind = Token::Newline; return t; }
+    if (c == '"') return string(t);
+    if (std::isdigit(static_cast<unsigned char>(c))) return number(t);
+    if (isWordStart(c)) {
+      size_t start = i_;
+      while (i_ < text_.size() && isWordChar(peek())) advance();
+      t.kind = Token::Word;
+      t.text = std::string(text_.substr(start, i_ - start));
+      return t;
+    }
+    if (std::strchr(",[]+-@!|{}():=;", c)) {
+      advance();
+      t.kind = Token::Punct;
+      t.text = std::string(1, c);
+      return t;
+    }
+    fail(t.loc, fmt::format("unexpected character '{}'", c));
+  }
+
+  Token string(Token& t) {
+    advance(); // opening quote
+    t.kind = Token::String;
+    for (;;) {
+      if (i_ >= text_.size() || peek() == '\n') fail(t.loc, "unterminated string");
+      char c = peek();
+      advance();
+      if (c == '"') return t;
+      if (c == '\\') {
+        char e = peek();
+        if (e == '"' || e == '\\') t.text += e;
+        else if (e == 'n') t.text += '\n';
+        else if (e == 't') t.text += '\t';
+        else fail({line_, col_}, "unknown escape in string");
+        advance();
+      } else {
+        t.text += c;
+      }
+    }
+  }
+
+  Token number(Token& t) {
+    size_t start = i_;
+    while (i_ < text_.size() && (isWordChar(peek()) ||
+                                 ((peek() == '+' || peek() == '-') &&
+                                  (text_[i_ - 1] == 'e' || text_[i_ - 1] == 'E') &&
+                                  text_.substr(start, 2) != "0x")))
+      advance();
+    t.text = std::string(text_.substr(start, i_ - start));
+    const std::string& s = t.text;
+    auto hexDigits = [&](size_t from, size_t maxDigits) -> uint64_t {
+      if (s.size() <= from) fail(t.loc, fmt::format("malformed number '{}'", s));
+      if (s.size() - from > maxDigits)
+        fail(t.loc, fmt::format("integer '{}' does not fit in 64 bits", s));
+      uint64_t v = 0;
+      for (size_t k = from; k < s.size(); ++k) {
+        if (!std::isxdigit(static_cast<unsigned char>(s[k])))
+          fail(t.loc, fmt::format("malformed number '{}'", s));
+        v = v * 16 + uint64_t(std::isdigit(static_cast<unsigned char>(s[k]))
+                                  ? s[k] - '0'
+                                  : std::tolower(static_cast<unsigned char>(s[k])) - 'a' + 10);
+      }
+      return v;
+    };
+    if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+      size_t from = 2;
+      while (from + 1 < s.size() && s[from] == '0') ++from; // leading zeros
+      t.kind = Token::Int;
+      t.ival = hexDigits(from, 16);
+      return t;
+    }
+    if (s.size() > 1 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
+      if (s.size() != 10) fail(t.loc, fmt::format("'{}': 0f needs exactly 8 hex digits", s));
+      t.kind = Token::Float;
+      t.fval = std::bit_cast<float>(uint32_t(hexDigits(2, 8)));
+      return t;
+    }
+    if (s.size() > 1 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
+      if (s.size() != 18) fail(t.loc, fmt::format("'{}': 0d needs exactly 16 hex digits", s));
+      t.kind = Token::Float;
+      t.fval = std::bit_cast<double>(hexDigits(2, 16));
+      return t;
+    }
+    bool isFloat = s.find_first_of(".eE") != std::string::npos;
+    for (char ch : s)
+      if (!std::isdigit(static_cast<unsigned char>(ch)) && !std::strchr(".eE+-", ch))
+        fail(t.loc, fmt::format("malformed number '{}'", s));
+    if (isFloat) {
+      char* end = nullptr;
+      errno = 0;
+      t.fval = std::strtod(s.c_str(), &end);
+      if (end != s.c_str() + s.size()) fail(t.loc, fmt::format("malformed number '{}'", s));
+      if (errno == ERANGE && std::abs(t.fval) > 1) // overflow; underflow to 0/denormal is fine
+        fail(t.loc, fmt::format("float '{}' is out of range", s));
+      t.kind = Token::Float;
+      return t;
+    }
+    uint64_t v = 0;
+    for (char ch : s) {
+      uint64_t d = uint64_t(ch - '0');
+      if (v > (UINT64_MAX - d) / 10)
+        fail(t.loc, fmt::format("integer '{}' does not fit in 64 bits", s));
+      v = v * 10 + d;
+    }
+    t.kind = Token::Int;
+    t.ival = v;
+    return t;
+  }
+
+  std::string_view text_, file_;
+  size_t i_ = 0;
+  uint32_t line_ = 1, col_ = 1;
+};
+
+// "R12" -> {R, 12}; "PT" -> {P, const}; anything else -> nullopt.
+std::optional<Reg> parseRegName(std::string_view w, bool* tooBig) {
+  static constexpr std::pair<std::string_view, Reg> kConsts[] = {
+      {"RZ", {RegFile::R, Reg::kConst}},
+      {"URZ", {RegFile::UR, Reg::kConst}},
+      {"PT", {RegFile::P, Reg::kConst}},
+      {"UPT", {RegFile::UP, Reg::kConst}},
+  };
+  for (auto [name, r] : kConsts)
+    if (w == name) return r;
+  static constexpr std::pair<std::string_view, RegFile> kFiles[] = {
+      {"UR", RegFile::UR}, {"UP", RegFile::UP}, {"R", RegFile::R},
+      {"P", RegFile::P},   {"B", RegFile::B},
+  };
+  for (auto [prefix, file] : kFiles) {
+    if (w.size() <= prefix.size() || w.substr(0, prefix.size()) != prefix) continue;
+    std::string_view digits = w.substr(prefix.size());
+    uint64_t n = 0;
+    for (char c : digits) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+      n = n * 10 + uint64_t(c - '0');
+      if (n >= Reg::kConst) { *tooBig = true; n = Reg::kConst - 1; }
+    }
+    if (digits.size() > 1 && digits[0] == '0') return std::nullopt; // "R01" is a name
+    return Reg{file, uint32_t(n)};
+  }
+  return std::nullopt;
+}
+
+struct ParamType {
+  std::string_view name;
+  uint32_t size;
+};
+constexpr ParamType kParamTypes[] = {
+    {"u8", 1},  {"s8", 1},  {"b8", 1},  {"u16", 2}, {"s16", 2}, {"b16", 2}, {"f16", 2},
+    {"u32", 4}, {"s32", 4}, {"b32", 4}, {"f32", 4}, {"u64", 8}, {"s64", 8}, {"b64", 8},
+    {"f64", 8},
+};
+
+class Parser {
+public:
+  Parser(std::vector<Token> toks, std::string_view file) : toks_(std::move(toks)), file_(file) {}
+
+  Module module() {
+    Module m;
+    m.fileName = file_;
+    skipNewlines();
+    while (cur().kind != Token::Eof) {
+      Function f = function();
+      for (const Function& g : m.functions)
+        if (g.name == f.name) fail(f.loc, fmt::format("duplicate function '{}'", f.name));
+      m.functions.push_back(std::move(f));
+      skipNewlines();
+    }
+    if (m.functions.empty()) fail(cur().loc, "no function in input");
+    return m;
+  }
+
+private:
+  // A reference to a label or jump table, resolved when the function ends.
+  struct Fixup {
+    uint32_t block, instr, src;
+    std::string name;
+    SrcLoc loc;
+  };
+
+  const Token& cur() const { return toks_[pos_]; }
+  const Token& ahead(size_t k) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
+  Token take() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
+  bool isPunct(char c) const { return cur().kind == Token::Punct && cur().text[0] == c; }
+  bool accept(char c) {
+    if (!isPunct(c)) return false;
+    ++pos_;
+    return true;
+  }
+  [[noreturn]] void fail(SrcLoc loc, std::string msg) {
+    throw DiagnosticError({std::string(file_), loc.line, loc.col, std::move(msg)});
+  }
+  std::string describe(const Token& t) const {
+    switch (t.kind) {
+    case Token::Word: return fmt::format("'{}'", t.text);
+    case Token::Int:
+    case Token::Float: return fmt::format("number '{}'", t.text);
+    case Token::String: return "a string";
+    case Token::Punct: return fmt::format("'{}'", t.text);
+    case Token::Newline: return "end of line";
+    case Token::Eof: return "end of file";
+    }
+    return "?";
+  }
+  void expect(char c, std::string_view what) {
+    if (!accept(c))
+      fail(cur().loc, fmt::format("expected '{}' {}, got {}", c, what, describe(cur())));
+  }
+  std::string word(std::string_view what) {
+    if (cur().kind != Token::Word)
+      fail(cur().loc, fmt::format("expected {}, got {}", what, describe(cur())));
+    return take().text;
+  }
+  uint64_t integer(std::string_view what) {
+    if (cur().kind != Token::Int)
+      fail(cur().loc, fmt::format("expected {}, got {}", what, describe(cur())));
+    return take().ival;
+  }
+  void skipNewlines() {
+    while (cur().kind == Token::Newline || isPunct(';')) ++pos_;
+  }
+  void endOfLine() {
+    accept(';');
+    if (cur().kind != Token::Newline && cur().kind != Token::Eof)
+      fail(cur().loc, fmt::format("expected end of line, got {}", describe(cur())));
+  }
+
+  void checkName(const Token& t, std::string_view what) {
+    bool big = false;
+    if (t.text[0] == '.' || parseRegName(t.text, &big) || t.text.starts_with("SR_") || t.text == "c")
+      fail(t.loc, fmt::format("'{}' cannot be a {} name", t.text, what));
+  }
+
+  Function function() {
+    Function f;
+    f.loc = cur().loc;
+    names_.clear();
+    std::string kind = word("'.entry' or '.func'");
+    if (kind == ".entry") f.isEntry = true;
+    else if (kind != ".func") fail(f.loc, fmt::format("expected '.entry' or '.func', got '{}'", kind));
+    if (!f.isEntry && isPunct('(')) f.returns = params();
+    Token nameTok = cur();
+    f.name = word("a function name");
+    checkName(nameTok, "function");
+    f.params = params();
+    layoutParams(f.params, f.isEntry ? kParamBase : 0);
+    layoutParams(f.returns, 0);
+    skipNewlines();
+    expect('{', "to open the function body");
+    body(f);
+    return f;
+  }
+
+  std::vector<Param> params() {
+    std::vector<Param> ps;
+    expect('(', "to open the parameter list");
+    skipNewlines();
+    while (!accept(')')) {
+      if (!ps.empty()) { expect(',', "between parameters"); skipNewlines(); }
+      Token typeTok = cur();
+      std::string type = word("a parameter type such as .u32");
+      const ParamType* pt = nullptr;
+      for (const ParamType& t : kParamTypes)
+        if (type.size() > 1 && type[0] == '.' && t.name == std::string_view(type).substr(1)) pt = &t;
+      if (!pt) fail(typeTok.loc, fmt::format("unknown parameter type '{}'", type));
+      Param p;
+      p.type = std::string(pt->name);
+      Token nameTok = cur();
+      p.name = word("a parameter name");
+      checkName(nameTok, "parameter");
+      for (const Param& q : ps)
+        if (q.name == p.name) fail(nameTok.loc, fmt::format("duplicate parameter '{}'", p.name));
+      p.size = pt->size;
+      p.align = pt->size;
+      if (accept('[')) {
+        SrcLoc loc = cur().loc;
+        uint64_t n = integer("an array length");
+        if (n == 0 || n > (1u << 20)) fail(loc, "array length must be between 1 and 1048576");
+        p.count = uint32_t(n);
+        p.size *= p.count;
+        expect(']', "after the array length");
+      }
+      if (cur().kind == Token::Word && cur().text == ".align") {
+        ++pos_;
+        SrcLoc loc = cur().loc;
+        uint64_t a = integer("an alignment");
+        if (a == 0 || a > 4096 || (a & (a - 1))) fail(loc, "alignment must be a power of two up to 4096");
+        p.align = uint32_t(a);
+      }
+      ps.push_back(std::move(p));
+      skipNewlines();
+    }
+    return ps;
+  }
+
+  void body(Function& f) {
+    std::vector<Fixup> labelFixups, tableFixups;
+    std::vector<std::vector<std::pair<std::string, SrcLoc>>> tableLabels;
+    std::map<std::string, SrcLoc> labelLocs;
+    bool needBlock = true;
+    uint32_t instrIndex = 0;
+    SrcLoc lastLoc = cur().loc;
+    for (;;) {
+      skipNewlines();
+      const Token& t = cur();
+      if (t.kind == Token::Eof) fail(t.loc, fmt::format("function '{}' is not closed with '}}'", f.name));
+      if (accept('}')) { lastLoc = t.loc; break; }
+      if (t.kind == Token::Word && t.text == ".reg") { regDecl(f); continue; }
+      if (t.kind == Token::Word && t.text == ".jumptable") { jumpTable(f, tableLabels); continue; }
+      if (t.kind == Token::Word && t.text[0] == '.') fail(t.loc, fmt::format("unknown directive '{}'", t.text));
+      if (t.kind == Token::Word && ahead(1).kind == Token::Punct && ahead(1).text == ":") {
+        checkName(t, "label");
+        if (auto it = labelLocs.find(t.text); it != labelLocs.end())
+          fail(t.loc, fmt::format("duplicate label '{}' (first defined at line {})", t.text, it->second.line));
+        labelLocs[t.text] = t.loc;
+        f.blocks.push_back(Block{t.text, 0x10 * instrIndex, {}});
+        pos_ += 2;
+        needBlock = false;
+        continue;
+      }
+      if (needBlock) f.blocks.push_back(Block{"", 0x10 * instrIndex, {}});
+      Instr in = instruction(f, uint32_t(f.blocks.size() - 1), labelFixups, tableFixups);
+      needBlock = in.info().is(CONTROL);
+      f.blocks.back().instrs.push_back(std::move(in));
+      ++instrIndex;
+      endOfLine();
+    }
+    for (const Fixup& fx : labelFixups) {
+      auto bix = f.findBlock(fx.name);
+      if (!bix) fail(fx.loc, fmt::format("undefined label '{}'", fx.name));
+      f.blocks[fx.block].instrs[fx.instr].srcs[fx.src] = Operand::label(*bix);
+    }
+    for (size_t t = 0; t < tableLabels.size(); ++t)
+      for (auto& [name, loc] : tableLabels[t]) {
+        auto bix = f.findBlock(name);
+        if (!bix) fail(loc, fmt::format("undefined label '{}' in jump table '{}'", name, f.jumpTables[t].name));
+        f.jumpTables[t].targets.push_back(*bix);
+      }
+    for (const Fixup& fx : tableFixups) {
+      uint32_t index = 0;
+      while (index < f.jumpTables.size() && f.jumpTables[index].name != fx.name) ++index;
+      if (index == f.jumpTables.size()) fail(fx.loc, fmt::format("undefined jump table '{}'", fx.name));
+      f.blocks[fx.block].instrs[fx.instr].srcs[fx.src] = Operand::jumpTable(index);
+    }
+    if (f.blocks.empty() || f.instrCount() == 0)
+      fail(lastLoc, fmt::format("function '{}' has no instructions", f.name));
+    const Block& last = f.blocks.back();
+    if (last.instrs.empty())
+      fail(labelLocs[last.label], fmt::format("function '{}' can fall off its end: block '{}' is empty", f.name, last.label));
+    const Instr& end = last.instrs.back();
+    if (!end.info().is(TERMINATOR) || end.isGuarded())
+      fail(end.loc, fmt::format("function '{}' can fall off its end: its last instruction is not an "
+                                "unconditional BRA, BRX, EXIT or RET", f.name));
+    f.recountRegs();
+  }
+
+  void regDecl(Function& f) {
+    ++pos_; // .reg
+    do {
+      Token nameTok = cur();
+      std::string name = word("a register name");
+      checkName(nameTok, "register");
+      if (name.find('.') != std::string::npos) fail(nameTok.loc, "a register name cannot contain '.'");
+      for (const auto& [r, n] : f.regNames)
+        if (n == name) fail(nameTok.loc, fmt::format("register name '{}' is declared twice", name));
+      expect('=', "after the register name");
+      Token regTok = cur();
+      bool big = false;
+      std::optional<Reg> r = cur().kind == Token::Word ? parseRegName(cur().text, &big) : std::nullopt;
+      if (!r) fail(regTok.loc, fmt::format("expected a register such as R5, got {}", describe(regTok)));
+      if (big) fail(regTok.loc, fmt::format("register number in '{}' is too large", regTok.text));
+      if (r->isConst()) fail(regTok.loc, fmt::format("'{}' cannot be given a name", regTok.text));
+      if (auto it = f.regNames.find(*r); it != f.regNames.end())
+        fail(regTok.loc, fmt::format("register {} is already named '{}'", regTok.text, it->second));
+      ++pos_;
+      f.regNames[*r] = name;
+      names_[name] = *r;
+    } while (accept(','));
+    endOfLine();
+  }
+
+  void jumpTable(Function& f, std::vector<std::vector<std::pair<std::string, SrcLoc>>>& labels) {
+    ++pos_; // .jumptable
+    Token nameTok = cur();
+    std::string name = word("a jump table name");
+    checkName(nameTok, "jump table");
+    for (const JumpTable& jt : f.jumpTables)
+      if (jt.name == name) fail(nameTok.loc, fmt::format("duplicate jump table '{}'", name));
+    expect('=', "after the jump table name");
+    expect('{', "to open the jump table");
+    std::vector<std::pair<std::string, SrcLoc>> targets;
+    do {
+      SrcLoc loc = cur().loc;
+      targets.emplace_back(word("a label"), loc);
+    } while (accept(','));
+    expect('}', "to close the jump table");
+    endOfLine();
+    f.jumpTables.push_back(JumpTable{name, {}});
+    labels.push_back(std::move(targets));
+  }
+
+  Instr instruction(Function& f, uint32_t bix, std::vector<Fixup>& labelFixups,
+                    std::vector<Fixup>& tableFixups) {
+    Instr in;
+    in.loc = cur().loc;
+    if (accept('@')) {
+      bool neg = accept('!');
+      SrcLoc loc = cur().loc;
+      Operand g = operand(f, K_PRED, false, nullptr);
+      if (g.kind != Operand::Kind::Reg || !g.reg.isPredicate())
+        fail(loc, "a guard must be a predicate register such as P0");
+      g.neg = neg;
+      in.guard = g;
+    }
+    Token mnemTok = cur();
+    std::string mnem = word("an instruction mnemonic");
+    std::string_view base = std::string_view(mnem).substr(0, mnem.find('.'));
+    auto op = opcodeFromName(base);
+    if (!op) fail(mnemTok.loc, fmt::format("unknown mnemonic '{}'", base));
+    in.op = *op;
+    const OpInfo& info = in.info();
+    modifiers(in, mnem, mnemTok.loc);
+    if (in.op == Opcode::OPAQUE) { opaque(f, in); return in; }
+
+    size_t nd = info.dsts.size(), ns = info.srcs.size();
+    std::vector<SrcLoc> locs;
+    std::set<size_t> big; // sources written as integers above INT64_MAX
+    if (cur().kind != Token::Newline && cur().kind != Token::Eof && !isPunct(';')) {
+      do {
+        size_t k = locs.size();
+        locs.push_back(cur().loc);
+        if (k >= nd + ns)
+          fail(cur().loc, fmt::format("too many operands: {} takes at most {}", info.name, nd + ns));
+        bool isDst = k < nd;
+        const OperandSlot& slot = isDst ? info.dsts[k] : info.srcs[k - nd];
+        std::string ref;
+        lastBig_ = false;
+        Operand o = operand(f, slot.kinds, !isDst, &ref);
+        if (!ref.empty()) {
+          Fixup fx{bix, uint32_t(f.blocks[bix].instrs.size()), uint32_t(k - nd), ref, locs.back()};
+          (o.kind == Operand::Kind::Label ? labelFixups : tableFixups).push_back(fx);
+        }
+        checkKind(info, k, isDst, slot, o, locs.back());
+        if (lastBig_) big.insert(k - nd);
+        (isDst ? in.dsts : in.srcs).push_back(std::move(o));
+      } while (accept(','));
+    }
+    if (locs.size() < nd + info.minSrcs())
+      fail(cur().loc, fmt::format("{} takes {} operands, got {}", info.name,
+                                  nd + info.minSrcs(), locs.size()));
+    for (size_t k = 0; k < in.srcs.size(); ++k) checkImmediate(in, k, big.count(k) > 0, locs[nd + k]);
+    return in;
+  }
+
+  void modifiers(Instr& in, std::string_view mnem, SrcLoc loc) {
+    const OpInfo& info = in.info();
+    size_t i = mnem.find('.');
+    while (i != std::string_view::npos) {
+      size_t end = mnem.find('.', i + 1);
+      std::string_view text = mnem.substr(i + 1, end == std::string_view::npos ? end : end - i - 1);
+      SrcLoc at{loc.line, loc.col + uint32_t(i)};
+      i = end;
+      std::optional<Mod> found;
+      for (Mod m : info.allowedMods.list())
+        if (modText(m) == text) found = m;
+      if (!found) fail(at, fmt::format("unknown modifier '.{}' for {}", text, info.name));
+      if (in.mods.test(*found)) fail(at, fmt::format("modifier '.{}' is repeated", text));
+      if (auto other = in.mods.inGroup(modGroup(*found)))
+        fail(at, fmt::format("modifiers '.{}' and '.{}' of {} exclude each other", modText(*other), text, info.name));
+      in.mods.set(*found);
+    }
+  }
+
+  void opaque(Function& f, Instr& in) {
+    if (cur().kind != Token::String) fail(cur().loc, fmt::format("OPAQUE takes its text as a string, got {}", describe(cur())));
+    in.opaqueText = take().text;
+    auto list = [&](std::string_view key, std::vector<Operand>& out) {
+      if (cur().kind != Token::Word || cur().text != key) return;
+      ++pos_;
+      expect('(', fmt::format("after '{}'", key));
+      if (!accept(')')) {
+        do {
+          SrcLoc loc = cur().loc;
+          Operand o = operand(f, K_REG | K_PRED | K_BAR, false, nullptr);
+          if (o.kind != Operand::Kind::Reg) fail(loc, fmt::format("'{}' lists registers only", key));
+          if (o.reg.isConst()) fail(loc, fmt::format("'{}' cannot list a constant register", key));
+          out.push_back(o);
+        } while (accept(','));
+        expect(')', fmt::format("to close '{}'", key));
+      }
+    };
+    list("def", in.dsts);
+    list("use", in.srcs);
+  }
+
+  // Parses one operand. `kinds` says what the slot accepts (to tell a label
+  // from a jump table or a symbol); `ref` receives a label or table name to fix up.
+  Operand operand(Function& f, uint16_t kinds, bool isSrc, std::string* ref) {
+    SrcLoc loc = cur().loc;
+    bool neg = false, abs = false;
+    if (isPunct('-') && (ahead(1).kind == Token::Int || ahead(1).kind == Token::Float)) {
+      ++pos_;
+      Token t = take();
+      if (t.kind == Token::Float) return Operand::floatImm(-t.fval);
+      if (t.ival > (uint64_t(1) << 63)) fail(loc, fmt::format("integer '-{}' does not fit in 64 bits", t.text));
+      return Operand::immediate(int64_t(0 - t.ival));
+    }
+    bool bang = accept('!');
+    if (bang || accept('-')) neg = true;
+    if (accept('|')) abs = true;
+    if (!isSrc && (neg || abs)) fail(loc, "a destination cannot be negated");
+    Operand o = core(f, kinds, ref);
+    if (abs) expect('|', "to close '|'");
+    bool isPred = o.kind == Operand::Kind::Reg && o.reg.isPredicate();
+    if (bang && !isPred) fail(loc, "'!' negates predicates only");
+    if (neg && !bang && isPred) fail(loc, "a predicate is negated with '!'");
+    o.neg = neg;
+    o.abs = abs;
+    if ((neg || abs) && o.kind != Operand::Kind::Reg && o.kind != Operand::Kind::CBank)
+      fail(loc, "only registers and constant-bank operands can be negated");
+    return o;
+  }
+
+  Operand core(Function& f, uint16_t kinds, std::string* ref) {
+    const Token& t = cur();
+    SrcLoc loc = t.loc;
+    if (t.kind == Token::Int) {
+      lastBig_ = t.ival > uint64_t(INT64_MAX);
+      ++pos_;
+      return Operand::immediate(int64_t(t.ival));
+    }
+    if (t.kind == Token::Float) { ++pos_; return Operand::floatImm(t.fval); }
+    if (isPunct('[')) return memory(f);
+    if (t.kind != Token::Word) fail(loc, fmt::format("expected an operand, got {}", describe(t)));
+    if (t.text == "c" && ahead(1).kind == Token::Punct && ahead(1).text == "[") return cbank(f);
+    bool big = false;
+    if (auto r = parseRegName(t.text, &big)) {
+      if (big) fail(loc, fmt::format("register number in '{}' is too large", t.text));
+      ++pos_;
+      return Operand::reg_(*r);
+    }
+    if (t.text.starts_with("SR_")) {
+      auto s = specialRegFromName(t.text);
+      if (!s) fail(loc, fmt::format("unknown special register '{}'", t.text));
+      ++pos_;
+      return Operand::special(*s);
+    }
+    if (auto it = names_.find(t.text); it != names_.end()) { ++pos_; return Operand::reg_(it->second); }
+    if (t.text[0] == '%') fail(loc, fmt::format("undeclared register '{}'", t.text));
+    std::string name = take().text;
+    if (kinds & K_LABEL) { if (ref) *ref = name; return Operand::label(0); }
+    if (kinds & K_JTAB) { if (ref) *ref = name; return Operand::jumpTable(0); }
+    if (kinds & K_SYM) return Operand::symbol(name);
+    fail(loc, fmt::format("'{}' is not a register, and this operand must be {}", name, describeKinds(kinds)));
+  }
+
+  std::optional<Reg> indexReg(Function& f) {
+    if (cur().kind != Token::Word) return std::nullopt;
+    SrcLoc loc = cur().loc;
+    bool big = false;
+    std::optional<Reg> r = parseRegName(cur().text, &big);
+    if (!r) {
+      auto it = names_.find(cur().text);
+      if (it == names_.end()) return std::nullopt;
+      r = it->second;
+    }
+    if (big) fail(loc, fmt::format("register number in '{}' is too large", cur().text));
+    if (!r->isGeneral()) fail(loc, "an address register must be of file R or UR");
+    ++pos_;
+    (void)f;
+    return r;
+  }
+
+  // Reads "+ INT" or "- INT" (or nothing) and returns the signed offset.
+  int64_t offset(int64_t lo, int64_t hi) {
+    if (!isPunct('+') && !isPunct('-')) return 0;
+    bool minus = take().text == "-";
+    SrcLoc loc = cur().loc;
+    uint64_t v = integer("an offset");
+    if (v > uint64_t(INT64_MAX)) fail(loc, "offset does not fit");
+    int64_t s = minus ? -int64_t(v) : int64_t(v);
+    if (s < lo || s > hi) fail(loc, fmt::format("offset {} is out of range [{}, {}]", s, lo, hi));
+    return s;
+  }
+
+  Operand cbank(Function& f) {
+    pos_ += 2; // c [
+    SrcLoc loc = cur().loc;
+    uint64_t bank = integer("a constant bank number");
+    if (bank > 17) fail(loc, "constant bank number must be at most 17");
+    expect(']', "after the bank number");
+    expect('[', "before the bank offset");
+    std::optional<Reg> r = indexReg(f);
+    int64_t off = 0;
+    if (!r) {
+      loc = cur().loc;
+      off = int64_t(integer("a constant bank offset"));
+      if (off > 0xFFFF) fail(loc, "constant bank offset must be at most 0xffff");
+    } else {
+      off = offset(-0x8000, 0xFFFF);
+    }
+    expect(']', "to close the constant bank offset");
+    Operand o = Operand::cbank(uint32_t(bank), off);
+    o.hasReg = r.has_value();
+    if (r) o.reg = *r;
+    return o;
+  }
+
+  Operand memory(Function& f) {
+    ++pos_; // [
+    std::optional<Reg> base = indexReg(f);
+    std::string sym;
+    if ((base && isPunct('+') && ahead(1).kind == Token::Word) || (!base && cur().kind == Token::Word)) {
+      if (base) ++pos_;
+      Token t = cur();
+      sym = word("a symbol");
+      if (sym[0] == '%') fail(t.loc, fmt::format("undeclared register '{}'", sym));
+      checkName(t, "symbol");
+    }
+    int64_t off = 0;
+    if (!base && sym.empty()) {
+      SrcLoc loc = cur().loc;
+      uint64_t v = integer("an address");
+      if (v > 0xFFFFFFFFull) fail(loc, "an absolute address must fit in 32 bits");
+      off = int64_t(v);
+    } else {
+      off = offset(INT32_MIN, INT32_MAX);
+    }
+    expect(']', "to close the address");
+    return Operand::mem(base, off, sym);
+  }
+
+  void checkKind(const OpInfo& info, size_t k, bool isDst, const OperandSlot& slot,
+                 const Operand& o, SrcLoc loc) {
+    uint16_t bit = o.kindBit();
+    std::string got = o.kind == Operand::Kind::Reg
+                          ? fmt::format("{} register", regFilePrefix(o.reg.file))
+                          : describeKinds(bit);
+    if (!(slot.kinds & bit))
+      fail(loc, fmt::format("{} {} of {} must be {}, got {}", isDst ? "destination" : "operand",
+                            k + 1, info.name, describeKinds(slot.kinds), got));
+    if (o.kind == Operand::Kind::Reg && o.neg && !o.reg.isPredicate() && !info.is(INEG | FNEG))
+      fail(loc, fmt::format("{} does not take negated operands", info.name));
+    if (o.kind == Operand::Kind::Reg && o.reg.isPredicate() && o.abs)
+      fail(loc, "a predicate cannot take '|..|'");
+    if (o.abs && !info.is(FNEG)) fail(loc, fmt::format("{} does not take '|..|' operands", info.name));
+    if (o.kind == Operand::Kind::CBank && o.neg && !info.is(INEG | FNEG))
+      fail(loc, fmt::format("{} does not take negated operands", info.name));
+  }
+
+  // Integer immediates must fit the width the instruction gives them.
+  void checkImmediate(const Instr& in, size_t k, bool big, SrcLoc loc) {
+    const Operand& o = in.srcs[k];
+    if (o.kind != Operand::Kind::Imm) return;
+    bool lut = (in.op == Opcode::LOP3 && k == 3) || (in.op == Opcode::PLOP3 && k >= 3);
+    if (lut) {
+      if (big || o.imm < 0 || o.imm > 0xFF)
+        fail(loc, fmt::format("truth table {} does not fit in 8 bits", o.imm));
+      return;
+    }
+    bool wide = in.has(Mod::W64) || in.has(Mod::U64) || in.has(Mod::S64) ||
+                (in.op == Opcode::IMAD && in.has(Mod::WIDE) && k == 2) || in.op == Opcode::I2F;
+    if (wide) return;
+    if (big || o.imm < INT32_MIN || o.imm > int64_t(UINT32_MAX))
+      fail(loc, fmt::format("integer {} does not fit in 32 bits", big ? uint64_t(o.imm) : o.imm));
+  }
+
+  std::vector<Token> toks_;
+  std::string file_;
+  size_t pos_ = 0;
+  std::map<std::string, Reg> names_; // register names of the current function
+  bool lastBig_ = false;
+};
+
+} // namespace
+
+ParseResult parseOri(std::string_view text, std::string_view fileName) {
+  ParseResult r;
+  if (text.empty()) {
+    r.error = Diagnostic{std::string(fileName), 1, 1, "input is empty"};
+    return r;
+  }
+  if (auto d = checkIsText(text, fileName)) {
+    r.error = *d;
+    return r;
+  }
+  try {
+    Parser p(Lexer(text, fileName).run(), fileName);
+    r.module = p.module();
+  } catch (const DiagnosticError& e) {
+    r.error = e.diag;
+  }
+  return r;
+}
+
+} // namespace ori

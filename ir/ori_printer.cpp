@@ -1,0 +1,161 @@
+// Printer of the .ori text format (docs/ori-format.md).
+#include <fmt/format.h>
+
+#include <bit>
+#include <cmath>
+
+#include "ir/ori.h"
+
+namespace ori {
+namespace {
+
+std::string hex(int64_t v) {
+  if (v < 0) return fmt::format("-0x{:x}", uint64_t(0) - uint64_t(v));
+  return fmt::format("0x{:x}", uint64_t(v));
+}
+
+// Shortest text that reads back to the same double; non-finite values print
+// as their bits (0d...), which the parser reads back exactly.
+std::string floatText(double v) {
+  if (!std::isfinite(v)) return fmt::format("0d{:016X}", std::bit_cast<uint64_t>(v));
+  std::string s = fmt::format("{}", v);
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') { out += '\\'; out += c; }
+    else if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else out += c;
+  }
+  return out;
+}
+
+std::string paramList(const std::vector<Param>& ps) {
+  std::string out = "(";
+  for (size_t i = 0; i < ps.size(); ++i) {
+    const Param& p = ps[i];
+    if (i) out += ", ";
+    out += fmt::format(".{} {}", p.type, p.name);
+    if (p.count) out += fmt::format("[{}]", p.count);
+    if (p.align != p.size / std::max<uint32_t>(p.count, 1)) out += fmt::format(" .align {}", p.align);
+  }
+  return out + ")";
+}
+
+} // namespace
+
+std::string printReg(const Function& f, Reg r) {
+  if (auto it = f.regNames.find(r); it != f.regNames.end()) return it->second;
+  if (r.isConst()) {
+    switch (r.file) {
+    case RegFile::R: return "RZ";
+    case RegFile::UR: return "URZ";
+    case RegFile::P: return "PT";
+    case RegFile::UP: return "UPT";
+    case RegFile::B: return "B?"; // no constant barrier register; verifyFunction rejects it
+    }
+  }
+  return fmt::format("{}{}", regFilePrefix(r.file), r.num);
+}
+
+std::string printOperand(const Function& f, const Operand& o) {
+  std::string core;
+  switch (o.kind) {
+  case Operand::Kind::Reg: core = printReg(f, o.reg); break;
+  case Operand::Kind::Imm: return hex(o.imm);
+  case Operand::Kind::FImm: return floatText(o.fimm);
+  case Operand::Kind::CBank:
+    core = fmt::format("c[{}][{}]", hex(o.bank),
+                       o.hasReg ? printReg(f, o.reg) + (o.imm ? (o.imm < 0 ? "" : "+") + hex(o.imm) : "")
+                                : hex(o.imm));
+    break;
+  case Operand::Kind::SReg: return std::string(specialRegName(o.sreg));
+  case Operand::Kind::Mem: {
+    std::string inner;
+    if (o.hasReg) inner = printReg(f, o.reg);
+    if (!o.sym.empty()) inner += (inner.empty() ? "" : "+") + o.sym;
+    if (inner.empty()) inner = hex(o.imm);
+    else if (o.imm) inner += (o.imm < 0 ? "" : "+") + hex(o.imm);
+    return "[" + inner + "]";
+  }
+  case Operand::Kind::Label:
+    if (o.target < f.blocks.size() && !f.blocks[o.target].label.empty()) return f.blocks[o.target].label;
+    return fmt::format("?bix{}", o.target); // verifyFunction rejects this
+  case Operand::Kind::JumpTable:
+    if (o.target < f.jumpTables.size()) return f.jumpTables[o.target].name;
+    return fmt::format("?table{}", o.target);
+  case Operand::Kind::Symbol: return o.sym;
+  }
+  if (o.abs) core = "|" + core + "|";
+  if (o.neg) core = (o.kind == Operand::Kind::Reg && o.reg.isPredicate() ? "!" : "-") + core;
+  return core;
+}
+
+std::string printInstr(const Function& f, const Instr& in) {
+  std::string out;
+  if (in.guard) out += fmt::format("@{}{} ", in.guard->neg ? "!" : "", printReg(f, in.guard->reg));
+  out += in.info().name;
+  for (Mod m : in.mods.list()) out += fmt::format(".{}", modText(m));
+  if (in.op == Opcode::OPAQUE) {
+    out += fmt::format(" \"{}\"", escape(in.opaqueText));
+    auto list = [&](std::string_view key, const std::vector<Operand>& regs) {
+      if (regs.empty()) return;
+      out += fmt::format(" {}(", key);
+      for (size_t i = 0; i < regs.size(); ++i) out += (i ? ", " : "") + printOperand(f, regs[i]);
+      out += ")";
+    };
+    list("def", in.dsts);
+    list("use", in.srcs);
+    return out;
+  }
+  bool first = true;
+  for (const auto* ops : {&in.dsts, &in.srcs})
+    for (const Operand& o : *ops) {
+      out += first ? " " : ", ";
+      first = false;
+      out += printOperand(f, o);
+    }
+  return out;
+}
+
+std::string printFunction(const Function& f) {
+  std::string out = f.isEntry ? ".entry " : ".func ";
+  if (!f.isEntry && !f.returns.empty()) out += paramList(f.returns) + " ";
+  out += f.name + paramList(f.params) + "\n{\n";
+  // Register names, a few to a line, in register order.
+  size_t onLine = 0;
+  for (const auto& [r, name] : f.regNames) {
+    out += onLine == 0 ? "  .reg " : ", ";
+    out += fmt::format("{} = {}{}", name, regFilePrefix(r.file), r.num);
+    if (++onLine == 8) { out += "\n"; onLine = 0; }
+  }
+  if (onLine) out += "\n";
+  for (const JumpTable& jt : f.jumpTables) {
+    out += fmt::format("  .jumptable {} = {{", jt.name);
+    for (size_t i = 0; i < jt.targets.size(); ++i) {
+      uint32_t t = jt.targets[i];
+      out += (i ? ", " : "") + (t < f.blocks.size() ? f.blocks[t].label : std::string("?"));
+    }
+    out += "}\n";
+  }
+  for (const Block& b : f.blocks) {
+    if (!b.label.empty()) out += b.label + ":\n";
+    for (const Instr& in : b.instrs) out += "  " + printInstr(f, in) + "\n";
+  }
+  return out + "}\n";
+}
+
+std::string printModule(const Module& m) {
+  std::string out;
+  for (size_t i = 0; i < m.functions.size(); ++i) {
+    if (i) out += "\n";
+    out += printFunction(m.functions[i]);
+  }
+  return out;
+}
+
+} // namespace ori
