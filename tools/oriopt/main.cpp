@@ -1,0 +1,282 @@
+// oriopt: reads a kernel, runs ptxas phases on it, prints or runs the result.
+// Exit status: 0 success, 1 bad input or usage, 2 a --run that did not end ok.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <sstream>
+
+#include "ir/interp.h"
+#include "ir/ori.h"
+#include "ir/verify.h"
+#include "tools/oriopt/pipeline.h"
+
+namespace {
+
+using namespace ori;
+
+struct Options {
+  std::string input;
+  std::string output;
+  std::string emit = "ori";
+  std::string phases;
+  std::vector<std::string> knobs;
+  int optLevel = 3;
+  std::string arch = std::string(kDefaultArch);
+  bool listPhases = false, listKnobs = false, summary = false;
+  // --run
+  bool run = false;
+  uint32_t threads = 1, ctas = 1;
+  uint64_t maxSteps = 10'000'000;
+  std::string entry;
+  std::vector<std::string> params, buffers, dumpBuffers;
+};
+
+[[noreturn]] void usageError(const std::string& msg) {
+  std::cerr << "oriopt: error: " << msg << "\n";
+  std::exit(1);
+}
+
+bool readFile(const std::string& path, std::string& out) {
+  if (path == "-") {
+    out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+// "NAME=VALUE" -> {NAME, VALUE}.
+std::pair<std::string, std::string> splitAssignment(const std::string& flag, const std::string& text) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    usageError(fmt::format("{} {}: expected NAME=VALUE", flag, text));
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+std::optional<uint64_t> parseInteger(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  bool neg = s[0] == '-';
+  std::string digits = neg ? s.substr(1) : s;
+  if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits[0]))) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  uint64_t v = std::strtoull(digits.c_str(), &end, 0);
+  if (errno == ERANGE || *end != '\0') return std::nullopt;
+  if (neg && v > (uint64_t(1) << 63)) return std::nullopt;
+  return neg ? uint64_t(0) - v : v;
+}
+
+// Binds --param/--buffer to the entry's parameters. Float parameters also
+// take float text ("2.5"), stored as their IEEE bits.
+RunConfig makeRunConfig(const Options& o, const Module& m) {
+  RunConfig cfg;
+  cfg.entry = o.entry;
+  cfg.threads = o.threads;
+  cfg.ctas = o.ctas;
+  cfg.maxSteps = o.maxSteps;
+  const Function* entry = nullptr;
+  for (const Function& f : m.functions)
+    if (f.isEntry && (o.entry.empty() || f.name == o.entry)) entry = entry ? entry : &f;
+  for (const std::string& p : o.params) {
+    auto [name, value] = splitAssignment("--param", p);
+    const Param* param = nullptr;
+    if (entry)
+      for (const Param& q : entry->params)
+        if (q.name == name) param = &q;
+    std::optional<uint64_t> bits = parseInteger(value);
+    if (!bits && param && (param->type == "f32" || param->type == "f64")) {
+      char* end = nullptr;
+      double d = std::strtod(value.c_str(), &end);
+      if (!value.empty() && *end == '\0')
+        bits = param->type == "f32" ? uint64_t(std::bit_cast<uint32_t>(float(d))) : std::bit_cast<uint64_t>(d);
+    }
+    if (!bits) usageError(fmt::format("--param {}: '{}' is not an integer", name, value));
+    cfg.params[name] = *bits;
+  }
+  for (const std::string& b : o.buffers) {
+    auto [name, value] = splitAssignment("--buffer", b);
+    std::vector<uint8_t> bytes;
+    if (!value.empty() && value[0] == '@') {
+      std::string content;
+      if (!readFile(value.substr(1), content))
+        usageError(fmt::format("--buffer {}: cannot read '{}'", name, value.substr(1)));
+      bytes.assign(content.begin(), content.end());
+    } else {
+      auto size = parseInteger(value);
+      if (!size || value[0] == '-' || *size > (uint64_t(1) << 30))
+        usageError(fmt::format("--buffer {}: size '{}' must be an integer from 0 to 2^30", name, value));
+      bytes.assign(*size, 0);
+    }
+    if (!cfg.buffers.emplace(name, std::move(bytes)).second)
+      usageError(fmt::format("--buffer {} is given twice", name));
+  }
+  for (const std::string& d : o.dumpBuffers)
+    if (!cfg.buffers.count(d)) usageError(fmt::format("--dump-buffer {}: no --buffer {} was given", d, d));
+  return cfg;
+}
+
+std::string hexBytes(const std::vector<uint8_t>& bytes) {
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (uint8_t b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+std::string summarize(const Module& m, const std::string& file) {
+  std::string out = fmt::format("{}: {} function{}\n", file, m.functions.size(), m.functions.size() == 1 ? "" : "s");
+  for (const Function& f : m.functions) {
+    out += fmt::format("{} {}: {} blocks, {} instructions\n", f.isEntry ? ".entry" : ".func", f.name,
+                       f.blocks.size(), f.instrCount());
+    for (const Param& p : f.params)
+      out += fmt::format("  param .{} {}{} at {}0x{:x}\n", p.type, p.name,
+                         p.count ? fmt::format("[{}]", p.count) : "", f.isEntry ? "c[0x0]" : "+", p.offset);
+    std::string regs;
+    for (int file = 0; file < kNumRegFiles; ++file)
+      if (f.nextReg[file]) regs += fmt::format(" {}0-{}{}", regFilePrefix(RegFile(file)), regFilePrefix(RegFile(file)), f.nextReg[file] - 1);
+    out += fmt::format("  registers:{}\n", regs.empty() ? " none" : regs);
+    std::map<std::string_view, int> histogram;
+    for (size_t b = 0; b < f.blocks.size(); ++b) {
+      const Block& blk = f.blocks[b];
+      out += fmt::format("  bix{} (L{:x}){}: {} instructions", b, blk.labelId,
+                         blk.label.empty() ? "" : " " + blk.label, blk.instrs.size());
+      if (!blk.instrs.empty()) out += ", ends with " + printInstr(f, blk.instrs.back());
+      out += "\n";
+      for (const Instr& in : blk.instrs) ++histogram[in.info().name];
+    }
+    out += "  opcodes:";
+    for (auto [name, n] : histogram) out += fmt::format(" {} {}", name, n);
+    out += "\n";
+  }
+  return out;
+}
+
+void writeOutput(const Options& o, const std::string& text) {
+  if (o.output.empty() || o.output == "-") {
+    std::cout << text;
+    return;
+  }
+  std::ofstream out(o.output, std::ios::binary);
+  if (!(out << text)) usageError(fmt::format("cannot write '{}'", o.output));
+}
+
+int runMain(const Options& o) {
+  if (o.listPhases) {
+    std::cout << formatPhaseTable(isImplemented);
+    return 0;
+  }
+  if (o.listKnobs) {
+    std::cout << formatKnobTable();
+    return 0;
+  }
+  if (o.input.empty()) usageError("no input file (see --help)");
+
+  PassContext ctx;
+  ctx.optLevel = o.optLevel;
+  ctx.arch = findArch(o.arch);
+  if (!ctx.arch) {
+    std::string known;
+    for (const ArchInfo& a : allArchs()) known += " " + std::string(a.name);
+    usageError(fmt::format("unknown architecture '{}'; known:{}", o.arch, known));
+  }
+  for (const std::string& k : o.knobs)
+    if (auto err = ctx.knobs.setFromAssignment(k)) usageError(fmt::format("--knob {}: {}", k, *err));
+  std::vector<const PipelineEntry*> phases;
+  if (!o.phases.empty()) {
+    auto parsed = parsePhaseList(o.phases);
+    if (auto* err = std::get_if<std::string>(&parsed)) usageError("--phases: " + *err);
+    phases = std::get<0>(parsed);
+  } else {
+    for (const PipelineEntry& e : pipeline()) phases.push_back(&e);
+  }
+
+  std::string fileName = o.input == "-" ? "<stdin>" : o.input;
+  if (fileName.ends_with(".ptx")) usageError(fmt::format("{}: PTX input is not supported yet; use .ori", fileName));
+  if (o.emit != "ori") usageError(fmt::format("--emit={} is not supported yet; use --emit=ori", o.emit));
+  std::string text;
+  if (!readFile(o.input, text)) usageError(fmt::format("cannot read '{}'", o.input));
+  ParseResult parsed = parseOri(text, fileName);
+  if (parsed.error) {
+    std::cerr << parsed.error->str() << "\n";
+    return 1;
+  }
+  Module& m = *parsed.module;
+
+  for (const PipelineEntry* e : phases)
+    for (Function& f : m.functions) e->run(f, ctx);
+  if (auto problems = verifyModule(m); !problems.empty()) {
+    for (const std::string& p : problems) std::cerr << "oriopt: internal error: " << p << "\n";
+    return 1;
+  }
+
+  if (o.run) {
+    RunConfig cfg = makeRunConfig(o, m);
+    RunResult r = runKernel(m, cfg);
+    if (r.kind == RunResult::Kind::Error) usageError(r.message);
+    std::string out = formatExit(r, fileName) + "\n";
+    for (const std::string& d : o.dumpBuffers) {
+      const auto& bytes = r.buffers[d];
+      out += fmt::format("buffer {} {}: {}\n", d, bytes.size(), hexBytes(bytes));
+    }
+    writeOutput(o, out);
+    return r.kind == RunResult::Kind::Ok ? 0 : 2;
+  }
+  writeOutput(o, o.summary ? summarize(m, fileName) : printModule(m));
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"oriopt: an executable, checked model of ptxas 13.0's control-flow and dataflow phases"};
+  app.footer(R"(Examples:
+  oriopt examples/saxpy.ori                       parse, run the pipeline, print .ori
+  oriopt --summary examples/saxpy.ori             blocks, registers and opcodes per function
+  oriopt --list-phases                            every ptxas phase and whether it is implemented
+  oriopt --knob 464=4 -O2 --arch sm_80 k.ori -o out.ori
+  oriopt --run --threads 4 --param n=4 --param a=2.0 --buffer x=@x.bin \
+         --buffer y=@y.bin --dump-buffer y examples/saxpy.ori
+
+Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok.)");
+  Options o;
+  app.add_option("input", o.input, "Input kernel: .ori text, or - for standard input");
+  app.add_option("-o", o.output, "Write the output to FILE instead of standard output")->option_text("FILE");
+  app.add_option("--emit", o.emit, "Output format")->check(CLI::IsMember({"ori", "ptx"}))->option_text("ori");
+  app.add_option("--phases", o.phases, "Comma-separated phase numbers or names to run (default: the implemented pipeline)");
+  app.add_option("--knob", o.knobs, "Set a ptxas knob by name or index, e.g. --knob 464=4")->option_text("NAME=VALUE");
+  app.add_option("-O", o.optLevel, "Optimization level, -O0 to -O4 (default 3, as ptxas)")->check(CLI::Range(0, 4));
+  app.add_option("--arch", o.arch, "Target architecture (default sm_90)")->option_text("sm_XX");
+  app.add_flag("--list-phases", o.listPhases, "List every ptxas phase the spec names and exit");
+  app.add_flag("--list-knobs", o.listKnobs, "List every knob the spec names and exit");
+  app.add_flag("--summary", o.summary, "Print a summary of each function instead of the .ori text");
+  app.add_flag("--run", o.run, "Run the kernel in the interpreter and print how it ended");
+  app.add_option("--threads", o.threads, "Threads per CTA for --run (ntid.x)")->check(CLI::Range(1u, 1u << 20));
+  app.add_option("--ctas", o.ctas, "CTAs for --run (nctaid.x)")->check(CLI::Range(1u, 1u << 20));
+  app.add_option("--entry", o.entry, "Kernel to run (default: the only .entry)");
+  app.add_option("--param", o.params, "Bind a scalar kernel parameter (integer, or float text for .f32/.f64)")->option_text("NAME=INT");
+  app.add_option("--buffer", o.buffers, "Bind a pointer parameter to a new buffer of SIZE zero bytes or the bytes of FILE")->option_text("NAME=SIZE|NAME=@FILE");
+  app.add_option("--dump-buffer", o.dumpBuffers, "After --run, print the buffer's bytes in hex")->option_text("NAME");
+  app.add_option("--max-steps", o.maxSteps, "Instructions per thread before --run reports a timeout")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 1;
+  }
+  try {
+    return runMain(o);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "oriopt: error: out of memory\n";
+    return 1;
+  }
+}
