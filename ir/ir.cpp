@@ -17,6 +17,17 @@ std::string_view regFilePrefix(RegFile f) {
   return "?";
 }
 
+std::string_view spaceName(Space s) {
+  switch (s) {
+  case Space::Global: return "global";
+  case Space::Shared: return "shared";
+  case Space::Const: return "const";
+  case Space::Local: return "local";
+  case Space::Param: return "param";
+  }
+  return "?";
+}
+
 namespace {
 constexpr std::string_view kSpecialRegNames[kNumSpecialRegs] = {
     "SR_TID.X",        "SR_TID.Y",       "SR_TID.Z",       "SR_CTAID.X",     "SR_CTAID.Y",
@@ -188,12 +199,28 @@ size_t Function::instrCount() const {
 bool operator==(const Function& a, const Function& b) {
   return a.name == b.name && a.isEntry == b.isEntry && a.params == b.params &&
          a.returns == b.returns && a.blocks == b.blocks && a.jumpTables == b.jumpTables &&
-         a.regNames == b.regNames;
+         a.variables == b.variables && a.regNames == b.regNames && a.regTypes == b.regTypes;
 }
 
 const Function* Module::findFunction(std::string_view name) const {
   for (const Function& f : functions)
     if (f.name == name) return &f;
+  return nullptr;
+}
+
+const Variable* findVariable(const Module& m, const Function& f, std::string_view name,
+                             const Param** param) {
+  if (param) *param = nullptr;
+  for (const Variable& v : f.variables)
+    if (v.name == name) return &v;
+  if (!f.isEntry)
+    for (const Param& p : f.params)
+      if (p.name == name) {
+        if (param) *param = &p;
+        return nullptr;
+      }
+  for (const Variable& v : m.variables)
+    if (v.name == name) return &v;
   return nullptr;
 }
 

@@ -139,6 +139,25 @@ struct Param {
   friend bool operator==(const Param&, const Param&) = default;
 };
 
+// State spaces of variables (PTX .global, .shared, .const, .local, .param).
+enum class Space : uint8_t { Global, Shared, Const, Local, Param };
+std::string_view spaceName(Space s); // "global", "shared", ...
+
+// A variable with memory of its own: module scope (.global, .const, .shared)
+// or function scope (.shared, .local, and .param for call arguments). A memory
+// operand that names it ([sym+off]) addresses the variable's state space.
+struct Variable {
+  Space space = Space::Global;
+  std::string type;  // element type as in Param: "b32", "f32", "u8", ...
+  std::string name;
+  uint32_t elemSize = 0; // bytes per element
+  uint32_t count = 0;    // 0 = scalar, else array length
+  uint32_t align = 0;    // bytes
+  std::vector<uint8_t> init; // initial bytes (little endian), at most size(); the rest is zero
+  uint32_t size() const { return elemSize * (count ? count : 1); }
+  friend bool operator==(const Variable&, const Variable&) = default;
+};
+
 // Kernel parameters live in constant bank 0 from this offset, as on sm_90.
 inline constexpr uint32_t kParamBase = 0x210;
 
@@ -149,7 +168,9 @@ struct Function {
   std::vector<Param> returns; // .func return values
   std::vector<Block> blocks;  // index = bix; bix 0 is the entry
   std::vector<JumpTable> jumpTables;
+  std::vector<Variable> variables;      // function-scope variables
   std::map<Reg, std::string> regNames; // registers with source names (PTX %r5)
+  std::map<Reg, std::string> regTypes; // declared PTX type of named registers ("b32", "pred")
   uint32_t nextReg[kNumRegFiles] = {};  // first unused virtual register number per file
   SrcLoc loc;
 
@@ -163,10 +184,19 @@ struct Function {
 
 struct Module {
   std::string fileName; // for diagnostics
+  std::vector<Variable> variables; // module-scope variables
   std::vector<Function> functions;
   const Function* findFunction(std::string_view name) const;
-  friend bool operator==(const Module& a, const Module& b) { return a.functions == b.functions; }
+  friend bool operator==(const Module& a, const Module& b) {
+    return a.variables == b.variables && a.functions == b.functions;
+  }
 };
+
+// The variable or .func parameter a memory operand's symbol names, looked up
+// in the function's variables, then its parameters (.func only: they live in
+// the param space), then the module's variables. Sets *param for parameters.
+const Variable* findVariable(const Module& m, const Function& f, std::string_view name,
+                             const Param** param = nullptr);
 
 // Offsets of the parameters: naturally aligned, in order, from `base`.
 void layoutParams(std::vector<Param>& params, uint32_t base);

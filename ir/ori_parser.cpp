@@ -225,6 +225,11 @@ public:
     m.fileName = file_;
     skipNewlines();
     while (cur().kind != Token::Eof) {
+      if (cur().kind == Token::Word && (cur().text == ".global" || cur().text == ".const" || cur().text == ".shared")) {
+        variable(m.variables, {});
+        skipNewlines();
+        continue;
+      }
       Function f = function();
       for (const Function& g : m.functions)
         if (g.name == f.name) fail(f.loc, fmt::format("duplicate function '{}'", f.name));
@@ -232,10 +237,25 @@ public:
       skipNewlines();
     }
     if (m.functions.empty()) fail(cur().loc, "no function in input");
+    checkSymbols(m);
     return m;
   }
 
 private:
+  // Memory operands name variables or .func parameters; calls name functions.
+  void checkSymbols(const Module& m) {
+    for (const Function& f : m.functions)
+      for (const Block& b : f.blocks)
+        for (const Instr& in : b.instrs)
+          for (const Operand& o : in.srcs) {
+            const Param* param = nullptr;
+            if (o.kind == Operand::Kind::Mem && !o.sym.empty() && !findVariable(m, f, o.sym, &param) && !param)
+              fail(in.loc, fmt::format("undefined variable '{}'", o.sym));
+            if (o.kind == Operand::Kind::Symbol && in.op == Opcode::CALL && !m.findFunction(o.sym))
+              fail(in.loc, fmt::format("call to undefined function '{}'", o.sym));
+          }
+  }
+
   // A reference to a label or jump table, resolved when the function ends.
   struct Fixup {
     uint32_t block, instr, src;
@@ -372,6 +392,10 @@ private:
       if (accept('}')) { lastLoc = t.loc; break; }
       if (t.kind == Token::Word && t.text == ".reg") { regDecl(f); continue; }
       if (t.kind == Token::Word && t.text == ".jumptable") { jumpTable(f, tableLabels); continue; }
+      if (t.kind == Token::Word && (t.text == ".shared" || t.text == ".local" || t.text == ".param")) {
+        variable(f.variables, f.params);
+        continue;
+      }
       if (t.kind == Token::Word && t.text[0] == '.') fail(t.loc, fmt::format("unknown directive '{}'", t.text));
       if (t.kind == Token::Word && ahead(1).kind == Token::Punct && ahead(1).text == ":") {
         checkName(t, "label");
@@ -421,6 +445,12 @@ private:
 
   void regDecl(Function& f) {
     ++pos_; // .reg
+    std::string type;
+    if (cur().kind == Token::Word && cur().text[0] == '.') {
+      Token typeTok = take();
+      type = typeTok.text.substr(1);
+      if (type != "pred" && !findType(type)) fail(typeTok.loc, fmt::format("unknown register type '{}'", typeTok.text));
+    }
     do {
       Token nameTok = cur();
       std::string name = word("a register name");
@@ -438,10 +468,78 @@ private:
       if (auto it = f.regNames.find(*r); it != f.regNames.end())
         fail(regTok.loc, fmt::format("register {} is already named '{}'", regTok.text, it->second));
       ++pos_;
+      if (!type.empty() && (type == "pred") != r->isPredicate())
+        fail(regTok.loc, fmt::format("a .{} register must be of file {}", type, type == "pred" ? "P or UP" : "R or UR"));
       f.regNames[*r] = name;
+      if (!type.empty()) f.regTypes[*r] = type;
       names_[name] = *r;
     } while (accept(','));
     endOfLine();
+  }
+
+  static const ParamType* findType(std::string_view name) {
+    for (const ParamType& t : kParamTypes)
+      if (t.name == name) return &t;
+    return nullptr;
+  }
+
+  // SPACE [.align N] .TYPE NAME ['[' N ']'] ['=' '{' INT, ... '}']
+  void variable(std::vector<Variable>& vars, const std::vector<Param>& params) {
+    Token spaceTok = take();
+    Variable v;
+    static constexpr std::pair<std::string_view, Space> kSpaces[] = {
+        {".global", Space::Global}, {".shared", Space::Shared}, {".const", Space::Const},
+        {".local", Space::Local},   {".param", Space::Param},
+    };
+    for (auto [name, space] : kSpaces)
+      if (spaceTok.text == name) v.space = space;
+    if (cur().kind == Token::Word && cur().text == ".align") {
+      ++pos_;
+      SrcLoc loc = cur().loc;
+      uint64_t a = integer("an alignment");
+      if (a == 0 || a > 4096 || (a & (a - 1))) fail(loc, "alignment must be a power of two up to 4096");
+      v.align = uint32_t(a);
+    }
+    Token typeTok = cur();
+    std::string type = word("a variable type such as .b32");
+    const ParamType* pt = type.size() > 1 && type[0] == '.' ? findType(std::string_view(type).substr(1)) : nullptr;
+    if (!pt) fail(typeTok.loc, fmt::format("unknown variable type '{}'", type));
+    v.type = std::string(pt->name);
+    v.elemSize = pt->size;
+    if (!v.align) v.align = pt->size;
+    Token nameTok = cur();
+    v.name = word("a variable name");
+    checkName(nameTok, "variable");
+    for (const Variable& w : vars)
+      if (w.name == v.name) fail(nameTok.loc, fmt::format("duplicate variable '{}'", v.name));
+    for (const Param& p : params)
+      if (p.name == v.name) fail(nameTok.loc, fmt::format("variable '{}' has the name of a parameter", v.name));
+    if (accept('[')) {
+      SrcLoc loc = cur().loc;
+      uint64_t n = integer("an array length");
+      if (n == 0 || n * v.elemSize > (1u << 24)) fail(loc, "array must have between 1 element and 16 MiB");
+      v.count = uint32_t(n);
+      expect(']', "after the array length");
+    }
+    if (accept('=')) {
+      expect('{', "to open the initializer");
+      uint32_t elems = v.count ? v.count : 1;
+      do {
+        SrcLoc loc = cur().loc;
+        if (v.init.size() / v.elemSize == elems) fail(loc, fmt::format("too many initializers for '{}'", v.name));
+        bool minus = accept('-');
+        uint64_t x = integer("an integer initializer");
+        unsigned bits = v.elemSize * 8;
+        bool fits = bits == 64 ? (!minus || x <= (uint64_t(1) << 63))
+                               : (minus ? x <= (uint64_t(1) << (bits - 1)) : x < (uint64_t(1) << bits));
+        if (!fits) fail(loc, fmt::format("initializer does not fit in {} bits", bits));
+        if (minus) x = 0 - x;
+        for (uint32_t b = 0; b < v.elemSize; ++b) v.init.push_back(uint8_t(x >> (8 * b)));
+      } while (accept(','));
+      expect('}', "to close the initializer");
+    }
+    endOfLine();
+    vars.push_back(std::move(v));
   }
 
   void jumpTable(Function& f, std::vector<std::vector<std::pair<std::string, SrcLoc>>>& labels) {

@@ -14,6 +14,12 @@ std::string hex(int64_t v) {
   return fmt::format("0x{:x}", uint64_t(v));
 }
 
+// "+0x10", "-0x10", or "" for 0: the offset after a register or symbol.
+std::string signedOffset(int64_t v) {
+  if (v == 0) return "";
+  return v < 0 ? hex(v) : fmt::format("+{}", hex(v));
+}
+
 // Shortest text that reads back to the same double; non-finite values print
 // as their bits (0d...), which the parser reads back exactly.
 std::string floatText(double v) {
@@ -46,6 +52,23 @@ std::string paramList(const std::vector<Param>& ps) {
   return out + ")";
 }
 
+std::string variableText(const Variable& v) {
+  std::string out = fmt::format(".{}", spaceName(v.space));
+  if (v.align != v.elemSize) out += fmt::format(" .align {}", v.align);
+  out += fmt::format(" .{} {}", v.type, v.name);
+  if (v.count) out += fmt::format("[{}]", v.count);
+  if (!v.init.empty()) {
+    out += " = {";
+    for (size_t i = 0; i + v.elemSize <= v.init.size(); i += v.elemSize) {
+      uint64_t x = 0;
+      for (uint32_t b = 0; b < v.elemSize; ++b) x |= uint64_t(v.init[i + b]) << (8 * b);
+      out += fmt::format("{}0x{:x}", i ? ", " : "", x);
+    }
+    out += "}";
+  }
+  return out;
+}
+
 } // namespace
 
 std::string printReg(const Function& f, Reg r) {
@@ -70,17 +93,15 @@ std::string printOperand(const Function& f, const Operand& o) {
   case Operand::Kind::FImm: return floatText(o.fimm);
   case Operand::Kind::CBank:
     core = fmt::format("c[{}][{}]", hex(o.bank),
-                       o.hasReg ? printReg(f, o.reg) + (o.imm ? (o.imm < 0 ? "" : "+") + hex(o.imm) : "")
-                                : hex(o.imm));
+                       o.hasReg ? printReg(f, o.reg) + signedOffset(o.imm) : hex(o.imm));
     break;
   case Operand::Kind::SReg: return std::string(specialRegName(o.sreg));
   case Operand::Kind::Mem: {
     std::string inner;
     if (o.hasReg) inner = printReg(f, o.reg);
-    if (!o.sym.empty()) inner += (inner.empty() ? "" : "+") + o.sym;
-    if (inner.empty()) inner = hex(o.imm);
-    else if (o.imm) inner += (o.imm < 0 ? "" : "+") + hex(o.imm);
-    return "[" + inner + "]";
+    if (!o.sym.empty()) inner += inner.empty() ? o.sym : fmt::format("+{}", o.sym);
+    inner = inner.empty() ? hex(o.imm) : inner + signedOffset(o.imm);
+    return fmt::format("[{}]", inner);
   }
   case Operand::Kind::Label:
     if (o.target < f.blocks.size() && !f.blocks[o.target].label.empty()) return f.blocks[o.target].label;
@@ -126,14 +147,22 @@ std::string printFunction(const Function& f) {
   std::string out = f.isEntry ? ".entry " : ".func ";
   if (!f.isEntry && !f.returns.empty()) out += paramList(f.returns) + " ";
   out += f.name + paramList(f.params) + "\n{\n";
-  // Register names, a few to a line, in register order.
+  // Register names, a few to a line, in register order; a new line when the
+  // declared type changes.
   size_t onLine = 0;
+  std::string lineType;
   for (const auto& [r, name] : f.regNames) {
-    out += onLine == 0 ? "  .reg " : ", ";
+    auto t = f.regTypes.find(r);
+    std::string type = t == f.regTypes.end() ? "" : t->second;
+    if (onLine && (onLine == 8 || type != lineType)) { out += "\n"; onLine = 0; }
+    if (onLine == 0) out += type.empty() ? "  .reg " : fmt::format("  .reg .{} ", type);
+    else out += ", ";
+    lineType = type;
     out += fmt::format("{} = {}{}", name, regFilePrefix(r.file), r.num);
-    if (++onLine == 8) { out += "\n"; onLine = 0; }
+    ++onLine;
   }
   if (onLine) out += "\n";
+  for (const Variable& v : f.variables) out += "  " + variableText(v) + "\n";
   for (const JumpTable& jt : f.jumpTables) {
     out += fmt::format("  .jumptable {} = {{", jt.name);
     for (size_t i = 0; i < jt.targets.size(); ++i) {
@@ -151,8 +180,9 @@ std::string printFunction(const Function& f) {
 
 std::string printModule(const Module& m) {
   std::string out;
+  for (const Variable& v : m.variables) out += variableText(v) + "\n";
   for (size_t i = 0; i < m.functions.size(); ++i) {
-    if (i) out += "\n";
+    if (i || !m.variables.empty()) out += "\n";
     out += printFunction(m.functions[i]);
   }
   return out;
