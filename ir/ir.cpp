@@ -35,7 +35,7 @@ constexpr std::string_view kSpecialRegNames[kNumSpecialRegs] = {
     "SR_NCTAID.Y",     "SR_NCTAID.Z",    "SR_LANEID",      "SR_WARPID",      "SR_NWARPID",
     "SR_SMID",         "SR_NSMID",       "SR_GRIDID",      "SR_CLOCKLO",     "SR_CLOCKHI",
     "SR_GLOBALTIMERLO", "SR_GLOBALTIMERHI", "SR_LANEMASK_EQ", "SR_LANEMASK_LT",
-    "SR_LANEMASK_LE",  "SR_LANEMASK_GT", "SR_LANEMASK_GE",
+    "SR_LANEMASK_LE",  "SR_LANEMASK_GT", "SR_LANEMASK_GE", "SR_SWINBASE",    "SR_LWINBASE",
 };
 } // namespace
 
@@ -199,7 +199,8 @@ size_t Function::instrCount() const {
 bool operator==(const Function& a, const Function& b) {
   return a.name == b.name && a.isEntry == b.isEntry && a.params == b.params &&
          a.returns == b.returns && a.blocks == b.blocks && a.jumpTables == b.jumpTables &&
-         a.variables == b.variables && a.regNames == b.regNames && a.regTypes == b.regTypes;
+         a.variables == b.variables && a.regNames == b.regNames && a.regTypes == b.regTypes &&
+         a.ptxDirectives == b.ptxDirectives;
 }
 
 const Function* Module::findFunction(std::string_view name) const {
@@ -214,11 +215,12 @@ const Variable* findVariable(const Module& m, const Function& f, std::string_vie
   for (const Variable& v : f.variables)
     if (v.name == name) return &v;
   if (!f.isEntry)
-    for (const Param& p : f.params)
-      if (p.name == name) {
-        if (param) *param = &p;
-        return nullptr;
-      }
+    for (const auto* list : {&f.params, &f.returns})
+      for (const Param& p : *list)
+        if (p.name == name) {
+          if (param) *param = &p;
+          return nullptr;
+        }
   for (const Variable& v : m.variables)
     if (v.name == name) return &v;
   return nullptr;

@@ -45,8 +45,11 @@ enum class SpecialReg : uint8_t {
   LANEID, WARPID, NWARPID, SMID, NSMID, GRIDID,
   CLOCKLO, CLOCKHI, GLOBALTIMERLO, GLOBALTIMERHI,
   LANEMASK_EQ, LANEMASK_LT, LANEMASK_LE, LANEMASK_GT, LANEMASK_GE,
+  // 64-bit generic addresses where the shared and local windows start
+  // (PTX cvta.shared / cvta.local add them; docs/interpreter.md).
+  SWINBASE, LWINBASE,
 };
-inline constexpr int kNumSpecialRegs = int(SpecialReg::LANEMASK_GE) + 1;
+inline constexpr int kNumSpecialRegs = int(SpecialReg::LWINBASE) + 1;
 std::string_view specialRegName(SpecialReg s); // "SR_TID.X"
 std::optional<SpecialReg> specialRegFromName(std::string_view name);
 
@@ -171,10 +174,15 @@ struct Function {
   std::vector<Variable> variables;      // function-scope variables
   std::map<Reg, std::string> regNames; // registers with source names (PTX %r5)
   std::map<Reg, std::string> regTypes; // declared PTX type of named registers ("b32", "pred")
+  // PTX text carried through unchanged for re-emission: performance
+  // directives (".maxntid 256, 1, 1"), call prototypes, pragmas.
+  std::vector<std::string> ptxDirectives;
   uint32_t nextReg[kNumRegFiles] = {};  // first unused virtual register number per file
   SrcLoc loc;
 
   Reg newReg(RegFile f) { return {f, nextReg[int(f)]++}; }
+  // A declaration (PTX `.extern .func f(...);`, .ori `.func f(...);`) has no blocks.
+  bool isDeclaration() const { return blocks.empty(); }
   // Recomputes nextReg from the registers the function mentions.
   void recountRegs();
   std::optional<uint32_t> findBlock(std::string_view label) const;
@@ -184,17 +192,21 @@ struct Function {
 
 struct Module {
   std::string fileName; // for diagnostics
+  // PTX module text carried through unchanged for re-emission, in order:
+  // ".version 7.0", ".target sm_70", ".address_size 64", texture declarations.
+  std::vector<std::string> ptxDirectives;
   std::vector<Variable> variables; // module-scope variables
   std::vector<Function> functions;
   const Function* findFunction(std::string_view name) const;
   friend bool operator==(const Module& a, const Module& b) {
-    return a.variables == b.variables && a.functions == b.functions;
+    return a.ptxDirectives == b.ptxDirectives && a.variables == b.variables &&
+           a.functions == b.functions;
   }
 };
 
 // The variable or .func parameter a memory operand's symbol names, looked up
-// in the function's variables, then its parameters (.func only: they live in
-// the param space), then the module's variables. Sets *param for parameters.
+// in the function's variables, then its parameters and return values (.func
+// only: they live in the param space), then the module's variables. Sets *param for parameters.
 const Variable* findVariable(const Module& m, const Function& f, std::string_view name,
                              const Param** param = nullptr);
 

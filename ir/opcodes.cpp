@@ -44,6 +44,7 @@ std::vector<OperandSlot> parseSlots(std::string_view spec) {
     OperandSlot s;
     for (; i < spec.size() && spec[i] != ' '; ++i) {
       if (spec[i] == '?') s.optional = true;
+      else if (spec[i] == '*') s.optional = s.repeat = true;
       else s.kinds |= kindBit(spec[i]);
     }
     slots.push_back(s);
@@ -112,6 +113,12 @@ size_t OpInfo::minSrcs() const {
   return n;
 }
 
+const OperandSlot* OpInfo::slotAt(const std::vector<OperandSlot>& slots, size_t k) {
+  if (k < slots.size()) return &slots[k];
+  if (!slots.empty() && slots.back().repeat) return &slots.back();
+  return nullptr;
+}
+
 const OpInfo& opInfo(Opcode op) { return table()[size_t(op)]; }
 
 std::optional<Opcode> opcodeFromName(std::string_view name) {
@@ -127,7 +134,7 @@ std::string describeKinds(uint16_t kinds) {
       {K_FIMM, "a float"},           {K_CBANK, "a constant bank"},
       {K_SREG, "a special register"}, {K_MEM, "a memory address"},
       {K_LABEL, "a label"},          {K_JTAB, "a jump table"},
-      {K_SYM, "a function name"},
+      {K_SYM, "a symbol"},
   };
   std::vector<const char*> names;
   for (auto [bit, name] : kNames)

@@ -86,6 +86,7 @@ enum OperandKindBit : uint16_t {
 struct OperandSlot {
   uint16_t kinds = 0;
   bool optional = false;
+  bool repeat = false; // zero or more (implies optional); only the last slot
 };
 
 struct OpInfo {
@@ -97,6 +98,9 @@ struct OpInfo {
 
   bool is(uint32_t f) const { return (flags & f) != 0; }
   size_t minSrcs() const;
+  // The slot operand k of a list uses, or nullptr past the end (repeating
+  // last slots accept any number of operands).
+  static const OperandSlot* slotAt(const std::vector<OperandSlot>& slots, size_t k);
 };
 
 const OpInfo& opInfo(Opcode op);

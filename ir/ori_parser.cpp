@@ -225,6 +225,11 @@ public:
     m.fileName = file_;
     skipNewlines();
     while (cur().kind != Token::Eof) {
+      if (cur().kind == Token::Word && cur().text == ".ptx") {
+        m.ptxDirectives.push_back(ptxText());
+        skipNewlines();
+        continue;
+      }
       if (cur().kind == Token::Word && (cur().text == ".global" || cur().text == ".const" || cur().text == ".shared")) {
         variable(m.variables, {});
         skipNewlines();
@@ -247,13 +252,22 @@ private:
     for (const Function& f : m.functions)
       for (const Block& b : f.blocks)
         for (const Instr& in : b.instrs)
-          for (const Operand& o : in.srcs) {
-            const Param* param = nullptr;
-            if (o.kind == Operand::Kind::Mem && !o.sym.empty() && !findVariable(m, f, o.sym, &param) && !param)
-              fail(in.loc, fmt::format("undefined variable '{}'", o.sym));
-            if (o.kind == Operand::Kind::Symbol && in.op == Opcode::CALL && !m.findFunction(o.sym))
-              fail(in.loc, fmt::format("call to undefined function '{}'", o.sym));
-          }
+          for (const auto* ops : {&in.dsts, &in.srcs})
+            for (size_t k = 0; k < ops->size(); ++k) {
+              const Operand& o = (*ops)[k];
+              bool callTarget = in.op == Opcode::CALL && ops == &in.srcs && k == 0;
+              const Param* param = nullptr;
+              const Variable* v = o.sym.empty() ? nullptr : findVariable(m, f, o.sym, &param);
+              if (o.kind == Operand::Kind::Mem && !o.sym.empty() && !v && !param)
+                fail(in.loc, fmt::format("undefined variable '{}'", o.sym));
+              if (o.kind != Operand::Kind::Symbol) continue;
+              if (callTarget && !m.findFunction(o.sym))
+                fail(in.loc, fmt::format("call to undefined function '{}'", o.sym));
+              if (in.op == Opcode::CALL && !callTarget && !(v && v->space == Space::Param))
+                fail(in.loc, fmt::format("'{}' is not a .param variable of function '{}'", o.sym, f.name));
+              if (in.op == Opcode::MOV && !v && !param && !m.findFunction(o.sym))
+                fail(in.loc, fmt::format("undefined symbol '{}'", o.sym));
+            }
   }
 
   // A reference to a label or jump table, resolved when the function ends.
@@ -330,6 +344,10 @@ private:
     f.params = params();
     layoutParams(f.params, f.isEntry ? kParamBase : 0);
     layoutParams(f.returns, 0);
+    if (accept(';')) {
+      if (f.isEntry) fail(nameTok.loc, "a .entry needs a body");
+      return f; // a declaration
+    }
     skipNewlines();
     expect('{', "to open the function body");
     body(f);
@@ -392,6 +410,7 @@ private:
       if (accept('}')) { lastLoc = t.loc; break; }
       if (t.kind == Token::Word && t.text == ".reg") { regDecl(f); continue; }
       if (t.kind == Token::Word && t.text == ".jumptable") { jumpTable(f, tableLabels); continue; }
+      if (t.kind == Token::Word && t.text == ".ptx") { f.ptxDirectives.push_back(ptxText()); continue; }
       if (t.kind == Token::Word && (t.text == ".shared" || t.text == ".local" || t.text == ".param")) {
         variable(f.variables, f.params);
         continue;
@@ -441,6 +460,15 @@ private:
       fail(end.loc, fmt::format("function '{}' can fall off its end: its last instruction is not an "
                                 "unconditional BRA, BRX, EXIT or RET", f.name));
     f.recountRegs();
+  }
+
+  // .ptx "text"
+  std::string ptxText() {
+    ++pos_;
+    if (cur().kind != Token::String) fail(cur().loc, fmt::format(".ptx takes PTX text as a string, got {}", describe(cur())));
+    std::string text = take().text;
+    endOfLine();
+    return text;
   }
 
   void regDecl(Function& f) {
@@ -584,6 +612,7 @@ private:
     const OpInfo& info = in.info();
     modifiers(in, mnem, mnemTok.loc);
     if (in.op == Opcode::OPAQUE) { opaque(f, in); return in; }
+    if (in.op == Opcode::CALL) { call(f, in); return in; }
 
     size_t nd = info.dsts.size(), ns = info.srcs.size();
     std::vector<SrcLoc> locs;
@@ -631,6 +660,34 @@ private:
       if (auto other = in.mods.inGroup(modGroup(*found)))
         fail(at, fmt::format("modifiers '.{}' and '.{}' of {} exclude each other", modText(*other), text, info.name));
       in.mods.set(*found);
+    }
+  }
+
+  // CALL [(ret, ...),] target [, (arg, ...)]
+  void call(Function& f, Instr& in) {
+    auto symbols = [&](std::vector<Operand>& out) {
+      if (accept(')')) return;
+      do {
+        Token t = cur();
+        std::string name = word("a .param variable");
+        checkName(t, "variable");
+        out.push_back(Operand::symbol(name));
+      } while (accept(','));
+      expect(')', "to close the list");
+    };
+    if (accept('(')) {
+      symbols(in.dsts);
+      expect(',', "after the return list");
+    }
+    SrcLoc loc = cur().loc;
+    Operand target = operand(f, K_SYM, true, nullptr);
+    if (target.kind != Operand::Kind::Symbol && !(target.kind == Operand::Kind::Reg && target.reg.isGeneral()))
+      fail(loc, "CALL needs a function name or an R register as its target");
+    if (target.neg || target.abs) fail(loc, "a CALL target cannot be negated");
+    in.srcs.push_back(std::move(target));
+    if (accept(',')) {
+      expect('(', "to open the argument list");
+      symbols(in.srcs);
     }
   }
 

@@ -133,6 +133,18 @@ std::string printInstr(const Function& f, const Instr& in) {
     list("use", in.srcs);
     return out;
   }
+  if (in.op == Opcode::CALL) {
+    auto list = [&](auto begin, auto end) {
+      std::string l = "(";
+      for (auto it = begin; it != end; ++it) l += (it == begin ? "" : ", ") + printOperand(f, *it);
+      return l + ")";
+    };
+    out += " ";
+    if (!in.dsts.empty()) out += list(in.dsts.begin(), in.dsts.end()) + ", ";
+    if (!in.srcs.empty()) out += printOperand(f, in.srcs[0]);
+    if (in.srcs.size() > 1) out += ", " + list(in.srcs.begin() + 1, in.srcs.end());
+    return out;
+  }
   bool first = true;
   for (const auto* ops : {&in.dsts, &in.srcs})
     for (const Operand& o : *ops) {
@@ -146,7 +158,10 @@ std::string printInstr(const Function& f, const Instr& in) {
 std::string printFunction(const Function& f) {
   std::string out = f.isEntry ? ".entry " : ".func ";
   if (!f.isEntry && !f.returns.empty()) out += paramList(f.returns) + " ";
-  out += f.name + paramList(f.params) + "\n{\n";
+  out += f.name + paramList(f.params);
+  if (f.isDeclaration()) return out + ";\n";
+  out += "\n{\n";
+  for (const std::string& d : f.ptxDirectives) out += fmt::format("  .ptx \"{}\"\n", escape(d));
   // Register names, a few to a line, in register order; a new line when the
   // declared type changes.
   size_t onLine = 0;
@@ -180,9 +195,10 @@ std::string printFunction(const Function& f) {
 
 std::string printModule(const Module& m) {
   std::string out;
+  for (const std::string& d : m.ptxDirectives) out += fmt::format(".ptx \"{}\"\n", escape(d));
   for (const Variable& v : m.variables) out += variableText(v) + "\n";
   for (size_t i = 0; i < m.functions.size(); ++i) {
-    if (i || !m.variables.empty()) out += "\n";
+    if (i || !m.variables.empty() || !m.ptxDirectives.empty()) out += "\n";
     out += printFunction(m.functions[i]);
   }
   return out;

@@ -14,7 +14,11 @@ public:
   explicit Checker(const Function& f) : f_(f) {}
 
   std::vector<std::string> run() {
-    if (f_.blocks.empty()) problem("function has no blocks");
+    if (f_.isDeclaration()) {
+      if (f_.isEntry) problem("a .entry has no body");
+      if (!f_.jumpTables.empty() || !f_.variables.empty()) problem("a declaration has tables or variables");
+      return std::move(problems_);
+    }
     checkLabels();
     checkJumpTables();
     for (size_t b = 0; b < f_.blocks.size(); ++b) checkBlock(uint32_t(b));
@@ -90,7 +94,7 @@ private:
                      const std::vector<OperandSlot>& slots, bool isDst) {
     size_t required = 0;
     for (const OperandSlot& s : slots) required += s.optional ? 0 : 1;
-    if (ops.size() < required || ops.size() > slots.size()) {
+    if (ops.size() < required || (!ops.empty() && !OpInfo::slotAt(slots, ops.size() - 1))) {
       problem("{}: {} {} operands, expected {}", where(b, i), ops.size(), isDst ? "destination" : "source",
               slots.size());
       return;
@@ -98,8 +102,9 @@ private:
     const OpInfo& info = f_.blocks[b].instrs[i].info();
     for (size_t k = 0; k < ops.size(); ++k) {
       const Operand& o = ops[k];
-      if (!(slots[k].kinds & o.kindBit()))
-        problem("{}: operand {} must be {}", where(b, i), k + 1, describeKinds(slots[k].kinds));
+      const OperandSlot& slot = *OpInfo::slotAt(slots, k);
+      if (!(slot.kinds & o.kindBit()))
+        problem("{}: operand {} must be {}", where(b, i), k + 1, describeKinds(slot.kinds));
       if (o.kind == Operand::Kind::Reg && o.reg.isConst() && o.reg.file == RegFile::B)
         problem("{}: there is no constant barrier register", where(b, i));
       if (isDst && (o.neg || o.abs)) problem("{}: destination {} is negated", where(b, i), k + 1);
