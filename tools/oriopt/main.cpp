@@ -251,7 +251,7 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_option("-o", o.output, "Write the output to FILE instead of standard output")->option_text("FILE");
   app.add_option("--emit", o.emit, "Output format")->check(CLI::IsMember({"ori", "ptx"}))->option_text("ori");
   app.add_option("--phases", o.phases, "Comma-separated phase numbers or names to run (default: the implemented pipeline)");
-  app.add_option("--knob", o.knobs, "Set a ptxas knob by name or index, e.g. --knob 464=4")->option_text("NAME=VALUE");
+  app.add_option("--knob", o.knobs, "Set a ptxas knob by name or index, e.g. --knob 464=4")->option_text("NAME=VALUE")->allow_extra_args(false);
   app.add_option("-O", o.optLevel, "Optimization level, -O0 to -O4 (default 3, as ptxas)")->check(CLI::Range(0, 4));
   app.add_option("--arch", o.arch, "Target architecture (default sm_90)")->option_text("sm_XX");
   app.add_flag("--list-phases", o.listPhases, "List every ptxas phase the spec names and exit");
@@ -261,9 +261,9 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_option("--threads", o.threads, "Threads per CTA for --run (ntid.x)")->check(CLI::Range(1u, 1u << 20));
   app.add_option("--ctas", o.ctas, "CTAs for --run (nctaid.x)")->check(CLI::Range(1u, 1u << 20));
   app.add_option("--entry", o.entry, "Kernel to run (default: the only .entry)");
-  app.add_option("--param", o.params, "Bind a scalar kernel parameter (integer, or float text for .f32/.f64)")->option_text("NAME=INT");
-  app.add_option("--buffer", o.buffers, "Bind a pointer parameter to a new buffer of SIZE zero bytes or the bytes of FILE")->option_text("NAME=SIZE|NAME=@FILE");
-  app.add_option("--dump-buffer", o.dumpBuffers, "After --run, print the buffer's bytes in hex")->option_text("NAME");
+  app.add_option("--param", o.params, "Bind a scalar kernel parameter (integer, or float text for .f32/.f64)")->option_text("NAME=INT")->allow_extra_args(false);
+  app.add_option("--buffer", o.buffers, "Bind a pointer parameter to a new buffer of SIZE zero bytes or the bytes of FILE")->option_text("NAME=SIZE|NAME=@FILE")->allow_extra_args(false);
+  app.add_option("--dump-buffer", o.dumpBuffers, "After --run, print the buffer's bytes in hex")->option_text("NAME")->allow_extra_args(false);
   app.add_option("--max-steps", o.maxSteps, "Instructions per thread before --run reports a timeout")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   try {
     app.parse(argc, argv);

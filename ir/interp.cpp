@@ -1,0 +1,583 @@
+// The interpreter (ir/interp.h, docs/interpreter.md): configuration and
+// parameter binding, the thread loop and control flow, memory and operand
+// access. Integer semantics are in ir/interp_alu.cpp, floating point in
+// ir/interp_float.cpp.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cfenv>
+
+#include "ir/interp_impl.h"
+
+namespace ori {
+namespace interp_detail {
+
+void unsupported(std::string why) { throw Stop{RunResult::Kind::Unsupported, 0, std::move(why)}; }
+void fault(uint64_t addr, std::string why) { throw Stop{RunResult::Kind::Fault, addr, std::move(why)}; }
+void malformed(std::string why) { throw Stop{RunResult::Kind::Error, 0, "malformed IR: " + std::move(why)}; }
+
+std::string mnemonic(const Instr& in) {
+  std::string s(in.info().name);
+  for (Mod m : in.mods.list()) s += fmt::format(".{}", modText(m));
+  return s;
+}
+
+std::optional<Mod> modOf(const Instr& in, ModGroup g) {
+  static const auto groups = [] {
+    std::array<std::vector<Mod>, 64> t{};
+    for (int m = 0; m < kNumMods; ++m)
+      if (size_t(modGroup(Mod(m))) < t.size()) t[size_t(modGroup(Mod(m)))].push_back(Mod(m));
+    return t;
+  }();
+  if (size_t(g) >= groups.size()) return in.mods.inGroup(g);
+  for (Mod m : groups[size_t(g)])
+    if (in.mods.test(m)) return m;
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------- registers
+
+uint64_t Registers::get(Reg r) const {
+  if (r.isConst()) return r.isPredicate() ? 1 : 0;
+  size_t f = size_t(r.file);
+  if (f >= dense_.size()) malformed("register of an unknown file");
+  if (r.num < kDense) return r.num < dense_[f].size() ? dense_[f][r.num] : 0;
+  auto it = sparse_[f].find(r.num);
+  return it == sparse_[f].end() ? 0 : it->second;
+}
+
+void Registers::set(Reg r, uint64_t v) {
+  if (r.isConst()) return; // writes to RZ/PT are discarded
+  size_t f = size_t(r.file);
+  if (f >= dense_.size()) malformed("register of an unknown file");
+  if (r.num < kDense) {
+    std::vector<uint64_t>& d = dense_[f];
+    if (r.num >= d.size()) d.resize(std::max<size_t>(r.num + 1, std::min<size_t>(2 * d.size(), kDense)), 0);
+    d[r.num] = v;
+  } else {
+    sparse_[f][r.num] = v;
+  }
+}
+
+void Registers::clear() {
+  for (auto& d : dense_) std::fill(d.begin(), d.end(), 0);
+  for (auto& s : sparse_) s.clear();
+}
+
+// ---------------------------------------------------------------- memory
+
+uint64_t SparseMemory::read(uint64_t addr, unsigned bytes) const {
+  auto it = pages_.find(addr / kPage);
+  if (it == pages_.end()) return 0;
+  uint64_t v = 0;
+  for (unsigned k = 0; k < bytes; ++k) v |= uint64_t((*it->second)[(addr + k) % kPage]) << (8 * k);
+  return v;
+}
+
+void SparseMemory::write(uint64_t addr, unsigned bytes, uint64_t v) {
+  auto& page = pages_[addr / kPage];
+  if (!page) page = std::make_unique<std::array<uint8_t, kPage>>(std::array<uint8_t, kPage>{});
+  for (unsigned k = 0; k < bytes; ++k) (*page)[(addr + k) % kPage] = uint8_t(v >> (8 * k));
+}
+
+Buffer* Machine::findBuffer(uint64_t addr, unsigned bytes) {
+  auto it = std::upper_bound(buffers.begin(), buffers.end(), addr,
+                             [](uint64_t a, const Buffer& b) { return a < b.base; });
+  if (it == buffers.begin()) return nullptr;
+  Buffer& b = *(it - 1);
+  uint64_t off = addr - b.base;
+  if (off >= b.bytes.size() || b.bytes.size() - off < bytes) return nullptr;
+  return &b;
+}
+
+namespace {
+void checkAligned(uint64_t addr, unsigned bytes) {
+  if (addr % bytes != 0) fault(addr, fmt::format("misaligned {}-byte access at 0x{:x}", bytes, addr));
+}
+void checkWindow(MemSpace s, uint64_t addr, unsigned bytes) {
+  uint64_t size = s == MemSpace::Shared ? kSharedSize : kLocalSize;
+  if (addr >= size || size - addr < bytes)
+    fault(addr, fmt::format("{} address 0x{:x} is outside [0, 0x{:x})",
+                            s == MemSpace::Shared ? "shared" : "local", addr, size));
+}
+} // namespace
+
+uint64_t Machine::load(MemSpace s, uint64_t addr, unsigned bytes) {
+  checkAligned(addr, bytes);
+  if (s == MemSpace::Global) {
+    Buffer* b = findBuffer(addr, bytes);
+    if (!b) fault(addr, fmt::format("global address 0x{:x} is outside every buffer", addr));
+    uint64_t v = 0, off = addr - b->base;
+    for (unsigned k = 0; k < bytes; ++k) v |= uint64_t(b->bytes[off + k]) << (8 * k);
+    return v;
+  }
+  checkWindow(s, addr, bytes);
+  return (s == MemSpace::Shared ? shared : local).read(addr, bytes);
+}
+
+void Machine::store(MemSpace s, uint64_t addr, unsigned bytes, uint64_t v) {
+  checkAligned(addr, bytes);
+  if (s == MemSpace::Global) {
+    Buffer* b = findBuffer(addr, bytes);
+    if (!b) fault(addr, fmt::format("global address 0x{:x} is outside every buffer", addr));
+    uint64_t off = addr - b->base;
+    for (unsigned k = 0; k < bytes; ++k) b->bytes[off + k] = uint8_t(v >> (8 * k));
+    return;
+  }
+  checkWindow(s, addr, bytes);
+  (s == MemSpace::Shared ? shared : local).write(addr, bytes, v);
+}
+
+// ---------------------------------------------------------------- operands
+
+const Operand& Machine::src(const Instr& in, size_t i) const {
+  if (i >= in.srcs.size()) malformed(fmt::format("{} at line {} lacks source operand {}", in.info().name, in.loc.line, i + 1));
+  return in.srcs[i];
+}
+
+const Operand& Machine::dst(const Instr& in, size_t i) const {
+  if (i >= in.dsts.size()) malformed(fmt::format("{} at line {} lacks destination {}", in.info().name, in.loc.line, i + 1));
+  return in.dsts[i];
+}
+
+namespace {
+[[noreturn]] void badKind(const Instr& in, size_t i, const char* what) {
+  malformed(fmt::format("operand {} of {} at line {} must be {}", i + 1, in.info().name, in.loc.line, what));
+}
+} // namespace
+
+uint64_t Machine::readCBank(const Operand& o, unsigned bytes) const {
+  int64_t off = o.imm;
+  if (o.hasReg) {
+    if (!o.reg.isGeneral()) malformed("a constant-bank index register must be of file R or UR");
+    off += int64_t(uint32_t(regs.get(o.reg))); // the index register is 32-bit unsigned
+  }
+  if (uint64_t(off) % bytes != 0)
+    fault(uint64_t(off), fmt::format("misaligned {}-byte constant-bank read at c[0x{:x}][0x{:x}]", bytes, o.bank, off));
+  uint64_t v = 0;
+  for (unsigned k = 0; k < bytes; ++k) {
+    int64_t pos = off + int64_t(k);
+    if (o.bank == 0 && pos >= 0 && uint64_t(pos) < cbank0.size()) v |= uint64_t(cbank0[size_t(pos)]) << (8 * k);
+  }
+  return v;
+}
+
+uint64_t Machine::readInt(const Instr& in, size_t i, unsigned bits) const {
+  const Operand& o = src(in, i);
+  uint64_t v = 0;
+  switch (o.kind) {
+  case Operand::Kind::Reg:
+    if (!o.reg.isGeneral()) badKind(in, i, "a register of file R or UR");
+    v = regs.get(o.reg);
+    break;
+  case Operand::Kind::Imm: v = uint64_t(o.imm); break;
+  case Operand::Kind::CBank: v = readCBank(o, bits / 8); break;
+  case Operand::Kind::Symbol:
+    unsupported(fmt::format("the address of '{}': variables are not modelled yet", o.sym));
+  default: badKind(in, i, "an integer register, immediate or constant");
+  }
+  if (o.abs) badKind(in, i, "an integer operand without |..|");
+  if (o.neg) v = uint64_t(0) - v;
+  return maskTo(v, bits);
+}
+
+int64_t Machine::readImm(const Instr& in, size_t i) const {
+  const Operand& o = src(in, i);
+  if (o.kind != Operand::Kind::Imm) badKind(in, i, "an integer immediate");
+  return o.imm;
+}
+
+bool Machine::readPred(const Instr& in, size_t i) const {
+  const Operand& o = src(in, i);
+  if (o.kind != Operand::Kind::Reg || !o.reg.isPredicate()) badKind(in, i, "a predicate");
+  return (regs.get(o.reg) & 1) != o.neg;
+}
+
+uint32_t Machine::readF32Bits(const Instr& in, size_t i) const {
+  const Operand& o = src(in, i);
+  uint32_t v = 0;
+  switch (o.kind) {
+  case Operand::Kind::Reg:
+    if (!o.reg.isGeneral()) badKind(in, i, "a register of file R or UR");
+    v = uint32_t(regs.get(o.reg));
+    break;
+  case Operand::Kind::FImm: v = std::bit_cast<uint32_t>(float(o.fimm)); break;
+  case Operand::Kind::CBank: v = uint32_t(readCBank(o, 4)); break;
+  default: badKind(in, i, "a float register, immediate or constant");
+  }
+  if (o.abs) v &= 0x7fffffffu;
+  if (o.neg) v ^= 0x80000000u;
+  return v;
+}
+
+uint64_t Machine::readF64Bits(const Instr& in, size_t i) const {
+  const Operand& o = src(in, i);
+  uint64_t v = 0;
+  switch (o.kind) {
+  case Operand::Kind::Reg:
+    if (!o.reg.isGeneral()) badKind(in, i, "a register of file R or UR");
+    v = regs.get(o.reg);
+    break;
+  case Operand::Kind::FImm: v = std::bit_cast<uint64_t>(o.fimm); break;
+  case Operand::Kind::CBank: v = readCBank(o, 8); break;
+  default: badKind(in, i, "a float register, immediate or constant");
+  }
+  constexpr uint64_t kSign = uint64_t(1) << 63;
+  if (o.abs) v &= ~kSign;
+  if (o.neg) v ^= kSign;
+  return v;
+}
+
+void Machine::writeInt(const Instr& in, size_t d, uint64_t v, unsigned bits) {
+  const Operand& o = dst(in, d);
+  if (o.kind != Operand::Kind::Reg || !o.reg.isGeneral())
+    malformed(fmt::format("destination {} of {} at line {} must be a register of file R or UR", d + 1, in.info().name, in.loc.line));
+  regs.set(o.reg, maskTo(v, bits));
+}
+
+void Machine::writePred(const Instr& in, size_t d, bool v) {
+  const Operand& o = dst(in, d);
+  if (o.kind != Operand::Kind::Reg || !o.reg.isPredicate())
+    malformed(fmt::format("destination {} of {} at line {} must be a predicate", d + 1, in.info().name, in.loc.line));
+  regs.set(o.reg, v ? 1 : 0);
+}
+
+uint64_t Machine::address(const Instr& in, size_t i) const {
+  const Operand& o = src(in, i);
+  if (o.kind != Operand::Kind::Mem) badKind(in, i, "an address [R+imm]");
+  if (!o.sym.empty())
+    unsupported(fmt::format("address [{}...] names a symbol; module globals are not modelled yet", o.sym));
+  uint64_t base = 0;
+  if (o.hasReg) {
+    if (!o.reg.isGeneral()) badKind(in, i, "an address with an R or UR base");
+    base = regs.get(o.reg);
+  }
+  return base + uint64_t(o.imm);
+}
+
+// ---------------------------------------------------------------- memory instructions
+
+namespace {
+struct Access {
+  unsigned bytes = 4;
+  bool isSigned = false;
+};
+Access accessOf(const Instr& in) {
+  if (in.has(Mod::U8)) return {1, false};
+  if (in.has(Mod::S8)) return {1, true};
+  if (in.has(Mod::U16)) return {2, false};
+  if (in.has(Mod::S16)) return {2, true};
+  if (in.has(Mod::W64)) return {8, false};
+  return {4, false};
+}
+// A loaded value as the destination receives it: 8/16-bit values extended to
+// 32 bits, then stored zero-extended like every 32-bit result.
+uint64_t extendLoaded(uint64_t v, Access a) {
+  if (a.bytes == 8) return v;
+  if (a.isSigned) return maskTo(uint64_t(signExtend(v, 8 * a.bytes)), 32);
+  return v;
+}
+} // namespace
+
+bool Machine::execMemory(const Instr& in) {
+  MemSpace space = MemSpace::Global;
+  switch (in.op) {
+  case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: {
+    space = in.op == Opcode::LDS ? MemSpace::Shared : in.op == Opcode::LDL ? MemSpace::Local : MemSpace::Global;
+    Access a = accessOf(in);
+    uint64_t addr = address(in, 0);
+    writeInt(in, 0, extendLoaded(load(space, addr, a.bytes), a), a.bytes == 8 ? 64 : 32);
+    return true;
+  }
+  case Opcode::ST: case Opcode::STG: case Opcode::STS: case Opcode::STL: {
+    space = in.op == Opcode::STS ? MemSpace::Shared : in.op == Opcode::STL ? MemSpace::Local : MemSpace::Global;
+    Access a = accessOf(in);
+    uint64_t addr = address(in, 0);
+    store(space, addr, a.bytes, readInt(in, 1, 64));
+    return true;
+  }
+  case Opcode::LDC: {
+    Access a = accessOf(in);
+    const Operand& o = src(in, 0);
+    if (o.kind != Operand::Kind::CBank) badKind(in, 0, "a constant-bank operand");
+    if (o.neg || o.abs) badKind(in, 0, "a constant-bank operand without - or |..|");
+    writeInt(in, 0, extendLoaded(readCBank(o, a.bytes), a), a.bytes == 8 ? 64 : 32);
+    return true;
+  }
+  case Opcode::ATOM: case Opcode::RED: {
+    bool isAtom = in.op == Opcode::ATOM;
+    auto op = modOf(in, ModGroup::AtomOp);
+    if (!op) unsupported(fmt::format("{} without an operation (.ADD, .MIN, ...)", in.info().name));
+    unsigned bits = in.has(Mod::W64) ? 64 : 32;
+    bool isSigned = in.has(Mod::S32);
+    uint64_t addr = address(in, 0);
+    uint64_t b = readInt(in, 1, bits);
+    uint64_t c = 0;
+    if (*op == Mod::CAS) c = readInt(in, 2, bits);
+    else if (in.srcs.size() > 2) malformed(fmt::format("{} at line {}: only CAS takes a third source", mnemonic(in), in.loc.line));
+    uint64_t old = load(MemSpace::Global, addr, bits / 8);
+    uint64_t nv = 0;
+    auto less = [&](uint64_t x, uint64_t y) { return isSigned ? signExtend(x, bits) < signExtend(y, bits) : x < y; };
+    switch (*op) {
+    case Mod::ADD: nv = old + b; break;
+    case Mod::MIN: nv = less(b, old) ? b : old; break;
+    case Mod::MAX: nv = less(old, b) ? b : old; break;
+    case Mod::INC: nv = old >= b ? 0 : old + 1; break;                 // PTX atom.inc
+    case Mod::DEC: nv = (old == 0 || old > b) ? b : old - 1; break;    // PTX atom.dec
+    case Mod::EXCH: nv = b; break;
+    case Mod::CAS: nv = old == b ? c : old; break;
+    case Mod::ATOM_AND: nv = old & b; break;
+    case Mod::ATOM_OR: nv = old | b; break;
+    case Mod::ATOM_XOR: nv = old ^ b; break;
+    default: unsupported(fmt::format("atomic operation .{}", modText(*op)));
+    }
+    store(MemSpace::Global, addr, bits / 8, maskTo(nv, bits));
+    if (isAtom) writeInt(in, 0, old, bits);
+    return true;
+  }
+  default: return false;
+  }
+}
+
+// ---------------------------------------------------------------- threads
+
+namespace {
+
+struct Pc {
+  const Function* f;
+  uint32_t bix, idx;
+};
+
+class Runner {
+public:
+  Runner(Machine& m, uint64_t maxSteps) : m_(m), maxSteps_(maxSteps) {}
+  const Instr* current() const { return cur_; }
+
+  // Runs the current thread to its end; throws Stop when it does not end Ok.
+  void run() {
+    Pc pc{m_.entry, 0, 0};
+    std::vector<Pc> stack;
+    uint64_t steps = 0;
+    cur_ = nullptr;
+    for (;;) {
+      for (;;) { // falling off the end of a block enters the next one
+        if (pc.bix >= pc.f->blocks.size())
+          malformed(fmt::format("control falls off the end of function '{}'", pc.f->name));
+        if (pc.idx < pc.f->blocks[pc.bix].instrs.size()) break;
+        ++pc.bix;
+        pc.idx = 0;
+      }
+      const Instr& in = pc.f->blocks[pc.bix].instrs[pc.idx];
+      cur_ = &in;
+      if (steps >= maxSteps_)
+        throw Stop{RunResult::Kind::Timeout, 0, fmt::format("more than {} instructions executed", maxSteps_)};
+      ++steps;
+      if (in.guard) {
+        const Operand& g = *in.guard;
+        if (g.kind != Operand::Kind::Reg || !g.reg.isPredicate())
+          malformed(fmt::format("guard of {} at line {} is not a predicate", in.info().name, in.loc.line));
+        if ((m_.regs.get(g.reg) & 1) == g.neg) { ++pc.idx; continue; } // guard false: nothing happens
+      }
+      switch (in.op) {
+      case Opcode::BRA: pc = {pc.f, label(pc.f, in), 0}; continue;
+      case Opcode::BRX: pc = {pc.f, brx(pc.f, in), 0}; continue;
+      case Opcode::EXIT: return;
+      case Opcode::RET:
+        if (stack.empty()) return;
+        pc = stack.back();
+        stack.pop_back();
+        continue;
+      case Opcode::CALL: {
+        const Function* callee = calleeOf(in);
+        if (stack.size() >= kMaxCallDepth) fault(0, "call stack overflow");
+        stack.push_back({pc.f, pc.bix, pc.idx + 1});
+        pc = {callee, 0, 0};
+        continue;
+      }
+      default: execute(in); ++pc.idx;
+      }
+    }
+  }
+
+private:
+  uint32_t label(const Function* f, const Instr& in) {
+    const Operand& o = m_.src(in, 0);
+    if (o.kind != Operand::Kind::Label) malformed(fmt::format("BRA at line {} has no label", in.loc.line));
+    if (o.target >= f->blocks.size()) malformed(fmt::format("BRA at line {} targets missing bix{}", in.loc.line, o.target));
+    return o.target;
+  }
+
+  uint32_t brx(const Function* f, const Instr& in) {
+    uint64_t index = m_.readInt(in, 0, 32); // unsigned 32-bit
+    const Operand& o = m_.src(in, 1);
+    if (o.kind != Operand::Kind::JumpTable || o.target >= f->jumpTables.size())
+      malformed(fmt::format("BRX at line {} has no valid jump table", in.loc.line));
+    const JumpTable& jt = f->jumpTables[o.target];
+    if (index >= jt.targets.size())
+      fault(index, fmt::format("BRX index out of range: {} >= {} entries of '{}'", index, jt.targets.size(), jt.name));
+    uint32_t t = jt.targets[size_t(index)];
+    if (t >= f->blocks.size()) malformed(fmt::format("jump table '{}' targets missing bix{}", jt.name, t));
+    return t;
+  }
+
+  const Function* calleeOf(const Instr& in) {
+    const Operand& o = m_.src(in, 0);
+    if (o.kind == Operand::Kind::Reg) unsupported("indirect CALL through a register");
+    if (o.kind != Operand::Kind::Symbol) malformed(fmt::format("CALL at line {} has no callee", in.loc.line));
+    if (!in.dsts.empty() || in.srcs.size() > 1)
+      unsupported("CALL with .param arguments or results: variables are not modelled yet");
+    const Function* callee = m_.module->findFunction(o.sym);
+    if (!callee) unsupported(fmt::format("CALL to unknown function '{}'", o.sym));
+    if (callee->isEntry) unsupported(fmt::format("CALL to .entry kernel '{}'", o.sym));
+    if (callee->blocks.empty()) malformed(fmt::format("function '{}' has no blocks", o.sym));
+    return callee;
+  }
+
+  void execute(const Instr& in) {
+    if (m_.execInteger(in) || m_.execFloat(in) || m_.execMemory(in)) return;
+    switch (in.op) {
+    case Opcode::NOP:
+    case Opcode::BSSY:     // convergence: one thread at a time reconverges trivially
+    case Opcode::BSYNC:
+    case Opcode::WARPSYNC: return;
+    case Opcode::BAR:
+      if (m_.threads > 1)
+        unsupported("barrier with several threads per CTA (threads run one at a time)");
+      return;
+    case Opcode::OPAQUE: unsupported(fmt::format("OPAQUE \"{}\"", in.opaqueText));
+    case Opcode::VOTE: case Opcode::SHFL: unsupported(fmt::format("{} is a warp-level operation", in.info().name));
+    default: unsupported(fmt::format("{} is not modelled", in.info().name));
+    }
+  }
+
+  Machine& m_;
+  uint64_t maxSteps_;
+  const Instr* cur_ = nullptr;
+};
+
+std::string bindParams(Machine& m, const Function& f, const RunConfig& cfg) {
+  auto known = [&](const std::string& name) {
+    return std::any_of(f.params.begin(), f.params.end(), [&](const Param& p) { return p.name == name; });
+  };
+  for (const auto& kv : cfg.params)
+    if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
+  for (const auto& kv : cfg.buffers)
+    if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
+  uint64_t end = kParamBase;
+  for (const Param& p : f.params) end = std::max<uint64_t>(end, uint64_t(p.offset) + p.size);
+  m.cbank0.assign(size_t(end), 0);
+  uint64_t next = kGlobalBase;
+  for (const Param& p : f.params) {
+    auto pv = cfg.params.find(p.name);
+    auto bv = cfg.buffers.find(p.name);
+    if (pv != cfg.params.end() && bv != cfg.buffers.end())
+      return fmt::format("parameter '{}' is bound twice (by --param and by --buffer)", p.name);
+    if (pv != cfg.params.end()) {
+      for (uint32_t k = 0; k < p.size && k < 8; ++k) m.cbank0[p.offset + k] = uint8_t(pv->second >> (8 * k));
+    } else if (bv != cfg.buffers.end()) {
+      if (p.size != 8)
+        return fmt::format("parameter '{}' holds {} bytes, a buffer address needs 8", p.name, p.size);
+      Buffer b{p.name, next, bv->second};
+      // The next buffer starts on a page boundary at least one unmapped page later.
+      uint64_t size = b.bytes.size();
+      next = (next + size + 0xfff) / 0x1000 * 0x1000 + 0x1000;
+      for (uint32_t k = 0; k < 8; ++k) m.cbank0[p.offset + k] = uint8_t(b.base >> (8 * k));
+      m.buffers.push_back(std::move(b));
+    } else {
+      return fmt::format("parameter '{}' is not bound (use --param {}=INT or --buffer {}=SIZE)", p.name, p.name, p.name);
+    }
+  }
+  return {};
+}
+
+std::string selectEntry(const Module& mod, const RunConfig& cfg, const Function*& entry) {
+  if (!cfg.entry.empty()) {
+    entry = mod.findFunction(cfg.entry);
+    if (!entry) return fmt::format("no kernel named '{}' in the module", cfg.entry);
+    if (!entry->isEntry) return fmt::format("'{}' is a .func, not an .entry kernel", cfg.entry);
+    return {};
+  }
+  std::string names;
+  size_t count = 0;
+  for (const Function& f : mod.functions)
+    if (f.isEntry) {
+      names += (count++ ? ", " : "") + f.name;
+      entry = &f;
+    }
+  if (count == 0) return "the module has no .entry kernel to run";
+  if (count > 1) return fmt::format("the module has {} .entry kernels ({}): choose one with --entry", count, names);
+  return {};
+}
+
+} // namespace
+} // namespace interp_detail
+
+using namespace interp_detail;
+
+RunResult runKernel(const Module& mod, const RunConfig& cfg) {
+  RunResult res;
+  auto error = [&](std::string msg) {
+    res.kind = RunResult::Kind::Error;
+    res.message = std::move(msg);
+    return res;
+  };
+  Machine m;
+  m.module = &mod;
+  if (std::string e = selectEntry(mod, cfg, m.entry); !e.empty()) return error(e);
+  if (m.entry->blocks.empty()) return error(fmt::format("kernel '{}' has no blocks", m.entry->name));
+  if (cfg.threads == 0) return error("the thread count must be at least 1");
+  if (cfg.ctas == 0) return error("the CTA count must be at least 1");
+  if (uint64_t(cfg.threads) * cfg.ctas > UINT32_MAX)
+    return error(fmt::format("{} threads x {} CTAs is more than 2^32-1 threads", cfg.threads, cfg.ctas));
+  if (std::string e = bindParams(m, *m.entry, cfg); !e.empty()) return error(e);
+  m.threads = cfg.threads;
+  m.ctas = cfg.ctas;
+
+  // The float semantics assume the host rounds to nearest between operations
+  // (ir/interp_float.cpp); whatever mode the caller uses is restored on return.
+  struct RoundingGuard {
+    int saved = std::fegetround();
+    RoundingGuard() { std::fesetround(FE_TONEAREST); }
+    ~RoundingGuard() { std::fesetround(saved); }
+  } rounding;
+  Runner runner(m, cfg.maxSteps);
+  for (uint32_t c = 0; c < cfg.ctas && res.kind == RunResult::Kind::Ok; ++c) {
+    m.shared.clear();
+    for (uint32_t t = 0; t < cfg.threads; ++t) {
+      m.ctaid = c;
+      m.tid = t;
+      m.regs.clear();
+      m.local.clear();
+      try {
+        runner.run();
+        ++res.threadsRun;
+      } catch (const Stop& s) {
+        res.kind = s.kind;
+        res.thread = c * cfg.threads + t;
+        res.addr = s.addr;
+        res.message = s.message;
+        if (const Instr* in = runner.current()) {
+          res.mnemonic = mnemonic(*in);
+          res.line = in->loc.line;
+        }
+        break;
+      }
+    }
+  }
+  for (Buffer& b : m.buffers) res.buffers[b.name] = std::move(b.bytes);
+  return res;
+}
+
+std::string formatExit(const RunResult& r, const std::string& file) {
+  switch (r.kind) {
+  case RunResult::Kind::Ok: return fmt::format("exit: ok threads={}", r.threadsRun);
+  case RunResult::Kind::Timeout: return fmt::format("exit: timeout thread={}", r.thread);
+  case RunResult::Kind::Fault: return fmt::format("exit: fault thread={} addr=0x{:x}", r.thread, r.addr);
+  case RunResult::Kind::Unsupported: return fmt::format("exit: unsupported \"{}\" at {}:{}", r.mnemonic, file, r.line);
+  case RunResult::Kind::Error: return fmt::format("error: {}", r.message);
+  }
+  return "error: unknown run result";
+}
+
+} // namespace ori

@@ -1,0 +1,194 @@
+// Integer, logic, predicate and special-register semantics of the
+// interpreter; docs/interpreter.md has the table this file implements.
+#include <fmt/format.h>
+
+#include "ir/interp_impl.h"
+
+namespace ori::interp_detail {
+namespace {
+
+// Width and signedness from a type modifier: .U64/.S64 (and .64) are 64-bit,
+// .S32/.S64 signed; `defaultSigned` applies when no type is given.
+struct IntType {
+  unsigned bits = 32;
+  bool isSigned = true;
+};
+IntType intType(const Instr& in, bool defaultSigned) {
+  if (in.has(Mod::U32)) return {32, false};
+  if (in.has(Mod::S32)) return {32, true};
+  if (in.has(Mod::U64)) return {64, false};
+  if (in.has(Mod::S64)) return {64, true};
+  if (in.has(Mod::W64)) return {64, defaultSigned};
+  return {32, defaultSigned};
+}
+
+unsigned widthOf(const Instr& in) { return in.has(Mod::W64) ? 64 : 32; }
+
+bool lessThan(uint64_t a, uint64_t b, IntType t) {
+  return t.isSigned ? signExtend(a, t.bits) < signExtend(b, t.bits) : a < b;
+}
+
+bool compare(Mod cmp, uint64_t a, uint64_t b, IntType t) {
+  switch (cmp) {
+  case Mod::LT: return lessThan(a, b, t);
+  case Mod::EQ: return a == b;
+  case Mod::LE: return !lessThan(b, a, t);
+  case Mod::GT: return lessThan(b, a, t);
+  case Mod::NE: return a != b;
+  case Mod::GE: return !lessThan(a, b, t);
+  default: unsupported(fmt::format("integer comparison .{}", modText(cmp)));
+  }
+}
+
+// Shift of a `bits`-wide value; amounts >= bits give 0 (or the sign fill).
+uint64_t shiftLeft(uint64_t v, uint64_t s, unsigned bits) { return s >= bits ? 0 : maskTo(v << s, bits); }
+uint64_t shiftRight(uint64_t v, uint64_t s, unsigned bits, bool arithmetic) {
+  if (!arithmetic) return s >= bits ? 0 : maskTo(v, bits) >> s;
+  int64_t x = signExtend(v, bits);
+  return maskTo(uint64_t(x >> (s >= bits ? 63 : s)), bits);
+}
+
+// LOP3's truth table, PTX lop3 convention: bit (a<<2 | b<<1 | c) of lut.
+uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint32_t lut) {
+  uint64_t r = 0;
+  for (unsigned i = 0; i < 8; ++i)
+    if ((lut >> i) & 1) r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+  return r;
+}
+
+bool combine(Mod op, bool r, bool c) {
+  switch (op) {
+  case Mod::OR: return r || c;
+  case Mod::XOR: return r != c;
+  default: return r && c;
+  }
+}
+
+} // namespace
+
+// Shared with ir/interp_float.cpp: the .AND/.OR/.XOR combination of a
+// comparison result with the third source predicate.
+bool combinePredicate(const Instr& in, bool r, bool c) {
+  return combine(modOf(in, ModGroup::BoolOp).value_or(Mod::AND), r, c);
+}
+
+bool Machine::execInteger(const Instr& in) {
+  switch (in.op) {
+  case Opcode::MOV: {
+    unsigned w = widthOf(in);
+    writeInt(in, 0, readInt(in, 0, w), w);
+    return true;
+  }
+  case Opcode::IADD3: {
+    unsigned w = widthOf(in);
+    writeInt(in, 0, readInt(in, 0, w) + readInt(in, 1, w) + readInt(in, 2, w), w);
+    return true;
+  }
+  case Opcode::SEL: {
+    unsigned w = widthOf(in);
+    uint64_t a = readInt(in, 0, w), b = readInt(in, 1, w);
+    writeInt(in, 0, readPred(in, 2) ? a : b, w);
+    return true;
+  }
+  case Opcode::IMAD: {
+    if (in.has(Mod::WIDE) || in.has(Mod::HI)) {
+      bool isSigned = !in.has(Mod::U32);
+      uint64_t a = readInt(in, 0, 32), b = readInt(in, 1, 32);
+      uint64_t p = isSigned ? uint64_t(signExtend(a, 32) * signExtend(b, 32)) : a * b;
+      if (in.has(Mod::WIDE)) writeInt(in, 0, p + readInt(in, 2, 64), 64);
+      else writeInt(in, 0, (p >> 32) + readInt(in, 2, 32), 32);
+      return true;
+    }
+    unsigned w = widthOf(in); // .U32/.S32 do not change the low bits of a*b+c
+    writeInt(in, 0, readInt(in, 0, w) * readInt(in, 1, w) + readInt(in, 2, w), w);
+    return true;
+  }
+  case Opcode::LOP3: {
+    unsigned w = widthOf(in);
+    uint64_t a = readInt(in, 0, w), b = readInt(in, 1, w), c = readInt(in, 2, w);
+    int64_t lut = readImm(in, 3);
+    if (lut < 0 || lut > 0xff) malformed(fmt::format("LOP3 at line {}: truth table {} is not 8-bit", in.loc.line, lut));
+    writeInt(in, 0, lop3(a, b, c, uint32_t(lut)), w);
+    return true;
+  }
+  case Opcode::PLOP3: {
+    uint64_t a = readPred(in, 0), b = readPred(in, 1), c = readPred(in, 2);
+    int64_t lut = readImm(in, 3), lut2 = readImm(in, 4);
+    unsigned idx = unsigned(a << 2 | b << 1 | c);
+    writePred(in, 0, (uint64_t(lut) >> idx) & 1);
+    writePred(in, 1, (uint64_t(lut2) >> idx) & 1);
+    return true;
+  }
+  case Opcode::SHL: {
+    unsigned w = widthOf(in);
+    writeInt(in, 0, shiftLeft(readInt(in, 0, w), readInt(in, 1, 32), w), w);
+    return true;
+  }
+  case Opcode::SHR: {
+    IntType t = intType(in, false);
+    writeInt(in, 0, shiftRight(readInt(in, 0, t.bits), readInt(in, 1, 32), t.bits, t.isSigned), t.bits);
+    return true;
+  }
+  case Opcode::SHF: {
+    auto dir = modOf(in, ModGroup::Dir);
+    if (!dir) unsupported("SHF without a direction (.L or .R)");
+    IntType t = intType(in, false);
+    uint64_t lo = readInt(in, 0, 32), s = readInt(in, 1, 32), hi = readInt(in, 2, 32);
+    uint64_t v = hi << 32 | lo;
+    uint64_t n = std::min<uint64_t>(s, t.bits); // .U32/.S32 clamp at 32, .U64/.S64 at 64
+    uint64_t r = *dir == Mod::L ? shiftLeft(v, n, 64) : shiftRight(v, n, 64, t.isSigned);
+    writeInt(in, 0, in.has(Mod::HI) ? r >> 32 : r, 32);
+    return true;
+  }
+  case Opcode::IMNMX: {
+    IntType t = intType(in, true);
+    uint64_t a = readInt(in, 0, t.bits), b = readInt(in, 1, t.bits);
+    bool takeMin = readPred(in, 2);
+    bool aFirst = lessThan(a, b, t) == takeMin; // a < b picks a for min, b for max
+    writeInt(in, 0, aFirst || a == b ? a : b, t.bits);
+    return true;
+  }
+  case Opcode::LEA: {
+    unsigned w = widthOf(in);
+    uint64_t a = readInt(in, 0, w), b = readInt(in, 1, w);
+    uint64_t s = uint64_t(readImm(in, 2));
+    writeInt(in, 0, shiftLeft(a, s, w) + b, w);
+    return true;
+  }
+  case Opcode::ISETP: {
+    auto cmp = modOf(in, ModGroup::Cmp);
+    if (!cmp) unsupported("ISETP without a comparison (.LT, .EQ, ...)");
+    IntType t = intType(in, true);
+    bool r = compare(*cmp, readInt(in, 0, t.bits), readInt(in, 1, t.bits), t);
+    bool c = readPred(in, 2);
+    writePred(in, 0, combinePredicate(in, r, c));
+    writePred(in, 1, combinePredicate(in, !r, c));
+    return true;
+  }
+  case Opcode::S2R: {
+    const Operand& o = src(in, 0);
+    if (o.kind != Operand::Kind::SReg) malformed(fmt::format("S2R at line {} reads no special register", in.loc.line));
+    uint64_t v = 0;
+    switch (o.sreg) {
+    case SpecialReg::TID_X: v = tid; break;
+    case SpecialReg::CTAID_X: v = ctaid; break;
+    case SpecialReg::NTID_X: v = threads; break;
+    case SpecialReg::NCTAID_X: v = ctas; break;
+    case SpecialReg::TID_Y: case SpecialReg::TID_Z:
+    case SpecialReg::CTAID_Y: case SpecialReg::CTAID_Z: v = 0; break;
+    case SpecialReg::NTID_Y: case SpecialReg::NTID_Z:
+    case SpecialReg::NCTAID_Y: case SpecialReg::NCTAID_Z: v = 1; break;
+    case SpecialReg::LANEID: v = tid % 32; break;
+    case SpecialReg::WARPID: v = tid / 32; break;
+    default:
+      unsupported(fmt::format("{} is not deterministic or not meaningful one thread at a time",
+                              specialRegName(o.sreg)));
+    }
+    writeInt(in, 0, v, 32);
+    return true;
+  }
+  default: return false;
+  }
+}
+
+} // namespace ori::interp_detail

@@ -1,0 +1,370 @@
+// PTX -> Ori, one instruction: operands, moves, integer and float arithmetic,
+// logic, shifts, min/max (see lowering.h).
+#include <fmt/format.h>
+
+#include "ir/ptx/lowering.h"
+
+namespace ori::ptx {
+
+using namespace lowering;
+
+ori::Reg FunctionLowerer::destination(const Operand& o) {
+  if (o.kind != Operand::Kind::Name) throw NotNative{};
+  NameRef r = resolve(o.name, o.loc);
+  if (r.kind != NameRef::Register) {
+    if (o.name[0] == '%' && r.kind == NameRef::None) fail(o.loc, fmt::format("undeclared register '{}'", o.name));
+    throw NotNative{};
+  }
+  return r.reg;
+}
+
+OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
+  auto viaMov = [&](OOp value, bool wide) {
+    ori::Reg tmp = newTemp(ori::RegFile::R, wide ? "b64" : "b32");
+    ori::Instr mov = make(Opcode::MOV, {}, {reg(tmp)}, {std::move(value)});
+    if (wide) mov.mods.set(Mod::W64);
+    emit(std::move(mov));
+    return reg(tmp);
+  };
+  switch (o.kind) {
+  case Operand::Kind::Name: {
+    NameRef r = resolve(o.name, o.loc);
+    switch (r.kind) {
+    case NameRef::Register:
+      if (r.reg.isPredicate() != (t.kind == PtxType::Pred)) throw NotNative{};
+      return reg(r.reg, o.negated);
+    case NameRef::Special: {
+      if (kinds & ori::K_SREG) return OOp::special(r.sreg);
+      ori::Reg tmp = newTemp(ori::RegFile::R, "b32");
+      emit(make(Opcode::S2R, {}, {reg(tmp)}, {OOp::special(r.sreg)}));
+      return reg(tmp);
+    }
+    case NameRef::Variable:
+    case NameRef::Function:
+      if (kinds & ori::K_SYM) return OOp::symbol(r.symbol);
+      return viaMov(OOp::symbol(r.symbol), true);
+    case NameRef::EntryParam: throw NotNative{}; // the address of a kernel parameter
+    case NameRef::None:
+      if (o.name[0] == '%') fail(o.loc, fmt::format("undeclared register '{}'", o.name));
+      throw NotNative{};
+    }
+    throw NotNative{};
+  }
+  case Operand::Kind::Int:
+    if (t.kind == PtxType::Pred) throw NotNative{};
+    if (t.bits != 64 && (o.ival < INT32_MIN || o.ival > int64_t(UINT32_MAX))) throw NotNative{};
+    if (kinds & ori::K_IMM) return imm(o.ival);
+    return viaMov(imm(o.ival), t.bits == 64);
+  case Operand::Kind::Float: {
+    // A binary32 instruction with a 0d literal rounds it; keep only exact ones.
+    if (t.kind == PtxType::Float && t.bits == 32 && !o.floatIsF32 && double(float(o.fval)) != o.fval) throw NotNative{};
+    if (t.kind == PtxType::Float && (kinds & ori::K_FIMM)) return OOp::floatImm(o.fval);
+    int64_t bits;
+    if (t.bits == 32) bits = std::bit_cast<uint32_t>(float(o.fval));
+    else if (t.bits == 64) bits = int64_t(std::bit_cast<uint64_t>(o.fval));
+    else throw NotNative{};
+    if (kinds & ori::K_IMM) return imm(bits);
+    return viaMov(imm(bits), t.bits == 64);
+  }
+  default: throw NotNative{};
+  }
+}
+
+bool FunctionLowerer::lowerInstruction(const Instruction& pi) {
+  try {
+    return Lowering{*this, pi}.run();
+  } catch (const NotNative&) {
+    return false;
+  }
+}
+
+namespace lowering {
+
+bool Lowering::run() {
+  const std::string& op = pi.opcode;
+  if (op == "mov") return mov();
+  if (op == "add" || op == "sub") return addSub();
+  if (op == "mul" || op == "mad") return mulMad();
+  if (op == "and" || op == "or" || op == "xor" || op == "not") return logic();
+  if (op == "lop3") return lop3();
+  if (op == "shl" || op == "shr") return shift();
+  if (op == "min" || op == "max") return minMax();
+  if (op == "neg" || op == "abs") return negAbs();
+  if (op == "fma") return fma();
+  if (op == "setp") return setp();
+  if (op == "selp") return selp();
+  if (op == "cvt") return cvt();
+  if (op == "cvta") return cvta();
+  if (op == "ld" || op == "ldu") return load();
+  if (op == "st") return store();
+  if (op == "atom" || op == "red") return atomic();
+  if (op == "bar") return bar();
+  if (op == "bra") return bra();
+  if (op == "brx") return brx();
+  if (op == "ret" || op == "exit") return retExit();
+  if (op == "call") return call();
+  return false;
+}
+
+void Lowering::floatMods(ori::Instr& in) const {
+  static constexpr std::pair<std::string_view, Mod> kMap[] = {
+      {".rn", Mod::RN}, {".rz", Mod::RZ}, {".rm", Mod::RM}, {".rp", Mod::RP}, {".ftz", Mod::FTZ}, {".sat", Mod::SAT}};
+  for (auto [text, m] : kMap)
+    if (hasMod(pi, text)) in.mods.set(m);
+}
+
+bool Lowering::mov() {
+  onlyMods(pi, {});
+  need(2);
+  PtxType t = lastType(pi);
+  if (t.kind == PtxType::Pred) {
+    // PLOP3 with LUT 0xF0 copies its first source; a constant is LUT 0xFF or 0x00.
+    ori::Reg d = dst(0);
+    if (ops[1].kind == Operand::Kind::Int) {
+      emit(make(Opcode::PLOP3, {Mod::LUT}, {reg(d), kPT}, {kPT, kPT, kPT, imm(ops[1].ival ? 0xFF : 0), imm(0)}));
+      return true;
+    }
+    emit(make(Opcode::PLOP3, {Mod::LUT}, {reg(d), kPT}, {src(1, t, ori::K_PRED | ori::K_REG), kPT, kPT, imm(0xF0), imm(0)}));
+    return true;
+  }
+  if (ops[0].kind == Operand::Kind::Vector || ops[1].kind == Operand::Kind::Vector) return packUnpack(t);
+  if (t.kind == PtxType::None || t.bits == 128 || t.bits == 8) return false;
+  ori::Reg d = dst(0);
+  if (ops[1].kind == Operand::Kind::Name) {
+    NameRef r = L.resolve(ops[1].name, ops[1].loc);
+    if (r.kind == NameRef::Special) {
+      if (t.bits == 64) return false; // 64-bit reads of 32-bit special registers: leave to ptxas
+      emit(make(Opcode::S2R, {}, {reg(d)}, {OOp::special(r.sreg)}));
+      return true;
+    }
+  }
+  emit(make(Opcode::MOV, {}, {reg(d)}, {src(1, t, ori::K_REG | ori::K_IMM | ori::K_SYM)}), t.bits == 64);
+  return true;
+}
+
+// mov.b64 d, {lo, hi} and mov.b64 {lo, hi}, d, with 32-bit halves.
+bool Lowering::packUnpack(PtxType t) {
+  PtxType half{PtxType::Bits, 32};
+  if (t.bits != 64) return false;
+  if (ops[1].kind == Operand::Kind::Vector && ops[0].kind == Operand::Kind::Name) {
+    const auto& e = ops[1].elems;
+    if (e.size() != 2) return false;
+    ori::Reg d = dst(0);
+    OOp lo = L.source(e[0], half, ori::K_REG), hi = L.source(e[1], half, ori::K_REG);
+    // d = zext(hi) << 32 | zext(lo); IMAD.WIDE.U32 x, 1 zero-extends a 32-bit value.
+    ori::Reg hi64 = L.newTemp(ori::RegFile::R, "b64"), sh = L.newTemp(ori::RegFile::R, "b64");
+    ori::Reg lo64 = L.newTemp(ori::RegFile::R, "b64");
+    emit(make(Opcode::IMAD, {Mod::WIDE, Mod::U32}, {reg(hi64)}, {hi, imm(1), kRZ}));
+    emit(make(Opcode::SHL, {}, {reg(sh)}, {reg(hi64), imm(32)}), true);
+    emit(make(Opcode::IMAD, {Mod::WIDE, Mod::U32}, {reg(lo64)}, {lo, imm(1), kRZ}));
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {reg(sh), reg(lo64), kRZ, imm(0xFC)}), true);
+    return true;
+  }
+  if (ops[0].kind == Operand::Kind::Vector && ops[1].kind == Operand::Kind::Name) {
+    const auto& e = ops[0].elems;
+    if (e.size() != 2) return false;
+    OOp s = srcReg(1, t);
+    if (e[0].kind != Operand::Kind::Sink) emit(make(Opcode::MOV, {}, {reg(L.destination(e[0]))}, {s}));
+    if (e[1].kind != Operand::Kind::Sink) {
+      ori::Reg sh = L.newTemp(ori::RegFile::R, "b64");
+      emit(make(Opcode::SHR, {Mod::U64}, {reg(sh)}, {s, imm(32)}));
+      emit(make(Opcode::MOV, {}, {reg(L.destination(e[1]))}, {reg(sh)}));
+    }
+    return true;
+  }
+  return false;
+}
+
+bool Lowering::addSub() {
+  PtxType t = lastType(pi);
+  bool sub = pi.opcode == "sub";
+  if (t.kind == PtxType::Float) {
+    onlyMods(pi, {".rn", ".rz", ".rm", ".rp", ".ftz", ".sat"});
+    need(3);
+    if (t.bits != 32 && t.bits != 64) return false;
+    if (t.bits == 64 && (hasMod(pi, ".ftz") || hasMod(pi, ".sat"))) return false;
+    OOp b = src(2, t, ori::K_REG | ori::K_FIMM);
+    if (sub) {
+      if (b.kind == OOp::Kind::FImm) b.fimm = -b.fimm;
+      else b.neg = !b.neg;
+    }
+    ori::Instr in = make(t.bits == 32 ? Opcode::FADD : Opcode::DADD, {}, {reg(dst(0))},
+                         {src(1, t, ori::K_REG | ori::K_FIMM), b});
+    floatMods(in);
+    emit(std::move(in));
+    return true;
+  }
+  onlyMods(pi, {});
+  need(3);
+  if (!isInt32or64(t)) return false;
+  OOp a = src(1, t), b = src(2, t);
+  if (sub) {
+    if (b.kind == OOp::Kind::Imm) {
+      if (t.bits == 64 && b.imm == INT64_MIN) return false;
+      b.imm = -b.imm;
+    } else {
+      b.neg = true;
+    }
+  }
+  emit(make(Opcode::IADD3, {}, {reg(dst(0))}, {a, b, kRZ}), t.bits == 64);
+  return true;
+}
+
+bool Lowering::fma() {
+  PtxType t = lastType(pi);
+  onlyMods(pi, {".rn", ".rz", ".rm", ".rp", ".ftz", ".sat"});
+  need(4);
+  if (t.kind != PtxType::Float || (t.bits != 32 && t.bits != 64)) return false;
+  if (t.bits == 64 && (hasMod(pi, ".ftz") || hasMod(pi, ".sat"))) return false;
+  uint16_t k = ori::K_REG | ori::K_FIMM;
+  ori::Instr in = make(t.bits == 32 ? Opcode::FFMA : Opcode::DFMA, {}, {reg(dst(0))},
+                       {src(1, t, k), src(2, t, k), src(3, t, k)});
+  floatMods(in);
+  emit(std::move(in));
+  return true;
+}
+
+bool Lowering::mulMad() {
+  PtxType t = lastType(pi);
+  bool mad = pi.opcode == "mad";
+  if (t.kind == PtxType::Float) {
+    // mad.f32 without a rounding modifier is the old unfused form; the rounded ones are fma.
+    bool rounded = hasMod(pi, ".rn") || hasMod(pi, ".rz") || hasMod(pi, ".rm") || hasMod(pi, ".rp");
+    if (mad) return rounded && fma();
+    onlyMods(pi, {".rn", ".rz", ".rm", ".rp", ".ftz", ".sat"});
+    need(3);
+    if (t.bits != 32 && t.bits != 64) return false;
+    if (t.bits == 64 && (hasMod(pi, ".ftz") || hasMod(pi, ".sat"))) return false;
+    ori::Instr in = make(t.bits == 32 ? Opcode::FMUL : Opcode::DMUL, {}, {reg(dst(0))},
+                         {src(1, t, ori::K_REG | ori::K_FIMM), src(2, t, ori::K_REG | ori::K_FIMM)});
+    floatMods(in);
+    emit(std::move(in));
+    return true;
+  }
+  onlyMods(pi, {".lo", ".hi", ".wide"});
+  need(mad ? 4 : 3);
+  if (!isInt32or64(t) || t.kind == PtxType::Bits) return false;
+  bool wide = hasMod(pi, ".wide"), hi = hasMod(pi, ".hi");
+  if ((wide || hi) && t.bits != 32) return false;
+  // IMAD's first factor must be a register: an immediate goes second.
+  size_t ia = 1, ib = 2;
+  if (ops[1].kind != Operand::Kind::Name && ops[2].kind == Operand::Kind::Name) std::swap(ia, ib);
+  OOp a = srcReg(ia, t), b = src(ib, t);
+  OOp c = mad ? src(3, wide ? PtxType{t.kind, 64} : t) : kRZ;
+  ori::Instr in = make(Opcode::IMAD, {}, {reg(dst(0))}, {a, b, c});
+  if (wide) in.mods.set(Mod::WIDE);
+  if (hi) in.mods.set(Mod::HI);
+  if ((wide || hi) && t.kind == PtxType::Unsigned) in.mods.set(Mod::U32);
+  emit(std::move(in), t.bits == 64);
+  return true;
+}
+
+bool Lowering::logic() {
+  onlyMods(pi, {});
+  PtxType t = lastType(pi);
+  bool isNot = pi.opcode == "not";
+  need(isNot ? 2 : 3);
+  // PTX's LUT convention: a = 0xF0, b = 0xCC, c = 0xAA.
+  uint8_t lut = pi.opcode == "and" ? 0xC0 : pi.opcode == "or" ? 0xFC : pi.opcode == "xor" ? 0x3C : 0x0F;
+  if (t.kind == PtxType::Pred) {
+    OOp a = src(1, t, ori::K_PRED | ori::K_REG);
+    OOp b = isNot ? kPT : src(2, t, ori::K_PRED | ori::K_REG);
+    emit(make(Opcode::PLOP3, {Mod::LUT}, {reg(dst(0)), kPT}, {a, b, kPT, imm(lut), imm(0)}));
+    return true;
+  }
+  if (t.kind != PtxType::Bits || (t.bits != 16 && t.bits != 32 && t.bits != 64)) return false;
+  OOp a = src(1, t);
+  OOp b = isNot ? kRZ : src(2, t);
+  // not.b16 keeps the register's upper bits zero: ~a & 0xFFFF.
+  if (isNot && t.bits == 16) {
+    b = imm(0xFFFF);
+    lut = 0x30;
+  }
+  emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {a, b, kRZ, imm(lut)}), t.bits == 64);
+  return true;
+}
+
+bool Lowering::lop3() {
+  onlyMods(pi, {});
+  need(5);
+  PtxType t = lastType(pi);
+  if (t.kind != PtxType::Bits || t.bits != 32 || ops[4].kind != Operand::Kind::Int) return false;
+  emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {src(1, t), src(2, t), src(3, t), imm(ops[4].ival & 0xFF)}));
+  return true;
+}
+
+bool Lowering::shift() {
+  onlyMods(pi, {});
+  need(3);
+  PtxType t = lastType(pi);
+  if (!isInt32or64(t)) return false;
+  OOp amount = src(2, PtxType{PtxType::Unsigned, 32});
+  if (pi.opcode == "shl") {
+    emit(make(Opcode::SHL, {}, {reg(dst(0))}, {srcReg(1, t), amount}), t.bits == 64);
+    return true;
+  }
+  bool s = t.kind == PtxType::Signed;
+  Mod m = t.bits == 64 ? (s ? Mod::S64 : Mod::U64) : (s ? Mod::S32 : Mod::U32);
+  emit(make(Opcode::SHR, {m}, {reg(dst(0))}, {srcReg(1, t), amount}));
+  return true;
+}
+
+bool Lowering::minMax() {
+  PtxType t = lastType(pi);
+  need(3);
+  OOp which = pi.opcode == "min" ? kPT : kNotPT;
+  if (t.kind == PtxType::Float) {
+    onlyMods(pi, {".ftz"});
+    if (t.bits != 32) return false;
+    ori::Instr in = make(Opcode::FMNMX, {}, {reg(dst(0))},
+                         {src(1, t, ori::K_REG | ori::K_FIMM), src(2, t, ori::K_REG | ori::K_FIMM), which});
+    floatMods(in);
+    emit(std::move(in));
+    return true;
+  }
+  onlyMods(pi, {});
+  if (!isInt32or64(t) || t.kind == PtxType::Bits) return false;
+  emit(make(Opcode::IMNMX, {intTypeMod(t)}, {reg(dst(0))}, {src(1, t), src(2, t), which}));
+  return true;
+}
+
+bool Lowering::negAbs() {
+  PtxType t = lastType(pi);
+  need(2);
+  bool neg = pi.opcode == "neg";
+  if (t.kind == PtxType::Float) {
+    onlyMods(pi, {".ftz"});
+    if (t.bits != 32 && t.bits != 64) return false;
+    ori::Reg d = dst(0);
+    OOp a = srcReg(1, t);
+    if (hasMod(pi, ".ftz")) {
+      if (t.bits != 32) return false;
+      // -a + -0 and |a| + -0 are exact, and FTZ flushes a denormal input.
+      a.neg = neg;
+      a.abs = !neg;
+      emit(make(Opcode::FADD, {Mod::FTZ}, {reg(d)}, {a, OOp::floatImm(-0.0)}));
+      return true;
+    }
+    // Without .ftz they only touch the sign bit.
+    int64_t sign = t.bits == 32 ? 0x80000000ll : INT64_MIN;
+    int64_t mask = t.bits == 32 ? 0x7FFFFFFFll : INT64_MAX;
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {a, imm(neg ? sign : mask), kRZ, imm(neg ? 0x3C : 0xC0)}), t.bits == 64);
+    return true;
+  }
+  onlyMods(pi, {});
+  if (!isInt32or64(t) || t.kind != PtxType::Signed) return false;
+  ori::Reg d = dst(0);
+  OOp a = srcReg(1, t), na = a;
+  na.neg = true;
+  if (neg) {
+    emit(make(Opcode::IADD3, {}, {reg(d)}, {na, kRZ, kRZ}), t.bits == 64);
+    return true;
+  }
+  ori::Reg tmp = L.newTemp(ori::RegFile::R, t.bits == 64 ? "b64" : "b32");
+  emit(make(Opcode::IADD3, {}, {reg(tmp)}, {na, kRZ, kRZ}), t.bits == 64);
+  emit(make(Opcode::IMNMX, {intTypeMod(t)}, {reg(d)}, {a, reg(tmp), kNotPT})); // max(a, -a)
+  return true;
+}
+
+} // namespace lowering
+} // namespace ori::ptx

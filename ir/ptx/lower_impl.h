@@ -1,0 +1,108 @@
+// Internals of the PTX -> Ori lowering (ir/ptx/lower.cpp builds functions and
+// resolves names; ir/ptx/lower_instr.cpp lowers one instruction).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir/ptx/ptx.h"
+
+namespace ori::ptx {
+
+// The type an instruction operates on, from its last type modifier.
+struct PtxType {
+  enum Kind : uint8_t { None, Signed, Unsigned, Bits, Float, Pred } kind = None;
+  unsigned bits = 0;
+  bool isInt() const { return kind == Signed || kind == Unsigned || kind == Bits; }
+};
+PtxType parseType(std::string_view mod); // ".s32" -> {Signed, 32}; not a type -> None
+
+// What a name means in the current scope.
+struct NameRef {
+  enum Kind : uint8_t { None, Register, Special, Variable, EntryParam, Function } kind = None;
+  ori::Reg reg{};
+  ori::SpecialReg sreg{};
+  std::string symbol;           // Variable/Function: the Ori name (may be renamed)
+  const ori::Param* param = nullptr; // EntryParam
+};
+
+class FunctionLowerer {
+public:
+  FunctionLowerer(const Module& ast, const Function& pf, ori::Module& om, ori::Function& f)
+      : ast_(ast), pf_(pf), om_(om), f_(f) {}
+  void run(); // throws DiagnosticError
+
+  // --- used by lower_instr.cpp ---
+  [[noreturn]] void fail(SrcLoc loc, std::string msg) const;
+  NameRef resolve(const std::string& name, SrcLoc loc);
+  ori::Reg newTemp(ori::RegFile file, std::string_view type);
+  // A source operand for an instruction of type `t`: registers as they are,
+  // immediates (float bits for non-float types), special registers and
+  // symbols materialized into a temporary. `kinds` says what the slot takes
+  // directly (K_REG | K_IMM ...); anything else goes through a MOV.
+  ori::Operand source(const Operand& o, PtxType t, uint16_t kinds);
+  ori::Reg destination(const Operand& o); // a register destination (sinks '_' give RZ/PT)
+  // Instructions of one PTX instruction are collected and committed only when
+  // the whole lowering succeeds.
+  void emit(ori::Instr in);               // with the current guard and location
+  ori::ModSet& lastPendingMods() { return pending_.back().mods; }
+  void branchTo(const std::string& label, SrcLoc loc); // the next BRA emitted targets it
+  uint32_t jumpTable(const std::string& name, SrcLoc loc); // index of a .branchtargets table
+  bool isParamVariable(const std::string& oriName) const;
+  void opaque(const Instruction& pi);      // the instruction as OPAQUE text with placeholders
+  bool lowerInstruction(const Instruction& pi); // false: not native, caller makes it OPAQUE
+
+  const Module& ast_;
+  const Function& pf_;
+  ori::Module& om_;
+  ori::Function& f_;
+
+private:
+  struct RangeDecl {
+    std::string prefix, type;
+    uint32_t count;
+  };
+  struct Scope {
+    std::map<std::string, ori::Reg> regs;        // declared (or allocated from a range)
+    std::map<std::string, std::string> regTypes; // declared but not yet allocated
+    std::vector<RangeDecl> ranges;
+    std::map<std::string, std::string> vars;      // PTX variable name -> Ori variable name
+  };
+
+  void collectLabels();
+  void declare(const Variable& v);
+  void statement(const Statement& s);
+  void instruction(const Instruction& pi);
+  std::string uniqueRegName(const std::string& name);
+  std::string uniqueVarName(const std::string& name);
+  void finish();
+  std::string renderOperand(const Operand& o, bool def, ori::Instr& op);
+
+  std::vector<Scope> scopes_;
+  std::set<std::string> regNamesUsed_, varNamesUsed_;
+  std::map<std::string, const BranchTargets*> tables_;
+  std::set<std::string> labelsSeen_;
+  struct Fixup {
+    uint32_t block, instr, src;
+    std::string label;
+    SrcLoc loc;
+  };
+  std::vector<Fixup> fixups_;
+  std::vector<std::pair<uint32_t, const BranchTargets*>> tableUses_;
+  void commit();
+  void rollback();
+
+  std::vector<ori::Instr> pending_;
+  std::vector<ori::Reg> pendingTemps_;
+  std::string pendingLabel_;
+  SrcLoc pendingLabelLoc_;
+  std::map<std::string, uint32_t> tableIndex_;
+  bool needBlock_ = true;
+  uint32_t instrIndex_ = 0;
+  std::optional<ori::Operand> guard_;
+  SrcLoc loc_;
+};
+
+} // namespace ori::ptx

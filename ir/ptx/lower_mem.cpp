@@ -1,0 +1,406 @@
+// PTX -> Ori, one instruction: compares, selects, conversions, address
+// conversions, loads, stores, atomics, barriers and control flow (see lowering.h).
+#include <fmt/format.h>
+
+#include <span>
+
+#include "ir/ptx/lowering.h"
+
+namespace ori::ptx::lowering {
+
+namespace {
+
+constexpr std::pair<std::string_view, Mod> kIntCompares[] = {
+    {".eq", Mod::EQ}, {".ne", Mod::NE}, {".lt", Mod::LT}, {".le", Mod::LE}, {".gt", Mod::GT},
+    {".ge", Mod::GE}, {".lo", Mod::LT}, {".ls", Mod::LE}, {".hi", Mod::GT}, {".hs", Mod::GE},
+};
+constexpr std::pair<std::string_view, Mod> kFloatCompares[] = {
+    {".eq", Mod::EQ},   {".ne", Mod::NE},   {".lt", Mod::LT},   {".le", Mod::LE},   {".gt", Mod::GT},
+    {".ge", Mod::GE},   {".equ", Mod::EQU}, {".neu", Mod::NEU}, {".ltu", Mod::LTU}, {".leu", Mod::LEU},
+    {".gtu", Mod::GTU}, {".geu", Mod::GEU}, {".num", Mod::NUM}, {".nan", Mod::NAN_},
+};
+
+std::optional<ori::Space> spaceOf(const Instruction& pi) {
+  static constexpr std::pair<std::string_view, ori::Space> kSpaces[] = {
+      {".global", ori::Space::Global}, {".shared", ori::Space::Shared}, {".local", ori::Space::Local},
+      {".const", ori::Space::Const},   {".param", ori::Space::Param},
+  };
+  for (auto [text, s] : kSpaces)
+    if (hasMod(pi, text)) return s;
+  return std::nullopt; // generic
+}
+
+// The width modifier of an access of `t` (8/16-bit: sign or zero extension).
+std::optional<Mod> widthMod(PtxType t) {
+  if (t.bits == 8) return t.kind == PtxType::Signed ? Mod::S8 : Mod::U8;
+  if (t.bits == 16) return t.kind == PtxType::Signed ? Mod::S16 : Mod::U16;
+  if (t.bits == 64) return Mod::W64;
+  return std::nullopt;
+}
+
+} // namespace
+
+bool Lowering::setp() {
+  PtxType t = lastType(pi);
+  bool isFloat = t.kind == PtxType::Float;
+  std::optional<Mod> cmp, boolOp;
+  for (const std::string& m : pi.mods) {
+    if (parseType(m).kind != PtxType::None) continue;
+    bool known = false;
+    std::span<const std::pair<std::string_view, Mod>> compares = kIntCompares;
+    if (isFloat) compares = kFloatCompares;
+    for (auto [text, mod] : compares)
+      if (m == text) { cmp = mod; known = true; }
+    if (m == ".and") { boolOp = Mod::AND; known = true; }
+    if (m == ".or") { boolOp = Mod::OR; known = true; }
+    if (m == ".xor") { boolOp = Mod::XOR; known = true; }
+    if (m == ".ftz" && isFloat && t.bits == 32) known = true;
+    if (!known) return false;
+  }
+  if (!cmp || ops.size() != (boolOp ? 4u : 3u)) return false;
+  if (isFloat ? (t.bits != 32 && t.bits != 64) : !isInt32or64(t)) return false;
+  PtxType pred{PtxType::Pred, 1};
+  OOp p = kPT, q = kPT;
+  if (ops[0].kind == Operand::Kind::Pair) {
+    if (ops[0].elems[0].kind != Operand::Kind::Sink) p = reg(L.destination(ops[0].elems[0]));
+    if (ops[0].elems[1].kind != Operand::Kind::Sink) q = reg(L.destination(ops[0].elems[1]));
+  } else {
+    p = reg(dst(0));
+  }
+  if (!p.reg.isPredicate() || !q.reg.isPredicate()) return false;
+  OOp c = boolOp ? src(3, pred, ori::K_PRED | ori::K_REG) : kPT;
+  ori::Instr in;
+  if (isFloat) {
+    uint16_t k = ori::K_REG | ori::K_FIMM;
+    in = make(t.bits == 32 ? Opcode::FSETP : Opcode::DSETP, {*cmp, boolOp.value_or(Mod::AND)}, {p, q},
+              {src(1, t, k), src(2, t, k), c});
+    if (hasMod(pi, ".ftz")) in.mods.set(Mod::FTZ);
+  } else {
+    bool isUnsigned = t.kind != PtxType::Signed || hasMod(pi, ".lo") || hasMod(pi, ".ls") ||
+                      hasMod(pi, ".hi") || hasMod(pi, ".hs");
+    Mod type = t.bits == 64 ? (isUnsigned ? Mod::U64 : Mod::S64) : (isUnsigned ? Mod::U32 : Mod::S32);
+    in = make(Opcode::ISETP, {*cmp, type, boolOp.value_or(Mod::AND)}, {p, q}, {src(1, t), src(2, t), c});
+  }
+  emit(std::move(in));
+  return true;
+}
+
+bool Lowering::selp() {
+  onlyMods(pi, {});
+  need(4);
+  PtxType t = lastType(pi);
+  if (t.kind == PtxType::Pred || (t.bits != 32 && t.bits != 64)) return false;
+  PtxType pred{PtxType::Pred, 1};
+  emit(make(Opcode::SEL, {}, {reg(dst(0))}, {src(1, t), src(2, t), src(3, pred, ori::K_PRED | ori::K_REG)}), t.bits == 64);
+  return true;
+}
+
+bool Lowering::cvt() {
+  std::vector<PtxType> ts = types(pi);
+  need(2);
+  if (ts.size() != 2) return false;
+  PtxType dt = ts[0], st = ts[1];
+  ori::Reg d = dst(0);
+  if (dt.isInt() && st.isInt()) {
+    onlyMods(pi, {});
+    if (dt.bits == 8 || dt.bits > 64 || st.bits > 64) return false;
+    OOp a = srcReg(1, st);
+    auto wide = [&](OOp v, bool isSigned) {
+      ori::Instr in = make(Opcode::IMAD, {Mod::WIDE}, {reg(d)}, {v, imm(1), kRZ}); // 32 -> 64 extension
+      if (!isSigned) in.mods.set(Mod::U32);
+      emit(std::move(in));
+    };
+    if (st.bits >= dt.bits) { // truncation
+      if (dt.bits == 16) emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {a, imm(0xFFFF), kRZ, imm(0xC0)}));
+      else emit(make(Opcode::MOV, {}, {reg(d)}, {a}), dt.bits == 64);
+      return true;
+    }
+    bool isSigned = st.kind == PtxType::Signed;
+    if (st.bits == 32) {
+      wide(a, isSigned);
+      return true;
+    }
+    // 8 or 16 bits: extend to 32 first (mask, or shift up and arithmetic shift down).
+    ori::Reg r32 = dt.bits == 64 ? L.newTemp(ori::RegFile::R, "b32") : d;
+    if (isSigned) {
+      ori::Reg up = L.newTemp(ori::RegFile::R, "b32");
+      emit(make(Opcode::SHL, {}, {reg(up)}, {a, imm(32 - st.bits)}));
+      emit(make(Opcode::SHR, {Mod::S32}, {reg(r32)}, {reg(up), imm(32 - st.bits)}));
+    } else {
+      emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r32)}, {a, imm(st.bits == 8 ? 0xFF : 0xFFFF), kRZ, imm(0xC0)}));
+    }
+    if (dt.bits == 64) wide(reg(r32), isSigned);
+    return true;
+  }
+  if (dt.kind == PtxType::Float && st.isInt()) {
+    onlyMods(pi, {".rn", ".rz", ".rm", ".rp"});
+    if ((dt.bits != 32 && dt.bits != 64) || st.bits > 64) return false;
+    ori::Instr in = make(Opcode::I2F, {dt.bits == 64 ? Mod::F64 : Mod::F32}, {reg(d)}, {srcReg(1, st)});
+    in.mods.set(st.kind == PtxType::Signed ? (st.bits == 64 ? Mod::S64 : st.bits == 16 ? Mod::S16 : st.bits == 8 ? Mod::S8 : Mod::S32)
+                                           : (st.bits == 64 ? Mod::U64 : st.bits == 16 ? Mod::U16 : st.bits == 8 ? Mod::U8 : Mod::U32));
+    for (auto [text, m] : {std::pair{".rz", Mod::RZ}, std::pair{".rm", Mod::RM}, std::pair{".rp", Mod::RP}})
+      if (hasMod(pi, text)) in.mods.set(m);
+    emit(std::move(in));
+    return true;
+  }
+  if (dt.isInt() && st.kind == PtxType::Float) {
+    // Float-to-integer conversions saturate in PTX with or without .sat.
+    onlyMods(pi, {".rni", ".rzi", ".rmi", ".rpi", ".ftz", ".sat"});
+    if ((st.bits != 32 && st.bits != 64) || (dt.bits != 32 && dt.bits != 64)) return false;
+    if (hasMod(pi, ".ftz") && st.bits != 32) return false;
+    if (!hasMod(pi, ".rni") && !hasMod(pi, ".rzi") && !hasMod(pi, ".rmi") && !hasMod(pi, ".rpi")) return false;
+    ori::Instr in = make(Opcode::F2I, {st.bits == 64 ? Mod::F64 : Mod::F32, intTypeMod(dt)}, {reg(d)}, {srcReg(1, st)});
+    if (hasMod(pi, ".rzi")) in.mods.set(Mod::TRUNC);
+    if (hasMod(pi, ".rmi")) in.mods.set(Mod::FLOOR);
+    if (hasMod(pi, ".rpi")) in.mods.set(Mod::CEIL);
+    if (hasMod(pi, ".ftz")) in.mods.set(Mod::FTZ);
+    emit(std::move(in));
+    return true;
+  }
+  return false;
+}
+
+bool Lowering::cvta() {
+  onlyMods(pi, {".to", ".global", ".shared", ".local"});
+  need(2);
+  PtxType t = lastType(pi);
+  std::optional<ori::Space> space = spaceOf(pi);
+  if (!space || t.bits != 64) return false;
+  ori::Reg d = dst(0);
+  if (*space == ori::Space::Global) { // global addresses are generic addresses here
+    emit(make(Opcode::MOV, {}, {reg(d)}, {src(1, t, ori::K_REG | ori::K_SYM)}), true);
+    return true;
+  }
+  OOp a = srcReg(1, t);
+  ori::Reg base = L.newTemp(ori::RegFile::R, "b64");
+  emit(make(Opcode::S2R, {}, {reg(base)}, {OOp::special(*space == ori::Space::Shared ? ori::SpecialReg::SWINBASE : ori::SpecialReg::LWINBASE)}));
+  emit(make(Opcode::IADD3, {}, {reg(d)}, {a, reg(base, hasMod(pi, ".to")), kRZ}), true);
+  return true;
+}
+
+namespace {
+// Modifiers a load or store may carry and still be native: caching hints
+// change nothing a single thread can see.
+const std::initializer_list<std::string_view> kMemMods = {
+    ".global", ".shared", ".local", ".const", ".param", ".volatile", ".nc", ".ca", ".cg", ".cs",
+    ".lu", ".cv", ".wb", ".wt", ".weak", ".v2", ".v4",
+};
+} // namespace
+
+// Lowers ld/st's address for element byte offset `extra`. Returns the opcode
+// to use (by state space) and the address operand; entry parameters read
+// constant bank 0 (LDC).
+struct Access {
+  Opcode op;
+  OOp addr;
+};
+
+static std::optional<Access> accessFor(Lowering& lw, bool isLoad, int64_t extra) {
+  const Operand& a = isLoad ? lw.ops[1] : lw.ops[0];
+  if (a.kind != Operand::Kind::Address) return std::nullopt;
+  std::optional<ori::Space> space = spaceOf(lw.pi);
+  int64_t off = a.ival + extra;
+  if (off < INT32_MIN || off > INT32_MAX) return std::nullopt;
+  auto byBase = [&](ori::Space s) -> std::optional<Opcode> {
+    switch (s) {
+    case ori::Space::Global: return isLoad ? Opcode::LDG : Opcode::STG;
+    case ori::Space::Shared: return isLoad ? Opcode::LDS : Opcode::STS;
+    case ori::Space::Local: return isLoad ? Opcode::LDL : Opcode::STL;
+    default: return std::nullopt;
+    }
+  };
+  if (a.name.empty()) { // [0x100]
+    if (off < 0 || (space && (*space == ori::Space::Const || *space == ori::Space::Param))) return std::nullopt;
+    auto op = space ? byBase(*space) : std::optional<Opcode>(isLoad ? Opcode::LD : Opcode::ST);
+    if (!op) return std::nullopt;
+    return Access{*op, OOp::mem(std::nullopt, off)};
+  }
+  NameRef r = lw.L.resolve(a.name, a.loc);
+  switch (r.kind) {
+  case NameRef::Register: {
+    if (!r.reg.isGeneral()) return std::nullopt;
+    auto op = space ? byBase(*space) : std::optional<Opcode>(isLoad ? Opcode::LD : Opcode::ST);
+    if (!op) return std::nullopt;
+    return Access{*op, OOp::mem(r.reg, off)};
+  }
+  case NameRef::Variable: {
+    // [sym]: the variable's own state space decides; LD/ST for const and param.
+    std::optional<Opcode> op;
+    if (space && (*space == ori::Space::Global || *space == ori::Space::Shared || *space == ori::Space::Local))
+      op = byBase(*space);
+    else op = isLoad ? Opcode::LD : Opcode::ST;
+    if (off < 0) return std::nullopt;
+    return Access{*op, OOp::mem(std::nullopt, off, r.symbol)};
+  }
+  case NameRef::EntryParam: {
+    if (!isLoad || space != ori::Space::Param || off < 0 || uint64_t(off) >= r.param->size) return std::nullopt;
+    return Access{Opcode::LDC, OOp::cbank(0, int64_t(r.param->offset) + off)};
+  }
+  case NameRef::None:
+    if (a.name[0] == '%') lw.L.fail(a.loc, fmt::format("undeclared register '{}'", a.name));
+    return std::nullopt;
+  default: return std::nullopt;
+  }
+}
+
+bool Lowering::load() {
+  onlyMods(pi, kMemMods);
+  need(2);
+  PtxType t = lastType(pi);
+  if (t.kind == PtxType::None || t.kind == PtxType::Pred || t.bits > 64) return false;
+  std::vector<const Operand*> elems;
+  if (ops[0].kind == Operand::Kind::Vector) for (const Operand& e : ops[0].elems) elems.push_back(&e);
+  else elems.push_back(&ops[0]);
+  if (hasMod(pi, ".v2") + hasMod(pi, ".v4") != (elems.size() > 1 ? 1 : 0)) return false;
+  bool global = pi.opcode == "ldu" || spaceOf(pi) == ori::Space::Global;
+  for (size_t k = 0; k < elems.size(); ++k) {
+    if (elems[k]->kind == Operand::Kind::Sink) continue;
+    auto acc = accessFor(*this, true, int64_t(k * (t.bits / 8)));
+    if (!acc) return false;
+    ori::Instr in = make(acc->op, {}, {reg(L.destination(*elems[k]))}, {acc->addr});
+    if (auto w = widthMod(t)) in.mods.set(*w);
+    if (acc->op == Opcode::LDG) in.mods.set(Mod::E);
+    if (hasMod(pi, ".volatile")) {
+      if (acc->op == Opcode::LDC) return false;
+      in.mods.set(Mod::VOLATILE);
+    }
+    if (hasMod(pi, ".nc") || pi.opcode == "ldu") {
+      if (acc->op != Opcode::LDG || !global) return false;
+      in.mods.set(Mod::CONSTANT);
+    }
+    emit(std::move(in));
+  }
+  return true;
+}
+
+bool Lowering::store() {
+  onlyMods(pi, kMemMods);
+  need(2);
+  PtxType t = lastType(pi);
+  if (t.kind == PtxType::None || t.kind == PtxType::Pred || t.bits > 64 || hasMod(pi, ".nc")) return false;
+  std::vector<const Operand*> elems;
+  if (ops[1].kind == Operand::Kind::Vector) for (const Operand& e : ops[1].elems) elems.push_back(&e);
+  else elems.push_back(&ops[1]);
+  if (hasMod(pi, ".v2") + hasMod(pi, ".v4") != (elems.size() > 1 ? 1 : 0)) return false;
+  PtxType valueType = t.bits < 32 ? PtxType{t.kind, 32} : t;
+  for (size_t k = 0; k < elems.size(); ++k) {
+    if (elems[k]->kind == Operand::Kind::Sink) return false;
+    auto acc = accessFor(*this, false, int64_t(k * (t.bits / 8)));
+    if (!acc || acc->op == Opcode::LDC) return false;
+    ori::Instr in = make(acc->op, {}, {}, {acc->addr, L.source(*elems[k], valueType, ori::K_REG)});
+    if (auto w = widthMod(t)) in.mods.set(*w == Mod::S8 ? Mod::U8 : *w == Mod::S16 ? Mod::U16 : *w);
+    if (acc->op == Opcode::STG) in.mods.set(Mod::E);
+    if (hasMod(pi, ".volatile")) in.mods.set(Mod::VOLATILE);
+    emit(std::move(in));
+  }
+  return true;
+}
+
+bool Lowering::atomic() {
+  bool isRed = pi.opcode == "red";
+  static constexpr std::pair<std::string_view, Mod> kOps[] = {
+      {".add", Mod::ADD}, {".min", Mod::MIN}, {".max", Mod::MAX}, {".inc", Mod::INC},
+      {".dec", Mod::DEC}, {".exch", Mod::EXCH}, {".cas", Mod::CAS}, {".and", Mod::ATOM_AND},
+      {".or", Mod::ATOM_OR}, {".xor", Mod::ATOM_XOR},
+  };
+  std::optional<Mod> aop;
+  for (const std::string& m : pi.mods) {
+    if (parseType(m).kind != PtxType::None || m == ".global") continue;
+    bool known = false;
+    for (auto [text, mod] : kOps)
+      if (m == text) { aop = mod; known = true; }
+    if (!known) return false; // .shared, memory-order and scope qualifiers
+  }
+  PtxType t = lastType(pi);
+  if (!aop || !t.isInt() || (t.bits != 32 && t.bits != 64)) return false;
+  if ((*aop == Mod::INC || *aop == Mod::DEC) && (t.bits != 32 || t.kind == PtxType::Signed)) return false;
+  if (t.bits == 64 && t.kind == PtxType::Signed) return false; // signed 64-bit min/max: no Ori form
+  if (isRed && *aop == Mod::EXCH) return false;
+  if (*aop == Mod::CAS && isRed) return false;
+  size_t first = isRed ? 0 : 1;
+  need(first + (*aop == Mod::CAS ? 3 : 2));
+  const Operand& a = ops[first];
+  if (a.kind != Operand::Kind::Address || a.ival < INT32_MIN || a.ival > INT32_MAX) return false;
+  OOp addr;
+  if (a.name.empty()) return false;
+  NameRef r = L.resolve(a.name, a.loc);
+  if (r.kind == NameRef::Register && r.reg.isGeneral()) addr = OOp::mem(r.reg, a.ival);
+  else if (r.kind == NameRef::Variable && a.ival >= 0) addr = OOp::mem(std::nullopt, a.ival, r.symbol);
+  else return false;
+  uint16_t k = ori::K_REG | ori::K_IMM;
+  std::vector<OOp> srcs{addr, src(first + 1, t, k)};
+  if (*aop == Mod::CAS) srcs.push_back(src(first + 2, t, k));
+  ori::Instr in = make(isRed ? Opcode::RED : Opcode::ATOM, {Mod::E, *aop}, {}, std::move(srcs));
+  if (!isRed) in.dsts.push_back(reg(dst(0)));
+  if (t.bits == 64) in.mods.set(Mod::W64);
+  else if (t.kind == PtxType::Signed) in.mods.set(Mod::S32);
+  emit(std::move(in));
+  return true;
+}
+
+bool Lowering::bar() {
+  onlyMods(pi, {".sync"});
+  if (!hasMod(pi, ".sync") || ops.empty() || ops.size() > 2) return false;
+  PtxType u32{PtxType::Unsigned, 32};
+  std::vector<OOp> srcs{src(0, u32)};
+  if (ops.size() == 2) srcs.push_back(src(1, u32));
+  emit(make(Opcode::BAR, {Mod::SYNC}, {}, std::move(srcs)));
+  return true;
+}
+
+bool Lowering::bra() {
+  onlyMods(pi, {".uni"});
+  need(1);
+  if (ops[0].kind != Operand::Kind::Name) return false;
+  L.branchTo(ops[0].name, ops[0].loc);
+  emit(make(Opcode::BRA, {}, {}, {OOp::label(0)}));
+  if (hasMod(pi, ".uni")) L.lastPendingMods().set(Mod::U);
+  return true;
+}
+
+bool Lowering::brx() {
+  onlyMods(pi, {".idx", ".uni"});
+  need(2);
+  if (!hasMod(pi, ".idx") || ops[1].kind != Operand::Kind::Name) return false;
+  OOp index = srcReg(0, PtxType{PtxType::Unsigned, 32});
+  uint32_t table = L.jumpTable(ops[1].name, ops[1].loc);
+  ori::Instr in = make(Opcode::BRX, {}, {}, {index, OOp::jumpTable(table)});
+  if (hasMod(pi, ".uni")) in.mods.set(Mod::U);
+  emit(std::move(in));
+  return true;
+}
+
+bool Lowering::retExit() {
+  onlyMods(pi, {".uni"});
+  need(0);
+  emit(make(pi.opcode == "ret" ? Opcode::RET : Opcode::EXIT, {}, {}, {}));
+  return true;
+}
+
+bool Lowering::call() {
+  onlyMods(pi, {".uni"});
+  // call (rets), f, (args) -- each list optional; a prototype means an indirect call.
+  size_t i = 0;
+  std::vector<OOp> rets, args;
+  auto paramList = [&](const Operand& list, std::vector<OOp>& out) {
+    for (const Operand& e : list.elems) {
+      if (e.kind != Operand::Kind::Name) throw NotNative{};
+      NameRef r = L.resolve(e.name, e.loc);
+      if (r.kind != NameRef::Variable || !L.isParamVariable(r.symbol)) throw NotNative{};
+      out.push_back(OOp::symbol(r.symbol));
+    }
+  };
+  if (i < ops.size() && ops[i].kind == Operand::Kind::Call) paramList(ops[i++], rets);
+  if (i >= ops.size() || ops[i].kind != Operand::Kind::Name) return false;
+  NameRef target = L.resolve(ops[i].name, ops[i].loc);
+  if (target.kind != NameRef::Function) return false;
+  ++i;
+  if (i < ops.size() && ops[i].kind == Operand::Kind::Call) paramList(ops[i++], args);
+  if (i != ops.size()) return false;
+  std::vector<OOp> srcs{OOp::symbol(target.symbol)};
+  srcs.insert(srcs.end(), args.begin(), args.end());
+  emit(make(Opcode::CALL, {}, std::move(rets), std::move(srcs)));
+  return true;
+}
+
+} // namespace ori::ptx::lowering

@@ -1,0 +1,124 @@
+// Internals of the per-instruction PTX -> Ori lowering, shared by
+// lower_alu.cpp (moves, arithmetic, logic) and lower_mem.cpp (compares,
+// conversions, memory, control flow). Each lowering gives exactly the PTX
+// ISA's meaning under the interpreter's semantics (docs/interpreter.md), or
+// declines by throwing NotNative: the instruction then stays OPAQUE with
+// exact defs and uses.
+#pragma once
+
+#include <bit>
+#include <initializer_list>
+#include <optional>
+
+#include "ir/ptx/lower_impl.h"
+
+namespace ori::ptx::lowering {
+
+struct NotNative {};
+
+using ori::Mod;
+using ori::Opcode;
+using OOp = ori::Operand;
+
+inline bool hasMod(const Instruction& pi, std::string_view m) {
+  for (const std::string& s : pi.mods)
+    if (s == m) return true;
+  return false;
+}
+
+// Every modifier must be a type or in `allowed`; otherwise not native.
+inline void onlyMods(const Instruction& pi, std::initializer_list<std::string_view> allowed) {
+  for (const std::string& s : pi.mods) {
+    if (parseType(s).kind != PtxType::None) continue;
+    bool ok = false;
+    for (std::string_view a : allowed) ok |= s == a;
+    if (!ok) throw NotNative{};
+  }
+}
+
+// The last type modifier (the instruction type; cvt: the source type).
+inline PtxType lastType(const Instruction& pi) {
+  for (size_t i = pi.mods.size(); i-- > 0;)
+    if (PtxType t = parseType(pi.mods[i]); t.kind != PtxType::None) return t;
+  return {};
+}
+
+inline std::vector<PtxType> types(const Instruction& pi) {
+  std::vector<PtxType> out;
+  for (const std::string& s : pi.mods)
+    if (PtxType t = parseType(s); t.kind != PtxType::None) out.push_back(t);
+  return out;
+}
+
+inline ori::Instr make(Opcode op, std::initializer_list<Mod> mods, std::vector<OOp> dsts,
+                       std::vector<OOp> srcs) {
+  ori::Instr in;
+  in.op = op;
+  for (Mod m : mods) in.mods.set(m);
+  in.dsts = std::move(dsts);
+  in.srcs = std::move(srcs);
+  return in;
+}
+
+inline OOp reg(ori::Reg r, bool neg = false) { return OOp::reg_(r, neg); }
+inline OOp imm(int64_t v) { return OOp::immediate(v); }
+inline const OOp kRZ = OOp::reg_(ori::RZ);
+inline const OOp kPT = OOp::reg_(ori::PT);
+inline const OOp kNotPT = OOp::reg_(ori::PT, true);
+
+inline Mod intTypeMod(PtxType t) {
+  bool s = t.kind == PtxType::Signed;
+  if (t.bits == 64) return s ? Mod::S64 : Mod::U64;
+  return s ? Mod::S32 : Mod::U32;
+}
+
+inline bool isInt32or64(PtxType t) { return t.isInt() && (t.bits == 32 || t.bits == 64); }
+
+// The lowering of one PTX instruction, with the state it needs.
+struct Lowering {
+  FunctionLowerer& L;
+  const Instruction& pi;
+  const std::vector<Operand>& ops = pi.operands;
+
+  void need(size_t n) const {
+    if (ops.size() != n) throw NotNative{};
+  }
+  ori::Reg dst(size_t i) const { return L.destination(ops[i]); }
+  OOp src(size_t i, PtxType t, uint16_t kinds = ori::K_REG | ori::K_IMM) const {
+    return L.source(ops[i], t, kinds);
+  }
+  OOp srcReg(size_t i, PtxType t) const { return src(i, t, ori::K_REG); }
+  void emit(ori::Instr in, bool wide = false) const {
+    if (wide) in.mods.set(Mod::W64);
+    L.emit(std::move(in));
+  }
+  void floatMods(ori::Instr& in) const; // .rn .rz .rm .rp .ftz .sat
+
+  bool run();
+  // lower_alu.cpp
+  bool mov();
+  bool packUnpack(PtxType t);
+  bool addSub();
+  bool fma();
+  bool mulMad();
+  bool logic();
+  bool lop3();
+  bool shift();
+  bool minMax();
+  bool negAbs();
+  // lower_mem.cpp
+  bool setp();
+  bool selp();
+  bool cvt();
+  bool cvta();
+  bool load();
+  bool store();
+  bool atomic();
+  bool bar();
+  bool bra();
+  bool brx();
+  bool retExit();
+  bool call();
+};
+
+} // namespace ori::ptx::lowering
