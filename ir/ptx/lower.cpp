@@ -182,6 +182,18 @@ uint32_t FunctionLowerer::jumpTable(const std::string& name, SrcLoc loc) {
   return index;
 }
 
+std::string FunctionLowerer::sinkVariable(const ori::Param& ret) {
+  ori::Variable v;
+  v.space = ori::Space::Param;
+  v.type = ret.type;
+  v.count = ret.count;
+  v.elemSize = ret.size / std::max<uint32_t>(ret.count, 1);
+  v.align = ret.align;
+  v.name = uniqueVarName("__ori_discarded");
+  f_.variables.push_back(v);
+  return v.name;
+}
+
 bool FunctionLowerer::isParamVariable(const std::string& oriName) const {
   for (const ori::Variable& v : f_.variables)
     if (v.name == oriName) return v.space == ori::Space::Param;
@@ -270,21 +282,21 @@ void FunctionLowerer::declare(const Variable& v) {
     else s.regTypes[v.name] = type;
     return;
   }
-  ori::Space space = ori::Space::Local;
-  if (v.space == ".shared") space = ori::Space::Shared;
-  else if (v.space == ".param") space = ori::Space::Param;
-  else if (v.space == ".local") space = ori::Space::Local;
-  else if (v.space == ".global" || v.space == ".const") {
+  PtxType t = parseType(v.type);
+  if (t.kind == PtxType::None || t.kind == PtxType::Pred) {
+    f_.ptxDirectives.push_back(v.text + ";"); // .texref, .surfref, .samplerref: PTX text only
+    return;
+  }
+  if (v.space == ".global" || v.space == ".const") {
     // A function-scope .global/.const is a module variable only this function sees.
     ori::Variable mv = convertVariable(v, v.space == ".global" ? ori::Space::Global : ori::Space::Const, ast_.fileName);
     mv.name = uniqueVarName(v.name);
     s.vars[v.name] = mv.name;
     om_.variables.push_back(std::move(mv));
     return;
-  } else {
-    f_.ptxDirectives.push_back(v.text + ";"); // .tex/.surf/.sampler: PTX text only
-    return;
   }
+  ori::Space space = v.space == ".shared" ? ori::Space::Shared
+                     : v.space == ".param" ? ori::Space::Param : ori::Space::Local;
   ori::Variable fv = convertVariable(v, space, ast_.fileName);
   fv.name = uniqueVarName(v.name);
   s.vars[v.name] = fv.name;
@@ -321,6 +333,7 @@ void FunctionLowerer::commit() {
     }
     bool control = in.info().is(ori::CONTROL);
     f_.blocks.back().instrs.push_back(std::move(in));
+    ++instrIndex_;
     if (control) needBlock_ = true;
   }
   pending_.clear();
@@ -374,7 +387,6 @@ void FunctionLowerer::instruction(const Instruction& pi) {
     opaque(pi);
     commit();
   }
-  ++instrIndex_;
 }
 
 // The instruction's own text with every register replaced by a placeholder:
@@ -512,7 +524,9 @@ ori::ParseResult lower(const Module& ast) {
     for (const TopLevel& item : ast.items) {
       if (item.kind == TopLevel::Kind::Variable) {
         const Variable& v = item.variable;
-        if (v.space == ".global" || v.space == ".const" || v.space == ".shared") {
+        PtxType t = parseType(v.type);
+        bool hasLayout = t.kind != PtxType::None && t.kind != PtxType::Pred; // not .texref/.surfref
+        if (hasLayout && (v.space == ".global" || v.space == ".const" || v.space == ".shared")) {
           ori::Space s = v.space == ".global" ? ori::Space::Global : v.space == ".const" ? ori::Space::Const : ori::Space::Shared;
           om.variables.push_back(convertVariable(v, s, ast.fileName));
         } else {

@@ -51,6 +51,8 @@ public:
   void branchTo(const std::string& label, SrcLoc loc); // the next BRA emitted targets it
   uint32_t jumpTable(const std::string& name, SrcLoc loc); // index of a .branchtargets table
   bool isParamVariable(const std::string& oriName) const;
+  // A .param variable shaped like `ret` that receives a discarded return value.
+  std::string sinkVariable(const ori::Param& ret);
   void opaque(const Instruction& pi);      // the instruction as OPAQUE text with placeholders
   bool lowerInstruction(const Instruction& pi); // false: not native, caller makes it OPAQUE
 
@@ -100,7 +102,7 @@ private:
   SrcLoc pendingLabelLoc_;
   std::map<std::string, uint32_t> tableIndex_;
   bool needBlock_ = true;
-  uint32_t instrIndex_ = 0;
+  uint32_t instrIndex_ = 0; // Ori instructions so far: label ids are 0x10 x this (DESIGN.md)
   std::optional<ori::Operand> guard_;
   SrcLoc loc_;
 };

@@ -382,21 +382,33 @@ bool Lowering::call() {
   // call (rets), f, (args) -- each list optional; a prototype means an indirect call.
   size_t i = 0;
   std::vector<OOp> rets, args;
+  const Operand* retList = nullptr;
   auto paramList = [&](const Operand& list, std::vector<OOp>& out) {
     for (const Operand& e : list.elems) {
+      if (e.kind == Operand::Kind::Sink || (e.kind == Operand::Kind::Name && e.name == "_")) {
+        out.push_back(OOp::symbol("")); // a discarded return value, given a slot below
+        continue;
+      }
       if (e.kind != Operand::Kind::Name) throw NotNative{};
       NameRef r = L.resolve(e.name, e.loc);
       if (r.kind != NameRef::Variable || !L.isParamVariable(r.symbol)) throw NotNative{};
       out.push_back(OOp::symbol(r.symbol));
     }
   };
-  if (i < ops.size() && ops[i].kind == Operand::Kind::Call) paramList(ops[i++], rets);
+  if (i < ops.size() && ops[i].kind == Operand::Kind::Call) retList = &ops[i++];
   if (i >= ops.size() || ops[i].kind != Operand::Kind::Name) return false;
   NameRef target = L.resolve(ops[i].name, ops[i].loc);
   if (target.kind != NameRef::Function) return false;
   ++i;
   if (i < ops.size() && ops[i].kind == Operand::Kind::Call) paramList(ops[i++], args);
   if (i != ops.size()) return false;
+  if (retList) {
+    paramList(*retList, rets);
+    const ori::Function* callee = L.om_.findFunction(target.symbol);
+    if (rets.size() != callee->returns.size() || args.size() != callee->params.size()) return false;
+    for (size_t k = 0; k < rets.size(); ++k)
+      if (rets[k].sym.empty()) rets[k].sym = L.sinkVariable(callee->returns[k]);
+  }
   std::vector<OOp> srcs{OOp::symbol(target.symbol)};
   srcs.insert(srcs.end(), args.begin(), args.end());
   emit(make(Opcode::CALL, {}, std::move(rets), std::move(srcs)));
