@@ -40,7 +40,7 @@ std::optional<Diagnostic> checkIsText(std::string_view text, std::string_view fi
         (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
       return fail(c);
     i += len;
-    ++col;
+    col += uint32_t(len); // columns count bytes, as the lexers do
   }
   return std::nullopt;
 }

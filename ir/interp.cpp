@@ -1,12 +1,13 @@
-// The interpreter (ir/interp.h, docs/interpreter.md): configuration and
-// parameter binding, the thread loop and control flow, memory and operand
-// access. Integer semantics are in ir/interp_alu.cpp, floating point in
-// ir/interp_float.cpp.
+// The interpreter (ir/interp.h, docs/interpreter.md): configuration, the
+// thread loop and control flow, and operand access. Variables, call frames
+// and memory are in ir/interp_mem.cpp, integer semantics in
+// ir/interp_alu.cpp, floating point in ir/interp_float.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
 #include <cfenv>
+#include <utility>
 
 #include "ir/interp_impl.h"
 
@@ -65,70 +66,6 @@ void Registers::clear() {
   for (auto& s : sparse_) s.clear();
 }
 
-// ---------------------------------------------------------------- memory
-
-uint64_t SparseMemory::read(uint64_t addr, unsigned bytes) const {
-  auto it = pages_.find(addr / kPage);
-  if (it == pages_.end()) return 0;
-  uint64_t v = 0;
-  for (unsigned k = 0; k < bytes; ++k) v |= uint64_t((*it->second)[(addr + k) % kPage]) << (8 * k);
-  return v;
-}
-
-void SparseMemory::write(uint64_t addr, unsigned bytes, uint64_t v) {
-  auto& page = pages_[addr / kPage];
-  if (!page) page = std::make_unique<std::array<uint8_t, kPage>>(std::array<uint8_t, kPage>{});
-  for (unsigned k = 0; k < bytes; ++k) (*page)[(addr + k) % kPage] = uint8_t(v >> (8 * k));
-}
-
-Buffer* Machine::findBuffer(uint64_t addr, unsigned bytes) {
-  auto it = std::upper_bound(buffers.begin(), buffers.end(), addr,
-                             [](uint64_t a, const Buffer& b) { return a < b.base; });
-  if (it == buffers.begin()) return nullptr;
-  Buffer& b = *(it - 1);
-  uint64_t off = addr - b.base;
-  if (off >= b.bytes.size() || b.bytes.size() - off < bytes) return nullptr;
-  return &b;
-}
-
-namespace {
-void checkAligned(uint64_t addr, unsigned bytes) {
-  if (addr % bytes != 0) fault(addr, fmt::format("misaligned {}-byte access at 0x{:x}", bytes, addr));
-}
-void checkWindow(MemSpace s, uint64_t addr, unsigned bytes) {
-  uint64_t size = s == MemSpace::Shared ? kSharedSize : kLocalSize;
-  if (addr >= size || size - addr < bytes)
-    fault(addr, fmt::format("{} address 0x{:x} is outside [0, 0x{:x})",
-                            s == MemSpace::Shared ? "shared" : "local", addr, size));
-}
-} // namespace
-
-uint64_t Machine::load(MemSpace s, uint64_t addr, unsigned bytes) {
-  checkAligned(addr, bytes);
-  if (s == MemSpace::Global) {
-    Buffer* b = findBuffer(addr, bytes);
-    if (!b) fault(addr, fmt::format("global address 0x{:x} is outside every buffer", addr));
-    uint64_t v = 0, off = addr - b->base;
-    for (unsigned k = 0; k < bytes; ++k) v |= uint64_t(b->bytes[off + k]) << (8 * k);
-    return v;
-  }
-  checkWindow(s, addr, bytes);
-  return (s == MemSpace::Shared ? shared : local).read(addr, bytes);
-}
-
-void Machine::store(MemSpace s, uint64_t addr, unsigned bytes, uint64_t v) {
-  checkAligned(addr, bytes);
-  if (s == MemSpace::Global) {
-    Buffer* b = findBuffer(addr, bytes);
-    if (!b) fault(addr, fmt::format("global address 0x{:x} is outside every buffer", addr));
-    uint64_t off = addr - b->base;
-    for (unsigned k = 0; k < bytes; ++k) b->bytes[off + k] = uint8_t(v >> (8 * k));
-    return;
-  }
-  checkWindow(s, addr, bytes);
-  (s == MemSpace::Shared ? shared : local).write(addr, bytes, v);
-}
-
 // ---------------------------------------------------------------- operands
 
 const Operand& Machine::src(const Instr& in, size_t i) const {
@@ -173,8 +110,7 @@ uint64_t Machine::readInt(const Instr& in, size_t i, unsigned bits) const {
     break;
   case Operand::Kind::Imm: v = uint64_t(o.imm); break;
   case Operand::Kind::CBank: v = readCBank(o, bits / 8); break;
-  case Operand::Kind::Symbol:
-    unsupported(fmt::format("the address of '{}': variables are not modelled yet", o.sym));
+  case Operand::Kind::Symbol: v = symbolAddress(o); break; // MOV R, sym
   default: badKind(in, i, "an integer register, immediate or constant");
   }
   if (o.abs) badKind(in, i, "an integer operand without |..|");
@@ -243,103 +179,6 @@ void Machine::writePred(const Instr& in, size_t d, bool v) {
   regs.set(o.reg, v ? 1 : 0);
 }
 
-uint64_t Machine::address(const Instr& in, size_t i) const {
-  const Operand& o = src(in, i);
-  if (o.kind != Operand::Kind::Mem) badKind(in, i, "an address [R+imm]");
-  if (!o.sym.empty())
-    unsupported(fmt::format("address [{}...] names a symbol; module globals are not modelled yet", o.sym));
-  uint64_t base = 0;
-  if (o.hasReg) {
-    if (!o.reg.isGeneral()) badKind(in, i, "an address with an R or UR base");
-    base = regs.get(o.reg);
-  }
-  return base + uint64_t(o.imm);
-}
-
-// ---------------------------------------------------------------- memory instructions
-
-namespace {
-struct Access {
-  unsigned bytes = 4;
-  bool isSigned = false;
-};
-Access accessOf(const Instr& in) {
-  if (in.has(Mod::U8)) return {1, false};
-  if (in.has(Mod::S8)) return {1, true};
-  if (in.has(Mod::U16)) return {2, false};
-  if (in.has(Mod::S16)) return {2, true};
-  if (in.has(Mod::W64)) return {8, false};
-  return {4, false};
-}
-// A loaded value as the destination receives it: 8/16-bit values extended to
-// 32 bits, then stored zero-extended like every 32-bit result.
-uint64_t extendLoaded(uint64_t v, Access a) {
-  if (a.bytes == 8) return v;
-  if (a.isSigned) return maskTo(uint64_t(signExtend(v, 8 * a.bytes)), 32);
-  return v;
-}
-} // namespace
-
-bool Machine::execMemory(const Instr& in) {
-  MemSpace space = MemSpace::Global;
-  switch (in.op) {
-  case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: {
-    space = in.op == Opcode::LDS ? MemSpace::Shared : in.op == Opcode::LDL ? MemSpace::Local : MemSpace::Global;
-    Access a = accessOf(in);
-    uint64_t addr = address(in, 0);
-    writeInt(in, 0, extendLoaded(load(space, addr, a.bytes), a), a.bytes == 8 ? 64 : 32);
-    return true;
-  }
-  case Opcode::ST: case Opcode::STG: case Opcode::STS: case Opcode::STL: {
-    space = in.op == Opcode::STS ? MemSpace::Shared : in.op == Opcode::STL ? MemSpace::Local : MemSpace::Global;
-    Access a = accessOf(in);
-    uint64_t addr = address(in, 0);
-    store(space, addr, a.bytes, readInt(in, 1, 64));
-    return true;
-  }
-  case Opcode::LDC: {
-    Access a = accessOf(in);
-    const Operand& o = src(in, 0);
-    if (o.kind != Operand::Kind::CBank) badKind(in, 0, "a constant-bank operand");
-    if (o.neg || o.abs) badKind(in, 0, "a constant-bank operand without - or |..|");
-    writeInt(in, 0, extendLoaded(readCBank(o, a.bytes), a), a.bytes == 8 ? 64 : 32);
-    return true;
-  }
-  case Opcode::ATOM: case Opcode::RED: {
-    bool isAtom = in.op == Opcode::ATOM;
-    auto op = modOf(in, ModGroup::AtomOp);
-    if (!op) unsupported(fmt::format("{} without an operation (.ADD, .MIN, ...)", in.info().name));
-    unsigned bits = in.has(Mod::W64) ? 64 : 32;
-    bool isSigned = in.has(Mod::S32);
-    uint64_t addr = address(in, 0);
-    uint64_t b = readInt(in, 1, bits);
-    uint64_t c = 0;
-    if (*op == Mod::CAS) c = readInt(in, 2, bits);
-    else if (in.srcs.size() > 2) malformed(fmt::format("{} at line {}: only CAS takes a third source", mnemonic(in), in.loc.line));
-    uint64_t old = load(MemSpace::Global, addr, bits / 8);
-    uint64_t nv = 0;
-    auto less = [&](uint64_t x, uint64_t y) { return isSigned ? signExtend(x, bits) < signExtend(y, bits) : x < y; };
-    switch (*op) {
-    case Mod::ADD: nv = old + b; break;
-    case Mod::MIN: nv = less(b, old) ? b : old; break;
-    case Mod::MAX: nv = less(old, b) ? b : old; break;
-    case Mod::INC: nv = old >= b ? 0 : old + 1; break;                 // PTX atom.inc
-    case Mod::DEC: nv = (old == 0 || old > b) ? b : old - 1; break;    // PTX atom.dec
-    case Mod::EXCH: nv = b; break;
-    case Mod::CAS: nv = old == b ? c : old; break;
-    case Mod::ATOM_AND: nv = old & b; break;
-    case Mod::ATOM_OR: nv = old | b; break;
-    case Mod::ATOM_XOR: nv = old ^ b; break;
-    default: unsupported(fmt::format("atomic operation .{}", modText(*op)));
-    }
-    store(MemSpace::Global, addr, bits / 8, maskTo(nv, bits));
-    if (isAtom) writeInt(in, 0, old, bits);
-    return true;
-  }
-  default: return false;
-  }
-}
-
 // ---------------------------------------------------------------- threads
 
 namespace {
@@ -356,10 +195,10 @@ public:
 
   // Runs the current thread to its end; throws Stop when it does not end Ok.
   void run() {
-    Pc pc{m_.entry, 0, 0};
-    std::vector<Pc> stack;
-    uint64_t steps = 0;
     cur_ = nullptr;
+    m_.startThread(); // the kernel's frame: its local and parameter areas
+    Pc pc{m_.entry, 0, 0};
+    uint64_t steps = 0;
     for (;;) {
       for (;;) { // falling off the end of a block enters the next one
         if (pc.bix >= pc.f->blocks.size())
@@ -383,15 +222,16 @@ public:
       case Opcode::BRA: pc = {pc.f, label(pc.f, in), 0}; continue;
       case Opcode::BRX: pc = {pc.f, brx(pc.f, in), 0}; continue;
       case Opcode::EXIT: return;
-      case Opcode::RET:
-        if (stack.empty()) return;
-        pc = stack.back();
-        stack.pop_back();
+      case Opcode::RET: {
+        if (m_.frames.size() <= 1) return; // the kernel's own RET ends the thread
+        Frame done = m_.leaveCall();
+        pc = {m_.frames.back().f, done.retBix, done.retIdx};
         continue;
+      }
       case Opcode::CALL: {
         const Function* callee = calleeOf(in);
-        if (stack.size() >= kMaxCallDepth) fault(0, "call stack overflow");
-        stack.push_back({pc.f, pc.bix, pc.idx + 1});
+        m_.enterCall(in, callee, pc.bix, pc.idx + 1);
+        steps += std::exchange(m_.extraSteps, 0);
         pc = {callee, 0, 0};
         continue;
       }
@@ -423,14 +263,13 @@ private:
 
   const Function* calleeOf(const Instr& in) {
     const Operand& o = m_.src(in, 0);
-    if (o.kind == Operand::Kind::Reg) unsupported("indirect CALL through a register");
+    if (o.kind == Operand::Kind::Reg) unsupported("indirect CALL through a register: function pointers are not modelled");
     if (o.kind != Operand::Kind::Symbol) malformed(fmt::format("CALL at line {} has no callee", in.loc.line));
-    if (!in.dsts.empty() || in.srcs.size() > 1)
-      unsupported("CALL with .param arguments or results: variables are not modelled yet");
     const Function* callee = m_.module->findFunction(o.sym);
     if (!callee) unsupported(fmt::format("CALL to unknown function '{}'", o.sym));
     if (callee->isEntry) unsupported(fmt::format("CALL to .entry kernel '{}'", o.sym));
-    if (callee->blocks.empty()) malformed(fmt::format("function '{}' has no blocks", o.sym));
+    if (callee->isDeclaration())
+      unsupported(fmt::format("CALL to '{}', a declaration without a body (an external or runtime function)", o.sym));
     return callee;
   }
 
@@ -455,41 +294,6 @@ private:
   uint64_t maxSteps_;
   const Instr* cur_ = nullptr;
 };
-
-std::string bindParams(Machine& m, const Function& f, const RunConfig& cfg) {
-  auto known = [&](const std::string& name) {
-    return std::any_of(f.params.begin(), f.params.end(), [&](const Param& p) { return p.name == name; });
-  };
-  for (const auto& kv : cfg.params)
-    if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
-  for (const auto& kv : cfg.buffers)
-    if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
-  uint64_t end = kParamBase;
-  for (const Param& p : f.params) end = std::max<uint64_t>(end, uint64_t(p.offset) + p.size);
-  m.cbank0.assign(size_t(end), 0);
-  uint64_t next = kGlobalBase;
-  for (const Param& p : f.params) {
-    auto pv = cfg.params.find(p.name);
-    auto bv = cfg.buffers.find(p.name);
-    if (pv != cfg.params.end() && bv != cfg.buffers.end())
-      return fmt::format("parameter '{}' is bound twice (by --param and by --buffer)", p.name);
-    if (pv != cfg.params.end()) {
-      for (uint32_t k = 0; k < p.size && k < 8; ++k) m.cbank0[p.offset + k] = uint8_t(pv->second >> (8 * k));
-    } else if (bv != cfg.buffers.end()) {
-      if (p.size != 8)
-        return fmt::format("parameter '{}' holds {} bytes, a buffer address needs 8", p.name, p.size);
-      Buffer b{p.name, next, bv->second};
-      // The next buffer starts on a page boundary at least one unmapped page later.
-      uint64_t size = b.bytes.size();
-      next = (next + size + 0xfff) / 0x1000 * 0x1000 + 0x1000;
-      for (uint32_t k = 0; k < 8; ++k) m.cbank0[p.offset + k] = uint8_t(b.base >> (8 * k));
-      m.buffers.push_back(std::move(b));
-    } else {
-      return fmt::format("parameter '{}' is not bound (use --param {}=INT or --buffer {}=SIZE)", p.name, p.name, p.name);
-    }
-  }
-  return {};
-}
 
 std::string selectEntry(const Module& mod, const RunConfig& cfg, const Function*& entry) {
   if (!cfg.entry.empty()) {
@@ -530,7 +334,7 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
   if (cfg.ctas == 0) return error("the CTA count must be at least 1");
   if (uint64_t(cfg.threads) * cfg.ctas > UINT32_MAX)
     return error(fmt::format("{} threads x {} CTAs is more than 2^32-1 threads", cfg.threads, cfg.ctas));
-  if (std::string e = bindParams(m, *m.entry, cfg); !e.empty()) return error(e);
+  if (std::string e = m.setUp(cfg); !e.empty()) return error(e);
   m.threads = cfg.threads;
   m.ctas = cfg.ctas;
 
@@ -543,12 +347,10 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
   } rounding;
   Runner runner(m, cfg.maxSteps);
   for (uint32_t c = 0; c < cfg.ctas && res.kind == RunResult::Kind::Ok; ++c) {
-    m.shared.clear();
+    m.startCta();
     for (uint32_t t = 0; t < cfg.threads; ++t) {
       m.ctaid = c;
       m.tid = t;
-      m.regs.clear();
-      m.local.clear();
       try {
         runner.run();
         ++res.threadsRun;
@@ -565,7 +367,7 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
       }
     }
   }
-  for (Buffer& b : m.buffers) res.buffers[b.name] = std::move(b.bytes);
+  for (Buffer& b : m.buffers) (b.isVariable ? res.variables : res.buffers)[b.name] = std::move(b.bytes);
   return res;
 }
 

@@ -33,6 +33,7 @@ struct RunResult {
   uint32_t line = 0;       // Unsupported: source line of the instruction
   std::string message;     // Error (bad configuration) and a human-readable detail for the others
   std::map<std::string, std::vector<uint8_t>> buffers; // final contents of every bound buffer
+  std::map<std::string, std::vector<uint8_t>> variables; // final contents of the module's .global variables
 };
 
 RunResult runKernel(const Module& m, const RunConfig& cfg);

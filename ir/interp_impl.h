@@ -1,5 +1,6 @@
 // Internals of the interpreter (ir/interp.h), shared by ir/interp.cpp
-// (set-up, control flow, memory), ir/interp_alu.cpp (integer semantics) and
+// (set-up, threads, control flow, operands), ir/interp_mem.cpp (variables,
+// call frames, memory), ir/interp_alu.cpp (integer semantics) and
 // ir/interp_float.cpp (floating-point semantics and conversions). Not part of
 // the public API: include ir/interp.h instead.
 #pragma once
@@ -61,23 +62,81 @@ public:
   uint64_t read(uint64_t addr, unsigned bytes) const;
   void write(uint64_t addr, unsigned bytes, uint64_t v);
   void clear() { pages_.clear(); }
+  // Sets [addr, addr + n) to 0: whole pages are dropped, so the cost is per page.
+  void zero(uint64_t addr, uint64_t n);
+  // Copies bytes in (page by page).
+  void writeBytes(uint64_t addr, const uint8_t* p, size_t n);
 
 private:
   std::unordered_map<uint64_t, std::unique_ptr<std::array<uint8_t, kPage>>> pages_;
 };
 
+// A mapped region of global memory: a module .global variable or a buffer
+// bound to a kernel parameter.
 struct Buffer {
   std::string name;
   uint64_t base = 0;
   std::vector<uint8_t> bytes;
+  bool isVariable = false; // a module .global variable (reported in RunResult::variables)
 };
 
-enum class MemSpace { Global, Shared, Local };
+// The state spaces an access can reach. Global addresses are generic
+// addresses; Shared and Local are offsets in the CTA's shared window and the
+// thread's local window; Const is an offset in the module's read-only .const
+// data; Param an offset in the current call frame's parameter area.
+enum class MemSpace : uint8_t { Global, Shared, Local, Const, Param };
 
 inline constexpr uint64_t kGlobalBase = 0x10000000;
 inline constexpr uint64_t kSharedSize = 0x38000; // 228 KiB
 inline constexpr uint64_t kLocalSize = 0x80000;
+// Generic addresses of the windows (SR_SWINBASE, SR_LWINBASE): a generic
+// address in [base, base + size) is that offset of the window.
+inline constexpr uint64_t kSharedWindowBase = 0x7e0000000000;
+inline constexpr uint64_t kLocalWindowBase = 0x7f0000000000;
 inline constexpr size_t kMaxCallDepth = 1024;
+// Module .global and .const variables together; more is a configuration error.
+inline constexpr uint64_t kMaxVariableBytes = uint64_t(64) << 20;
+// The parameter areas of the live call frames of one thread together.
+inline constexpr uint64_t kMaxParamStack = uint64_t(1) << 20;
+
+// Where a function's own variables live in its call frame (computed once per
+// function): .local variables in a local area of localSize bytes, aligned to
+// localAlign; a .func's parameters from offset 0 of the parameter area, its
+// return values from returnsBase, its .param variables after them.
+struct FrameLayout {
+  uint64_t localSize = 0, localAlign = 1;
+  uint64_t paramSize = 0, returnsBase = 0;
+  std::vector<const Variable*> localInits, paramInits; // variables with initial bytes
+};
+
+// A call frame. The callee of a CALL gets a fresh register file; the caller's
+// is kept in the callee's frame and restored at RET.
+struct Frame {
+  const Function* f = nullptr;
+  const FrameLayout* layout = nullptr;
+  uint64_t localBase = 0;      // offset of the local area in the thread's local window
+  std::vector<uint8_t> params; // the parameter area
+  const Instr* call = nullptr; // the CALL that made the frame (nullptr: the kernel's)
+  uint32_t retBix = 0, retIdx = 0; // where the caller resumes
+  Registers callerRegs;
+};
+
+// A symbol resolved in the function that names it.
+struct SymbolLoc {
+  MemSpace space = MemSpace::Global;
+  bool inFrame = false;   // Local/Param: offset is relative to the current frame's area
+  bool isFunction = false; // a function name, not a variable
+  uint64_t offset = 0;    // Global: the generic address; otherwise the offset in its space
+  uint64_t size = 0;
+};
+
+// An address an access reaches: `addr` in `space` (Global: generic), and the
+// address as the instruction formed it, which faults report.
+struct Location {
+  MemSpace space = MemSpace::Global;
+  uint64_t addr = 0;
+  uint64_t shown = 0;
+};
 
 // The machine: the memory every thread shares, the current thread's state,
 // and operand access for the semantics files.
@@ -87,16 +146,21 @@ public:
   const Function* entry = nullptr;
   uint32_t threads = 1, ctas = 1, tid = 0, ctaid = 0;
   std::vector<uint8_t> cbank0; // constant bank 0 from offset 0 (parameters at kParamBase)
-  std::vector<Buffer> buffers; // sorted by base
+  std::vector<Buffer> buffers; // sorted by base: .global variables, then parameter buffers
+  std::vector<uint8_t> constData; // module .const variables from offset 0
   SparseMemory shared, local;
-  Registers regs;
+  Registers regs;               // the current frame's registers
+  std::vector<Frame> frames;    // frames.back() is the current one; [0] is the kernel's
+  uint64_t paramStackUsed = 0;  // bytes of the live frames' parameter areas
+  uint64_t extraSteps = 0;      // step budget charged for work besides instructions (CALL's copies)
 
   // Operand access (ir/interp.cpp). `i` indexes in.srcs / in.dsts; a missing
   // operand or one of a kind the slot cannot hold is malformed IR.
   const Operand& src(const Instr& in, size_t i) const;
   const Operand& dst(const Instr& in, size_t i) const;
   // An integer source of `bits` (32 or 64) bits: a register's low bits, an
-  // immediate truncated, or 4/8 bytes of a constant bank; `-` negates.
+  // immediate truncated, 4/8 bytes of a constant bank, or a variable's
+  // address (MOV R, sym); `-` negates.
   uint64_t readInt(const Instr& in, size_t i, unsigned bits) const;
   // An immediate-only source (LUTs, LEA's shift).
   int64_t readImm(const Instr& in, size_t i) const;
@@ -111,14 +175,35 @@ public:
   // Semantics. Each returns false if the opcode is not one of its family.
   bool execInteger(const Instr& in); // ir/interp_alu.cpp
   bool execFloat(const Instr& in);   // ir/interp_float.cpp
-  bool execMemory(const Instr& in);  // ir/interp.cpp
+  bool execMemory(const Instr& in);  // ir/interp_mem.cpp
 
-  uint64_t load(MemSpace s, uint64_t addr, unsigned bytes);
-  void store(MemSpace s, uint64_t addr, unsigned bytes, uint64_t v);
+  // Variables, frames and memory (ir/interp_mem.cpp).
+  // Lays out the module's variables and binds the entry's parameters; returns
+  // a configuration error message, or "" on success.
+  std::string setUp(const RunConfig& cfg);
+  void startCta();    // shared memory: zeros, then the .shared variables' initial bytes
+  void startThread(); // registers, local memory and frames reset; the kernel's frame entered
+  // CALL: enters `callee`'s frame, copying the argument .param variables.
+  void enterCall(const Instr& call, const Function* callee, uint32_t retBix, uint32_t retIdx);
+  // RET from a called function: copies the return values back and restores
+  // the caller's registers; returns the frame that ended (for its return point).
+  Frame leaveCall();
+  // The symbol `o` names, resolved in the current frame's function.
+  const SymbolLoc& symbol(const Operand& o) const;
+  // The address of a variable symbol in its space (MOV R, sym).
+  uint64_t symbolAddress(const Operand& o) const;
+  uint64_t load(const Location& l, unsigned bytes);
+  void store(const Location& l, unsigned bytes, uint64_t v);
 
 private:
-  uint64_t address(const Instr& in, size_t i) const;
+  enum class OpSpace : uint8_t { Generic, Global, Shared, Local };
+  Location location(const Instr& in, size_t i, OpSpace s) const;
   Buffer* findBuffer(uint64_t addr, unsigned bytes);
+  std::unordered_map<const Function*, FrameLayout> layouts_;
+  std::unordered_map<const Variable*, uint64_t> varOffset_; // static address or in-frame offset
+  std::unordered_map<const Param*, uint64_t> paramOffset_;  // .func parameters and returns, in-frame
+  std::vector<std::pair<uint64_t, const Variable*>> sharedInits_;
+  mutable std::unordered_map<const Operand*, SymbolLoc> symbols_;
 };
 
 // ISETP/FSETP/DSETP: the comparison result r combined with the third source

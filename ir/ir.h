@@ -121,9 +121,12 @@ struct Instr {
 
 struct Block {
   std::string label;      // empty when the block starts after a control-flow instruction
-  uint32_t labelId = 0;   // printed as L%x: 0x10 x source index of the first instruction
+  // Printed as L%x in dumps: 0x10 x the source index of the block's first
+  // instruction, fixed when the block is read (passes keep it, as ptxas keeps
+  // its label ids); like Instr::loc it is not part of equality.
+  uint32_t labelId = 0;
   std::vector<Instr> instrs;
-  friend bool operator==(const Block&, const Block&) = default;
+  friend bool operator==(const Block& a, const Block& b) { return a.label == b.label && a.instrs == b.instrs; }
 };
 
 struct JumpTable {

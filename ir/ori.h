@@ -26,4 +26,10 @@ std::string printInstr(const Function& f, const Instr& in);
 std::string printOperand(const Function& f, const Operand& o);
 std::string printReg(const Function& f, Reg r);
 
+// Bits an integer immediate in source k of `in` may have: 8 (LUT), 32 or 64.
+unsigned immediateBits(const Instr& in, size_t k);
+// A name the parser reads as a label, variable, table or function (not a
+// register, not "c", not SR_..., no '%' or '.').
+bool isValidName(std::string_view name);
+
 } // namespace ori

@@ -21,6 +21,7 @@ struct Token {
   uint64_t ival = 0;
   double fval = 0;
   SrcLoc loc;
+  uint32_t len = 0; // bytes of its spelling
 };
 
 bool isWordStart(char c) {
@@ -37,6 +38,7 @@ public:
     std::vector<Token> out;
     for (;;) {
       Token t = next();
+      t.len = uint32_t(i_ - tokenStart_);
       bool eof = t.kind == Token::Eof;
       out.push_back(std::move(t));
       if (eof) return out;
@@ -62,6 +64,7 @@ private:
     }
     Token t;
     t.loc = {line_, col_};
+    tokenStart_ = i_;
     if (i_ >= text_.size()) { t.kind = Token::Eof; return t; }
     char c = peek();
     if (c == '\n') { advance(); t.kind = Token::Newline; return t; }
@@ -80,7 +83,9 @@ private:
       t.text = std::string(1, c);
       return t;
     }
-    fail(t.loc, fmt::format("unexpected character '{}'", c));
+    size_t n = 1;
+    while (i_ + n < text_.size() && (static_cast<unsigned char>(text_[i_ + n]) & 0xC0) == 0x80) ++n;
+    fail(t.loc, fmt::format("unexpected character '{}'", text_.substr(i_, n)));
   }
 
   Token string(Token& t) {
@@ -173,7 +178,7 @@ private:
   }
 
   std::string_view text_, file_;
-  size_t i_ = 0;
+  size_t i_ = 0, tokenStart_ = 0;
   uint32_t line_ = 1, col_ = 1;
 };
 
@@ -235,6 +240,7 @@ public:
         skipNewlines();
         continue;
       }
+      curFunction_ = uint32_t(m.functions.size());
       Function f = function();
       for (const Function& g : m.functions)
         if (g.name == f.name) fail(f.loc, fmt::format("duplicate function '{}'", f.name));
@@ -248,26 +254,36 @@ public:
 
 private:
   // Memory operands name variables or .func parameters; calls name functions.
+  // A symbol operand, checked when the whole module is known.
+  struct SymbolUse {
+    uint32_t function, block, instr;
+    bool dst;
+    uint32_t k;
+    SrcLoc loc;
+  };
+  std::vector<SymbolUse> symbolUses_;
+
+  // Memory operands name variables or .func parameters; calls name functions
+  // and pass .param variables; MOV takes the address of a symbol.
   void checkSymbols(const Module& m) {
-    for (const Function& f : m.functions)
-      for (const Block& b : f.blocks)
-        for (const Instr& in : b.instrs)
-          for (const auto* ops : {&in.dsts, &in.srcs})
-            for (size_t k = 0; k < ops->size(); ++k) {
-              const Operand& o = (*ops)[k];
-              bool callTarget = in.op == Opcode::CALL && ops == &in.srcs && k == 0;
-              const Param* param = nullptr;
-              const Variable* v = o.sym.empty() ? nullptr : findVariable(m, f, o.sym, &param);
-              if (o.kind == Operand::Kind::Mem && !o.sym.empty() && !v && !param)
-                fail(in.loc, fmt::format("undefined variable '{}'", o.sym));
-              if (o.kind != Operand::Kind::Symbol) continue;
-              if (callTarget && !m.findFunction(o.sym))
-                fail(in.loc, fmt::format("call to undefined function '{}'", o.sym));
-              if (in.op == Opcode::CALL && !callTarget && !(v && v->space == Space::Param))
-                fail(in.loc, fmt::format("'{}' is not a .param variable of function '{}'", o.sym, f.name));
-              if (in.op == Opcode::MOV && !v && !param && !m.findFunction(o.sym))
-                fail(in.loc, fmt::format("undefined symbol '{}'", o.sym));
-            }
+    for (const SymbolUse& u : symbolUses_) {
+      const Function& f = m.functions[u.function];
+      const Instr& in = f.blocks[u.block].instrs[u.instr];
+      const Operand& o = (u.dst ? in.dsts : in.srcs)[u.k];
+      bool callTarget = in.op == Opcode::CALL && !u.dst && u.k == 0;
+      const Param* param = nullptr;
+      const Variable* v = findVariable(m, f, o.sym, &param);
+      if (o.kind == Operand::Kind::Mem) {
+        if (!v && !param) fail(u.loc, fmt::format("undefined variable '{}'", o.sym));
+      } else if (callTarget) {
+        if (!m.findFunction(o.sym)) fail(u.loc, fmt::format("call to undefined function '{}'", o.sym));
+      } else if (in.op == Opcode::CALL) {
+        if (!(v && v->space == Space::Param))
+          fail(u.loc, fmt::format("'{}' is not a .param variable of function '{}'", o.sym, f.name));
+      } else if (!v && !param && !m.findFunction(o.sym)) {
+        fail(u.loc, fmt::format("undefined symbol '{}'", o.sym));
+      }
+    }
   }
 
   // A reference to a label or jump table, resolved when the function ends.
@@ -278,6 +294,12 @@ private:
   };
 
   const Token& cur() const { return toks_[pos_]; }
+  // The position just after the previous token (where a missing operand goes).
+  SrcLoc afterPrevious() const {
+    if (pos_ == 0) return cur().loc;
+    const Token& p = toks_[pos_ - 1];
+    return {p.loc.line, p.loc.col + p.len};
+  }
   const Token& ahead(size_t k) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
   Token take() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
   bool isPunct(char c) const { return cur().kind == Token::Punct && cur().text[0] == c; }
@@ -314,6 +336,9 @@ private:
     if (cur().kind != Token::Int)
       fail(cur().loc, fmt::format("expected {}, got {}", what, describe(cur())));
     return take().ival;
+  }
+  void skipLineBreaks() {
+    while (cur().kind == Token::Newline) ++pos_;
   }
   void skipNewlines() {
     while (cur().kind == Token::Newline || isPunct(';')) ++pos_;
@@ -357,9 +382,9 @@ private:
   std::vector<Param> params() {
     std::vector<Param> ps;
     expect('(', "to open the parameter list");
-    skipNewlines();
+    skipLineBreaks();
     while (!accept(')')) {
-      if (!ps.empty()) { expect(',', "between parameters"); skipNewlines(); }
+      if (!ps.empty()) { expect(',', "between parameters"); skipLineBreaks(); }
       Token typeTok = cur();
       std::string type = word("a parameter type such as .u32");
       const ParamType* pt = nullptr;
@@ -391,7 +416,7 @@ private:
         p.align = uint32_t(a);
       }
       ps.push_back(std::move(p));
-      skipNewlines();
+      skipLineBreaks();
     }
     return ps;
   }
@@ -400,24 +425,32 @@ private:
     std::vector<Fixup> labelFixups, tableFixups;
     std::vector<std::vector<std::pair<std::string, SrcLoc>>> tableLabels;
     std::map<std::string, SrcLoc> labelLocs;
-    bool needBlock = true;
+    bool needBlock = true, seenCode = false;
     uint32_t instrIndex = 0;
     SrcLoc lastLoc = cur().loc;
+    // Declarations come first, so that every name means the same thing
+    // wherever it is used (the printer writes them first too).
+    auto declaration = [&](const Token& t) {
+      if (seenCode) fail(t.loc, fmt::format("'{}' must come before the first label or instruction", t.text));
+    };
     for (;;) {
       skipNewlines();
       const Token& t = cur();
       if (t.kind == Token::Eof) fail(t.loc, fmt::format("function '{}' is not closed with '}}'", f.name));
       if (accept('}')) { lastLoc = t.loc; break; }
-      if (t.kind == Token::Word && t.text == ".reg") { regDecl(f); continue; }
-      if (t.kind == Token::Word && t.text == ".jumptable") { jumpTable(f, tableLabels); continue; }
-      if (t.kind == Token::Word && t.text == ".ptx") { f.ptxDirectives.push_back(ptxText()); continue; }
+      if (t.kind == Token::Word && t.text == ".reg") { declaration(t); regDecl(f); continue; }
+      if (t.kind == Token::Word && t.text == ".jumptable") { declaration(t); jumpTable(f, tableLabels); continue; }
+      if (t.kind == Token::Word && t.text == ".ptx") { declaration(t); f.ptxDirectives.push_back(ptxText()); continue; }
       if (t.kind == Token::Word && (t.text == ".shared" || t.text == ".local" || t.text == ".param")) {
+        declaration(t);
         variable(f.variables, f.params);
         continue;
       }
+      seenCode = true;
       if (t.kind == Token::Word && t.text[0] == '.') fail(t.loc, fmt::format("unknown directive '{}'", t.text));
       if (t.kind == Token::Word && ahead(1).kind == Token::Punct && ahead(1).text == ":") {
         checkName(t, "label");
+        if (t.text[0] == '%' || names_.count(t.text)) fail(t.loc, fmt::format("'{}' cannot be a label name", t.text));
         if (auto it = labelLocs.find(t.text); it != labelLocs.end())
           fail(t.loc, fmt::format("duplicate label '{}' (first defined at line {})", t.text, it->second.line));
         labelLocs[t.text] = t.loc;
@@ -433,14 +466,21 @@ private:
       ++instrIndex;
       endOfLine();
     }
+    std::map<std::string, uint32_t> blockOf;
+    for (size_t b = 0; b < f.blocks.size(); ++b)
+      if (!f.blocks[b].label.empty()) blockOf[f.blocks[b].label] = uint32_t(b);
+    auto findBlock = [&](const std::string& name) -> std::optional<uint32_t> {
+      auto it = blockOf.find(name);
+      return it == blockOf.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+    };
     for (const Fixup& fx : labelFixups) {
-      auto bix = f.findBlock(fx.name);
+      auto bix = findBlock(fx.name);
       if (!bix) fail(fx.loc, fmt::format("undefined label '{}'", fx.name));
       f.blocks[fx.block].instrs[fx.instr].srcs[fx.src] = Operand::label(*bix);
     }
     for (size_t t = 0; t < tableLabels.size(); ++t)
       for (auto& [name, loc] : tableLabels[t]) {
-        auto bix = f.findBlock(name);
+        auto bix = findBlock(name);
         if (!bix) fail(loc, fmt::format("undefined label '{}' in jump table '{}'", name, f.jumpTables[t].name));
         f.jumpTables[t].targets.push_back(*bix);
       }
@@ -484,8 +524,7 @@ private:
       std::string name = word("a register name");
       checkName(nameTok, "register");
       if (name.find('.') != std::string::npos) fail(nameTok.loc, "a register name cannot contain '.'");
-      for (const auto& [r, n] : f.regNames)
-        if (n == name) fail(nameTok.loc, fmt::format("register name '{}' is declared twice", name));
+      if (names_.count(name)) fail(nameTok.loc, fmt::format("register name '{}' is declared twice", name));
       expect('=', "after the register name");
       Token regTok = cur();
       bool big = false;
@@ -496,7 +535,7 @@ private:
       if (auto it = f.regNames.find(*r); it != f.regNames.end())
         fail(regTok.loc, fmt::format("register {} is already named '{}'", regTok.text, it->second));
       ++pos_;
-      if (!type.empty() && (type == "pred") != r->isPredicate())
+      if (!type.empty() && (type == "pred" ? !r->isPredicate() : !r->isGeneral()))
         fail(regTok.loc, fmt::format("a .{} register must be of file {}", type, type == "pred" ? "P or UP" : "R or UR"));
       f.regNames[*r] = name;
       if (!type.empty()) f.regTypes[*r] = type;
@@ -545,7 +584,7 @@ private:
     if (accept('[')) {
       SrcLoc loc = cur().loc;
       uint64_t n = integer("an array length");
-      if (n == 0 || n * v.elemSize > (1u << 24)) fail(loc, "array must have between 1 element and 16 MiB");
+      if (n == 0 || n > (1u << 24) || n * v.elemSize > (1u << 24)) fail(loc, "array must have between 1 element and 16 MiB");
       v.count = uint32_t(n);
       expect(']', "after the array length");
     }
@@ -597,7 +636,7 @@ private:
     if (accept('@')) {
       bool neg = accept('!');
       SrcLoc loc = cur().loc;
-      Operand g = operand(f, K_PRED, false, nullptr);
+      Operand g = operand(f, K_PRED, false, nullptr, Role::Guard);
       if (g.kind != Operand::Kind::Reg || !g.reg.isPredicate())
         fail(loc, "a guard must be a predicate register such as P0");
       g.neg = neg;
@@ -612,7 +651,7 @@ private:
     const OpInfo& info = in.info();
     modifiers(in, mnem, mnemTok.loc);
     if (in.op == Opcode::OPAQUE) { opaque(f, in); return in; }
-    if (in.op == Opcode::CALL) { call(f, in); return in; }
+    if (in.op == Opcode::CALL) { call(f, in, bix); return in; }
 
     size_t nd = info.dsts.size(), ns = info.srcs.size();
     std::vector<SrcLoc> locs;
@@ -633,13 +672,15 @@ private:
           (o.kind == Operand::Kind::Label ? labelFixups : tableFixups).push_back(fx);
         }
         checkKind(info, k, isDst, slot, o, locs.back());
+        if (o.kind == Operand::Kind::Symbol || (o.kind == Operand::Kind::Mem && !o.sym.empty()))
+          noteSymbol(f, bix, isDst, isDst ? k : k - nd, locs.back());
         if (lastBig_) big.insert(k - nd);
         (isDst ? in.dsts : in.srcs).push_back(std::move(o));
       } while (accept(','));
     }
     if (locs.size() < nd + info.minSrcs())
-      fail(cur().loc, fmt::format("{} takes {} operands, got {}", info.name,
-                                  nd + info.minSrcs(), locs.size()));
+      fail(afterPrevious(), fmt::format("{} takes {} operands, got {}", info.name,
+                                        nd + info.minSrcs(), locs.size()));
     for (size_t k = 0; k < in.srcs.size(); ++k) checkImmediate(in, k, big.count(k) > 0, locs[nd + k]);
     return in;
   }
@@ -663,14 +704,19 @@ private:
     }
   }
 
+  void noteSymbol(const Function& f, uint32_t bix, bool dst, size_t k, SrcLoc loc) {
+    symbolUses_.push_back({curFunction_, bix, uint32_t(f.blocks[bix].instrs.size()), dst, uint32_t(k), loc});
+  }
+
   // CALL [(ret, ...),] target [, (arg, ...)]
-  void call(Function& f, Instr& in) {
+  void call(Function& f, Instr& in, uint32_t bix) {
     auto symbols = [&](std::vector<Operand>& out) {
       if (accept(')')) return;
       do {
         Token t = cur();
         std::string name = word("a .param variable");
         checkName(t, "variable");
+        noteSymbol(f, bix, &out == &in.dsts, out.size(), t.loc);
         out.push_back(Operand::symbol(name));
       } while (accept(','));
       expect(')', "to close the list");
@@ -684,6 +730,7 @@ private:
     if (target.kind != Operand::Kind::Symbol && !(target.kind == Operand::Kind::Reg && target.reg.isGeneral()))
       fail(loc, "CALL needs a function name or an R register as its target");
     if (target.neg || target.abs) fail(loc, "a CALL target cannot be negated");
+    if (target.kind == Operand::Kind::Symbol) noteSymbol(f, bix, false, 0, loc);
     in.srcs.push_back(std::move(target));
     if (accept(',')) {
       expect('(', "to open the argument list");
@@ -701,6 +748,7 @@ private:
       if (!accept(')')) {
         do {
           SrcLoc loc = cur().loc;
+          if (isPunct('-') || isPunct('|') || isPunct('!')) fail(loc, fmt::format("'{}' lists registers only", key));
           Operand o = operand(f, K_REG | K_PRED | K_BAR, false, nullptr);
           if (o.kind != Operand::Kind::Reg) fail(loc, fmt::format("'{}' lists registers only", key));
           if (o.reg.isConst()) fail(loc, fmt::format("'{}' cannot list a constant register", key));
@@ -715,7 +763,9 @@ private:
 
   // Parses one operand. `kinds` says what the slot accepts (to tell a label
   // from a jump table or a symbol); `ref` receives a label or table name to fix up.
-  Operand operand(Function& f, uint16_t kinds, bool isSrc, std::string* ref) {
+  enum class Role { Source, Dest, Guard };
+  Operand operand(Function& f, uint16_t kinds, bool isSrc, std::string* ref, Role role = Role::Source) {
+    if (!isSrc && role == Role::Source) role = Role::Dest;
     SrcLoc loc = cur().loc;
     bool neg = false, abs = false;
     if (isPunct('-') && (ahead(1).kind == Token::Int || ahead(1).kind == Token::Float)) {
@@ -728,6 +778,7 @@ private:
     bool bang = accept('!');
     if (bang || accept('-')) neg = true;
     if (accept('|')) abs = true;
+    if (role == Role::Guard && (abs || (neg && !bang))) fail(loc, "a predicate is negated with '!'");
     if (!isSrc && (neg || abs)) fail(loc, "a destination cannot be negated");
     Operand o = core(f, kinds, ref);
     if (abs) expect('|', "to close '|'");
@@ -814,8 +865,9 @@ private:
     int64_t off = 0;
     if (!r) {
       loc = cur().loc;
-      off = int64_t(integer("a constant bank offset"));
-      if (off > 0xFFFF) fail(loc, "constant bank offset must be at most 0xffff");
+      uint64_t v = integer("a constant bank offset");
+      if (v > 0xFFFF) fail(loc, "constant bank offset must be at most 0xffff");
+      off = int64_t(v);
     } else {
       off = offset(-0x8000, 0xFFFF);
     }
@@ -872,27 +924,43 @@ private:
   void checkImmediate(const Instr& in, size_t k, bool big, SrcLoc loc) {
     const Operand& o = in.srcs[k];
     if (o.kind != Operand::Kind::Imm) return;
-    bool lut = (in.op == Opcode::LOP3 && k == 3) || (in.op == Opcode::PLOP3 && k >= 3);
-    if (lut) {
+    unsigned bits = immediateBits(in, k);
+    if (bits == 8) {
       if (big || o.imm < 0 || o.imm > 0xFF)
         fail(loc, fmt::format("truth table {} does not fit in 8 bits", o.imm));
       return;
     }
-    bool wide = in.has(Mod::W64) || in.has(Mod::U64) || in.has(Mod::S64) ||
-                (in.op == Opcode::IMAD && in.has(Mod::WIDE) && k == 2) || in.op == Opcode::I2F;
-    if (wide) return;
+    if (bits == 64) return;
     if (big || o.imm < INT32_MIN || o.imm > int64_t(UINT32_MAX))
-      fail(loc, fmt::format("integer {} does not fit in 32 bits", big ? uint64_t(o.imm) : o.imm));
+      fail(loc, big ? fmt::format("integer {} does not fit in 32 bits", uint64_t(o.imm))
+                    : fmt::format("integer {} does not fit in 32 bits", o.imm));
   }
 
   std::vector<Token> toks_;
   std::string file_;
   size_t pos_ = 0;
   std::map<std::string, Reg> names_; // register names of the current function
+  uint32_t curFunction_ = 0;          // index the current function will have in the module
   bool lastBig_ = false;
 };
 
 } // namespace
+
+unsigned immediateBits(const Instr& in, size_t k) {
+  if ((in.op == Opcode::LOP3 && k == 3) || (in.op == Opcode::PLOP3 && k >= 3)) return 8;
+  bool wide = in.has(Mod::W64) || in.has(Mod::U64) || in.has(Mod::S64) ||
+              (in.op == Opcode::IMAD && in.has(Mod::WIDE) && k == 2) || in.op == Opcode::I2F;
+  return wide ? 64 : 32;
+}
+
+bool isValidName(std::string_view name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_' || name[0] == '$'))
+    return false;
+  for (char c : name)
+    if (!isWordChar(c) || c == '%') return false;
+  bool big = false;
+  return !parseRegName(name, &big) && !name.starts_with("SR_") && name != "c";
+}
 
 ParseResult parseOri(std::string_view text, std::string_view fileName) {
   ParseResult r;

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "ir/diag.h"
 #include "ir/ori.h"
 
 namespace ori {
@@ -23,6 +24,7 @@ public:
     checkJumpTables();
     for (size_t b = 0; b < f_.blocks.size(); ++b) checkBlock(uint32_t(b));
     checkEnd();
+    checkParams();
     checkRegs();
     return std::move(problems_);
   }
@@ -38,10 +40,13 @@ private:
   bool validTarget(uint32_t t) const { return t < f_.blocks.size() && !f_.blocks[t].label.empty(); }
 
   void checkLabels() {
-    std::set<std::string> seen;
+    std::set<std::string> seen, regNames;
+    for (const auto& [r, name] : f_.regNames) regNames.insert(name);
     for (size_t b = 0; b < f_.blocks.size(); ++b) {
       const std::string& l = f_.blocks[b].label;
       if (!l.empty() && !seen.insert(l).second) problem("label '{}' names two blocks", l);
+      if (!l.empty() && (!isValidName(l) || regNames.count(l))) problem("label '{}' is not a valid label name", l);
+      if (l.empty() && f_.blocks[b].instrs.empty()) problem("bix{} is empty and has no label", b);
       // Without a label, a block boundary is only expressible (in .ori text
       // and PTX) right after a control-flow instruction.
       if (l.empty() && b > 0) {
@@ -77,6 +82,7 @@ private:
           if (m < n && modGroup(m) == modGroup(n))
             problem("{}: modifiers .{} and .{} exclude each other", where(b, i), modText(m), modText(n));
       }
+      if (checkIsText(in.opaqueText, "")) problem("{}: OPAQUE text is not text", where(b, i));
       if (in.op == Opcode::OPAQUE) {
         for (const auto* ops : {&in.dsts, &in.srcs})
           for (const Operand& o : *ops)
@@ -114,6 +120,22 @@ private:
       if (o.abs && (pred || !info.is(FNEG))) problem("{}: operand {} cannot take |..|", where(b, i), k + 1);
       if ((o.kind == Operand::Kind::CBank || o.kind == Operand::Kind::Mem) && o.hasReg && !o.reg.isGeneral())
         problem("{}: address register must be of file R or UR", where(b, i));
+      if ((o.neg || o.abs) && o.kind != Operand::Kind::Reg && o.kind != Operand::Kind::CBank)
+        problem("{}: operand {} cannot be negated", where(b, i), k + 1);
+      if (o.kind == Operand::Kind::CBank &&
+          (o.bank > 17 || o.imm > 0xFFFF || o.imm < (o.hasReg ? -0x8000 : 0)))
+        problem("{}: constant bank c[{}][{}] is out of range", where(b, i), o.bank, o.imm);
+      if (o.kind == Operand::Kind::Mem &&
+          (!o.hasReg && o.sym.empty() ? (o.imm < 0 || o.imm > int64_t(UINT32_MAX))
+                                      : (o.imm < INT32_MIN || o.imm > INT32_MAX)))
+        problem("{}: address offset {} is out of range", where(b, i), o.imm);
+      if (o.kind == Operand::Kind::Mem && !o.sym.empty() && !isValidName(o.sym))
+        problem("{}: '{}' is not a valid symbol name", where(b, i), o.sym);
+      if (!isDst && o.kind == Operand::Kind::Imm) {
+        unsigned bits = immediateBits(f_.blocks[b].instrs[i], k);
+        bool fits = bits == 64 || (bits == 8 ? o.imm >= 0 && o.imm <= 0xFF : o.imm >= INT32_MIN && o.imm <= int64_t(UINT32_MAX));
+        if (!fits) problem("{}: immediate {} does not fit in {} bits", where(b, i), o.imm, bits);
+      }
       if (o.kind == Operand::Kind::Label && !validTarget(o.target))
         problem("{}: target bix{} is not a labelled block", where(b, i), o.target);
       if (o.kind == Operand::Kind::JumpTable && o.target >= f_.jumpTables.size())
@@ -126,6 +148,19 @@ private:
     const Block& last = f_.blocks.back();
     if (last.instrs.empty() || !last.instrs.back().info().is(TERMINATOR) || last.instrs.back().isGuarded())
       problem("the last block can fall off the end of the function");
+  }
+
+  void checkParams() {
+    for (const auto* list : {&f_.params, &f_.returns}) {
+      std::vector<Param> laidOut = *list;
+      layoutParams(laidOut, f_.isEntry && list == &f_.params ? kParamBase : 0);
+      for (size_t k = 0; k < laidOut.size(); ++k)
+        if (laidOut[k].offset != (*list)[k].offset)
+          problem("parameter '{}' is at offset 0x{:x}, not where the layout puts it (0x{:x})", (*list)[k].name,
+                  (*list)[k].offset, laidOut[k].offset);
+    }
+    for (const std::string& d : f_.ptxDirectives)
+      if (checkIsText(d, "")) problem("a .ptx directive is not text");
   }
 
   void checkRegs() {

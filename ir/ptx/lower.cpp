@@ -38,7 +38,9 @@ constexpr std::string_view kOtherSpecialPrefixes[] = {
 };
 
 // PTX instructions whose first operand is not a destination.
-bool hasNoDestination(std::string_view opcode) {
+bool hasNoDestination(std::string_view opcode, const std::vector<std::string>& mods) {
+  if ((opcode == "bar" || opcode == "barrier") && std::find(mods.begin(), mods.end(), ".red") != mods.end())
+    return false; // bar.red.popc.u32 d, ...
   static constexpr std::string_view kNoDest[] = {
       "st", "red", "bar", "barrier", "prefetch", "prefetchu", "membar", "fence", "trap",
       "brkpt", "pmevent", "nanosleep", "sust", "sured", "cp", "applypriority", "discard",
@@ -116,6 +118,12 @@ ori::Param convertParam(const Variable& v, std::string_view file) {
 }
 
 } // namespace
+
+bool isUnmodelledSpecialRegister(std::string_view name) {
+  for (std::string_view p : kOtherSpecialPrefixes)
+    if (name.starts_with(p)) return true;
+  return false;
+}
 
 PtxType parseType(std::string_view mod) {
   if (mod == ".pred") return {PtxType::Pred, 1};
@@ -397,7 +405,7 @@ void FunctionLowerer::opaque(const Instruction& pi) {
   const std::string& t = pi.text;
   size_t mnemonicEnd = 0;
   while (mnemonicEnd < t.size() && !std::isspace(static_cast<unsigned char>(t[mnemonicEnd]))) ++mnemonicEnd;
-  bool firstIsDef = !hasNoDestination(pi.opcode);
+  bool firstIsDef = !hasNoDestination(pi.opcode, pi.mods);
   bool rmw = pi.opcode == "wgmma"; // reads its accumulator destination too
   std::string out = t.substr(0, mnemonicEnd);
   int depth = 0;
@@ -439,11 +447,8 @@ void FunctionLowerer::opaque(const Instruction& pi) {
       out += def ? placeholder(in.dsts, 'd', ref.reg) : placeholder(in.srcs, 'u', ref.reg);
       continue;
     }
-    if (name[0] == '%' && ref.kind == NameRef::None) {
-      bool special = false;
-      for (std::string_view p : kOtherSpecialPrefixes) special |= name.starts_with(p);
-      if (!special) fail(pi.loc, fmt::format("undeclared register '{}'", name));
-    }
+    if (name[0] == '%' && ref.kind == NameRef::None && !isUnmodelledSpecialRegister(name))
+      fail(pi.loc, fmt::format("undeclared register '{}'", name));
     out += name;
   }
   in.opaqueText = std::move(out);

@@ -45,7 +45,8 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
       return viaMov(OOp::symbol(r.symbol), true);
     case NameRef::EntryParam: throw NotNative{}; // the address of a kernel parameter
     case NameRef::None:
-      if (o.name[0] == '%') fail(o.loc, fmt::format("undeclared register '{}'", o.name));
+      if (o.name[0] == '%' && !isUnmodelledSpecialRegister(o.name))
+        fail(o.loc, fmt::format("undeclared register '{}'", o.name));
       throw NotNative{};
     }
     throw NotNative{};

@@ -18,6 +18,8 @@ struct PtxType {
   bool isInt() const { return kind == Signed || kind == Unsigned || kind == Bits; }
 };
 PtxType parseType(std::string_view mod); // ".s32" -> {Signed, 32}; not a type -> None
+// %clock64, %envreg3, ...: valid PTX special registers that Ori does not model.
+bool isUnmodelledSpecialRegister(std::string_view name);
 
 // What a name means in the current scope.
 struct NameRef {

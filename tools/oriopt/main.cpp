@@ -12,6 +12,7 @@
 
 #include "ir/interp.h"
 #include "ir/ori.h"
+#include "ir/ptx/ptx.h"
 #include "ir/verify.h"
 #include "tools/oriopt/pipeline.h"
 
@@ -124,6 +125,19 @@ RunConfig makeRunConfig(const Options& o, const Module& m) {
   return cfg;
 }
 
+// Standard input is PTX when its first directive, after comments, is .version
+// (every PTX module starts so; .ori text never does).
+bool startsLikePtx(std::string_view t) {
+  size_t i = 0;
+  while (i < t.size()) {
+    if (std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+    else if (t.substr(i, 2) == "//") i = std::min(t.size(), t.find('\n', i));
+    else if (t.substr(i, 2) == "/*") i = std::min(t.size(), t.find("*/", i) + 2);
+    else break;
+  }
+  return t.substr(i, 8) == ".version";
+}
+
 std::string hexBytes(const std::vector<uint8_t>& bytes) {
   std::string out;
   out.reserve(bytes.size() * 2);
@@ -132,8 +146,21 @@ std::string hexBytes(const std::vector<uint8_t>& bytes) {
 }
 
 std::string summarize(const Module& m, const std::string& file) {
-  std::string out = fmt::format("{}: {} function{}\n", file, m.functions.size(), m.functions.size() == 1 ? "" : "s");
+  size_t total = 0, opaque = 0;
+  for (const Function& f : m.functions)
+    for (const Block& b : f.blocks)
+      for (const Instr& in : b.instrs) {
+        ++total;
+        opaque += in.op == Opcode::OPAQUE;
+      }
+  std::string out = fmt::format("{}: {} function{}, {} instructions, {} OPAQUE ({:.1f}% native)\n", file,
+                                m.functions.size(), m.functions.size() == 1 ? "" : "s", total, opaque,
+                                total ? 100.0 * double(total - opaque) / double(total) : 100.0);
   for (const Function& f : m.functions) {
+    if (f.isDeclaration()) {
+      out += fmt::format(".func {}: declaration\n", f.name);
+      continue;
+    }
     out += fmt::format("{} {}: {} blocks, {} instructions\n", f.isEntry ? ".entry" : ".func", f.name,
                        f.blocks.size(), f.instrCount());
     for (const Param& p : f.params)
@@ -199,11 +226,10 @@ int runMain(const Options& o) {
   }
 
   std::string fileName = o.input == "-" ? "<stdin>" : o.input;
-  if (fileName.ends_with(".ptx")) usageError(fmt::format("{}: PTX input is not supported yet; use .ori", fileName));
-  if (o.emit != "ori") usageError(fmt::format("--emit={} is not supported yet; use --emit=ori", o.emit));
   std::string text;
   if (!readFile(o.input, text)) usageError(fmt::format("cannot read '{}'", o.input));
-  ParseResult parsed = parseOri(text, fileName);
+  bool isPtx = fileName.ends_with(".ptx") || (o.input == "-" && startsLikePtx(text));
+  ParseResult parsed = isPtx ? ptx::parseAndLower(text, fileName) : parseOri(text, fileName);
   if (parsed.error) {
     std::cerr << parsed.error->str() << "\n";
     return 1;
@@ -229,7 +255,18 @@ int runMain(const Options& o) {
     writeOutput(o, out);
     return r.kind == RunResult::Kind::Ok ? 0 : 2;
   }
-  writeOutput(o, o.summary ? summarize(m, fileName) : printModule(m));
+  if (o.summary) {
+    writeOutput(o, summarize(m, fileName));
+  } else if (o.emit == "ptx") {
+    ptx::EmitResult emitted = ptx::emit(m);
+    if (emitted.error) {
+      std::cerr << emitted.error->str() << "\n";
+      return 1;
+    }
+    writeOutput(o, emitted.text);
+  } else {
+    writeOutput(o, printModule(m));
+  }
   return 0;
 }
 
@@ -247,7 +284,7 @@ int main(int argc, char** argv) {
 
 Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok.)");
   Options o;
-  app.add_option("input", o.input, "Input kernel: .ori text, or - for standard input");
+  app.add_option("input", o.input, "Input kernel: .ori or .ptx text, or - for standard input");
   app.add_option("-o", o.output, "Write the output to FILE instead of standard output")->option_text("FILE");
   app.add_option("--emit", o.emit, "Output format")->check(CLI::IsMember({"ori", "ptx"}))->option_text("ori");
   app.add_option("--phases", o.phases, "Comma-separated phase numbers or names to run (default: the implemented pipeline)");

@@ -1,0 +1,550 @@
+// Memory of the interpreter (docs/interpreter.md, "Memory" and "Variables
+// and calls"): the layout of module and function variables, kernel
+// parameter binding, call frames (fresh registers, .param copies), symbol
+// resolution, address spaces and generic addressing, and the memory
+// instructions.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "ir/interp_impl.h"
+
+namespace ori::interp_detail {
+
+// ---------------------------------------------------------------- sparse memory
+
+uint64_t SparseMemory::read(uint64_t addr, unsigned bytes) const {
+  auto it = pages_.find(addr / kPage);
+  if (it == pages_.end()) return 0;
+  uint64_t v = 0;
+  for (unsigned k = 0; k < bytes; ++k) v |= uint64_t((*it->second)[(addr + k) % kPage]) << (8 * k);
+  return v;
+}
+
+void SparseMemory::write(uint64_t addr, unsigned bytes, uint64_t v) {
+  auto& page = pages_[addr / kPage];
+  if (!page) page = std::make_unique<std::array<uint8_t, kPage>>(std::array<uint8_t, kPage>{});
+  for (unsigned k = 0; k < bytes; ++k) (*page)[(addr + k) % kPage] = uint8_t(v >> (8 * k));
+}
+
+void SparseMemory::zero(uint64_t addr, uint64_t n) {
+  while (n > 0) {
+    uint64_t off = addr % kPage, k = std::min<uint64_t>(n, kPage - off);
+    if (auto it = pages_.find(addr / kPage); it != pages_.end()) {
+      if (k == kPage) pages_.erase(it);
+      else std::fill_n(it->second->begin() + off, k, uint8_t(0));
+    }
+    addr += k;
+    n -= k;
+  }
+}
+
+void SparseMemory::writeBytes(uint64_t addr, const uint8_t* p, size_t n) {
+  while (n > 0) {
+    uint64_t off = addr % kPage, k = std::min<uint64_t>(n, kPage - off);
+    auto& page = pages_[addr / kPage];
+    if (!page) page = std::make_unique<std::array<uint8_t, kPage>>(std::array<uint8_t, kPage>{});
+    std::memcpy(page->data() + off, p, k);
+    addr += k;
+    p += k;
+    n -= k;
+  }
+}
+
+// ---------------------------------------------------------------- layout
+
+namespace {
+
+uint64_t roundUp(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+MemSpace memSpaceOf(Space s) {
+  switch (s) {
+  case Space::Global: return MemSpace::Global;
+  case Space::Shared: return MemSpace::Shared;
+  case Space::Const: return MemSpace::Const;
+  case Space::Local: return MemSpace::Local;
+  case Space::Param: return MemSpace::Param;
+  }
+  return MemSpace::Global;
+}
+
+const char* spaceText(MemSpace s) {
+  switch (s) {
+  case MemSpace::Global: return "global";
+  case MemSpace::Shared: return "shared";
+  case MemSpace::Local: return "local";
+  case MemSpace::Const: return "constant";
+  case MemSpace::Param: return "param";
+  }
+  return "?";
+}
+
+// The initial bytes of a variable, at most its size.
+size_t initBytes(const Variable& v) { return std::min<size_t>(v.init.size(), v.size()); }
+
+} // namespace
+
+std::string Machine::setUp(const RunConfig& cfg) {
+  const Function& f = *entry;
+  // Kernel parameters: check the configuration before allocating anything.
+  auto known = [&](const std::string& name) {
+    return std::any_of(f.params.begin(), f.params.end(), [&](const Param& p) { return p.name == name; });
+  };
+  for (const auto& kv : cfg.params)
+    if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
+  for (const auto& kv : cfg.buffers)
+    if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
+  for (const Param& p : f.params) {
+    bool byValue = cfg.params.count(p.name), byBuffer = cfg.buffers.count(p.name);
+    if (byValue && byBuffer) return fmt::format("parameter '{}' is bound twice (by --param and by --buffer)", p.name);
+    if (!byValue && !byBuffer)
+      return fmt::format("parameter '{}' is not bound (use --param {}=INT or --buffer {}=SIZE)", p.name, p.name, p.name);
+    if (byBuffer && p.size != 8)
+      return fmt::format("parameter '{}' holds {} bytes, a buffer address needs 8", p.name, p.size);
+  }
+
+  // Statically placed variables: the module's, then function-scope .global,
+  // .const and .shared ones in module order (.shared only of the .funcs and
+  // the kernel that runs: other kernels never share its CTA).
+  uint64_t next = kGlobalBase, constEnd = 0, sharedEnd = 0, total = 0;
+  std::vector<std::pair<uint64_t, const Variable*>> constInits;
+  auto place = [&](const Variable& v, bool withShared) -> std::string {
+    uint64_t size = v.size(), align = std::max<uint64_t>(v.align, 1);
+    switch (v.space) {
+    case Space::Global: case Space::Const:
+      total += size;
+      if (total > kMaxVariableBytes)
+        return fmt::format("the module's .global and .const variables need more than the {} MiB the interpreter allows",
+                           kMaxVariableBytes >> 20);
+      if (v.space == Space::Const) {
+        varOffset_[&v] = constEnd = roundUp(constEnd, align);
+        constInits.emplace_back(constEnd, &v);
+        constEnd += size;
+        return {};
+      } else {
+        // Each variable in a mapped region of its own, followed by an unmapped page.
+        Buffer b{v.name, roundUp(next, std::max<uint64_t>(align, SparseMemory::kPage)), std::vector<uint8_t>(size), true};
+        std::copy_n(v.init.begin(), initBytes(v), b.bytes.begin());
+        next = roundUp(b.base + size, SparseMemory::kPage) + SparseMemory::kPage;
+        if (next >= kSharedWindowBase) return "the module's .global variables do not fit below the shared window";
+        varOffset_[&v] = b.base;
+        buffers.push_back(std::move(b));
+        return {};
+      }
+    case Space::Shared:
+      if (!withShared) return {};
+      varOffset_[&v] = sharedEnd = roundUp(sharedEnd, align);
+      if (!v.init.empty()) sharedInits_.emplace_back(sharedEnd, &v);
+      sharedEnd += size;
+      if (sharedEnd > kSharedSize)
+        return fmt::format("the .shared variables need more than the 0x{:x}-byte shared window", kSharedSize);
+      return {};
+    default: return {};
+    }
+  };
+  for (const Variable& v : module->variables) {
+    if (v.space == Space::Local || v.space == Space::Param)
+      return fmt::format("malformed IR: module variable '{}' is in the .{} space", v.name, spaceName(v.space));
+    if (std::string e = place(v, true); !e.empty()) return e;
+  }
+  for (const Function& g : module->functions)
+    for (const Variable& v : g.variables)
+      if (std::string e = place(v, !g.isEntry || &g == entry); !e.empty()) return e;
+  constData.assign(size_t(constEnd), 0);
+  for (auto [off, v] : constInits) std::copy_n(v->init.begin(), initBytes(*v), constData.begin() + ptrdiff_t(off));
+
+  // Frame layouts of every function with a body.
+  for (const Function& g : module->functions) {
+    if (g.isDeclaration()) continue;
+    FrameLayout& L = layouts_[&g];
+    for (const Variable& v : g.variables) {
+      if (v.space != Space::Local) continue;
+      uint64_t align = std::max<uint64_t>(v.align, 1);
+      varOffset_[&v] = L.localSize = roundUp(L.localSize, align);
+      L.localSize += v.size();
+      L.localAlign = std::max(L.localAlign, align);
+      if (!v.init.empty()) L.localInits.push_back(&v);
+    }
+    uint64_t end = 0;
+    if (!g.isEntry) { // a kernel's parameters are in constant bank 0 instead
+      uint64_t retAlign = 1;
+      for (const Param& p : g.params) {
+        paramOffset_[&p] = p.offset;
+        end = std::max<uint64_t>(end, uint64_t(p.offset) + p.size);
+      }
+      for (const Param& r : g.returns) retAlign = std::max<uint64_t>(retAlign, r.align);
+      L.returnsBase = end = roundUp(end, retAlign);
+      for (const Param& r : g.returns) {
+        paramOffset_[&r] = L.returnsBase + r.offset;
+        end = std::max<uint64_t>(end, L.returnsBase + r.offset + r.size);
+      }
+    }
+    for (const Variable& v : g.variables) {
+      if (v.space != Space::Param) continue;
+      varOffset_[&v] = end = roundUp(end, std::max<uint64_t>(v.align, 1));
+      end += v.size();
+      if (!v.init.empty()) L.paramInits.push_back(&v);
+    }
+    L.paramSize = end;
+  }
+
+  // Kernel parameters into constant bank 0; buffers after the .global variables.
+  uint64_t cbEnd = kParamBase;
+  for (const Param& p : f.params) cbEnd = std::max<uint64_t>(cbEnd, uint64_t(p.offset) + p.size);
+  cbank0.assign(size_t(cbEnd), 0);
+  for (const Param& p : f.params) {
+    if (auto pv = cfg.params.find(p.name); pv != cfg.params.end()) {
+      for (uint32_t k = 0; k < p.size && k < 8; ++k) cbank0[p.offset + k] = uint8_t(pv->second >> (8 * k));
+      continue;
+    }
+    Buffer b{p.name, next, cfg.buffers.at(p.name), false};
+    // The next buffer starts on a page boundary at least one unmapped page later.
+    next = roundUp(next + b.bytes.size(), SparseMemory::kPage) + SparseMemory::kPage;
+    if (next >= kSharedWindowBase) return "the buffers do not fit below the shared window";
+    for (uint32_t k = 0; k < 8; ++k) cbank0[p.offset + k] = uint8_t(b.base >> (8 * k));
+    buffers.push_back(std::move(b));
+  }
+  return {};
+}
+
+void Machine::startCta() {
+  shared.clear();
+  for (auto [off, v] : sharedInits_) shared.writeBytes(off, v->init.data(), initBytes(*v));
+}
+
+// ---------------------------------------------------------------- frames
+
+namespace {
+
+// Enters f's frame above the current one: its local area (zeros, then the
+// initial bytes) and a parameter area of zeros (then the initial bytes of its
+// .param variables).
+void pushFrame(Machine& m, const Function* f, const FrameLayout& L,
+               const std::unordered_map<const Variable*, uint64_t>& offsets) {
+  uint64_t base = 0;
+  if (!m.frames.empty()) {
+    const Frame& c = m.frames.back();
+    base = roundUp(c.localBase + c.layout->localSize, L.localAlign);
+  }
+  if (base > kLocalSize || L.localSize > kLocalSize - base)
+    fault(base, fmt::format("local memory overflow: the .local variables of '{}' need 0x{:x} bytes at local "
+                            "offset 0x{:x}; the local window ends at 0x{:x}", f->name, L.localSize, base, kLocalSize));
+  if (L.paramSize > kMaxParamStack - m.paramStackUsed)
+    fault(0, fmt::format("param stack overflow: the parameter area of '{}' needs 0x{:x} bytes, 0x{:x} of the "
+                         "thread's 0x{:x} are in use", f->name, L.paramSize, m.paramStackUsed, kMaxParamStack));
+  Frame fr;
+  fr.f = f;
+  fr.layout = &L;
+  fr.localBase = base;
+  fr.params.assign(size_t(L.paramSize), 0);
+  m.local.zero(base, L.localSize);
+  for (const Variable* v : L.localInits) m.local.writeBytes(base + offsets.at(v), v->init.data(), initBytes(*v));
+  for (const Variable* v : L.paramInits) std::copy_n(v->init.begin(), initBytes(*v), fr.params.begin() + ptrdiff_t(offsets.at(v)));
+  m.paramStackUsed += L.paramSize;
+  m.frames.push_back(std::move(fr));
+}
+
+} // namespace
+
+void Machine::startThread() {
+  regs.clear();
+  local.clear();
+  frames.clear();
+  paramStackUsed = 0;
+  extraSteps = 0;
+  auto it = layouts_.find(entry);
+  if (it == layouts_.end()) malformed(fmt::format("kernel '{}' has no body", entry->name));
+  pushFrame(*this, entry, it->second, varOffset_);
+}
+
+namespace {
+// A CALL's argument or return operand: a .param variable of the caller.
+const SymbolLoc& paramSymbol(const Machine& m, const Instr& call, const Operand& o) {
+  if (o.kind != Operand::Kind::Symbol)
+    malformed(fmt::format("CALL at line {}: arguments and results must be .param variables", call.loc.line));
+  const SymbolLoc& s = m.symbol(o);
+  if (s.isFunction || s.space != MemSpace::Param)
+    malformed(fmt::format("CALL at line {}: '{}' is not a .param variable", call.loc.line, o.sym));
+  return s;
+}
+} // namespace
+
+void Machine::enterCall(const Instr& call, const Function* callee, uint32_t retBix, uint32_t retIdx) {
+  // A list, when present, must match the callee; no lists: nothing is copied.
+  size_t nargs = call.srcs.size() - 1;
+  if (nargs != 0 && nargs != callee->params.size())
+    malformed(fmt::format("CALL at line {} passes {} arguments to '{}', which takes {}", call.loc.line, nargs,
+                          callee->name, callee->params.size()));
+  if (!call.dsts.empty() && call.dsts.size() != callee->returns.size())
+    malformed(fmt::format("CALL at line {} takes {} results from '{}', which returns {}", call.loc.line,
+                          call.dsts.size(), callee->name, callee->returns.size()));
+  std::vector<const SymbolLoc*> args;
+  for (size_t k = 0; k < nargs; ++k) args.push_back(&paramSymbol(*this, call, call.srcs[k + 1]));
+  for (const Operand& r : call.dsts) paramSymbol(*this, call, r); // checked now, used at RET
+  if (frames.size() > kMaxCallDepth) fault(0, "call stack overflow");
+  auto it = layouts_.find(callee);
+  if (it == layouts_.end()) malformed(fmt::format("function '{}' has no body", callee->name));
+  pushFrame(*this, callee, it->second, varOffset_);
+  // Clearing and filling the parameter area is work: one step per full 4 KiB.
+  extraSteps += it->second.paramSize / SparseMemory::kPage;
+  Frame& to = frames.back();
+  const Frame& from = frames[frames.size() - 2];
+  for (size_t k = 0; k < nargs; ++k) {
+    const Param& p = callee->params[k];
+    uint64_t n = std::min<uint64_t>(args[k]->size, p.size), at = paramOffset_.at(&p);
+    if (args[k]->offset + n > from.params.size() || at + n > to.params.size())
+      malformed(fmt::format("CALL at line {}: argument {} lies outside the parameter areas", call.loc.line, k + 1));
+    std::copy_n(from.params.begin() + ptrdiff_t(args[k]->offset), n, to.params.begin() + ptrdiff_t(at));
+  }
+  to.call = &call;
+  to.retBix = retBix;
+  to.retIdx = retIdx;
+  to.callerRegs = std::exchange(regs, Registers{});
+}
+
+Frame Machine::leaveCall() {
+  Frame done = std::move(frames.back());
+  frames.pop_back();
+  paramStackUsed -= done.params.size();
+  regs = std::move(done.callerRegs);
+  const Instr& call = *done.call;
+  Frame& to = frames.back();
+  for (size_t k = 0; k < call.dsts.size() && k < done.f->returns.size(); ++k) {
+    const SymbolLoc& r = paramSymbol(*this, call, call.dsts[k]);
+    const Param& ret = done.f->returns[k];
+    uint64_t n = std::min<uint64_t>(r.size, ret.size), at = paramOffset_.at(&ret);
+    if (r.offset + n > to.params.size() || at + n > done.params.size())
+      malformed(fmt::format("CALL at line {}: result {} lies outside the parameter areas", call.loc.line, k + 1));
+    std::copy_n(done.params.begin() + ptrdiff_t(at), n, to.params.begin() + ptrdiff_t(r.offset));
+  }
+  return done;
+}
+
+// ---------------------------------------------------------------- symbols
+
+const SymbolLoc& Machine::symbol(const Operand& o) const {
+  if (auto it = symbols_.find(&o); it != symbols_.end()) return it->second;
+  if (frames.empty()) malformed("a symbol outside any function");
+  const Param* param = nullptr;
+  const Variable* v = o.sym.empty() ? nullptr : findVariable(*module, *frames.back().f, o.sym, &param);
+  SymbolLoc s;
+  if (v) {
+    auto off = varOffset_.find(v);
+    if (off == varOffset_.end()) malformed(fmt::format("variable '{}' has no storage", o.sym));
+    s.space = memSpaceOf(v->space);
+    s.inFrame = s.space == MemSpace::Local || s.space == MemSpace::Param;
+    s.offset = off->second;
+    s.size = v->size();
+  } else if (param) {
+    auto off = paramOffset_.find(param);
+    if (off == paramOffset_.end()) malformed(fmt::format("parameter '{}' has no storage", o.sym));
+    s.space = MemSpace::Param;
+    s.inFrame = true;
+    s.offset = off->second;
+    s.size = param->size;
+  } else if (!o.sym.empty() && module->findFunction(o.sym)) {
+    s.isFunction = true;
+  } else {
+    malformed(fmt::format("undefined symbol '{}' in function '{}'", o.sym, frames.back().f->name));
+  }
+  return symbols_.emplace(&o, s).first->second;
+}
+
+uint64_t Machine::symbolAddress(const Operand& o) const {
+  const SymbolLoc& s = symbol(o);
+  if (s.isFunction) unsupported(fmt::format("the address of function '{}': function pointers are not modelled", o.sym));
+  return s.inFrame && s.space == MemSpace::Local ? frames.back().localBase + s.offset : s.offset;
+}
+
+// ---------------------------------------------------------------- addresses and accesses
+
+Location Machine::location(const Instr& in, size_t i, OpSpace os) const {
+  const Operand& o = src(in, i);
+  if (o.kind != Operand::Kind::Mem)
+    malformed(fmt::format("operand {} of {} at line {} must be an address [R+imm]", i + 1, in.info().name, in.loc.line));
+  uint64_t a = uint64_t(o.imm);
+  if (o.hasReg) {
+    if (!o.reg.isGeneral())
+      malformed(fmt::format("operand {} of {} at line {} must be an address with an R or UR base", i + 1, in.info().name, in.loc.line));
+    a += regs.get(o.reg);
+  }
+  if (o.sym.empty()) {
+    switch (os) {
+    case OpSpace::Global: return {MemSpace::Global, a, a};
+    case OpSpace::Shared: return {MemSpace::Shared, a, a};
+    case OpSpace::Local: return {MemSpace::Local, a, a};
+    case OpSpace::Generic: break;
+    }
+    if (a - kSharedWindowBase < kSharedSize) return {MemSpace::Shared, a - kSharedWindowBase, a};
+    if (a - kLocalWindowBase < kLocalSize) return {MemSpace::Local, a - kLocalWindowBase, a};
+    return {MemSpace::Global, a, a};
+  }
+  // [sym+off]: the symbol's own state space, whatever the opcode's.
+  const SymbolLoc& s = symbol(o);
+  if (s.isFunction)
+    malformed(fmt::format("{} at line {} addresses function '{}'", in.info().name, in.loc.line, o.sym));
+  bool fits = os == OpSpace::Generic || (os == OpSpace::Global && s.space == MemSpace::Global) ||
+              (os == OpSpace::Shared && s.space == MemSpace::Shared) || (os == OpSpace::Local && s.space == MemSpace::Local);
+  if (!fits)
+    throw Stop{RunResult::Kind::Error, 0,
+               fmt::format("state space mismatch: {} at line {} addresses '{}', a .{} variable", mnemonic(in),
+                           in.loc.line, o.sym, s.space == MemSpace::Const ? "const" : spaceText(s.space))};
+  a += s.inFrame && s.space == MemSpace::Local ? frames.back().localBase + s.offset : s.offset;
+  return {s.space, a, a};
+}
+
+Buffer* Machine::findBuffer(uint64_t addr, unsigned bytes) {
+  auto it = std::upper_bound(buffers.begin(), buffers.end(), addr,
+                             [](uint64_t a, const Buffer& b) { return a < b.base; });
+  if (it == buffers.begin()) return nullptr;
+  Buffer& b = *(it - 1);
+  uint64_t off = addr - b.base;
+  if (off >= b.bytes.size() || b.bytes.size() - off < bytes) return nullptr;
+  return &b;
+}
+
+namespace {
+// The bytes of a dense space (constant data, a parameter area) an access
+// reaches, or a fault.
+uint8_t* denseBytes(std::vector<uint8_t>& mem, const Location& l, unsigned bytes) {
+  if (l.addr >= mem.size() || mem.size() - l.addr < bytes)
+    fault(l.shown, fmt::format("{} address 0x{:x} is outside [0, 0x{:x})", spaceText(l.space), l.addr, mem.size()));
+  return mem.data() + l.addr;
+}
+} // namespace
+
+uint64_t Machine::load(const Location& l, unsigned bytes) {
+  if (l.addr % bytes != 0) fault(l.shown, fmt::format("misaligned {}-byte access at 0x{:x}", bytes, l.shown));
+  uint64_t v = 0;
+  const uint8_t* p = nullptr;
+  switch (l.space) {
+  case MemSpace::Global: {
+    Buffer* b = findBuffer(l.addr, bytes);
+    if (!b) fault(l.shown, fmt::format("global address 0x{:x} is outside every buffer and variable", l.addr));
+    p = b->bytes.data() + (l.addr - b->base);
+    break;
+  }
+  case MemSpace::Shared: case MemSpace::Local: {
+    uint64_t size = l.space == MemSpace::Shared ? kSharedSize : kLocalSize;
+    if (l.addr >= size || size - l.addr < bytes)
+      fault(l.shown, fmt::format("{} address 0x{:x} is outside [0, 0x{:x})", spaceText(l.space), l.addr, size));
+    return (l.space == MemSpace::Shared ? shared : local).read(l.addr, bytes);
+  }
+  case MemSpace::Const: p = denseBytes(constData, l, bytes); break;
+  case MemSpace::Param: p = denseBytes(frames.back().params, l, bytes); break;
+  }
+  for (unsigned k = 0; k < bytes; ++k) v |= uint64_t(p[k]) << (8 * k);
+  return v;
+}
+
+void Machine::store(const Location& l, unsigned bytes, uint64_t v) {
+  if (l.addr % bytes != 0) fault(l.shown, fmt::format("misaligned {}-byte access at 0x{:x}", bytes, l.shown));
+  uint8_t* p = nullptr;
+  switch (l.space) {
+  case MemSpace::Global: {
+    Buffer* b = findBuffer(l.addr, bytes);
+    if (!b) fault(l.shown, fmt::format("global address 0x{:x} is outside every buffer and variable", l.addr));
+    p = b->bytes.data() + (l.addr - b->base);
+    break;
+  }
+  case MemSpace::Shared: case MemSpace::Local: {
+    uint64_t size = l.space == MemSpace::Shared ? kSharedSize : kLocalSize;
+    if (l.addr >= size || size - l.addr < bytes)
+      fault(l.shown, fmt::format("{} address 0x{:x} is outside [0, 0x{:x})", spaceText(l.space), l.addr, size));
+    (l.space == MemSpace::Shared ? shared : local).write(l.addr, bytes, v);
+    return;
+  }
+  case MemSpace::Const: fault(l.shown, fmt::format("store to the read-only constant space at 0x{:x}", l.addr));
+  case MemSpace::Param: p = denseBytes(frames.back().params, l, bytes); break;
+  }
+  for (unsigned k = 0; k < bytes; ++k) p[k] = uint8_t(v >> (8 * k));
+}
+
+// ---------------------------------------------------------------- memory instructions
+
+namespace {
+struct Access {
+  unsigned bytes = 4;
+  bool isSigned = false;
+};
+Access accessOf(const Instr& in) {
+  if (in.has(Mod::U8)) return {1, false};
+  if (in.has(Mod::S8)) return {1, true};
+  if (in.has(Mod::U16)) return {2, false};
+  if (in.has(Mod::S16)) return {2, true};
+  if (in.has(Mod::W64)) return {8, false};
+  return {4, false};
+}
+// A loaded value as the destination receives it: 8/16-bit values extended to
+// 32 bits, then stored zero-extended like every 32-bit result.
+uint64_t extendLoaded(uint64_t v, Access a) {
+  if (a.bytes == 8) return v;
+  if (a.isSigned) return maskTo(uint64_t(signExtend(v, 8 * a.bytes)), 32);
+  return v;
+}
+} // namespace
+
+bool Machine::execMemory(const Instr& in) {
+  switch (in.op) {
+  case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: {
+    OpSpace os = in.op == Opcode::LDG ? OpSpace::Global : in.op == Opcode::LDS ? OpSpace::Shared
+                 : in.op == Opcode::LDL ? OpSpace::Local : OpSpace::Generic;
+    Access a = accessOf(in);
+    Location l = location(in, 0, os);
+    writeInt(in, 0, extendLoaded(load(l, a.bytes), a), a.bytes == 8 ? 64 : 32);
+    return true;
+  }
+  case Opcode::ST: case Opcode::STG: case Opcode::STS: case Opcode::STL: {
+    OpSpace os = in.op == Opcode::STG ? OpSpace::Global : in.op == Opcode::STS ? OpSpace::Shared
+                 : in.op == Opcode::STL ? OpSpace::Local : OpSpace::Generic;
+    Access a = accessOf(in);
+    Location l = location(in, 0, os);
+    store(l, a.bytes, readInt(in, 1, 64));
+    return true;
+  }
+  case Opcode::LDC: {
+    Access a = accessOf(in);
+    const Operand& o = src(in, 0);
+    if (o.kind != Operand::Kind::CBank || o.neg || o.abs)
+      malformed(fmt::format("operand 1 of LDC at line {} must be a constant-bank operand", in.loc.line));
+    writeInt(in, 0, extendLoaded(readCBank(o, a.bytes), a), a.bytes == 8 ? 64 : 32);
+    return true;
+  }
+  case Opcode::ATOM: case Opcode::RED: {
+    bool isAtom = in.op == Opcode::ATOM;
+    auto op = modOf(in, ModGroup::AtomOp);
+    if (!op) unsupported(fmt::format("{} without an operation (.ADD, .MIN, ...)", in.info().name));
+    unsigned bits = in.has(Mod::W64) ? 64 : 32;
+    bool isSigned = in.has(Mod::S32);
+    Location l = location(in, 0, OpSpace::Generic);
+    uint64_t b = readInt(in, 1, bits);
+    uint64_t c = 0;
+    if (*op == Mod::CAS) c = readInt(in, 2, bits);
+    else if (in.srcs.size() > 2) malformed(fmt::format("{} at line {}: only CAS takes a third source", mnemonic(in), in.loc.line));
+    uint64_t old = load(l, bits / 8);
+    uint64_t nv = 0;
+    auto less = [&](uint64_t x, uint64_t y) { return isSigned ? signExtend(x, bits) < signExtend(y, bits) : x < y; };
+    switch (*op) {
+    case Mod::ADD: nv = old + b; break;
+    case Mod::MIN: nv = less(b, old) ? b : old; break;
+    case Mod::MAX: nv = less(old, b) ? b : old; break;
+    case Mod::INC: nv = old >= b ? 0 : old + 1; break;                 // PTX atom.inc
+    case Mod::DEC: nv = (old == 0 || old > b) ? b : old - 1; break;    // PTX atom.dec
+    case Mod::EXCH: nv = b; break;
+    case Mod::CAS: nv = old == b ? c : old; break;
+    case Mod::ATOM_AND: nv = old & b; break;
+    case Mod::ATOM_OR: nv = old | b; break;
+    case Mod::ATOM_XOR: nv = old ^ b; break;
+    default: unsupported(fmt::format("atomic operation .{}", modText(*op)));
+    }
+    store(l, bits / 8, maskTo(nv, bits));
+    if (isAtom) writeInt(in, 0, old, bits);
+    return true;
+  }
+  default: return false;
+  }
+}
+
+} // namespace ori::interp_detail

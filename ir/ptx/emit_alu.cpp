@@ -1,0 +1,536 @@
+// Ori -> PTX: integer and predicate opcodes (emit_impl.h). Each emits the
+// interpreter's meaning (ir/interp_alu.cpp, docs/interpreter.md):
+//   MOV -> mov; IADD3 -> add/sub/neg; SEL -> selp; IMAD -> mad.lo/.wide/.hi;
+//   LOP3 -> lop3.b32 (64-bit: two halves); SHL/SHR -> shl/shr (PTX clamps the
+//   amount at the width, like the interpreter); SHF -> shf.l/shf.r.clamp or a
+//   64-bit shift; IMNMX -> min/max (+ selp); LEA -> shl + add; S2R -> special
+//   registers; ISETP -> setp p|q; PLOP3 -> and/or/xor/not.pred or a general
+//   lop3 form.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+#include "ir/ori.h"
+#include "ir/ptx/emit_impl.h"
+
+namespace ori::ptx::emit_detail {
+namespace {
+
+unsigned width(const Instr& in) { return in.has(Mod::W64) ? 64 : 32; }
+
+int64_t immOf(const Instr& in, size_t i) {
+  if (i >= in.srcs.size() || in.srcs[i].kind != Operand::Kind::Imm)
+    fail(in.loc, fmt::format("{}: operand {} must be an integer immediate", in.info().name, i + 1));
+  return in.srcs[i].imm;
+}
+
+// Integer type of SHR/SHF/IMNMX/ISETP: {bits, signed}.
+std::pair<unsigned, bool> intType(const Instr& in, bool defaultSigned) {
+  if (in.has(Mod::U32)) return {32, false};
+  if (in.has(Mod::S32)) return {32, true};
+  if (in.has(Mod::U64)) return {64, false};
+  if (in.has(Mod::S64)) return {64, true};
+  if (in.has(Mod::W64)) return {64, defaultSigned};
+  return {32, defaultSigned};
+}
+
+std::string typeName(std::pair<unsigned, bool> t) { return fmt::format("{}{}", t.second ? "s" : "u", t.first); }
+
+const char* compareName(Mod m) {
+  switch (m) {
+  case Mod::LT: return "lt";
+  case Mod::EQ: return "eq";
+  case Mod::LE: return "le";
+  case Mod::GT: return "gt";
+  case Mod::NE: return "ne";
+  case Mod::GE: return "ge";
+  case Mod::NUM: return "num";
+  case Mod::NAN_: return "nan";
+  case Mod::LTU: return "ltu";
+  case Mod::EQU: return "equ";
+  case Mod::LEU: return "leu";
+  case Mod::GTU: return "gtu";
+  case Mod::NEU: return "neu";
+  case Mod::GEU: return "geu";
+  default: return nullptr;
+  }
+}
+
+bool isConstReg(const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isConst(); }
+
+} // namespace
+
+// ------------------------------------------------------------------ integer
+
+std::string FnEmitter::bitwise3(uint32_t lut, const std::string& a, const std::string& b, const std::string& c,
+                                unsigned w) {
+  std::string ones = immText(~uint64_t(0), w);
+  if (ctx.sm >= 50 && w == 32) {
+    ctx.require(4, 3);
+    std::string t = temp(32);
+    emit(fmt::format("lop3.b32 {}, {}, {}, {}, 0x{:x};", t, a, b, c, lut));
+    return t;
+  }
+  auto op2 = [&](const char* op, const std::string& x, const std::string& y) {
+    std::string t = temp(w);
+    emit(fmt::format("{}.b{} {}, {}, {};", op, w, t, x, y));
+    return t;
+  };
+  auto notOf = [&](const std::string& x) {
+    std::string t = temp(w);
+    emit(fmt::format("not.b{} {}, {};", w, t, x));
+    return t;
+  };
+  // g(x, y) for a 2-input table (bit x<<1|y).
+  auto fn2 = [&](uint32_t t4, const std::string& x, const std::string& y) -> std::string {
+    switch (t4 & 0xF) {
+    case 0x0: return "0";
+    case 0xF: return ones;
+    case 0xC: return x;
+    case 0xA: return y;
+    case 0x3: return notOf(x);
+    case 0x5: return notOf(y);
+    case 0x8: return op2("and", x, y);
+    case 0xE: return op2("or", x, y);
+    case 0x6: return op2("xor", x, y);
+    case 0x9: return notOf(op2("xor", x, y));
+    case 0x7: return notOf(op2("and", x, y));
+    case 0x1: return notOf(op2("or", x, y));
+    case 0x4: return op2("and", x, notOf(y));
+    case 0x2: return op2("and", notOf(x), y);
+    case 0xD: return op2("or", x, notOf(y));
+    default: return op2("or", notOf(x), y); // 0xB
+    }
+  };
+  // Shannon expansion on a: F = a ? F1(b, c) : F0(b, c).
+  uint32_t f0 = lut & 0xF, f1 = (lut >> 4) & 0xF;
+  if (f0 == f1) return fn2(f0, b, c);
+  if (f0 == 0) return op2("and", a, fn2(f1, b, c));
+  if (f1 == 0) return op2("and", notOf(a), fn2(f0, b, c));
+  if (f0 == 0xF) return op2("or", notOf(a), fn2(f1, b, c));
+  if (f1 == 0xF) return op2("or", a, fn2(f0, b, c));
+  std::string g0 = fn2(f0, b, c);
+  if (f1 == (~f0 & 0xF)) return op2("xor", a, g0);
+  std::string g1 = fn2(f1, b, c);
+  return op2("xor", g0, op2("and", a, op2("xor", g0, g1)));
+}
+
+bool FnEmitter::emitInteger(const Instr& in) {
+  switch (in.op) {
+  case Opcode::MOV: {
+    if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Symbol) {
+      // The address of a variable (in its state space) or of a function.
+      const std::string& sym = in.srcs[0].sym;
+      if (!isPtxIdent(sym)) fail(in.loc, fmt::format("'{}' is not a PTX identifier", sym));
+      std::string d = intDst(in, 0, 64);
+      emit(fmt::format("mov.u64 {}, {};", d, sym));
+      return true;
+    }
+    unsigned w = width(in);
+    if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::CBank && !in.srcs[0].neg) {
+      cbank(in, in.srcs[0], w / 8, fmt::format("b{}", w), w, intDst(in, 0, w));
+      return true;
+    }
+    std::string a = intSrc(in, 0, w);
+    emit(fmt::format("mov.b{} {}, {};", w, intDst(in, 0, w), a));
+    return true;
+  }
+  case Opcode::IADD3: {
+    unsigned w = width(in);
+    struct Term {
+      std::string text;
+      bool neg;
+    };
+    std::vector<Term> pos, neg;
+    uint64_t k = 0;
+    for (size_t i = 0; i < 3; ++i) {
+      if (i >= in.srcs.size()) fail(in.loc, "IADD3 needs three sources");
+      const Operand& o = in.srcs[i];
+      if (o.kind == Operand::Kind::Imm) {
+        k += o.neg ? 0 - uint64_t(o.imm) : uint64_t(o.imm);
+        continue;
+      }
+      if (isConstReg(o)) continue;
+      Instr plain = in; // read the operand without its negation; the sum applies it
+      plain.srcs[i].neg = false;
+      Term t{intSrc(plain, i, w), o.neg};
+      (o.neg ? neg : pos).push_back(std::move(t));
+    }
+    if (w < 64) k &= (uint64_t(1) << w) - 1;
+    std::vector<Term> terms = pos;
+    if (k != 0) terms.push_back({immText(k, w), false});
+    terms.insert(terms.end(), neg.begin(), neg.end());
+    std::string d = intDst(in, 0, w);
+    if (terms.empty()) {
+      emit(fmt::format("mov.b{} {}, 0;", w, d));
+    } else if (terms.size() == 1) {
+      emit(terms[0].neg ? fmt::format("neg.s{} {}, {};", w, d, terms[0].text)
+                        : fmt::format("mov.b{} {}, {};", w, d, terms[0].text));
+    } else {
+      std::string acc = terms[0].text;
+      if (terms[0].neg) { // every term is negated: -(a) - b ...
+        std::string t = temp(w);
+        emit(fmt::format("neg.s{} {}, {};", w, t, acc));
+        acc = t;
+      }
+      for (size_t j = 1; j < terms.size(); ++j) {
+        std::string to = j + 1 == terms.size() ? d : temp(w);
+        emit(fmt::format("{}.s{} {}, {}, {};", terms[j].neg ? "sub" : "add", w, to, acc, terms[j].text));
+        acc = to;
+      }
+    }
+    return true;
+  }
+  case Opcode::SEL: {
+    unsigned w = width(in);
+    std::string a = intSrc(in, 0, w), b = intSrc(in, 1, w);
+    Pred p = predSrc(in, 2);
+    std::string d = intDst(in, 0, w);
+    if (p.isConst) emit(fmt::format("mov.b{} {}, {};", w, d, p.value ? a : b));
+    else emit(fmt::format("selp.b{} {}, {}, {}, {};", w, d, p.neg ? b : a, p.neg ? a : b, p.name));
+    return true;
+  }
+  case Opcode::IMAD: {
+    bool isSigned = !in.has(Mod::U32);
+    if (in.has(Mod::WIDE)) {
+      std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32), c = intSrc(in, 2, 64);
+      emit(fmt::format("mad.wide.{} {}, {}, {}, {};", isSigned ? "s32" : "u32", intDst(in, 0, 64), a, b, c));
+    } else if (in.has(Mod::HI)) {
+      std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32), c = intSrc(in, 2, 32);
+      emit(fmt::format("mad.hi.{} {}, {}, {}, {};", isSigned ? "s32" : "u32", intDst(in, 0, 32), a, b, c));
+    } else {
+      unsigned w = width(in);
+      std::string a = intSrc(in, 0, w, true), b = intSrc(in, 1, w), c = intSrc(in, 2, w);
+      emit(fmt::format("mad.lo.s{} {}, {}, {}, {};", w, intDst(in, 0, w), a, b, c));
+    }
+    return true;
+  }
+  case Opcode::LOP3: {
+    int64_t lut = immOf(in, 3);
+    if (lut < 0 || lut > 0xff) fail(in.loc, fmt::format("LOP3 truth table {} is not 8-bit", lut));
+    if (!in.has(Mod::W64) && ctx.sm >= 50) {
+      ctx.require(4, 3);
+      std::string a = intSrc(in, 0, 32), b = intSrc(in, 1, 32), c = intSrc(in, 2, 32);
+      emit(fmt::format("lop3.b32 {}, {}, {}, {}, 0x{:x};", intDst(in, 0, 32), a, b, c, lut));
+      return true;
+    }
+    if (ctx.sm < 50) { // no lop3: and/or/xor/not on the whole width
+      unsigned w = width(in);
+      std::string a = intSrc(in, 0, w), b = intSrc(in, 1, w), c = intSrc(in, 2, w);
+      std::string r = bitwise3(uint32_t(lut), a, b, c, w);
+      emit(fmt::format("mov.b{} {}, {};", w, intDst(in, 0, w), r));
+      return true;
+    }
+    // PTX has no lop3.b64: the same table on both 32-bit halves.
+    std::string lo[3], hi[3];
+    for (size_t i = 0; i < 3; ++i) {
+      const Operand& o = in.srcs.at(i);
+      if (o.kind == Operand::Kind::Imm && !o.neg) {
+        lo[i] = immText(uint64_t(o.imm), 32);
+        hi[i] = immText(uint64_t(o.imm) >> 32, 32);
+      } else if (isConstReg(o) && !o.neg) {
+        lo[i] = hi[i] = "0";
+      } else {
+        std::string v = intSrc(in, i, 64, true);
+        lo[i] = temp(32);
+        hi[i] = temp(32);
+        emit(fmt::format("mov.b64 {{{}, {}}}, {};", lo[i], hi[i], v));
+      }
+    }
+    std::string rl = bitwise3(uint32_t(lut), lo[0], lo[1], lo[2], 32);
+    std::string rh = bitwise3(uint32_t(lut), hi[0], hi[1], hi[2], 32);
+    emit(fmt::format("mov.b64 {}, {{{}, {}}};", intDst(in, 0, 64), rl, rh));
+    return true;
+  }
+  case Opcode::SHL: {
+    unsigned w = width(in);
+    std::string a = intSrc(in, 0, w, true), s = intSrc(in, 1, 32);
+    emit(fmt::format("shl.b{} {}, {}, {};", w, intDst(in, 0, w), a, s));
+    return true;
+  }
+  case Opcode::SHR: {
+    auto t = intType(in, false);
+    std::string a = intSrc(in, 0, t.first, true), s = intSrc(in, 1, 32);
+    emit(fmt::format("shr.{} {}, {}, {};", typeName(t), intDst(in, 0, t.first), a, s));
+    return true;
+  }
+  case Opcode::SHF: {
+    auto dir = in.mods.inGroup(ModGroup::Dir);
+    if (!dir) fail(in.loc, fmt::format("{}: SHF without .L or .R has no meaning", printInstr(f, in)));
+    auto t = intType(in, false);
+    bool hi = in.has(Mod::HI), left = *dir == Mod::L;
+    std::string lo = intSrc(in, 0, 32, true), s = intSrc(in, 1, 32), h = intSrc(in, 2, 32, true);
+    if (t.first == 32 && ctx.sm < 32 && !(left && !hi) && !(!left && hi)) {
+      // No shf before sm_32: the 64-bit shift by min(s, 32).
+      std::string n = temp(32);
+      emit(fmt::format("min.u32 {}, {}, 32;", n, s));
+      s = n;
+      t.first = 64;
+      t.second = false; // the word kept does not depend on the fill for n <= 32
+    }
+    if (t.first == 32) { // n = min(s, 32): PTX's .clamp, and shl/shr clamp at 32 too
+      std::string d = intDst(in, 0, 32);
+      if (left == hi) ctx.require(3, 1);
+      if (left && hi) emit(fmt::format("shf.l.clamp.b32 {}, {}, {}, {};", d, lo, h, s));
+      else if (left) emit(fmt::format("shl.b32 {}, {}, {};", d, lo, s));
+      else if (!hi) emit(fmt::format("shf.r.clamp.b32 {}, {}, {}, {};", d, lo, h, s));
+      else emit(fmt::format("shr.{}32 {}, {}, {};", t.second ? "s" : "u", d, h, s));
+      return true;
+    }
+    // .U64/.S64: a 64-bit shift of hi:lo (amounts >= 64 give 0 or the sign fill).
+    std::string v = temp(64), r = temp(64), rl = temp(32), rh = temp(32);
+    emit(fmt::format("mov.b64 {}, {{{}, {}}};", v, lo, h));
+    if (left) emit(fmt::format("shl.b64 {}, {}, {};", r, v, s));
+    else emit(fmt::format("shr.{}64 {}, {}, {};", t.second ? "s" : "u", r, v, s));
+    emit(fmt::format("mov.b64 {{{}, {}}}, {};", rl, rh, r));
+    emit(fmt::format("mov.b32 {}, {};", intDst(in, 0, 32), hi ? rh : rl));
+    return true;
+  }
+  case Opcode::IMNMX: {
+    auto t = intType(in, true);
+    std::string a = intSrc(in, 0, t.first), b = intSrc(in, 1, t.first);
+    Pred p = predSrc(in, 2);
+    std::string ty = typeName(t);
+    if (p.isConst) {
+      emit(fmt::format("{}.{} {}, {}, {};", p.value ? "min" : "max", ty, intDst(in, 0, t.first), a, b));
+      return true;
+    }
+    std::string lo = temp(t.first), hi2 = temp(t.first);
+    emit(fmt::format("min.{} {}, {}, {};", ty, lo, a, b));
+    emit(fmt::format("max.{} {}, {}, {};", ty, hi2, a, b));
+    emit(fmt::format("selp.b{} {}, {}, {}, {};", t.first, intDst(in, 0, t.first), p.neg ? hi2 : lo,
+                     p.neg ? lo : hi2, p.name));
+    return true;
+  }
+  case Opcode::LEA: {
+    unsigned w = width(in);
+    int64_t s = immOf(in, 2);
+    std::string b = intSrc(in, 1, w);
+    if (s < 0 || s >= int64_t(w) || isConstReg(in.srcs.at(0))) { // (a << s) is 0
+      std::string v = b;
+      emit(fmt::format("mov.b{} {}, {};", w, intDst(in, 0, w), v));
+      return true;
+    }
+    std::string a = intSrc(in, 0, w, true);
+    if (s == 0) {
+      emit(fmt::format("add.s{} {}, {}, {};", w, intDst(in, 0, w), a, b));
+      return true;
+    }
+    std::string t = temp(w);
+    emit(fmt::format("shl.b{} {}, {}, {};", w, t, a, s));
+    emit(fmt::format("add.s{} {}, {}, {};", w, intDst(in, 0, w), t, b));
+    return true;
+  }
+  case Opcode::S2R: {
+    if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::SReg) fail(in.loc, "S2R reads no special register");
+    SpecialReg s = in.srcs[0].sreg;
+    static constexpr std::pair<SpecialReg, const char*> kNames[] = {
+        {SpecialReg::TID_X, "%tid.x"},       {SpecialReg::TID_Y, "%tid.y"},       {SpecialReg::TID_Z, "%tid.z"},
+        {SpecialReg::CTAID_X, "%ctaid.x"},   {SpecialReg::CTAID_Y, "%ctaid.y"},   {SpecialReg::CTAID_Z, "%ctaid.z"},
+        {SpecialReg::NTID_X, "%ntid.x"},     {SpecialReg::NTID_Y, "%ntid.y"},     {SpecialReg::NTID_Z, "%ntid.z"},
+        {SpecialReg::NCTAID_X, "%nctaid.x"}, {SpecialReg::NCTAID_Y, "%nctaid.y"}, {SpecialReg::NCTAID_Z, "%nctaid.z"},
+        {SpecialReg::LANEID, "%laneid"},     {SpecialReg::NWARPID, "%nwarpid"},   {SpecialReg::SMID, "%smid"},
+        {SpecialReg::NSMID, "%nsmid"},       {SpecialReg::CLOCKLO, "%clock"},     {SpecialReg::CLOCKHI, "%clock_hi"},
+        {SpecialReg::GLOBALTIMERLO, "%globaltimer_lo"}, {SpecialReg::GLOBALTIMERHI, "%globaltimer_hi"},
+        {SpecialReg::LANEMASK_EQ, "%lanemask_eq"}, {SpecialReg::LANEMASK_LT, "%lanemask_lt"},
+        {SpecialReg::LANEMASK_LE, "%lanemask_le"}, {SpecialReg::LANEMASK_GT, "%lanemask_gt"},
+        {SpecialReg::LANEMASK_GE, "%lanemask_ge"},
+    };
+    switch (s) {
+    case SpecialReg::WARPID: { // the interpreter's (and a 1-D block's) warp index: tid.x / 32
+      std::string t = temp(32);
+      emit(fmt::format("mov.u32 {}, %tid.x;", t));
+      emit(fmt::format("shr.u32 {}, {}, 5;", intDst(in, 0, 32), t));
+      return true;
+    }
+    case SpecialReg::GRIDID: { // 64-bit in PTX; S2R keeps the low 32 bits
+      std::string t = temp(64);
+      emit(fmt::format("mov.u64 {}, %gridid;", t));
+      emit(fmt::format("cvt.u32.u64 {}, {};", intDst(in, 0, 32), t));
+      return true;
+    }
+    case SpecialReg::SWINBASE: case SpecialReg::LWINBASE:
+      // The generic address of the start of the shared / local window.
+      emit(fmt::format("cvta.{}.u64 {}, 0;", s == SpecialReg::SWINBASE ? "shared" : "local", intDst(in, 0, 64)));
+      return true;
+    default:
+      for (auto [sr, name] : kNames)
+        if (sr == s) {
+          emit(fmt::format("mov.u32 {}, {};", intDst(in, 0, 32), name));
+          return true;
+        }
+      fail(in.loc, fmt::format("{} has no PTX special register", specialRegName(s)));
+    }
+  }
+  default: return false;
+  }
+}
+
+// ------------------------------------------------------------------ predicates
+
+void FnEmitter::emitSetp(const Instr& in, const std::string& cmp, const std::string& type, const std::string& a,
+                         const std::string& b) {
+  const std::string setp = cmp + type;
+  Pred c = predSrc(in, 2);
+  Mod op = in.mods.inGroup(ModGroup::BoolOp).value_or(Mod::AND);
+  if (in.dsts.size() < 2) fail(in.loc, fmt::format("{} needs two predicate destinations", in.info().name));
+  for (size_t d = 0; d < 2; ++d)
+    if (in.dsts[d].kind != Operand::Kind::Reg || !in.dsts[d].reg.isPredicate())
+      fail(in.loc, fmt::format("{}: destination {} must be a predicate", in.info().name, d + 1));
+  bool pPT = in.dsts[0].reg.isConst(), qPT = in.dsts[1].reg.isConst();
+  if (pPT && qPT) return; // both results dropped
+  // x = r, y = !r (swapped: x = !r, y = r), the SASS/PTX "p|q" pair.
+  auto plain = [&](bool swap) {
+    size_t x = swap ? 1 : 0, y = swap ? 0 : 1;
+    bool yPT = in.dsts[y].reg.isConst();
+    std::string xs = predDst(in, x);
+    if (yPT) emit(fmt::format("{} {}, {}, {};", setp, xs, a, b));
+    else emit(fmt::format("{} {}|{}, {}, {};", setp, xs, predDst(in, y), a, b));
+  };
+  if (c.isConst) {
+    auto setBoth = [&](bool v) {
+      for (size_t d = 0; d < 2; ++d)
+        if (!in.dsts[d].reg.isConst()) setPred(predDst(in, d), Pred{true, v, {}, false});
+    };
+    if (op == Mod::AND) c.value ? plain(false) : setBoth(false);
+    else if (op == Mod::OR) c.value ? setBoth(true) : plain(false);
+    else plain(c.value); // XOR with true negates r
+    return;
+  }
+  const char* bop = op == Mod::OR ? "or" : op == Mod::XOR ? "xor" : "and";
+  std::string p = predDst(in, 0);
+  if (qPT) emit(fmt::format("{}.{}{} {}, {}, {}, {};", cmp, bop, type, p, a, b, predText(c)));
+  else emit(fmt::format("{}.{}{} {}|{}, {}, {}, {};", cmp, bop, type, p, predDst(in, 1), a, b, predText(c)));
+}
+
+void FnEmitter::emitConstCompare(const Instr& in, bool r) {
+  Pred c = predSrc(in, 2);
+  Mod op = in.mods.inGroup(ModGroup::BoolOp).value_or(Mod::AND);
+  if (in.dsts.size() < 2) fail(in.loc, fmt::format("{} needs two predicate destinations", in.info().name));
+  bool pPT = in.dsts[0].reg.isConst(), qPT = in.dsts[1].reg.isConst();
+  if (!c.isConst && !pPT && !qPT && in.dsts[0].reg == in.srcs[2].reg) { // p is written before q reads c
+    std::string t = temp(1);
+    emit(fmt::format("mov.pred {}, {};", t, c.name));
+    c.name = t;
+  }
+  auto value = [&](bool rv) {
+    Pred v = c;
+    if (op == Mod::AND && !rv) v = Pred{true, false, {}, false};
+    if (op == Mod::OR && rv) v = Pred{true, true, {}, false};
+    if (op == Mod::XOR && rv) {
+      if (v.isConst) v.value = !v.value;
+      else v.neg = !v.neg;
+    }
+    return v;
+  };
+  if (!pPT) setPred(predDst(in, 0), value(r));
+  if (!qPT) setPred(predDst(in, 1), value(!r));
+}
+
+bool FnEmitter::emitPredicate(const Instr& in) {
+  switch (in.op) {
+  case Opcode::ISETP: {
+    auto cmp = in.mods.inGroup(ModGroup::Cmp);
+    const char* name = cmp ? compareName(*cmp) : nullptr;
+    if (!name || *cmp == Mod::NUM || *cmp == Mod::NAN_ || int(*cmp) > int(Mod::GE))
+      fail(in.loc, fmt::format("{}: ISETP needs one of .LT .EQ .LE .GT .NE .GE", printInstr(f, in)));
+    auto t = intType(in, true);
+    std::string a = intSrc(in, 0, t.first), b = intSrc(in, 1, t.first);
+    emitSetp(in, fmt::format("setp.{}", name), "." + typeName(t), a, b);
+    return true;
+  }
+  case Opcode::PLOP3: {
+    Pred x[3] = {predSrc(in, 0), predSrc(in, 1), predSrc(in, 2)};
+    uint32_t luts[2] = {uint32_t(immOf(in, 3)) & 0xff, uint32_t(immOf(in, 4)) & 0xff};
+    if (in.dsts.size() < 2) fail(in.loc, "PLOP3 needs two predicate destinations");
+    for (size_t d = 0; d < 2; ++d)
+      if (in.dsts[d].kind != Operand::Kind::Reg || !in.dsts[d].reg.isPredicate())
+        fail(in.loc, fmt::format("PLOP3: destination {} must be a predicate", d + 1));
+    // p is written first: an input it overwrites is copied for q.
+    if (!in.dsts[0].reg.isConst() && !in.dsts[1].reg.isConst())
+      for (Pred& p : x)
+        if (!p.isConst && p.name == regName(in.dsts[0].reg)) {
+          std::string t = temp(1);
+          emit(fmt::format("mov.pred {}, {};", t, p.name));
+          p.name = t;
+        }
+    std::map<std::string, std::string> words; // predicate -> its all-ones/zero word (general form)
+    for (size_t d = 0; d < 2; ++d) {
+      if (in.dsts[d].reg.isConst()) continue;
+      // The function of the non-constant inputs' register values.
+      std::vector<size_t> vars;
+      for (size_t k = 0; k < 3; ++k)
+        if (!x[k].isConst) vars.push_back(k);
+      std::vector<bool> table(size_t(1) << vars.size());
+      for (size_t v = 0; v < table.size(); ++v) {
+        unsigned idx = 0;
+        for (size_t k = 0; k < 3; ++k) {
+          bool bit;
+          if (x[k].isConst) bit = x[k].value;
+          else {
+            size_t j = std::find(vars.begin(), vars.end(), k) - vars.begin();
+            bit = ((v >> (vars.size() - 1 - j)) & 1) != x[k].neg;
+          }
+          idx |= unsigned(bit) << (2 - k);
+        }
+        table[v] = (luts[d] >> idx) & 1;
+      }
+      // Drop inputs the function does not depend on.
+      for (size_t j = vars.size(); j-- > 0;) {
+        size_t bit = vars.size() - 1 - j;
+        bool depends = false;
+        for (size_t v = 0; v < table.size(); ++v) depends |= table[v] != table[v ^ (size_t(1) << bit)];
+        if (depends) continue;
+        // Re-pack: remove `bit` from the index.
+        std::vector<bool> packed(table.size() / 2);
+        for (size_t v = 0; v < table.size(); ++v) {
+          if ((v >> bit) & 1) continue;
+          size_t low = v & ((size_t(1) << bit) - 1), high = v >> (bit + 1);
+          packed[(high << bit) | low] = table[v];
+        }
+        table = std::move(packed);
+        vars.erase(vars.begin() + long(j));
+      }
+      std::string dst = predDst(in, d);
+      auto lit = [&](size_t j, bool positive) { return (positive ? "" : "!") + x[vars[j]].name; };
+      if (vars.empty()) {
+        setPred(dst, Pred{true, bool(table[0]), {}, false});
+      } else if (vars.size() == 1) {
+        setPred(dst, Pred{false, false, x[vars[0]].name, !table[1]});
+      } else if (vars.size() == 2) {
+        int ones = int(table[0]) + table[1] + table[2] + table[3];
+        if (ones == 1 || ones == 3) {
+          size_t at = 0;
+          while (bool(table[at]) != (ones == 1)) ++at;
+          bool x0 = (at >> 1) & 1, y0 = at & 1;
+          if (ones == 1) emit(fmt::format("and.pred {}, {}, {};", dst, lit(0, x0), lit(1, y0)));
+          else emit(fmt::format("or.pred {}, {}, {};", dst, lit(0, !x0), lit(1, !y0)));
+        } else { // depends on both with two ones: x ^ y or its complement
+          emit(fmt::format("xor.pred {}, {}, {};", dst, lit(0, true), lit(1, !table[0])));
+        }
+      } else {
+        // General: the inputs as all-ones/zero words through lop3.
+        std::string w[3];
+        for (size_t j = 0; j < 3; ++j) {
+          std::string& word = words[x[vars[j]].name];
+          if (word.empty()) {
+            word = temp(32);
+            emit(fmt::format("selp.b32 {}, -1, 0, {};", word, x[vars[j]].name));
+          }
+          w[j] = word;
+        }
+        unsigned lut = 0;
+        for (size_t v = 0; v < 8; ++v) lut |= unsigned(table[v]) << v;
+        std::string t = bitwise3(lut, w[0], w[1], w[2], 32);
+        emit(fmt::format("setp.ne.b32 {}, {}, 0;", dst, t));
+      }
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
+
+} // namespace ori::ptx::emit_detail

@@ -1,0 +1,193 @@
+// Internals of the Ori -> PTX emitter (ori::ptx::emit, ir/ptx/ptx.h), shared by
+// ir/ptx/emit.cpp (module text, variables, headers), emit_regs.cpp (register
+// widths and live-in registers), emit_func.cpp (registers, operands, guards,
+// function bodies), emit_alu.cpp (integer and predicate opcodes),
+// emit_float.cpp (floating point and conversions) and emit_mem.cpp (memory,
+// control flow, calls, OPAQUE).
+//
+// The contract: the emitted PTX means exactly what the interpreter
+// (docs/interpreter.md) does with the Ori module. Ori registers are 64-bit
+// containers, zero when a thread starts and fresh (zero) in every called
+// function, as PTX registers are local to a function; PTX registers are typed
+// and sized. So:
+//  - every register gets one PTX width (.pred/.b16/.b32/.b64): its declared
+//    type when it has one, else 64 bits if any instruction of the module writes
+//    it as a 64-bit value, else 32; reads and writes of another width are
+//    bridged with cvt (a 32-bit result is zero-extended, as in the container);
+//  - registers a function may read before writing them are set to 0 on entry.
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace ori::ptx::emit_detail {
+
+// The Ori IR's types (ori::ptx also has PTX syntax-tree types of these names).
+using ori::Block;
+using ori::Function;
+using ori::Instr;
+using ori::Module;
+using ori::Operand;
+using ori::Param;
+using ori::Space;
+using ori::Variable;
+
+// Thrown for an Ori construct with no PTX form; emit() turns it into the
+// EmitResult's Diagnostic.
+struct Failure {
+  SrcLoc loc;
+  std::string message;
+};
+[[noreturn]] void fail(SrcLoc loc, std::string message);
+
+// PTX widths of registers: 1 (.pred), 8, 16, 32 or 64 bits.
+unsigned bitsOfType(const std::string& type); // "u32" -> 32, "pred" -> 1; 0 if unknown
+std::string regDeclType(unsigned bits);       // 1 -> ".pred", 32 -> ".b32"
+// How many bits instruction `in` writes into the general register dsts[d]:
+// 32 or 64, 0 when unknown (OPAQUE).
+unsigned writeBits(const Instr& in, size_t d);
+// A valid PTX identifier (letters, digits, _ $ %, not starting with a digit).
+bool isPtxIdent(const std::string& s);
+
+// A PTX ISA version.
+struct Version {
+  int major = 0, minor = 0;
+  friend auto operator<=>(const Version&, const Version&) = default;
+};
+
+struct ModuleCtx {
+  const Module* m = nullptr;
+  // The target's SM number (sm_20 -> 20): instructions newer than the target
+  // are replaced (lop3 before sm_50, shf before sm_32, brx.idx before sm_30).
+  unsigned sm = 90;
+  // The PTX version the emitted text needs; raised as features are used.
+  mutable Version need{2, 0};
+  void require(int major, int minor) const { need = std::max(need, Version{major, minor}); }
+  std::map<std::string, std::set<Reg>> wide;   // every function: untyped registers written as 64 bits
+  std::map<std::string, std::set<Reg>> liveIn; // every defined function: registers read before written
+};
+
+// emit_regs.cpp: register widths and live-in registers of every function.
+void analyzeModule(ModuleCtx& ctx);
+
+// emit.cpp: helpers shared with the function emitter.
+std::string paramDecl(const Param& p);            // ".param .u32 x" / ".param .align 8 .b8 a[16]"
+std::string variableDecl(const Variable& v);      // ".global .align 4 .b32 t[4] = {1, 2, 3, 4}"
+std::string functionSignature(const Function& f); // "(.param ..) name(...)"
+
+// emit_func.cpp: one function body (with its header).
+std::string emitFunction(const ModuleCtx& ctx, const Function& f);
+
+// The per-function emitter. One Ori instruction becomes a list of lines; the
+// guard is applied to all of them at the end (instr()).
+class FnEmitter {
+public:
+  FnEmitter(const ModuleCtx& ctx, const Function& f);
+  std::string run();
+
+  // ---- registers and names (emit_func.cpp)
+  std::string regName(Reg r) const;
+  unsigned regBits(Reg r) const; // 1 for predicates
+  std::string temp(unsigned bits); // a fresh temporary for the current instruction
+  std::string labelName(uint32_t bix) const;
+  std::string tableName(uint32_t index) const;
+  const std::string& predTrue(); // a predicate register that holds true
+
+  // ---- lines of the current instruction
+  void emit(std::string text);    // an instruction line (takes the guard)
+  void emitRaw(std::string text); // a declaration, brace or comment (no guard)
+
+  // ---- operands (emit_func.cpp)
+  // An integer source of `bits` bits (16, 32 or 64): a register bridged to that
+  // width, an immediate, a constant-bank value loaded from .param. With
+  // `inReg`, immediates are moved into a temporary first.
+  std::string intSrc(const Instr& in, size_t i, unsigned bits, bool inReg = false);
+  std::string immText(uint64_t v, unsigned bits) const;
+  // The register r as a `bits`-wide value (cvt through a temporary if needed).
+  std::string regAs(Reg r, unsigned bits);
+  // A binary32 / binary64 source with |..| and - applied (as bit operations).
+  std::string f32Src(const Instr& in, size_t i);
+  std::string f64Src(const Instr& in, size_t i);
+  struct Pred {
+    bool isConst = false, value = false; // PT / !PT
+    std::string name;
+    bool neg = false;
+  };
+  Pred predSrc(const Instr& in, size_t i) const;
+  std::string predText(const Pred& p); // "%p", "!%p"; constants through predTrue()
+  // Destinations: the name to write a `bits`-wide result to. A register of
+  // another width (or RZ) is written through a temporary; finishDsts() emits
+  // the conversion into the real register.
+  std::string intDst(const Instr& in, size_t d, unsigned bits);
+  std::string predDst(const Instr& in, size_t d); // a temporary for PT
+  void finishDsts();
+  void setPred(const std::string& d, const Pred& value); // d = value (constant or register)
+  // c[0x0][off] of an .entry: `bytes` bytes of the parameter covering it,
+  // loaded with ld.param.<ldType> into a temporary of `bits` bits.
+  // With `dst`, the value is loaded into that register instead.
+  std::string cbank(const Instr& in, const Operand& o, unsigned bytes, const std::string& ldType, unsigned bits,
+                    const std::string& dst = "");
+
+  // ---- opcode families; each returns false if `in` is not one of its opcodes
+  bool emitInteger(const Instr& in);   // emit_alu.cpp
+  bool emitPredicate(const Instr& in); // emit_alu.cpp (ISETP, PLOP3)
+  bool emitFloat(const Instr& in);     // emit_float.cpp
+  bool emitMemory(const Instr& in);    // emit_mem.cpp
+  bool emitControl(const Instr& in);   // emit_mem.cpp
+
+  // ---- helpers shared between families
+  // p = r BOOL c and q = !r BOOL c for the comparison `cmp` ("setp.lt") of
+  // type `type` (".s32", ".ftz.f32") of operands `a, b`.
+  void emitSetp(const Instr& in, const std::string& cmp, const std::string& type, const std::string& a,
+                const std::string& b);
+  // The `w`-bit bitwise function `lut` (lop3's table) of a, b, c: lop3.b32
+  // from sm_50, and/or/xor/not before (also for w = 64). Returns the
+  // operand (a register or an immediate) holding the result.
+  std::string bitwise3(uint32_t lut, const std::string& a, const std::string& b, const std::string& c, unsigned w);
+  // p = r BOOL c, q = !r BOOL c for a constant comparison result r.
+  void emitConstCompare(const Instr& in, bool r);
+  // The address operand srcs[i] as PTX "[...]" for state space `space`
+  // ("global", "shared", "local", "" = generic, "param", "const").
+  std::string address(const Instr& in, size_t i, std::string& space);
+  bool abortsAlways(const Instr& in, bool store); // emits trap for such an access
+
+  const ModuleCtx& ctx;
+  const Module& m;
+  const Function& f;
+
+private:
+  struct Line {
+    std::string text;
+    bool guardable = true;
+  };
+  struct Fixup {
+    std::string from, to;
+    unsigned fromBits, toBits;
+  };
+  void instr(const Instr& in);
+  void declareNames();
+  std::string uniqueName(std::string base);
+  void bodyPrologue(std::string& out);
+
+  std::map<Reg, std::string> names_;
+  std::map<Reg, unsigned> bits_;
+  std::set<std::string> used_;              // every identifier of the function and module
+  std::vector<std::string> labels_;         // by bix; empty: not needed
+  std::vector<std::string> tables_;         // by jump-table index
+  std::map<unsigned, std::vector<std::string>> tempNames_; // declared temporaries by width
+  std::map<unsigned, size_t> tempUsed_;     // per instruction
+  std::vector<Line> lines_;
+  std::vector<Fixup> fixups_;
+  std::string body_;
+  std::string predTrue_;
+  bool predTrueUsed_ = false;
+  const Instr* cur_ = nullptr;
+};
+
+} // namespace ori::ptx::emit_detail

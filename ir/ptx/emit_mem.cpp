@@ -1,0 +1,341 @@
+// Ori -> PTX: memory, control flow, calls and OPAQUE (emit_impl.h).
+//   LD/ST -> generic ld/st; LDG/STG, LDS/STS, LDL/STL -> .global/.shared/.local;
+//     [sym+off] -> the state space of the variable or parameter it names;
+//     widths .U8 .S8 .U16 .S16 (32) .64; .VOLATILE -> ld/st.volatile;
+//     .CONSTANT -> ld.global.nc;
+//   LDC c[0x0][off] of an .entry -> ld.param of the parameter covering it;
+//   ATOM/RED -> atom/red (generic, or the named variable's space) with the
+//     operation and type;
+//   an access the interpreter always stops at (a store to .const, a state
+//     space mismatch) -> trap;
+//   BAR -> bar.sync/bar.arrive, WARPSYNC -> bar.warp.sync, BSSY/BSYNC/NOP -> nothing;
+//   BRA -> bra, BRX -> brx.idx through a .branchtargets table (an index past
+//     the table faults at that address, as in the interpreter, then traps);
+//   EXIT -> exit, RET -> ret (a .func first stores its register results);
+//   CALL -> call with the .param arguments and results;
+//   OPAQUE -> its text with @dN/@uN replaced by register names.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+
+#include "ir/ori.h"
+#include "ir/ptx/emit_impl.h"
+
+namespace ori::ptx::emit_detail {
+namespace {
+
+// PTX writes a negative address offset as "+-4".
+std::string offsetText(int64_t off) { return off == 0 ? "" : fmt::format("+{}", off); }
+
+struct Access {
+  std::string loadType, storeType;
+  unsigned bytes;
+};
+Access accessOf(const Instr& in) {
+  if (in.has(Mod::U8)) return {"u8", "b8", 1};
+  if (in.has(Mod::S8)) return {"s8", "b8", 1};
+  if (in.has(Mod::U16)) return {"u16", "b16", 2};
+  if (in.has(Mod::S16)) return {"s16", "b16", 2};
+  if (in.has(Mod::W64)) return {"b64", "b64", 8};
+  return {"b32", "b32", 4};
+}
+
+} // namespace
+
+std::string FnEmitter::address(const Instr& in, size_t i, std::string& space) {
+  if (i >= in.srcs.size() || in.srcs[i].kind != Operand::Kind::Mem)
+    fail(in.loc, fmt::format("{}: operand {} must be an address", in.info().name, i + 1));
+  const Operand& o = in.srcs[i];
+  bool hasBase = o.hasReg && !o.reg.isConst();
+  if (hasBase && !o.reg.isGeneral()) fail(in.loc, fmt::format("{}: an address base must be an R register", in.info().name));
+  if (!o.sym.empty()) {
+    const Param* param = nullptr;
+    const Variable* v = findVariable(m, f, o.sym, &param);
+    if (v) space = std::string(spaceName(v->space));
+    else if (param) space = "param";
+    else if (f.isEntry && std::any_of(f.params.begin(), f.params.end(), [&](const Param& p) { return p.name == o.sym; }))
+      space = "param";
+    else fail(in.loc, fmt::format("'{}' names no variable or parameter", o.sym));
+    if (!isPtxIdent(o.sym)) fail(in.loc, fmt::format("'{}' is not a PTX identifier", o.sym));
+    if (!hasBase && o.imm >= INT32_MIN && o.imm <= INT32_MAX) return fmt::format("[{}{}]", o.sym, offsetText(o.imm));
+    std::string t = temp(64);
+    emit(fmt::format("mov.u64 {}, {};", t, o.sym));
+    if (hasBase) emit(fmt::format("add.s64 {}, {}, {};", t, t, regAs(o.reg, 64)));
+    if (o.imm < INT32_MIN || o.imm > INT32_MAX) {
+      emit(fmt::format("add.s64 {}, {}, {};", t, t, o.imm));
+      return fmt::format("[{}]", t);
+    }
+    return fmt::format("[{}{}]", t, offsetText(o.imm));
+  }
+  if (hasBase) {
+    unsigned rb = regBits(o.reg);
+    bool window = space == "shared" || space == "local";
+    std::string base = window && (rb == 32 || rb == 64) ? regName(o.reg) : regAs(o.reg, 64);
+    if (o.imm >= INT32_MIN && o.imm <= INT32_MAX) return fmt::format("[{}{}]", base, offsetText(o.imm));
+    std::string t = temp(64);
+    emit(fmt::format("add.s64 {}, {}, {};", t, regAs(o.reg, 64), o.imm));
+    return fmt::format("[{}]", t);
+  }
+  // An absolute address: PTX takes an immediate address for .local only.
+  if (space == "local" && o.imm >= 0 && o.imm <= INT32_MAX) return fmt::format("[{}]", o.imm);
+  std::string t = temp(64);
+  emit(fmt::format("mov.b64 {}, {};", t, immText(uint64_t(o.imm), 64)));
+  return fmt::format("[{}]", t);
+}
+
+// An access the interpreter always stops at (a store to .const faults; an
+// LDG/LDS/LDL/STG/STS/STL naming a variable of another state space is an
+// error): PTX has no such access, so the thread aborts with trap.
+bool FnEmitter::abortsAlways(const Instr& in, bool store) {
+  if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Mem || in.srcs[0].sym.empty()) return false;
+  const Param* param = nullptr;
+  const Variable* v = findVariable(m, f, in.srcs[0].sym, &param);
+  Space s = v ? v->space : Space::Param;
+  if (!v && !param) return false; // address() reports unknown symbols
+  std::string why;
+  bool g = in.op == Opcode::LDG || in.op == Opcode::STG, sh = in.op == Opcode::LDS || in.op == Opcode::STS,
+       l = in.op == Opcode::LDL || in.op == Opcode::STL;
+  if ((g && s != Space::Global) || (sh && s != Space::Shared) || (l && s != Space::Local))
+    why = fmt::format("addresses .{} variable '{}' (a state space mismatch)", spaceName(s), in.srcs[0].sym);
+  else if (store && s == Space::Const)
+    why = fmt::format("stores to .const variable '{}' (a fault)", in.srcs[0].sym);
+  if (why.empty()) return false;
+  emitRaw(fmt::format("// {} {}: the interpreter stops here", printInstr(f, in), why));
+  emit("trap;");
+  return true;
+}
+
+bool FnEmitter::emitMemory(const Instr& in) {
+  switch (in.op) {
+  case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: {
+    if (abortsAlways(in, false)) return true;
+    std::string space = in.op == Opcode::LDG ? "global" : in.op == Opcode::LDS ? "shared" : in.op == Opcode::LDL ? "local" : "";
+    std::string a = address(in, 0, space);
+    Access acc = accessOf(in);
+    bool vol = in.has(Mod::VOLATILE) && space != "param" && space != "const";
+    bool nc = in.has(Mod::CONSTANT) && space == "global" && !vol && ctx.sm >= 32;
+    if (nc) ctx.require(3, 1);
+    std::string d = intDst(in, 0, acc.bytes == 8 ? 64 : 32);
+    emit(fmt::format("ld{}{}{}.{} {}, {};", vol ? ".volatile" : "", space.empty() ? "" : "." + space, nc ? ".nc" : "",
+                     acc.loadType, d, a));
+    return true;
+  }
+  case Opcode::ST: case Opcode::STG: case Opcode::STS: case Opcode::STL: {
+    if (abortsAlways(in, true)) return true;
+    std::string space = in.op == Opcode::STG ? "global" : in.op == Opcode::STS ? "shared" : in.op == Opcode::STL ? "local" : "";
+    std::string a = address(in, 0, space);
+    Access acc = accessOf(in);
+    std::string v = intSrc(in, 1, acc.bytes == 8 ? 64 : 32);
+    bool vol = in.has(Mod::VOLATILE) && space != "param";
+    emit(fmt::format("st{}{}.{} {}, {};", vol ? ".volatile" : "", space.empty() ? "" : "." + space, acc.storeType, a, v));
+    return true;
+  }
+  case Opcode::LDC: {
+    if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::CBank) fail(in.loc, "LDC reads no constant bank");
+    Access acc = accessOf(in);
+    unsigned bits = acc.bytes == 8 ? 64 : 32;
+    cbank(in, in.srcs[0], acc.bytes, acc.loadType, bits, intDst(in, 0, bits));
+    return true;
+  }
+  case Opcode::ATOM: case Opcode::RED: {
+    auto op = in.mods.inGroup(ModGroup::AtomOp);
+    if (!op) fail(in.loc, fmt::format("{}: {} needs an operation (.ADD, .MIN, ...)", printInstr(f, in), in.info().name));
+    unsigned bits = in.has(Mod::W64) ? 64 : 32;
+    bool isSigned = in.has(Mod::S32);
+    std::string u = bits == 64 ? "u64" : "u32", b = bits == 64 ? "b64" : "b32";
+    std::string name, type;
+    switch (*op) {
+    case Mod::ADD: name = "add"; type = isSigned && bits == 32 ? "s32" : u; break;
+    case Mod::MIN: name = "min"; type = isSigned && bits == 32 ? "s32" : u; break;
+    case Mod::MAX: name = "max"; type = isSigned && bits == 32 ? "s32" : u; break;
+    case Mod::INC: case Mod::DEC:
+      if (bits == 64) fail(in.loc, fmt::format("{}: PTX atom.inc/dec exist for .u32 only", printInstr(f, in)));
+      name = *op == Mod::INC ? "inc" : "dec";
+      type = "u32";
+      break;
+    case Mod::EXCH: name = "exch"; type = b; break;
+    case Mod::CAS: name = "cas"; type = b; break;
+    case Mod::ATOM_AND: name = "and"; type = b; break;
+    case Mod::ATOM_OR: name = "or"; type = b; break;
+    case Mod::ATOM_XOR: name = "xor"; type = b; break;
+    default: fail(in.loc, fmt::format("{}: unknown atomic operation", printInstr(f, in)));
+    }
+    if (in.op == Opcode::RED && (*op == Mod::EXCH || *op == Mod::CAS))
+      fail(in.loc, fmt::format("{}: PTX red has no .{}", printInstr(f, in), name));
+    if (*op != Mod::CAS && in.srcs.size() > 2) fail(in.loc, fmt::format("{}: only CAS takes a third source", printInstr(f, in)));
+    if (abortsAlways(in, true)) return true;
+    std::string space; // generic, as in the interpreter; a variable's own space
+    std::string a = address(in, 0, space);
+    if (!space.empty() && space != "global" && space != "shared")
+      fail(in.loc, fmt::format("{}: atomics on .{} memory have no PTX form", printInstr(f, in), space));
+    std::string sp = space.empty() ? "" : "." + space;
+    std::string x = intSrc(in, 1, bits);
+    if (in.op == Opcode::RED) {
+      emit(fmt::format("red{}.{}.{} {}, {};", sp, name, type, a, x));
+      return true;
+    }
+    std::string c = *op == Mod::CAS ? ", " + intSrc(in, 2, bits) : "";
+    emit(fmt::format("atom{}.{}.{} {}, {}, {}{};", sp, name, type, intDst(in, 0, bits), a, x, c));
+    return true;
+  }
+  default: return false;
+  }
+}
+
+bool FnEmitter::emitControl(const Instr& in) {
+  switch (in.op) {
+  case Opcode::BRA:
+    if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Label) fail(in.loc, "BRA has no label");
+    emit(fmt::format("bra {};", labelName(in.srcs[0].target)));
+    return true;
+  case Opcode::BRX: {
+    if (in.srcs.size() < 2 || in.srcs[1].kind != Operand::Kind::JumpTable) fail(in.loc, "BRX has no jump table");
+    std::string table = tableName(in.srcs[1].target);
+    size_t n = f.jumpTables[in.srcs[1].target].targets.size();
+    std::string idx = intSrc(in, 0, 32, true);
+    // An index past the table: the interpreter faults at the index as an
+    // address; a byte load from that address does the same (then trap, in
+    // case something is mapped there).
+    std::string p = temp(1), a = temp(64), junk = temp(32);
+    if (in.isGuarded())
+      emitRaw(fmt::format("setp.ge.and.u32 {}, {}, {}, {}{};", p, idx, n, in.guard->neg ? "!" : "", regName(in.guard->reg)));
+    else
+      emitRaw(fmt::format("setp.ge.u32 {}, {}, {};", p, idx, n));
+    emit(fmt::format("cvt.u64.u32 {}, {};", a, idx));
+    emitRaw(fmt::format("@{} ld.volatile.global.u8 {}, [{}];", p, junk, a));
+    emitRaw(fmt::format("@{} trap;", p));
+    if (ctx.sm >= 30) {
+      ctx.require(6, 0);
+      emit(fmt::format("brx.idx {}, {};", idx, table));
+      return true;
+    }
+    // No brx.idx before sm_30: compare and branch for each entry.
+    const auto& targets = f.jumpTables[in.srcs[1].target].targets;
+    for (size_t k = 0; k < targets.size(); ++k) {
+      std::string q = temp(1);
+      emit(fmt::format("setp.eq.u32 {}, {}, {};", q, idx, k));
+      emitRaw(fmt::format("@{} bra {};", q, labelName(targets[k])));
+    }
+    return true;
+  }
+  case Opcode::EXIT: emit("exit;"); return true;
+  case Opcode::RET: emit("ret;"); return true;
+  case Opcode::CALL: {
+    if (in.srcs.empty()) fail(in.loc, "CALL has no target");
+    if (in.srcs[0].kind != Operand::Kind::Symbol)
+      fail(in.loc, fmt::format("{}: an indirect CALL through a register has no PTX form here (PTX needs a call "
+                               "prototype and the callee's parameters)", printInstr(f, in)));
+    const std::string& sym = in.srcs[0].sym;
+    const Function* callee = m.findFunction(sym);
+    if (!callee) fail(in.loc, fmt::format("CALL to unknown function '{}'", sym));
+    if (callee->isEntry) fail(in.loc, fmt::format("CALL to .entry '{}': PTX cannot call kernels", sym));
+    size_t nargs = in.srcs.size() - 1;
+    if (nargs > callee->params.size())
+      fail(in.loc, fmt::format("CALL passes {} arguments to '{}', which takes {}", nargs, sym, callee->params.size()));
+    if (in.dsts.size() > callee->returns.size())
+      fail(in.loc, fmt::format("CALL takes {} return values from '{}', which returns {}", in.dsts.size(), sym,
+                               callee->returns.size()));
+    std::vector<std::string> args, rets, pads;
+    for (size_t k = 1; k < in.srcs.size(); ++k) {
+      if (in.srcs[k].kind != Operand::Kind::Symbol) fail(in.loc, "CALL arguments must be .param variables");
+      args.push_back(in.srcs[k].sym);
+    }
+    for (const Operand& d : in.dsts) {
+      if (d.kind != Operand::Kind::Symbol) fail(in.loc, "CALL return values must be .param variables");
+      rets.push_back(d.sym);
+    }
+    // A CALL without an argument (result) list copies nothing; PTX passes unset slots.
+    for (size_t k = nargs; k < callee->params.size(); ++k) {
+      Param p = callee->params[k];
+      p.name = uniqueName("__ori_arg");
+      pads.push_back(paramDecl(p) + ";");
+      args.push_back(p.name);
+    }
+    for (size_t k = in.dsts.size(); k < callee->returns.size(); ++k) {
+      Param p = callee->returns[k];
+      p.name = uniqueName("__ori_ret");
+      pads.push_back(paramDecl(p) + ";");
+      rets.push_back(p.name);
+    }
+    auto list = [](const std::vector<std::string>& v) {
+      std::string s = "(";
+      for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + v[k];
+      return s + ")";
+    };
+    if (!pads.empty()) emitRaw("{");
+    for (std::string& d : pads) emitRaw(std::move(d));
+    emit(fmt::format("call {}{}{};", rets.empty() ? "" : list(rets) + ", ", sym, args.empty() ? "" : ", " + list(args)));
+    if (!pads.empty()) emitRaw("}");
+    return true;
+  }
+  case Opcode::NOP: case Opcode::BSSY: case Opcode::BSYNC:
+    emitRaw("// " + printInstr(f, in)); // nothing: one thread at a time reconverges trivially
+    return true;
+  case Opcode::WARPSYNC:
+    if (ctx.sm < 70) { // warps run in lock step before sm_70; nothing to do (also in the interpreter)
+      emitRaw("// " + printInstr(f, in));
+      return true;
+    }
+    ctx.require(6, 0);
+    emit(fmt::format("bar.warp.sync {};", intSrc(in, 0, 32)));
+    return true;
+  case Opcode::BAR: {
+    std::string a = intSrc(in, 0, 32);
+    std::string b = in.srcs.size() > 1 ? intSrc(in, 1, 32) : "";
+    if (in.has(Mod::ARV)) {
+      if (b.empty()) fail(in.loc, fmt::format("{}: PTX bar.arrive needs a thread count", printInstr(f, in)));
+      emit(fmt::format("bar.arrive {}, {};", a, b));
+    } else {
+      emit(fmt::format("bar.sync {}{};", a, b.empty() ? "" : ", " + b));
+    }
+    return true;
+  }
+  case Opcode::VOTE: case Opcode::SHFL:
+    fail(in.loc, fmt::format("cannot emit {} as PTX: the native Ori form has no member mask and the interpreter "
+                             "gives it no meaning (warp-level; PTX vote.sync/shfl.sync stay OPAQUE)", printInstr(f, in)));
+  case Opcode::OPAQUE: {
+    const std::string& t = in.opaqueText;
+    // PTX instruction names are lower case; SASS text (FCHK, R2UR ...) is not PTX.
+    size_t start = t.find_first_not_of(" \t");
+    if (start != std::string::npos && t[start] != '{' && !(t[start] >= 'a' && t[start] <= 'z'))
+      fail(in.loc, fmt::format("OPAQUE \"{}\" is not PTX text (SASS has no PTX form)", t));
+    std::string out;
+    for (size_t i = 0; i < t.size();) {
+      if (t[i] == '@' && i + 2 < t.size() && (t[i + 1] == 'd' || t[i + 1] == 'u') &&
+          std::isdigit(static_cast<unsigned char>(t[i + 2]))) {
+        size_t j = i + 2;
+        uint64_t k = 0;
+        while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j])) && k < (1u << 20)) k = k * 10 + uint64_t(t[j++] - '0');
+        const std::vector<Operand>& list = t[i + 1] == 'd' ? in.dsts : in.srcs;
+        if (k >= list.size() || list[k].kind != Operand::Kind::Reg)
+          fail(in.loc, fmt::format("OPAQUE text '{}' names {} {}, which the instruction does not list", t,
+                                   t[i + 1] == 'd' ? "def" : "use", k));
+        Reg r = list[k].reg;
+        if (r.file == RegFile::B) fail(in.loc, "OPAQUE text names a barrier register, which has no PTX form");
+        if (r.isConst()) {
+          if (r.isPredicate()) fail(in.loc, "OPAQUE text names PT, which has no PTX register");
+          out += "0";
+        } else {
+          out += regName(r);
+        }
+        i = j;
+        continue;
+      }
+      out += t[i++];
+    }
+    while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
+    if (out.empty()) {
+      emitRaw("// empty OPAQUE");
+      return true;
+    }
+    if (out.back() != ';') out += ';';
+    emit(out);
+    return true;
+  }
+  default: return false;
+  }
+}
+
+} // namespace ori::ptx::emit_detail
