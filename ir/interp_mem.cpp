@@ -122,6 +122,9 @@ std::string Machine::setUp(const RunConfig& cfg) {
         varOffset_[&v] = constEnd = roundUp(constEnd, align);
         constInits.emplace_back(constEnd, &v);
         constEnd += size;
+        if (constEnd > kMaxVariableBytes) // alignment padding is allocated too
+          return fmt::format("the module's .const variables need more than the {} MiB the interpreter allows",
+                             kMaxVariableBytes >> 20);
         return {};
       } else {
         // Each variable in a mapped region of its own, followed by an unmapped page.

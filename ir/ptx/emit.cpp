@@ -155,17 +155,31 @@ std::string initElement(const Variable& v, uint32_t i) {
 
 } // namespace
 
-std::string paramDecl(const Param& p) {
+std::string paramDecl(const Param& p, bool device) {
   std::string digits = p.type.size() > 1 ? p.type.substr(1) : "";
   uint32_t natural = digits == "8" ? 1 : digits == "16" ? 2 : digits == "32" ? 4 : digits == "64" ? 8 : 0;
-  if (p.count > 0 || (p.align && p.align != natural) || p.size != natural)
-    return fmt::format(".param .align {} .b8 {}[{}]", std::max<uint32_t>(p.align, 1), p.name, std::max<uint32_t>(p.size, 1));
+  // PTX aligns parameters to at most 128 bytes; they are accessed by name, so
+  // a larger Ori alignment changes nothing the emitted code can see.
+  uint32_t align = std::clamp<uint32_t>(p.align, 1, 128);
+  // ptxas's ABI passes no 8- or 16-bit scalars to a .func: such parameters
+  // become byte arrays, accessed by name as before.
+  if (p.count > 0 || (p.align && align != natural) || p.size != natural || (device && natural < 4))
+    return fmt::format(".param .align {} .b8 {}[{}]", align, p.name, std::max<uint32_t>(p.size, 1));
   return fmt::format(".param .{} {}", typeWord(p.type), p.name);
 }
 
 std::string variableDecl(const Variable& v) {
-  std::string s = fmt::format(".{} .align {} .{} {}", spaceName(v.space), std::max<uint32_t>(v.align, 1),
-                              typeWord(v.type), v.name);
+  uint32_t align = std::max<uint32_t>(v.align, 1);
+  if (v.space == Space::Param) { // call slots: declared like the parameters they pass
+    Param p;
+    p.type = v.type;
+    p.name = v.name;
+    p.size = v.size();
+    p.align = v.align ? v.align : v.elemSize;
+    p.count = v.count;
+    return paramDecl(p, true);
+  }
+  std::string s = fmt::format(".{} .align {} .{} {}", spaceName(v.space), align, typeWord(v.type), v.name);
   if (v.count) s += fmt::format("[{}]", v.count);
   bool nonzero = std::any_of(v.init.begin(), v.init.end(), [](uint8_t b) { return b != 0; });
   if (v.init.empty()) return s;
@@ -190,8 +204,8 @@ std::string functionSignature(const Function& f) {
     return s + ")";
   };
   std::vector<std::string> rets, params;
-  for (const Param& p : f.params) params.push_back(paramDecl(p));
-  for (const Param& p : f.returns) rets.push_back(paramDecl(p));
+  for (const Param& p : f.params) params.push_back(paramDecl(p, !f.isEntry));
+  for (const Param& p : f.returns) rets.push_back(paramDecl(p, !f.isEntry));
   if (rets.size() > 1)
     fail(f.loc, fmt::format("function '{}' has {} .param return values; PTX allows one (several only in .reg)",
                             f.name, rets.size()));

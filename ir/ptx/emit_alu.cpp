@@ -124,6 +124,12 @@ bool FnEmitter::emitInteger(const Instr& in) {
       // The address of a variable (in its state space) or of a function.
       const std::string& sym = in.srcs[0].sym;
       if (!isPtxIdent(sym)) fail(in.loc, fmt::format("'{}' is not a PTX identifier", sym));
+      const Param* param = nullptr;
+      const Variable* v = findVariable(m, f, sym, &param);
+      bool entryParam = !v && f.isEntry &&
+                        std::any_of(f.params.begin(), f.params.end(), [&](const Param& p) { return p.name == sym; });
+      if (param || entryParam || (v && v->space == Space::Param))
+        fail(in.loc, fmt::format("{}: PTX cannot take the address of parameter '{}'", printInstr(f, in), sym));
       std::string d = intDst(in, 0, 64);
       emit(fmt::format("mov.u64 {}, {};", d, sym));
       return true;

@@ -520,6 +520,14 @@ std::string FnEmitter::run() {
 
 std::string emitFunction(const ModuleCtx& ctx, const Function& f) {
   if (!isPtxIdent(f.name)) fail(f.loc, fmt::format("function name '{}' is not a PTX identifier", f.name));
+  if (f.isEntry) { // PTX limits a kernel's parameters to 4096 bytes, 32764 from PTX 8.1 on sm_70 and later
+    uint64_t bytes = 0;
+    for (const Param& p : f.params) bytes = std::max<uint64_t>(bytes, uint64_t(p.offset) + p.size - kParamBase);
+    if (bytes > 4096 && (ctx.sm < 70 || bytes > 32764))
+      fail(f.loc, fmt::format("kernel '{}' has {} bytes of parameters; PTX allows {}", f.name, bytes,
+                              ctx.sm < 70 ? "4096 before sm_70" : "32764"));
+    if (bytes > 4096) ctx.require(8, 1);
+  }
   return FnEmitter(ctx, f).run();
 }
 

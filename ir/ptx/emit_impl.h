@@ -77,7 +77,8 @@ struct ModuleCtx {
 void analyzeModule(ModuleCtx& ctx);
 
 // emit.cpp: helpers shared with the function emitter.
-std::string paramDecl(const Param& p);            // ".param .u32 x" / ".param .align 8 .b8 a[16]"
+// ".param .u32 x" / ".param .align 8 .b8 a[16]"; `device`: of a .func or a call slot.
+std::string paramDecl(const Param& p, bool device);
 std::string variableDecl(const Variable& v);      // ".global .align 4 .b32 t[4] = {1, 2, 3, 4}"
 std::string functionSignature(const Function& f); // "(.param ..) name(...)"
 

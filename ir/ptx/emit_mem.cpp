@@ -60,6 +60,9 @@ std::string FnEmitter::address(const Instr& in, size_t i, std::string& space) {
     else fail(in.loc, fmt::format("'{}' names no variable or parameter", o.sym));
     if (!isPtxIdent(o.sym)) fail(in.loc, fmt::format("'{}' is not a PTX identifier", o.sym));
     if (!hasBase && o.imm >= INT32_MIN && o.imm <= INT32_MAX) return fmt::format("[{}{}]", o.sym, offsetText(o.imm));
+    if (space == "param")
+      fail(in.loc, fmt::format("{}: a parameter indexed by a register has no PTX form (its address cannot be taken)",
+                               printInstr(f, in)));
     std::string t = temp(64);
     emit(fmt::format("mov.u64 {}, {};", t, o.sym));
     if (hasBase) emit(fmt::format("add.s64 {}, {}, {};", t, t, regAs(o.reg, 64)));
@@ -112,24 +115,59 @@ bool FnEmitter::emitMemory(const Instr& in) {
   case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: {
     if (abortsAlways(in, false)) return true;
     std::string space = in.op == Opcode::LDG ? "global" : in.op == Opcode::LDS ? "shared" : in.op == Opcode::LDL ? "local" : "";
+    size_t first = lines_.size();
     std::string a = address(in, 0, space);
     Access acc = accessOf(in);
-    bool vol = in.has(Mod::VOLATILE) && space != "param" && space != "const";
+    bool vol = in.has(Mod::VOLATILE) && (space.empty() || space == "global" || space == "shared");
     bool nc = in.has(Mod::CONSTANT) && space == "global" && !vol && ctx.sm >= 32;
     if (nc) ctx.require(3, 1);
-    std::string d = intDst(in, 0, acc.bytes == 8 ? 64 : 32);
-    emit(fmt::format("ld{}{}{}.{} {}, {};", vol ? ".volatile" : "", space.empty() ? "" : "." + space, nc ? ".nc" : "",
-                     acc.loadType, d, a));
+    unsigned bits = acc.bytes == 8 ? 64 : 32;
+    std::string ld = fmt::format("ld{}{}{}.{}", vol ? ".volatile" : "", space.empty() ? "" : "." + space,
+                                 nc ? ".nc" : "", acc.loadType);
+    if (space == "param" && in.isGuarded()) {
+      // PTX forbids predicating ld.param of call slots: load always (no
+      // side effects), keep the result only when the guard holds.
+      for (size_t k = first; k < lines_.size(); ++k) lines_[k].guardable = false;
+      std::string t = temp(bits);
+      emitRaw(fmt::format("{} {}, {};", ld, t, a));
+      emit(fmt::format("mov.b{} {}, {};", bits, intDst(in, 0, bits), t));
+      return true;
+    }
+    emit(fmt::format("{} {}, {};", ld, intDst(in, 0, bits), a));
     return true;
   }
   case Opcode::ST: case Opcode::STG: case Opcode::STS: case Opcode::STL: {
     if (abortsAlways(in, true)) return true;
     std::string space = in.op == Opcode::STG ? "global" : in.op == Opcode::STS ? "shared" : in.op == Opcode::STL ? "local" : "";
+    if (space.empty() && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Mem && !in.srcs[0].sym.empty()) {
+      const Param* param = nullptr;
+      const Variable* v = findVariable(m, f, in.srcs[0].sym, &param);
+      auto isInput = [&](const Param* p) { return p && p >= f.params.data() && p < f.params.data() + f.params.size(); };
+      bool input = isInput(param);
+      if (!v && !param && f.isEntry) // an .entry's parameters by name (address() reads them with ld.param)
+        for (const Param& p : f.params) input |= p.name == in.srcs[0].sym;
+      if (input)
+        fail(in.loc, fmt::format("{}: PTX does not allow writing the input parameter '{}'", printInstr(f, in),
+                                 in.srcs[0].sym));
+    }
+    size_t first = lines_.size();
     std::string a = address(in, 0, space);
     Access acc = accessOf(in);
-    std::string v = intSrc(in, 1, acc.bytes == 8 ? 64 : 32);
-    bool vol = in.has(Mod::VOLATILE) && space != "param";
-    emit(fmt::format("st{}{}.{} {}, {};", vol ? ".volatile" : "", space.empty() ? "" : "." + space, acc.storeType, a, v));
+    unsigned bits = acc.bytes == 8 ? 64 : 32;
+    std::string v = intSrc(in, 1, bits);
+    bool vol = in.has(Mod::VOLATILE) && (space.empty() || space == "global" || space == "shared");
+    std::string st = fmt::format("st{}{}.{}", vol ? ".volatile" : "", space.empty() ? "" : "." + space, acc.storeType);
+    if (space == "param" && in.isGuarded()) {
+      // PTX forbids predicating st.param of call slots: store the old value
+      // back when the guard does not hold.
+      for (size_t k = first; k < lines_.size(); ++k) lines_[k].guardable = false;
+      std::string t = temp(bits);
+      emitRaw(fmt::format("ld.param.{} {}, {};", acc.storeType, t, a));
+      emit(fmt::format("mov.b{} {}, {};", bits, t, v));
+      emitRaw(fmt::format("{} {}, {};", st, a, t));
+      return true;
+    }
+    emit(fmt::format("{} {}, {};", st, a, v));
     return true;
   }
   case Opcode::LDC: {
@@ -250,13 +288,13 @@ bool FnEmitter::emitControl(const Instr& in) {
     for (size_t k = nargs; k < callee->params.size(); ++k) {
       Param p = callee->params[k];
       p.name = uniqueName("__ori_arg");
-      pads.push_back(paramDecl(p) + ";");
+      pads.push_back(paramDecl(p, true) + ";");
       args.push_back(p.name);
     }
     for (size_t k = in.dsts.size(); k < callee->returns.size(); ++k) {
       Param p = callee->returns[k];
       p.name = uniqueName("__ori_ret");
-      pads.push_back(paramDecl(p) + ";");
+      pads.push_back(paramDecl(p, true) + ";");
       rets.push_back(p.name);
     }
     auto list = [](const std::vector<std::string>& v) {
@@ -284,6 +322,8 @@ bool FnEmitter::emitControl(const Instr& in) {
   case Opcode::BAR: {
     std::string a = intSrc(in, 0, 32);
     std::string b = in.srcs.size() > 1 ? intSrc(in, 1, 32) : "";
+    if (in.srcs.size() > 1 && in.srcs[1].kind == Operand::Kind::Imm && in.srcs[1].imm % 32 != 0)
+      fail(in.loc, fmt::format("{}: PTX barriers count threads in whole warps (a multiple of 32)", printInstr(f, in)));
     if (in.has(Mod::ARV)) {
       if (b.empty()) fail(in.loc, fmt::format("{}: PTX bar.arrive needs a thread count", printInstr(f, in)));
       emit(fmt::format("bar.arrive {}, {};", a, b));

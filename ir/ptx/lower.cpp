@@ -173,6 +173,13 @@ ori::Reg FunctionLowerer::newTemp(ori::RegFile file, std::string_view type) {
   return r;
 }
 
+unsigned FunctionLowerer::regBits(ori::Reg r) const {
+  auto it = f_.regTypes.find(r);
+  if (it == f_.regTypes.end()) return 32;
+  PtxType t = parseType("." + it->second);
+  return t.bits ? t.bits : 32;
+}
+
 void FunctionLowerer::branchTo(const std::string& label, SrcLoc loc) {
   if (!labelsSeen_.count(label)) fail(loc, fmt::format("branch to unknown label '{}'", label));
   pendingLabel_ = label;

@@ -40,6 +40,7 @@ public:
   [[noreturn]] void fail(SrcLoc loc, std::string msg) const;
   NameRef resolve(const std::string& name, SrcLoc loc);
   ori::Reg newTemp(ori::RegFile file, std::string_view type);
+  unsigned regBits(ori::Reg r) const; // from the declared type; 32 when unknown
   // A source operand for an instruction of type `t`: registers as they are,
   // immediates (float bits for non-float types), special registers and
   // symbols materialized into a temporary. `kinds` says what the slot takes

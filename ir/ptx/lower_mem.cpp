@@ -268,7 +268,12 @@ bool Lowering::load() {
       if (acc->op != Opcode::LDG || !global) return false;
       in.mods.set(Mod::CONSTANT);
     }
+    ori::Reg d = in.dsts[0].reg;
     emit(std::move(in));
+    // A signed value loaded into a wider register is sign-extended to the
+    // register's width (PTX ISA, "ld"): the load gives 32 bits, so widen.
+    if (t.kind == PtxType::Signed && t.bits < 64 && L.regBits(d) == 64)
+      emit(make(Opcode::IMAD, {Mod::WIDE}, {reg(d)}, {reg(d), imm(1), kRZ}));
   }
   return true;
 }

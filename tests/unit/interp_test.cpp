@@ -605,11 +605,10 @@ TEST(InterpMemory, BufferLayoutAndFaults) {
   RunResult z = run(".entry k()\n{\nLDG.E R2, [RZ]\nEXIT\n}\n");
   EXPECT_EQ(z.kind, Kind::Fault);
   EXPECT_EQ(z.addr, 0u);
-  // Module variables ([sym+off]) are not modelled yet.
-  RunResult sym = run(".global .b32 gvar[4]\n.entry k()\n{\nNOP\nLDG.E R2, [gvar+0x8]\nEXIT\n}\n");
-  EXPECT_EQ(sym.kind, Kind::Unsupported) << describe(sym);
-  EXPECT_EQ(sym.mnemonic, "LDG.E");
-  EXPECT_EQ(sym.line, 5u);
+  // An access just past a .global variable faults like one past a buffer.
+  RunResult sym = run(".global .b32 gvar[4]\n.entry k()\n{\nNOP\nLDG.E R2, [gvar+0x10]\nEXIT\n}\n");
+  EXPECT_EQ(sym.kind, Kind::Fault) << describe(sym);
+  EXPECT_EQ(sym.addr, 0x10000010u); // gvar is at 0x10000000
 }
 
 // ---------------------------------------------------------------- control flow
@@ -664,7 +663,10 @@ done:)";
   EXPECT_EQ(neg.addr, 0xffffffffu);
 }
 
-TEST(InterpControl, CallRetSharesRegisters) {
+TEST(InterpControl, CallGetsAFreshRegisterFile) {
+  // PTX registers are per function: the callee starts with every register 0
+  // and its writes do not reach the caller. add1 and add2 each see R3 = 0,
+  // set R3 and return; the caller's R3 stays 0x10.
   const std::string text = R"(.func add1()
 {
   IADD3 R3, R3, 0x1, RZ
@@ -674,6 +676,8 @@ TEST(InterpControl, CallRetSharesRegisters) {
 .func add2()
 {
   IADD3 R3, R3, 0x2, RZ
+  MOV.64 R250, 0x10000000
+  STG.E [R250+0x4], R3
   RET
 }
 .entry k(.u64 out)
@@ -686,26 +690,93 @@ TEST(InterpControl, CallRetSharesRegisters) {
   RET
 })";
   RunConfig cfg;
-  cfg.buffers["out"] = std::vector<uint8_t>(4);
+  cfg.buffers["out"] = std::vector<uint8_t>(8);
   RunResult r = run(text, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r); // RET with an empty call stack ends the thread
-  EXPECT_EQ(le(r.buffers["out"], 0, 4), 0x15u);   // 0x10 + 1 + 2 + 2
+  EXPECT_EQ(le(r.buffers["out"], 0, 4), 0x10u); // the caller's R3 is untouched
+  EXPECT_EQ(le(r.buffers["out"], 4, 4), 2u);    // add2 saw R3 = 0 both times (out is at 0x10000000)
+}
+
+TEST(InterpControl, CallCopiesParamArgumentsAndResults) {
+  // addmul(a, b) = 3a + b (32-bit). Arguments are copied from the caller's
+  // .param variables into the callee's parameters, the result back at RET.
+  // Sizes differ: the 1-byte `small` fills 1 byte of the 4-byte a (the rest
+  // is 0); the 8-byte `rbig` receives the 4-byte result in its low half and
+  // keeps its high half.
+  const std::string text = R"(.func (.u32 r) addmul(.u32 a, .u64 b)
+{
+  LD R1, [a]
+  LD.64 R2, [b]
+  IMAD R3, R1, 0x3, R2
+  ST [r], R3
+  RET
+}
+.func (.u32 r) peek()
+{
+  ST [r], R9
+  RET
+}
+.entry k(.u64 out)
+{
+  .param .b32 pa
+  .param .b64 pb
+  .param .b32 pr
+  .param .b8 small
+  .param .b64 rbig
+  MOV R1, 0x5
+  ST [pa], R1
+  MOV.64 R2, 0x100000007
+  ST.64 [pb], R2
+  MOV R3, 0x77
+  MOV R9, 0x55
+  CALL (pr), addmul, (pa, pb)
+  LD R4, [pr]
+  MOV R5, 0x1ab
+  ST.U8 [small], R5
+  MOV.64 R6, -1
+  ST.64 [rbig], R6
+  CALL (rbig), addmul, (small, pb)
+  LD.64 R7, [rbig]
+  CALL (pr), peek
+  LD R8, [pr]
+  MOV.64 R250, c[0x0][0x210]
+  STG.E [R250], R4
+  STG.E [R250+0x4], R3
+  STG.E.64 [R250+0x8], R7
+  STG.E [R250+0x10], R8
+  EXIT
+})";
+  RunConfig cfg;
+  cfg.buffers["out"] = std::vector<uint8_t>(0x14);
+  RunResult r = run(text, cfg);
+  ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
+  const auto& out = r.buffers["out"];
+  EXPECT_EQ(le(out, 0x0, 4), 0x16u);                  // 3 * 5 + 7 (b's low 32 bits)
+  EXPECT_EQ(le(out, 0x4, 4), 0x77u);                  // the caller's R3 survives the callee's
+  EXPECT_EQ(le(out, 0x8, 8), 0xffffffff00000208u);    // 3 * 0xab + 7 = 0x208, high half kept
+  EXPECT_EQ(le(out, 0x10, 4), 0u);                    // peek's R9 is 0, not the caller's 0x55
 }
 
 TEST(InterpControl, CallDepthLimit) {
-  // rec(R1): R1 == 0 ? return : (R1--, rec()). Entry's call + R1 recursive calls = R1+1 frames.
-  const std::string text = R"(.func rec()
+  // rec(n): n == 0 ? return : rec(n - 1). The entry's call and n recursive
+  // calls make n+1 live frames above the kernel's own.
+  const std::string text = R"(.func rec(.u32 n)
 {
+  .param .b32 a
+  LD R1, [n]
   ISETP.EQ.AND P0, PT, R1, RZ, PT
   @P0 RET
   IADD3 R1, R1, -0x1, RZ
-  CALL rec
+  ST [a], R1
+  CALL rec, (a)
   RET
 }
 .entry k(.u32 n)
 {
+  .param .b32 a
   MOV R1, c[0x0][0x210]
-  CALL rec
+  ST [a], R1
+  CALL rec, (a)
   EXIT
 })";
   RunConfig cfg;
@@ -730,6 +801,13 @@ TEST(InterpControl, StepBudget) {
   EXPECT_EQ(run(three, cfg).kind, Kind::Ok);
   cfg.maxSteps = 2;
   EXPECT_EQ(run(three, cfg).kind, Kind::Timeout);
+  // A CALL also counts one step per full 4 KiB of the callee's parameter
+  // area (64 KiB here: 16): CALL 1 + 16, RET 1, EXIT 1 = 19.
+  const std::string call = ".func f()\n{\n  .param .b8 big[0x10000]\n  RET\n}\n.entry k()\n{\n  CALL f\n  EXIT\n}\n";
+  cfg.maxSteps = 19;
+  EXPECT_EQ(run(call, cfg).kind, Kind::Ok);
+  cfg.maxSteps = 18;
+  EXPECT_EQ(run(call, cfg).kind, Kind::Timeout);
 }
 
 // ---------------------------------------------------------------- threads
@@ -830,6 +908,439 @@ bad:
   EXPECT_EQ(formatExit(r, "t.ori"), "exit: fault thread=5 addr=0x40");
 }
 
+// ---------------------------------------------------------------- variables
+
+TEST(InterpVariables, GlobalVariables) {
+  // g at 0x10000000 (16 bytes: the next region starts a page and a gap page
+  // later), h at 0x10002000, then the buffer out at 0x10004000. Global
+  // variables keep their contents across threads: each thread adds 0x10 to g[2].
+  const std::string text = R"(.global .b32 g[4] = {0x1, 0x2, 0x3, 0x4}
+.global .align 8 .b64 h
+.entry k(.u64 out)
+{
+  S2R R0, SR_TID.X
+  LDG.E R1, [g+0x8]
+  IADD3 R1, R1, 0x10, RZ
+  STG.E [g+0x8], R1
+  LD.E R2, [g+0xc]
+  MOV.64 R4, g
+  MOV.64 R5, h
+  MOV.64 R10, c[0x0][0x210]
+  ST.E.64 [h], R10
+  MOV.64 R11, R4
+  LDG.E R6, [R11+0x4]
+  IMAD.WIDE.U32 R10, R0, 0x18, R10
+  STG.E [R10], R1
+  STG.E [R10+0x4], R2
+  STG.E.64 [R10+0x8], R4
+  STG.E.64 [R10+0x10], R5
+  STG.E [R10+0x4], R6
+  EXIT
+})";
+  RunConfig cfg;
+  cfg.threads = 2;
+  cfg.buffers["out"] = std::vector<uint8_t>(0x30);
+  RunResult r = run(text, cfg);
+  ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
+  const auto& out = r.buffers["out"];
+  EXPECT_EQ(le(out, 0x00, 4), 0x13u);        // thread 0: g[2] = 3 + 0x10
+  EXPECT_EQ(le(out, 0x18, 4), 0x23u);        // thread 1 sees thread 0's store
+  EXPECT_EQ(le(out, 0x04, 4), 2u);           // g[1] through its generic address
+  EXPECT_EQ(le(out, 0x08, 8), 0x10000000u);  // MOV.64 R, g: g's generic address
+  EXPECT_EQ(le(out, 0x10, 8), 0x10002000u);  // h
+  ASSERT_EQ(r.variables.count("g"), 1u);
+  EXPECT_EQ(r.variables["g"], (std::vector<uint8_t>{1, 0, 0, 0, 2, 0, 0, 0, 0x23, 0, 0, 0, 4, 0, 0, 0}));
+  EXPECT_EQ(le(r.variables["h"], 0, 8), 0x10004000u); // the address of out, as stored
+  EXPECT_EQ(r.buffers.count("g"), 0u);                // variables are not buffers
+}
+
+TEST(InterpVariables, ConstVariables) {
+  // ct at const offset 0 (8 bytes), cb at 8. Loads read them; stores fault.
+  const std::string text = R"(.const .b32 ct[2] = {0x7, 0x9}
+.const .b8 cb = {0x80}
+.entry k(.u64 out, .u32 what)
+{
+  LD R1, [ct+0x4]
+  LD.S8 R2, [cb]
+  MOV R3, ct
+  MOV R4, cb
+  MOV.64 R10, c[0x0][0x210]
+  STG.E [R10], R1
+  STG.E [R10+0x4], R2
+  STG.E [R10+0x8], R3
+  STG.E [R10+0xc], R4
+  ISETP.EQ.AND P0, PT, RZ, c[0x0][0x218], PT
+  @P0 EXIT
+  ISETP.EQ.AND P0, PT, c[0x0][0x218], 0x1, PT
+  @P0 ST [ct+0x4], R1
+  LD.U8 R5, [cb+0x1]
+  EXIT
+})";
+  RunConfig cfg;
+  cfg.buffers["out"] = std::vector<uint8_t>(16);
+  cfg.params["what"] = 0;
+  RunResult r = run(text, cfg);
+  ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
+  EXPECT_EQ(le(r.buffers["out"], 0x0, 4), 9u);
+  EXPECT_EQ(le(r.buffers["out"], 0x4, 4), 0xffffff80u); // .S8 sign-extends
+  EXPECT_EQ(le(r.buffers["out"], 0x8, 4), 0u);          // MOV R, ct: its offset in the const space
+  EXPECT_EQ(le(r.buffers["out"], 0xc, 4), 8u);
+  EXPECT_TRUE(r.variables.empty()); // only .global variables are reported
+  cfg.params["what"] = 1;
+  RunResult st = run(text, cfg);
+  EXPECT_EQ(st.kind, Kind::Fault) << describe(st);   // the const space is read-only
+  EXPECT_EQ(st.addr, 4u);
+  EXPECT_EQ(st.line, 17u);
+  cfg.params["what"] = 2;
+  RunResult past = run(text, cfg);
+  EXPECT_EQ(past.kind, Kind::Fault) << describe(past); // the const data ends at 9
+  EXPECT_EQ(past.addr, 9u);
+}
+
+TEST(InterpVariables, SharedVariablesLayoutAndWindows) {
+  // Shared layout: module ms at 0 (8 bytes); then the functions in module
+  // order: f's fs at 8 (align 8); `other` is another kernel: skipped; k's kb
+  // at 0x10, kh at 0x12. si (initialised) at 0x14. Every CTA starts from
+  // zeros plus the initial bytes: each thread reads si, then overwrites it.
+  const std::string text = R"(.shared .b32 ms[2]
+.func (.u32 r) f()
+{
+  .shared .align 8 .b64 fs
+  MOV R1, fs
+  ST [r], R1
+  RET
+}
+.entry other()
+{
+  .shared .b8 big[0x30000]
+  EXIT
+}
+.entry k(.u64 out)
+{
+  .shared .b8 kb
+  .shared .b16 kh
+  .shared .b32 si = {0x2a}
+  .param .b32 pr
+  CALL (pr), f
+  LD R1, [pr]
+  MOV R2, kb
+  MOV R3, kh
+  MOV R4, si
+  LDS R5, [si]
+  MOV R6, 0x99
+  STS [si], R6
+  MOV R7, 0xbeef
+  STS.U16 [kh], R7
+  LDS.U16 R8, [0x12]
+  S2R R12, SR_CTAID.X
+  MOV.64 R10, c[0x0][0x210]
+  IMAD.WIDE.U32 R10, R12, 0x18, R10
+  STG.E [R10], R1
+  STG.E [R10+0x4], R2
+  STG.E [R10+0x8], R3
+  STG.E [R10+0xc], R4
+  STG.E [R10+0x10], R5
+  STG.E [R10+0x14], R8
+  EXIT
+})";
+  RunConfig cfg;
+  cfg.entry = "k";
+  cfg.ctas = 2;
+  cfg.buffers["out"] = std::vector<uint8_t>(0x30);
+  RunResult r = run(text, cfg);
+  ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
+  const auto& out = r.buffers["out"];
+  for (size_t c : {0u, 0x18u}) {
+    EXPECT_EQ(le(out, c + 0x0, 4), 8u);     // fs
+    EXPECT_EQ(le(out, c + 0x4, 4), 0x10u);  // kb
+    EXPECT_EQ(le(out, c + 0x8, 4), 0x12u);  // kh
+    EXPECT_EQ(le(out, c + 0xc, 4), 0x14u);  // si
+    EXPECT_EQ(le(out, c + 0x10, 4), 0x2au); // si's initial value again in the second CTA
+    EXPECT_EQ(le(out, c + 0x14, 4), 0xbeefu); // STS [kh] seen at raw offset 0x12
+  }
+}
+
+TEST(InterpVariables, LocalVariablesPerCallFrame) {
+  // The kernel's frame holds la (12 bytes) at local offset 0; f's frame
+  // starts at 0x10 (its lb is 16-aligned). Each frame's local area starts at
+  // zero: f reads lb[1] = 0 on both calls though the first call left 0x63 at
+  // local 0x14. The generic address of la[2] is SR_LWINBASE + 8.
+  const std::string text = R"(.func (.u32 r0, .u64 r1) f()
+{
+  .local .align 16 .b32 lb[2]
+  LDL R1, [lb+0x4]
+  MOV R2, 0x63
+  STL [lb+0x4], R2
+  MOV.64 R3, lb
+  ST [r0], R1
+  ST.64 [r1], R3
+  RET
+}
+.entry k(.u64 out)
+{
+  .local .b32 la[3]
+  .param .b32 p0
+  .param .b64 p1
+  MOV R5, 0x11
+  STL [la+0x8], R5
+  CALL (p0, p1), f
+  LD R6, [p0]
+  LD.64 R7, [p1]
+  CALL (p0, p1), f
+  LD R8, [p0]
+  LDL R9, [0x14]
+  MOV R11, la
+  S2R R12, SR_LWINBASE
+  IADD3.64 R13, R12, 0x8, RZ
+  LD R14, [R13]
+  MOV R15, 0x22
+  ST [R13+0x4], R15
+  LDL R16, [0xc]
+  MOV.64 R10, c[0x0][0x210]
+  STG.E [R10], R6
+  STG.E.64 [R10+0x8], R7
+  STG.E [R10+0x10], R8
+  STG.E [R10+0x14], R9
+  STG.E [R10+0x18], R11
+  STG.E [R10+0x1c], R14
+  STG.E [R10+0x20], R16
+  STG.E.64 [R10+0x28], R12
+  EXIT
+})";
+  RunConfig cfg;
+  cfg.buffers["out"] = std::vector<uint8_t>(0x30);
+  RunResult r = run(text, cfg);
+  ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
+  const auto& out = r.buffers["out"];
+  EXPECT_EQ(le(out, 0x00, 4), 0u);      // lb[1] on the first call
+  EXPECT_EQ(le(out, 0x08, 8), 0x10u);   // MOV.64 R, lb: f's frame base + 0
+  EXPECT_EQ(le(out, 0x10, 4), 0u);      // lb[1] on the second call: zeroed at frame entry
+  EXPECT_EQ(le(out, 0x14, 4), 0x63u);   // what the second call left behind
+  EXPECT_EQ(le(out, 0x18, 4), 0u);      // MOV R, la
+  EXPECT_EQ(le(out, 0x1c, 4), 0x11u);   // la[2] through its generic address
+  EXPECT_EQ(le(out, 0x20, 4), 0x22u);   // a generic store at LWINBASE + 0xc is local 0xc
+  EXPECT_EQ(le(out, 0x28, 8), 0x7f0000000000u);
+}
+
+TEST(InterpVariables, ParamAreaLayout) {
+  // A .func's parameter area: a at 0, b at 8, the return value r from 16
+  // (after the parameters, aligned to the largest return alignment), then
+  // its .param variables: v at 20. MOV R, sym gives these offsets.
+  const std::string text = R"(.func (.u32 r) f(.u32 a, .u64 b)
+{
+  .param .b32 v
+  MOV R1, a
+  MOV R2, b
+  MOV R3, r
+  MOV R4, v
+  LEA R5, R2, R1, 0x8
+  LEA R5, R3, R5, 0x10
+  LEA R5, R4, R5, 0x18
+  ST [r], R5
+  RET
+}
+.entry k(.u64 out)
+{
+  .param .b32 pa
+  .param .b64 pb
+  .param .b32 pr
+  CALL (pr), f, (pa, pb)
+  LD R1, [pr]
+  MOV.64 R10, c[0x0][0x210]
+  STG.E [R10], R1
+  EXIT
+})";
+  RunConfig cfg;
+  cfg.buffers["out"] = std::vector<uint8_t>(4);
+  RunResult r = run(text, cfg);
+  ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
+  EXPECT_EQ(le(r.buffers["out"], 0, 4), 0x14100800u); // v=0x14, r=0x10, b=8, a=0
+}
+
+TEST(InterpVariables, GenericAddressingRoundTrips) {
+  // cvta.shared: S2R t, SR_SWINBASE; IADD3.64 d, a, t, RZ. cvta.to.shared:
+  // IADD3.64 d, g, -t, RZ. Generic LD/ST/ATOM reach the shared window.
+  const std::string body = R"(  .shared .b32 sv[0x20]
+  S2R R0, SR_SWINBASE
+  MOV R2, 0x40
+  IADD3.64 R4, R2, R0, RZ
+  MOV R6, 0x5a
+  ST.E [R4], R6
+  LDS R7, [0x40]
+  ATOM.E.ADD R8, [R4], 0x1
+  ATOM.E.ADD R9, [sv+0x40], 0x2
+  LDS R11, [sv+0x40]
+  IADD3.64 R12, R4, -R0, RZ
+  MOV.64 R3, R4
+  LEA R3, R7, R3, 0x8
+  LEA R3, R8, R3, 0x10
+  LEA R3, R11, R3, 0x18
+  LEA R3, R9, R3, 0x0
+  LEA R3, R12, R3, 0x0)";
+  // R3 = low 32 of (R4 + R7<<8 + R8<<16 + R11<<24 + R9 + R12)
+  //    = 0x40 + 0x5a00 + 0x5a0000 + 0x5d000000 + 0x5b + 0x40
+  EXPECT_EQ(regAfter(body) & 0xffffffffu, 0x5d5a5adbu);
+  EXPECT_EQ(regAfter("S2R R3, SR_SWINBASE"), 0x7e0000000000u);
+  EXPECT_EQ(regAfter("S2R R3, SR_LWINBASE"), 0x7f0000000000u);
+  EXPECT_EQ(regAfter("S2R R1, SR_SWINBASE\nIADD3.64 R2, R1, 0x1234, RZ\nIADD3.64 R3, R2, -R1, RZ"), 0x1234u);
+  auto faultAt = [](const std::string& body) {
+    RunResult r = run(".entry k()\n{\n" + body + "\nEXIT\n}\n");
+    EXPECT_EQ(r.kind, Kind::Fault) << describe(r);
+    return r.addr;
+  };
+  // Past the shared window is no window at all: a global fault at the generic address.
+  EXPECT_EQ(faultAt("S2R R1, SR_SWINBASE\nLD.E R2, [R1+0x38000]"), 0x7e0000038000u);
+  EXPECT_EQ(faultAt("S2R R1, SR_LWINBASE\nST.E [R1+0x2], RZ"), 0x7f0000000002u); // misaligned
+  EXPECT_EQ(faultAt("S2R R1, SR_LWINBASE\nLD.E R2, [R1+0x80000]"), 0x7f0000080000u);
+  // LDS/LDL/LDG take window offsets and global addresses, never generic ones.
+  EXPECT_EQ(faultAt("S2R R1, SR_SWINBASE\nLDS R2, [R1]"), 0x7e0000000000u);
+}
+
+TEST(InterpVariables, LdcInAFuncReadsTheLaunchConstantBank) {
+  // Constant bank 0 belongs to the launch: a .func reads the kernel's parameters there.
+  const std::string text = R"(.func (.u32 r) f()
+{
+  LDC R1, c[0x0][0x210]
+  ST [r], R1
+  RET
+}
+.entry k(.u32 n, .u64 out)
+{
+  .param .b32 pr
+  CALL (pr), f
+  LD R1, [pr]
+  MOV.64 R10, c[0x0][0x218]
+  STG.E [R10], R1
+  EXIT
+})";
+  RunConfig cfg;
+  cfg.params["n"] = 0x1234;
+  cfg.buffers["out"] = std::vector<uint8_t>(4);
+  RunResult r = run(text, cfg);
+  ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
+  EXPECT_EQ(le(r.buffers["out"], 0, 4), 0x1234u);
+}
+
+TEST(InterpVariables, StateSpaceMismatchIsAnError) {
+  const std::string text = R"(.global .b32 g
+.shared .b32 s
+.entry k(.u32 which)
+{
+  .local .b32 l
+  ISETP.EQ.AND P0, PT, RZ, c[0x0][0x210], PT
+  @P0 LDS R1, [g]
+  ISETP.EQ.AND P0, PT, c[0x0][0x210], 0x1, PT
+  @P0 STL [s], RZ
+  LDG.E R1, [l]
+  EXIT
+})";
+  RunConfig cfg;
+  cfg.params["which"] = 0;
+  RunResult r = run(text, cfg);
+  EXPECT_EQ(r.kind, Kind::Error);
+  EXPECT_EQ(formatExit(r, "t.ori"), "error: state space mismatch: LDS at line 7 addresses 'g', a .global variable");
+  cfg.params["which"] = 1;
+  EXPECT_EQ(run(text, cfg).message, "state space mismatch: STL at line 9 addresses 's', a .shared variable");
+  cfg.params["which"] = 2;
+  EXPECT_EQ(run(text, cfg).message, "state space mismatch: LDG.E at line 10 addresses 'l', a .local variable");
+}
+
+TEST(InterpVariables, FrameOverflowsFault) {
+  // The kernel's local area (0x10 bytes) leaves 0x7fff0 of the 0x80000-byte
+  // window: f's 0x80000 bytes do not fit at 0x10.
+  const std::string local = R"(.func f()
+{
+  .local .b8 big[0x80000]
+  RET
+}
+.entry k()
+{
+  .local .b8 x[0x10]
+  CALL f
+  EXIT
+})";
+  RunResult l = run(local);
+  EXPECT_EQ(l.kind, Kind::Fault) << describe(l);
+  EXPECT_EQ(l.addr, 0x10u);
+  EXPECT_NE(l.message.find("local memory overflow"), std::string::npos) << l.message;
+  // The kernel's 4 bytes of .param variables plus f's 1 MiB exceed the 1 MiB parameter stack.
+  const std::string param = R"(.func f()
+{
+  .param .b8 big[0x100000]
+  RET
+}
+.entry k()
+{
+  .param .b32 p
+  CALL f
+  EXIT
+})";
+  RunResult p = run(param);
+  EXPECT_EQ(p.kind, Kind::Fault) << describe(p);
+  EXPECT_EQ(p.addr, 0u);
+  EXPECT_NE(p.message.find("param stack overflow"), std::string::npos) << p.message;
+  // A kernel alone with exactly the window's size of local variables runs.
+  EXPECT_EQ(run(".entry k()\n{\n  .local .b8 x[0x80000]\n  STL.U8 [x+0x7ffff], RZ\n  EXIT\n}\n").kind, Kind::Ok);
+}
+
+TEST(InterpVariables, ConfigurationLimits) {
+  auto err = [](const std::string& text) {
+    RunResult r = run(text);
+    EXPECT_EQ(r.kind, Kind::Error) << describe(r);
+    return r.message;
+  };
+  EXPECT_NE(err(".shared .b8 s[0x38001]\n.entry k()\n{\n  EXIT\n}\n").find("shared window"), std::string::npos);
+  // The other kernel's shared variables do not count.
+  EXPECT_EQ(run(".entry a()\n{\n  .shared .b8 s[0x38000]\n  EXIT\n}\n.entry b()\n{\n  .shared .b8 t[0x38000]\n  EXIT\n}\n",
+                withEntry("b")).kind, Kind::Ok);
+  std::string big;
+  for (int i = 0; i < 5; ++i) big += ".const .b8 c" + std::to_string(i) + "[0x1000000]\n"; // 5 x 16 MiB
+  EXPECT_NE(err(big + ".entry k()\n{\n  EXIT\n}\n").find("64 MiB"), std::string::npos);
+  // Alignment padding counts too (the PTX parser accepts .align up to 2^30).
+  Module padded = parse(".const .b8 a\n.const .b8 b\n.entry k()\n{\n  EXIT\n}\n");
+  ASSERT_EQ(padded.variables.size(), 2u);
+  padded.variables[1].align = 1u << 30;
+  RunResult pr = runKernel(padded, {});
+  EXPECT_EQ(pr.kind, Kind::Error);
+  EXPECT_NE(pr.message.find("64 MiB"), std::string::npos) << pr.message;
+  // Module variables in .local or .param (hand-built IR; neither parser makes them).
+  Module m = parse(".global .b32 g\n.entry k()\n{\n  EXIT\n}\n");
+  ASSERT_EQ(m.variables.size(), 1u);
+  m.variables[0].space = Space::Local;
+  RunResult r = runKernel(m, {});
+  EXPECT_EQ(r.kind, Kind::Error);
+  EXPECT_EQ(r.message, "malformed IR: module variable 'g' is in the .local space");
+}
+
+TEST(InterpVariables, MalformedCallsAndSymbols) {
+  const std::string text = R"(.func f(.u32 a, .u32 b)
+{
+  RET
+}
+.entry k()
+{
+  .param .b32 p
+  .local .b32 l
+  CALL f, (p)
+  EXIT
+})";
+  RunResult r = run(text);
+  EXPECT_EQ(r.kind, Kind::Error) << describe(r);
+  EXPECT_EQ(r.message, "malformed IR: CALL at line 9 passes 1 arguments to 'f', which takes 2");
+  Module m = parse(text);
+  ASSERT_EQ(m.functions.size(), 2u);
+  Instr& call = m.functions[1].blocks[0].instrs[0];
+  call.srcs.push_back(call.srcs[1]);
+  call.srcs[2].sym = "l"; // a .local variable as an argument
+  RunResult l = runKernel(m, {});
+  EXPECT_EQ(l.kind, Kind::Error);
+  EXPECT_EQ(l.message, "malformed IR: CALL at line 9: 'l' is not a .param variable");
+  call.srcs[2].sym = "nowhere";
+  RunResult u = runKernel(m, {});
+  EXPECT_EQ(u.kind, Kind::Error);
+  EXPECT_EQ(u.message, "malformed IR: undefined symbol 'nowhere' in function 'k'");
+}
+
 // ---------------------------------------------------------------- unsupported
 
 RunResult runBody(const std::string& body, uint32_t threads = 1) {
@@ -885,20 +1396,20 @@ TEST(InterpUnsupported, CallsTheInterpreterCannotFollow) {
   EXPECT_NE(r.message.find("nowhere"), std::string::npos);
 }
 
-TEST(InterpUnsupported, VariablesAreNotModelledYet) {
-  // .param arguments of a CALL and the address of a module variable.
-  const std::string text = R"(.global .b32 gvar
-.func (.u32 r) f(.u32 a)
+TEST(InterpUnsupported, FunctionAddressesAndDeclarations) {
+  // MOV of a function's address (a function pointer) and a CALL to a
+  // declaration (PTX vprintf, __assertfail, OptiX runtime functions).
+  const std::string text = R"(.func ext(.u64 fmt);
+.func f()
 {
   RET
 }
 .entry k(.u32 which)
 {
-  .param .b32 pa
-  .param .b32 pr
+  .param .b64 pa
   ISETP.EQ.AND P0, PT, RZ, c[0x0][0x210], PT
-  @P0 CALL (pr), f, (pa)
-  MOV R1, gvar
+  @P0 CALL ext, (pa)
+  MOV R1, f
   EXIT
 })";
   RunConfig cfg;
@@ -906,12 +1417,13 @@ TEST(InterpUnsupported, VariablesAreNotModelledYet) {
   RunResult call = run(text, cfg);
   EXPECT_EQ(call.kind, Kind::Unsupported) << describe(call);
   EXPECT_EQ(call.mnemonic, "CALL");
-  EXPECT_EQ(call.line, 11u);
+  EXPECT_EQ(call.line, 10u);
+  EXPECT_NE(call.message.find("'ext'"), std::string::npos) << call.message;
   cfg.params["which"] = 1;
   RunResult mov = run(text, cfg);
   EXPECT_EQ(mov.kind, Kind::Unsupported) << describe(mov);
   EXPECT_EQ(mov.mnemonic, "MOV");
-  EXPECT_EQ(mov.line, 12u);
+  EXPECT_EQ(mov.line, 11u);
 }
 
 TEST(InterpUnsupported, CallToAnEntryKernel) {
