@@ -2,19 +2,20 @@
 #   make test    install what is missing, configure, build, run every test (what CI runs)
 #   make run     build and run oriopt on examples/saxpy.ori
 #   make bench   build and run the benchmarks
-#   make fuzz    build the libFuzzer harnesses with clang into build-fuzz/
+#   make fuzz    build the libFuzzer harnesses with clang into build-fuzz/ (fuzz-smoke: a short run)
 BUILD ?= build
 FUZZ_BUILD ?= build-fuzz
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
+FUZZ_SECONDS ?= 60
 BENCH_ARGS ?=
 GENERATOR := $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
 
 # Steps run in the order written, even under make -j (cmake --build parallelises the build).
 .NOTPARALLEL:
 .DEFAULT_GOAL := build
-.PHONY: bootstrap configure build test run bench fuzz clean help
+.PHONY: bootstrap configure build test run bench fuzz fuzz-configure fuzz-smoke clean help
 
 help:
 	@sed -n '2,5p' $(firstword $(MAKEFILE_LIST))
@@ -36,6 +37,7 @@ build: configure
 
 test: bootstrap configure build
 	ctest --test-dir $(BUILD) --output-on-failure -j2 $(CTEST_ARGS)
+	$(MAKE) --no-print-directory fuzz-smoke
 
 run: bootstrap configure build
 	$(BUILD)/bin/oriopt --summary examples/saxpy.ori
@@ -46,15 +48,28 @@ run: bootstrap configure build
 bench: build
 	$(BUILD)/bin/oriopt_bench $(BENCH_ARGS)
 
-fuzz: bootstrap
+fuzz-configure: bootstrap
 	@if [ -f $(FUZZ_BUILD)/CMakeCache.txt ]; then \
 	  cmake -S . -B $(FUZZ_BUILD) -DORIOPT_LIBFUZZER=ON $(CMAKE_ARGS); \
 	else \
 	  CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G "$(GENERATOR)" \
 	    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORIOPT_LIBFUZZER=ON $(CMAKE_ARGS); \
 	fi
+
+fuzz: fuzz-configure
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	@echo "fuzz: harnesses are in $(FUZZ_BUILD)/bin/ (run e.g. $(FUZZ_BUILD)/bin/fuzz_NAME -max_total_time=60)"
+
+# A bounded libFuzzer run of each parser (part of `make test`): the PTX parser seeded with the
+# shared corpus and its saved crashes, the .ori parser with fuzz/corpus/ori and the examples.
+# A crash, leak or timeout fails the run and leaves the input in $(FUZZ_BUILD)/crashes/.
+fuzz-smoke: fuzz-configure
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_ptx_parser fuzz_ori_parser
+	mkdir -p $(FUZZ_BUILD)/work/ptx $(FUZZ_BUILD)/work/ori $(FUZZ_BUILD)/crashes
+	$(FUZZ_BUILD)/bin/fuzz_ptx_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/ptx ../shared/corpus/ptx fuzz/corpus/ptx-crashes
+	$(FUZZ_BUILD)/bin/fuzz_ori_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/ori fuzz/corpus/ori examples
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD)
