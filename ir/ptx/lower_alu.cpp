@@ -60,9 +60,10 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     // A binary32 instruction with a 0d literal rounds it; keep only exact ones.
     if (t.kind == PtxType::Float && t.bits == 32 && !o.floatIsF32 && double(float(o.fval)) != o.fval) throw NotNative{};
     if (t.kind == PtxType::Float && (kinds & ori::K_FIMM)) return OOp::floatImm(o.fval);
+    // The literal's exact bits (ival) where its width matches, so NaN payloads survive.
     int64_t bits;
-    if (t.bits == 32) bits = std::bit_cast<uint32_t>(float(o.fval));
-    else if (t.bits == 64) bits = int64_t(std::bit_cast<uint64_t>(o.fval));
+    if (t.bits == 32) bits = o.floatIsF32 ? int64_t(uint32_t(o.ival)) : std::bit_cast<uint32_t>(float(o.fval));
+    else if (t.bits == 64) bits = o.floatIsF32 ? int64_t(std::bit_cast<uint64_t>(o.fval)) : o.ival;
     else throw NotNative{};
     if (kinds & ori::K_IMM) return imm(bits);
     return viaMov(imm(bits), t.bits == 64);

@@ -16,6 +16,7 @@ constexpr size_t kMaxScopeDepth = 256;   // nested `{ }` inside a body
 constexpr size_t kMaxInitDepth = 64;     // nested braces in an initializer
 constexpr uint64_t kMaxRange = 1u << 20; // %r<N>
 constexpr uint32_t kMaxSharedHead = 256; // `.reg .b32` before `a, b, c`
+constexpr size_t kMaxScratch = 4096;      // statements gathered before a body grows in place
 
 bool canStartOperand(Tok k) {
   return k == Tok::Ident || k == Tok::Int || k == Tok::Float || k == Tok::Minus ||
@@ -30,9 +31,7 @@ void moveInto(std::vector<T>& from, std::vector<T>& to) {
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view file) : lx_(text, file) {
-    mod_.fileName = std::string(file);
-  }
+  Parser(std::string_view text, std::string_view file) : lx_(text, file) { mod_.fileName = file; }
 
   Module run() {
     if (is(Tok::End)) lx_.failAt(1, 1, "empty file");
@@ -44,27 +43,18 @@ class Parser {
  private:
   // --- tokens -------------------------------------------------------------
   const Token& peek(size_t k = 0) { return lx_.peek(k); }
-  Token next() {
-    Token t = lx_.next();
-    lastEnd_ = t.end;
-    return t;
-  }
+  Token next() { lastEnd_ = lx_.peek().end; return lx_.next(); }
   bool is(Tok k, size_t ahead = 0) { return peek(ahead).kind == k; }
   bool isDir(std::string_view s) { return is(Tok::Dir) && spell(peek()) == s; }
   bool accept(Tok k) { return is(k) ? (next(), true) : false; }
   std::string_view spell(const Token& t) const { return lx_.spell(t); }
-  std::string slice(uint32_t b, uint32_t e) const {
-    return std::string(lx_.text().substr(b, e - b));
-  }
+  std::string slice(uint32_t b, uint32_t e) const { return std::string(lx_.text(), b, e - b); }
   static SrcLoc loc(const Token& t) { return {t.line, t.col}; }
 
   [[noreturn]] void expected(std::string_view what) {
     lx_.fail(peek(), fmt::format("expected {}, found {}", what, lx_.describe(peek())));
   }
-  Token expect(Tok k, std::string_view what) {
-    if (!is(k)) expected(what);
-    return next();
-  }
+  Token expect(Tok k, std::string_view what) { if (!is(k)) expected(what); return next(); }
   uint64_t expectInt(std::string_view what) { return expect(Tok::Int, what).ival; }
   // item (',' item)*
   template <class F>
@@ -356,6 +346,7 @@ class Parser {
     const Token open = next();
     f.hasBody = true;
     body_ = &f.body;
+    direct_ = false;
     std::vector<Token> scopes; // the open `{` of each scope
     for (;;) {
       const Token t = peek();
@@ -367,7 +358,10 @@ class Parser {
       case Tok::LBrace:
       case Tok::RBrace: {
         next();
-        if (t.kind == Tok::RBrace && scopes.empty()) return;
+        if (t.kind == Tok::RBrace && scopes.empty()) {
+          if (!direct_) moveInto(scratch_, f.body);
+          return;
+        }
         if (t.kind == Tok::RBrace) scopes.pop_back();
         else if (scopes.size() == kMaxScopeDepth)
           lx_.fail(t, fmt::format("scopes nested more than {} deep", kMaxScopeDepth));
@@ -605,9 +599,16 @@ class Parser {
     if (!o.negated) o.ival = offsetTerms();
   }
 
-  // A new statement of the body being parsed.
+  // A new statement of the body being parsed: gathered in scratch_ (kept across
+  // functions) and moved into an exactly sized body, unless the body outgrows
+  // kMaxScratch (then it grows in place). Statements are 720 bytes, so this matters.
   Statement& stmt(Statement::Kind k) {
-    Statement& s = body_->emplace_back();
+    if (!direct_ && scratch_.size() == kMaxScratch) {
+      body_->reserve(2 * kMaxScratch);
+      moveInto(scratch_, *body_);
+      direct_ = true;
+    }
+    Statement& s = direct_ ? body_->emplace_back() : scratch_.emplace_back();
     s.kind = k;
     return s;
   }
@@ -615,7 +616,9 @@ class Parser {
   Lexer lx_;
   Module mod_;
   uint32_t lastEnd_ = 0;
-  std::vector<Statement>* body_ = nullptr;
+  std::vector<Statement>* body_ = nullptr; // of the function being parsed
+  bool direct_ = false;                     // statements go to *body_, not scratch_
+  std::vector<Statement> scratch_;
   std::vector<Operand> opScratch_, elemScratch_;
   std::vector<std::string> modScratch_;
 };
@@ -624,12 +627,12 @@ class Parser {
 
 ParseResult parse(std::string_view text, std::string_view fileName) {
   ParseResult r;
-  if (auto d = checkIsText(text, fileName)) {
-    r.error = std::move(*d);
+  if (text.size() >= UINT32_MAX) { // token offsets are 32-bit
+    r.error = Diagnostic{std::string(fileName), 0, 0, "file is too large (4 GiB or more)"};
     return r;
   }
-  if (text.size() >= UINT32_MAX) {
-    r.error = Diagnostic{std::string(fileName), 0, 0, "file is too large (4 GiB or more)"};
+  if (auto d = checkIsText(text, fileName)) {
+    r.error = std::move(*d);
     return r;
   }
   try {
