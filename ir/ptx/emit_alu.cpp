@@ -124,12 +124,8 @@ bool FnEmitter::emitInteger(const Instr& in) {
       // The address of a variable (in its state space) or of a function.
       const std::string& sym = in.srcs[0].sym;
       if (!isPtxIdent(sym)) fail(in.loc, fmt::format("'{}' is not a PTX identifier", sym));
-      const Param* param = nullptr;
-      const Variable* v = findVariable(m, f, sym, &param);
-      bool entryParam = !v && f.isEntry &&
-                        std::any_of(f.params.begin(), f.params.end(), [&](const Param& p) { return p.name == sym; });
-      if (param || entryParam || (v && v->space == Space::Param))
-        fail(in.loc, fmt::format("{}: PTX cannot take the address of parameter '{}'", printInstr(f, in), sym));
+      if (const Function* g = m.findFunction(sym); g && g->isEntry && !findVariable(m, f, sym))
+        fail(in.loc, fmt::format("{}: PTX cannot take the address of kernel '{}'", printInstr(f, in), sym));
       std::string d = intDst(in, 0, 64);
       emit(fmt::format("mov.u64 {}, {};", d, sym));
       return true;
@@ -199,18 +195,15 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::IMAD: {
-    bool isSigned = !in.has(Mod::U32);
-    if (in.has(Mod::WIDE)) {
-      std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32), c = intSrc(in, 2, 64);
-      emit(fmt::format("mad.wide.{} {}, {}, {}, {};", isSigned ? "s32" : "u32", intDst(in, 0, 64), a, b, c));
-    } else if (in.has(Mod::HI)) {
-      std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32), c = intSrc(in, 2, 32);
-      emit(fmt::format("mad.hi.{} {}, {}, {}, {};", isSigned ? "s32" : "u32", intDst(in, 0, 32), a, b, c));
-    } else {
-      unsigned w = width(in);
-      std::string a = intSrc(in, 0, w, true), b = intSrc(in, 1, w), c = intSrc(in, 2, w);
-      emit(fmt::format("mad.lo.s{} {}, {}, {}, {};", w, intDst(in, 0, w), a, b, c));
-    }
+    std::string type = in.has(Mod::U32) ? "u32" : "s32";
+    // The form, the widths of a*b and of c and d; a zero addend makes it mul.
+    const char* form = in.has(Mod::WIDE) ? "wide" : in.has(Mod::HI) ? "hi" : "lo";
+    unsigned ab = in.has(Mod::WIDE) || in.has(Mod::HI) ? 32 : width(in);
+    unsigned cd = in.has(Mod::WIDE) ? 64 : in.has(Mod::HI) ? 32 : width(in);
+    if (*form == 'l') type = fmt::format("s{}", ab);
+    std::string a = intSrc(in, 0, ab, true), b = intSrc(in, 1, ab), c = intSrc(in, 2, cd);
+    if (c == "0") emit(fmt::format("mul.{}.{} {}, {}, {};", form, type, intDst(in, 0, cd), a, b));
+    else emit(fmt::format("mad.{}.{} {}, {}, {}, {};", form, type, intDst(in, 0, cd), a, b, c));
     return true;
   }
   case Opcode::LOP3: {
@@ -237,7 +230,8 @@ bool FnEmitter::emitInteger(const Instr& in) {
         lo[i] = immText(uint64_t(o.imm), 32);
         hi[i] = immText(uint64_t(o.imm) >> 32, 32);
       } else if (isConstReg(o) && !o.neg) {
-        lo[i] = hi[i] = "0";
+        lo[i].assign(1, '0');
+        hi[i] = lo[i];
       } else {
         std::string v = intSrc(in, i, 64, true);
         lo[i] = temp(32);
@@ -444,7 +438,7 @@ bool FnEmitter::emitPredicate(const Instr& in) {
       fail(in.loc, fmt::format("{}: ISETP needs one of .LT .EQ .LE .GT .NE .GE", printInstr(f, in)));
     auto t = intType(in, true);
     std::string a = intSrc(in, 0, t.first), b = intSrc(in, 1, t.first);
-    emitSetp(in, fmt::format("setp.{}", name), "." + typeName(t), a, b);
+    emitSetp(in, fmt::format("setp.{}", name), fmt::format(".{}", typeName(t)), a, b);
     return true;
   }
   case Opcode::PLOP3: {

@@ -65,7 +65,7 @@ bool FnEmitter::emitFloat(const Instr& in) {
   switch (in.op) {
   case Opcode::FADD: case Opcode::FMUL: case Opcode::FFMA: {
     bool sat = in.has(Mod::SAT);
-    std::string mods = "." + rounding(in) + (in.has(Mod::FTZ) ? ".ftz" : "") + (sat ? ".sat" : "");
+    std::string mods = fmt::format(".{}{}{}", rounding(in), in.has(Mod::FTZ) ? ".ftz" : "", sat ? ".sat" : "");
     std::string a = f32Src(in, 0), b = f32Src(in, 1);
     std::string c = in.op == Opcode::FFMA ? f32Src(in, 2) : "";
     // .SAT gives +0.0 for -0.0 in the interpreter; PTX only says it clamps to
@@ -106,14 +106,16 @@ bool FnEmitter::emitFloat(const Instr& in) {
   case Opcode::FSETP: case Opcode::DSETP: {
     auto cmp = in.mods.inGroup(ModGroup::Cmp);
     if (!cmp) fail(in.loc, fmt::format("{}: {} needs a comparison", printInstr(f, in), in.info().name));
+    bool f32 = in.op == Opcode::FSETP;
+    // The operands are read even when the result does not depend on them (a
+    // constant-bank read can fault).
+    std::string a = f32 ? f32Src(in, 0) : f64Src(in, 0), b = f32 ? f32Src(in, 1) : f64Src(in, 1);
     if (*cmp == Mod::T || *cmp == Mod::F) {
       emitConstCompare(in, *cmp == Mod::T);
       return true;
     }
     const char* name = floatCompare(*cmp);
     if (!name) fail(in.loc, fmt::format("{}: unknown float comparison", printInstr(f, in)));
-    bool f32 = in.op == Opcode::FSETP;
-    std::string a = f32 ? f32Src(in, 0) : f64Src(in, 0), b = f32 ? f32Src(in, 1) : f64Src(in, 1);
     emitSetp(in, fmt::format("setp.{}", name), fmt::format("{}.{}", f32 && in.has(Mod::FTZ) ? ".ftz" : "", f32 ? "f32" : "f64"), a, b);
     return true;
   }

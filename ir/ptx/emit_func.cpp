@@ -39,6 +39,9 @@ bool isSpecialRegisterName(const std::string& s) {
   return s.starts_with("%pm") || s.starts_with("%envreg") || s.starts_with("%reserved_smem");
 }
 
+// An offset as .ori prints it: 0x10, -0x10.
+std::string hexOff(int64_t v) { return v < 0 ? fmt::format("-0x{:x}", uint64_t(0) - uint64_t(v)) : fmt::format("0x{:x}", v); }
+
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
@@ -61,7 +64,10 @@ bool isHeaderDirective(const std::string& d) {
 
 // ------------------------------------------------------------------ set-up
 
-FnEmitter::FnEmitter(const ModuleCtx& c, const Function& fn) : ctx(c), m(*c.m), f(fn) { declareNames(); }
+FnEmitter::FnEmitter(const ModuleCtx& c, const Function& fn) : ctx(c), m(*c.m), f(fn) {
+  declareNames();
+  classifySlots();
+}
 
 std::string FnEmitter::uniqueName(std::string base) {
   std::string s = base;
@@ -140,7 +146,6 @@ void FnEmitter::declareNames() {
       tables_.push_back(uniqueName("$ori_" + sanitize(jt.name)));
     }
   }
-  predTrue_ = uniqueName("%ori_true");
 }
 
 std::string FnEmitter::regName(Reg r) const {
@@ -175,10 +180,6 @@ std::string FnEmitter::tableName(uint32_t index) const {
   return tables_[index];
 }
 
-const std::string& FnEmitter::predTrue() {
-  predTrueUsed_ = true;
-  return predTrue_;
-}
 
 void FnEmitter::emit(std::string text) { lines_.push_back({std::move(text), true}); }
 void FnEmitter::emitRaw(std::string text) { lines_.push_back({std::move(text), false}); }
@@ -330,7 +331,7 @@ FnEmitter::Pred FnEmitter::predSrc(const Instr& in, size_t i) const {
 }
 
 std::string FnEmitter::predText(const Pred& p) {
-  if (p.isConst) return (p.value ? "" : "!") + predTrue();
+  if (p.isConst) fail(cur_ ? cur_->loc : f.loc, "internal: a constant predicate where PTX needs a register");
   return (p.neg ? "!" : "") + p.name;
 }
 
@@ -371,18 +372,18 @@ void FnEmitter::setPred(const std::string& d, const Pred& v) {
 std::string FnEmitter::cbank(const Instr& in, const Operand& o, unsigned bytes, const std::string& ldType, unsigned bits,
                              const std::string& dst) {
   if (o.bank != 0)
-    fail(in.loc, fmt::format("c[0x{:x}][0x{:x}]: constant bank {} has no PTX form (only bank 0, the kernel "
-                             "parameters, has one: ld.param)", o.bank, o.imm, o.bank));
+    fail(in.loc, fmt::format("c[0x{:x}][{}]: constant bank {} has no PTX form (only bank 0, the kernel "
+                             "parameters, has one: ld.param)", o.bank, hexOff(o.imm), o.bank));
   if (o.hasReg && !o.reg.isConst())
-    fail(in.loc, fmt::format("c[0x0][{}+0x{:x}]: a register-indexed constant-bank read has no PTX form",
-                             regName(o.reg), o.imm));
+    fail(in.loc, fmt::format("c[0x0][{}{}]: a register-indexed constant-bank read has no PTX form",
+                             regName(o.reg), o.imm < 0 ? hexOff(o.imm) : "+" + hexOff(o.imm)));
   if (!f.isEntry)
-    fail(in.loc, fmt::format("c[0x0][0x{:x}] in .func '{}': kernel parameters are not visible in a PTX .func",
-                             o.imm, f.name));
+    fail(in.loc, fmt::format("c[0x0][{}] in .func '{}': kernel parameters are not visible in a PTX .func",
+                             hexOff(o.imm), f.name));
   int64_t off = o.imm;
   if (off < 0 || uint64_t(off) % bytes != 0)
-    fail(in.loc, fmt::format("c[0x0][0x{:x}]: a misaligned {}-byte constant-bank read (a fault in the "
-                             "interpreter) has no PTX form", off, bytes));
+    fail(in.loc, fmt::format("c[0x0][{}]: a misaligned {}-byte constant-bank read (a fault in the "
+                             "interpreter) has no PTX form", hexOff(off), bytes));
   auto load = [&](uint64_t at, unsigned n, const std::string& type, unsigned width) -> std::optional<std::string> {
     for (const Param& p : f.params) {
       uint64_t lo = p.offset, hi = uint64_t(p.offset) + p.size;
@@ -408,7 +409,7 @@ std::string FnEmitter::cbank(const Instr& in, const Operand& o, unsigned bytes, 
       return t;
     }
   }
-  fail(in.loc, fmt::format("c[0x0][0x{:x}]: a {}-byte read across parameter boundaries has no PTX form", off, bytes));
+  fail(in.loc, fmt::format("c[0x0][{}]: a {}-byte read across parameter boundaries has no PTX form", hexOff(off), bytes));
 }
 
 // ------------------------------------------------------------------ instructions
@@ -468,7 +469,8 @@ void FnEmitter::bodyPrologue(std::string& out) {
       for (uint32_t b = 0; b < v.elemSize && b < 8; ++b)
         if (size_t(i) * v.elemSize + b < v.init.size()) bits |= uint64_t(v.init[size_t(i) * v.elemSize + b]) << (8 * b);
       uint32_t at = i * v.elemSize;
-      emit(fmt::format("st.{}.b{} [{}{}], {};", spaceName(v.space), v.elemSize * 8, v.name,
+      std::string space = v.space == Space::Param && !slots_.count(v.name) ? "local" : std::string(spaceName(v.space));
+      emit(fmt::format("st.{}.b{} [{}{}], {};", space, v.elemSize * 8, v.name,
                        at ? fmt::format("+{}", at) : "", immText(bits, v.elemSize * 8)));
     }
   }
@@ -479,7 +481,6 @@ void FnEmitter::bodyPrologue(std::string& out) {
       if (regBits(r) == 1) emit(fmt::format("setp.ne.u32 {}, 0, 0;", regName(r)));
       else emit(fmt::format("mov.b{} {}, 0;", regBits(r), regName(r)));
     }
-  if (predTrueUsed_) lines_.insert(lines_.begin(), Line{fmt::format("setp.eq.u32 {}, 0, 0;", predTrue_), true});
   for (const Line& l : lines_) out += "  " + l.text + "\n";
   lines_.clear();
 }
@@ -504,9 +505,17 @@ std::string FnEmitter::run() {
   for (const auto& [r, name] : names_) out += fmt::format("  .reg {} {};\n", regDeclType(regBits(r)), name);
   for (const auto& [bits, list] : tempNames_)
     for (const std::string& t : list) out += fmt::format("  .reg {} {};\n", regDeclType(bits), t);
-  if (predTrueUsed_) out += fmt::format("  .reg .pred {};\n", predTrue_);
   for (const std::string& d : inBody) out += "  " + d + "\n";
-  for (const Variable& v : f.variables) out += "  " + variableDecl(v) + ";\n";
+  for (const Variable& v : f.variables) {
+    if (v.space == Space::Param && !slots_.count(v.name)) { // not a plain call slot: local memory
+      Variable local = v;
+      local.space = Space::Local;
+      local.align = std::max<uint32_t>(v.align ? v.align : v.elemSize, 1);
+      out += "  " + variableDecl(local) + ";\n";
+      continue;
+    }
+    out += "  " + variableDecl(v) + ";\n";
+  }
   for (size_t t = 0; t < f.jumpTables.size(); ++t) {
     std::string list;
     for (uint32_t bix : f.jumpTables[t].targets) list += (list.empty() ? "" : ", ") + labelName(bix);

@@ -2,8 +2,8 @@
 // ir/ptx/emit.cpp (module text, variables, headers), emit_regs.cpp (register
 // widths and live-in registers), emit_func.cpp (registers, operands, guards,
 // function bodies), emit_alu.cpp (integer and predicate opcodes),
-// emit_float.cpp (floating point and conversions) and emit_mem.cpp (memory,
-// control flow, calls, OPAQUE).
+// emit_float.cpp (floating point and conversions), emit_mem.cpp (memory,
+// control flow, OPAQUE) and emit_call.cpp (CALL and .param variables).
 //
 // The contract: the emitted PTX means exactly what the interpreter
 // (docs/interpreter.md) does with the Ori module. Ori registers are 64-bit
@@ -11,8 +11,8 @@
 // function, as PTX registers are local to a function; PTX registers are typed
 // and sized. So:
 //  - every register gets one PTX width (.pred/.b16/.b32/.b64): its declared
-//    type when it has one, else 64 bits if any instruction of the module writes
-//    it as a 64-bit value, else 32; reads and writes of another width are
+//    type when it has one, else 64 bits if any instruction of its function
+//    writes it as a 64-bit value, else 32; reads and writes of another width are
 //    bridged with cvt (a 32-bit result is zero-extended, as in the container);
 //  - registers a function may read before writing them are set to 0 on entry.
 #pragma once
@@ -75,6 +75,9 @@ struct ModuleCtx {
 
 // emit_regs.cpp: register widths and live-in registers of every function.
 void analyzeModule(ModuleCtx& ctx);
+// Each block's successors (control flow ends a block): BRA/BRX targets, none
+// after an unguarded EXIT/RET, else the next block.
+std::vector<std::vector<uint32_t>> successors(const Function& f);
 
 // emit.cpp: helpers shared with the function emitter.
 // ".param .u32 x" / ".param .align 8 .b8 a[16]"; `device`: of a .func or a call slot.
@@ -98,7 +101,6 @@ public:
   std::string temp(unsigned bits); // a fresh temporary for the current instruction
   std::string labelName(uint32_t bix) const;
   std::string tableName(uint32_t index) const;
-  const std::string& predTrue(); // a predicate register that holds true
 
   // ---- lines of the current instruction
   void emit(std::string text);    // an instruction line (takes the guard)
@@ -121,7 +123,7 @@ public:
     bool neg = false;
   };
   Pred predSrc(const Instr& in, size_t i) const;
-  std::string predText(const Pred& p); // "%p", "!%p"; constants through predTrue()
+  std::string predText(const Pred& p); // "%p", "!%p" (callers handle PT/!PT first)
   // Destinations: the name to write a `bits`-wide result to. A register of
   // another width (or RZ) is written through a temporary; finishDsts() emits
   // the conversion into the real register.
@@ -141,6 +143,7 @@ public:
   bool emitFloat(const Instr& in);     // emit_float.cpp
   bool emitMemory(const Instr& in);    // emit_mem.cpp
   bool emitControl(const Instr& in);   // emit_mem.cpp
+  void emitCall(const Instr& in);      // emit_call.cpp
 
   // ---- helpers shared between families
   // p = r BOOL c and q = !r BOOL c for the comparison `cmp` ("setp.lt") of
@@ -162,11 +165,12 @@ public:
   const Module& m;
   const Function& f;
 
-private:
   struct Line {
     std::string text;
     bool guardable = true;
   };
+
+private:
   struct Fixup {
     std::string from, to;
     unsigned fromBits, toBits;
@@ -176,6 +180,14 @@ private:
   std::string uniqueName(std::string base);
   void bodyPrologue(std::string& out);
 
+  // Function-scope .param variables used as plain PTX call slots (emit_call.cpp):
+  // written (unguarded) and passed as arguments only, or returned into and
+  // read only after a call certainly filled them, with the callee's
+  // declaration (or named by OPAQUE text). ptxas 13.0 crashes on any other
+  // use of a call slot (reading an argument slot, say), so the other .param
+  // variables are declared .local and copied to and from real slots at each CALL.
+  void classifySlots();
+  std::set<std::string> slots_;
   std::map<Reg, std::string> names_;
   std::map<Reg, unsigned> bits_;
   std::set<std::string> used_;              // every identifier of the function and module
@@ -186,8 +198,6 @@ private:
   std::vector<Line> lines_;
   std::vector<Fixup> fixups_;
   std::string body_;
-  std::string predTrue_;
-  bool predTrueUsed_ = false;
   const Instr* cur_ = nullptr;
 };
 

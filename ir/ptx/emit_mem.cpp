@@ -12,7 +12,7 @@
 //   BRA -> bra, BRX -> brx.idx through a .branchtargets table (an index past
 //     the table faults at that address, as in the interpreter, then traps);
 //   EXIT -> exit, RET -> ret (a .func first stores its register results);
-//   CALL -> call with the .param arguments and results;
+//   CALL -> emit_call.cpp;
 //   OPAQUE -> its text with @dN/@uN replaced by register names.
 #include <fmt/format.h>
 
@@ -53,7 +53,7 @@ std::string FnEmitter::address(const Instr& in, size_t i, std::string& space) {
   if (!o.sym.empty()) {
     const Param* param = nullptr;
     const Variable* v = findVariable(m, f, o.sym, &param);
-    if (v) space = std::string(spaceName(v->space));
+    if (v) space = v->space == Space::Param && !slots_.count(o.sym) ? "local" : std::string(spaceName(v->space));
     else if (param) space = "param";
     else if (f.isEntry && std::any_of(f.params.begin(), f.params.end(), [&](const Param& p) { return p.name == o.sym; }))
       space = "param";
@@ -124,9 +124,9 @@ bool FnEmitter::emitMemory(const Instr& in) {
     unsigned bits = acc.bytes == 8 ? 64 : 32;
     std::string ld = fmt::format("ld{}{}{}.{}", vol ? ".volatile" : "", space.empty() ? "" : "." + space,
                                  nc ? ".nc" : "", acc.loadType);
-    if (space == "param" && in.isGuarded()) {
-      // PTX forbids predicating ld.param of call slots: load always (no
-      // side effects), keep the result only when the guard holds.
+    if (space == "param" && in.isGuarded() && !in.srcs[0].sym.empty() && slots_.count(in.srcs[0].sym)) {
+      // PTX forbids predicating ld.param of a call's return slot: load always
+      // (no side effects), keep the result only when the guard holds.
       for (size_t k = first; k < lines_.size(); ++k) lines_[k].guardable = false;
       std::string t = temp(bits);
       emitRaw(fmt::format("{} {}, {};", ld, t, a));
@@ -150,23 +150,12 @@ bool FnEmitter::emitMemory(const Instr& in) {
         fail(in.loc, fmt::format("{}: PTX does not allow writing the input parameter '{}'", printInstr(f, in),
                                  in.srcs[0].sym));
     }
-    size_t first = lines_.size();
     std::string a = address(in, 0, space);
     Access acc = accessOf(in);
     unsigned bits = acc.bytes == 8 ? 64 : 32;
     std::string v = intSrc(in, 1, bits);
     bool vol = in.has(Mod::VOLATILE) && (space.empty() || space == "global" || space == "shared");
     std::string st = fmt::format("st{}{}.{}", vol ? ".volatile" : "", space.empty() ? "" : "." + space, acc.storeType);
-    if (space == "param" && in.isGuarded()) {
-      // PTX forbids predicating st.param of call slots: store the old value
-      // back when the guard does not hold.
-      for (size_t k = first; k < lines_.size(); ++k) lines_[k].guardable = false;
-      std::string t = temp(bits);
-      emitRaw(fmt::format("ld.param.{} {}, {};", acc.storeType, t, a));
-      emit(fmt::format("mov.b{} {}, {};", bits, t, v));
-      emitRaw(fmt::format("{} {}, {};", st, a, t));
-      return true;
-    }
     emit(fmt::format("{} {}, {};", st, a, v));
     return true;
   }
@@ -260,54 +249,7 @@ bool FnEmitter::emitControl(const Instr& in) {
   }
   case Opcode::EXIT: emit("exit;"); return true;
   case Opcode::RET: emit("ret;"); return true;
-  case Opcode::CALL: {
-    if (in.srcs.empty()) fail(in.loc, "CALL has no target");
-    if (in.srcs[0].kind != Operand::Kind::Symbol)
-      fail(in.loc, fmt::format("{}: an indirect CALL through a register has no PTX form here (PTX needs a call "
-                               "prototype and the callee's parameters)", printInstr(f, in)));
-    const std::string& sym = in.srcs[0].sym;
-    const Function* callee = m.findFunction(sym);
-    if (!callee) fail(in.loc, fmt::format("CALL to unknown function '{}'", sym));
-    if (callee->isEntry) fail(in.loc, fmt::format("CALL to .entry '{}': PTX cannot call kernels", sym));
-    size_t nargs = in.srcs.size() - 1;
-    if (nargs > callee->params.size())
-      fail(in.loc, fmt::format("CALL passes {} arguments to '{}', which takes {}", nargs, sym, callee->params.size()));
-    if (in.dsts.size() > callee->returns.size())
-      fail(in.loc, fmt::format("CALL takes {} return values from '{}', which returns {}", in.dsts.size(), sym,
-                               callee->returns.size()));
-    std::vector<std::string> args, rets, pads;
-    for (size_t k = 1; k < in.srcs.size(); ++k) {
-      if (in.srcs[k].kind != Operand::Kind::Symbol) fail(in.loc, "CALL arguments must be .param variables");
-      args.push_back(in.srcs[k].sym);
-    }
-    for (const Operand& d : in.dsts) {
-      if (d.kind != Operand::Kind::Symbol) fail(in.loc, "CALL return values must be .param variables");
-      rets.push_back(d.sym);
-    }
-    // A CALL without an argument (result) list copies nothing; PTX passes unset slots.
-    for (size_t k = nargs; k < callee->params.size(); ++k) {
-      Param p = callee->params[k];
-      p.name = uniqueName("__ori_arg");
-      pads.push_back(paramDecl(p, true) + ";");
-      args.push_back(p.name);
-    }
-    for (size_t k = in.dsts.size(); k < callee->returns.size(); ++k) {
-      Param p = callee->returns[k];
-      p.name = uniqueName("__ori_ret");
-      pads.push_back(paramDecl(p, true) + ";");
-      rets.push_back(p.name);
-    }
-    auto list = [](const std::vector<std::string>& v) {
-      std::string s = "(";
-      for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + v[k];
-      return s + ")";
-    };
-    if (!pads.empty()) emitRaw("{");
-    for (std::string& d : pads) emitRaw(std::move(d));
-    emit(fmt::format("call {}{}{};", rets.empty() ? "" : list(rets) + ", ", sym, args.empty() ? "" : ", " + list(args)));
-    if (!pads.empty()) emitRaw("}");
-    return true;
-  }
+  case Opcode::CALL: emitCall(in); return true;
   case Opcode::NOP: case Opcode::BSSY: case Opcode::BSYNC:
     emitRaw("// " + printInstr(f, in)); // nothing: one thread at a time reconverges trivially
     return true;
@@ -322,8 +264,11 @@ bool FnEmitter::emitControl(const Instr& in) {
   case Opcode::BAR: {
     std::string a = intSrc(in, 0, 32);
     std::string b = in.srcs.size() > 1 ? intSrc(in, 1, 32) : "";
-    if (in.srcs.size() > 1 && in.srcs[1].kind == Operand::Kind::Imm && in.srcs[1].imm % 32 != 0)
-      fail(in.loc, fmt::format("{}: PTX barriers count threads in whole warps (a multiple of 32)", printInstr(f, in)));
+    if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Imm && uint64_t(in.srcs[0].imm) > 15)
+      fail(in.loc, fmt::format("{}: PTX has barriers 0 to 15", printInstr(f, in)));
+    if (in.srcs.size() > 1 && ((in.srcs[1].kind == Operand::Kind::Imm && (in.srcs[1].imm % 32 != 0 || in.srcs[1].imm == 0)) ||
+                               (in.srcs[1].kind == Operand::Kind::Reg && in.srcs[1].reg.isConst())))
+      fail(in.loc, fmt::format("{}: PTX barriers count threads in whole warps (a non-zero multiple of 32)", printInstr(f, in)));
     if (in.has(Mod::ARV)) {
       if (b.empty()) fail(in.loc, fmt::format("{}: PTX bar.arrive needs a thread count", printInstr(f, in)));
       emit(fmt::format("bar.arrive {}, {};", a, b));

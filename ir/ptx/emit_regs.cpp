@@ -75,63 +75,115 @@ unsigned writeBits(const Instr& in, size_t d) {
   }
 }
 
+std::vector<std::vector<uint32_t>> successors(const Function& f) {
+  size_t n = f.blocks.size();
+  std::vector<std::vector<uint32_t>> succs(n);
+  for (size_t b = 0; b < n; ++b) {
+    const auto& instrs = f.blocks[b].instrs;
+    bool fallsThrough = true;
+    auto add = [&](uint32_t t) {
+      if (t < n) succs[b].push_back(t);
+    };
+    if (!instrs.empty()) {
+      const Instr& last = instrs.back();
+      bool guarded = last.isGuarded();
+      switch (last.op) {
+      case Opcode::BRA:
+        if (!last.srcs.empty() && last.srcs[0].kind == Operand::Kind::Label) add(last.srcs[0].target);
+        fallsThrough = guarded;
+        break;
+      case Opcode::BRX:
+        if (last.srcs.size() > 1 && last.srcs[1].kind == Operand::Kind::JumpTable && last.srcs[1].target < f.jumpTables.size())
+          for (uint32_t t : f.jumpTables[last.srcs[1].target].targets) add(t);
+        fallsThrough = guarded;
+        break;
+      case Opcode::EXIT: case Opcode::RET: fallsThrough = guarded; break;
+      default: break;
+      }
+    }
+    if (fallsThrough) add(uint32_t(b + 1));
+  }
+  return succs;
+}
+
 namespace {
 
 using RegSet = std::set<Reg>;
 
 bool tracked(Reg r) { return !r.isConst() && r.file != RegFile::B; }
 
-void addAll(RegSet& to, const RegSet& from) { to.insert(from.begin(), from.end()); }
+// Bit sets over the function's tracked registers.
+struct Bits {
+  std::vector<uint64_t> w;
+  explicit Bits(size_t n = 0) : w((n + 63) / 64) {}
+  void set(size_t i) { w[i / 64] |= uint64_t(1) << (i % 64); }
+  void reset(size_t i) { w[i / 64] &= ~(uint64_t(1) << (i % 64)); }
+  bool test(size_t i) const { return (w[i / 64] >> (i % 64)) & 1; }
+};
 
-// live = the registers live before `in`, given those live after it.
-void transfer(const Function& f, const Instr& in, const std::vector<RegSet>& liveIn, RegSet& live) {
-  bool guarded = in.isGuarded();
-  auto target = [&](uint32_t bix) {
-    return bix < liveIn.size() ? liveIn[bix] : RegSet{};
-  };
-  switch (in.op) {
-  case Opcode::BRA: {
-    RegSet t = !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Label ? target(in.srcs[0].target) : RegSet{};
-    if (guarded) addAll(live, t);
-    else live = std::move(t);
-    break;
-  }
-  case Opcode::BRX: {
-    RegSet t;
-    if (in.srcs.size() > 1 && in.srcs[1].kind == Operand::Kind::JumpTable && in.srcs[1].target < f.jumpTables.size())
-      for (uint32_t bix : f.jumpTables[in.srcs[1].target].targets) addAll(t, target(bix));
-    if (guarded) addAll(live, t);
-    else live = std::move(t);
-    break;
-  }
-  case Opcode::EXIT: case Opcode::RET:
-    if (!guarded) live.clear();
-    break;
-  default:
-    if (!guarded)
-      for (Reg r : in.defs()) live.erase(r);
-    break;
-  }
-  for (Reg r : in.uses())
-    if (tracked(r)) live.insert(r);
-}
-
+// Registers live on entry: a backward dataflow over blocks with a worklist.
+// A block's successors follow from its last instruction (control flow ends a
+// block): BRA/BRX targets, nothing after an unguarded EXIT/RET, else bix+1.
 RegSet liveOnEntry(const Function& f) {
-  size_t n = f.blocks.size();
-  std::vector<RegSet> liveIn(n);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t b = n; b-- > 0;) {
-      RegSet live = b + 1 < n ? liveIn[b + 1] : RegSet{};
-      const auto& instrs = f.blocks[b].instrs;
-      for (size_t i = instrs.size(); i-- > 0;) transfer(f, instrs[i], liveIn, live);
-      if (live != liveIn[b]) {
-        liveIn[b] = std::move(live);
+  std::map<Reg, size_t> index;
+  std::vector<Reg> regs;
+  for (const Block& b : f.blocks)
+    for (const Instr& in : b.instrs) {
+      for (Reg r : in.defs())
+        if (tracked(r) && index.emplace(r, regs.size()).second) regs.push_back(r);
+      for (Reg r : in.uses())
+        if (tracked(r) && index.emplace(r, regs.size()).second) regs.push_back(r);
+    }
+  size_t n = f.blocks.size(), nr = regs.size();
+  if (n == 0 || nr == 0) return {};
+  std::vector<Bits> gen(n, Bits(nr)), kill(n, Bits(nr)), in(n, Bits(nr));
+  std::vector<std::vector<uint32_t>> succs = successors(f), preds(n);
+  for (size_t b = 0; b < n; ++b)
+    for (uint32_t s : succs[b]) preds[s].push_back(uint32_t(b));
+  for (size_t b = 0; b < n; ++b) {
+    const auto& instrs = f.blocks[b].instrs;
+    for (size_t i = instrs.size(); i-- > 0;) { // gen = uses(x) ∪ (gen − defs(x)), last instruction first
+      const Instr& x = instrs[i];
+      if (!x.isGuarded())
+        for (Reg r : x.defs())
+          if (tracked(r)) {
+            kill[b].set(index.at(r));
+            gen[b].reset(index.at(r));
+          }
+      for (Reg r : x.uses())
+        if (tracked(r)) gen[b].set(index.at(r));
+    }
+  }
+  std::vector<uint32_t> work;
+  std::vector<bool> queued(n, true);
+  for (size_t b = 0; b < n; ++b) work.push_back(uint32_t(b)); // popped from the back: last blocks first
+  Bits out(nr);
+  while (!work.empty()) {
+    uint32_t b = work.back();
+    work.pop_back();
+    queued[b] = false;
+    std::fill(out.w.begin(), out.w.end(), 0);
+    for (uint32_t s : succs[b])
+      for (size_t k = 0; k < out.w.size(); ++k) out.w[k] |= in[s].w[k];
+    bool changed = false;
+    for (size_t k = 0; k < out.w.size(); ++k) {
+      uint64_t v = gen[b].w[k] | (out.w[k] & ~kill[b].w[k]);
+      if (v != in[b].w[k]) {
+        in[b].w[k] = v;
         changed = true;
       }
     }
+    if (changed)
+      for (uint32_t p : preds[b])
+        if (!queued[p]) {
+          queued[p] = true;
+          work.push_back(p);
+        }
   }
-  return n ? liveIn[0] : RegSet{};
+  RegSet live;
+  for (size_t i = 0; i < nr; ++i)
+    if (in[0].test(i)) live.insert(regs[i]);
+  return live;
 }
 
 } // namespace

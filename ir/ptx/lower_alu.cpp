@@ -90,6 +90,7 @@ bool Lowering::run() {
   if (op == "and" || op == "or" || op == "xor" || op == "not") return logic();
   if (op == "lop3") return lop3();
   if (op == "shl" || op == "shr") return shift();
+  if (op == "shf") return funnelShift();
   if (op == "min" || op == "max") return minMax();
   if (op == "neg" || op == "abs") return negAbs();
   if (op == "fma") return fma();
@@ -308,6 +309,22 @@ bool Lowering::shift() {
   bool s = t.kind == PtxType::Signed;
   Mod m = t.bits == 64 ? (s ? Mod::S64 : Mod::U64) : (s ? Mod::S32 : Mod::U32);
   emit(make(Opcode::SHR, {m}, {reg(dst(0))}, {srcReg(1, t), amount}));
+  return true;
+}
+
+// shf.l.clamp.b32 d, a, b, c: the high word of {b,a} << min(c, 32);
+// shf.r.clamp.b32 d, a, b, c: the low word of {b,a} >> min(c, 32) (PTX ISA,
+// "shf"). Ori's SHF.U32 clamps at 32 the same way. .wrap has no Ori form.
+bool Lowering::funnelShift() {
+  onlyMods(pi, {".l", ".r", ".clamp"});
+  need(4);
+  PtxType t = lastType(pi);
+  if (!hasMod(pi, ".clamp") || t.bits != 32 || hasMod(pi, ".l") == hasMod(pi, ".r")) return false;
+  bool left = hasMod(pi, ".l");
+  ori::Instr in = make(Opcode::SHF, {left ? Mod::L : Mod::R, Mod::U32}, {reg(dst(0))},
+                       {srcReg(1, t), src(3, PtxType{PtxType::Unsigned, 32}), srcReg(2, t)});
+  if (left) in.mods.set(Mod::HI);
+  emit(std::move(in));
   return true;
 }
 

@@ -344,6 +344,12 @@ bool Lowering::atomic() {
 }
 
 bool Lowering::bar() {
+  if (hasMod(pi, ".warp")) { // bar.warp.sync membermask
+    onlyMods(pi, {".warp", ".sync"});
+    need(1);
+    emit(make(Opcode::WARPSYNC, {}, {}, {src(0, PtxType{PtxType::Unsigned, 32})}));
+    return true;
+  }
   onlyMods(pi, {".sync"});
   if (!hasMod(pi, ".sync") || ops.empty() || ops.size() > 2) return false;
   PtxType u32{PtxType::Unsigned, 32};

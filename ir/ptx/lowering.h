@@ -104,6 +104,7 @@ struct Lowering {
   bool logic();
   bool lop3();
   bool shift();
+  bool funnelShift();
   bool minMax();
   bool negAbs();
   // lower_mem.cpp
