@@ -307,7 +307,7 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::cerr << "oriopt: error: " << e.what() << " (see --help)\n";
     return 1;
   }
   try {
