@@ -636,7 +636,7 @@ private:
     if (accept('@')) {
       bool neg = accept('!');
       SrcLoc loc = cur().loc;
-      Operand g = operand(f, K_PRED, false, nullptr, Role::Guard);
+      Operand g = operand(K_PRED, false, nullptr, Role::Guard);
       if (g.kind != Operand::Kind::Reg || !g.reg.isPredicate())
         fail(loc, "a guard must be a predicate register such as P0");
       g.neg = neg;
@@ -650,7 +650,7 @@ private:
     in.op = *op;
     const OpInfo& info = in.info();
     modifiers(in, mnem, mnemTok.loc);
-    if (in.op == Opcode::OPAQUE) { opaque(f, in); return in; }
+    if (in.op == Opcode::OPAQUE) { opaque(in); return in; }
     if (in.op == Opcode::CALL) { call(f, in, bix); return in; }
 
     size_t nd = info.dsts.size(), ns = info.srcs.size();
@@ -666,7 +666,7 @@ private:
         const OperandSlot& slot = isDst ? info.dsts[k] : info.srcs[k - nd];
         std::string ref;
         lastBig_ = false;
-        Operand o = operand(f, slot.kinds, !isDst, &ref);
+        Operand o = operand(slot.kinds, !isDst, &ref);
         if (!ref.empty()) {
           Fixup fx{bix, uint32_t(f.blocks[bix].instrs.size()), uint32_t(k - nd), ref, locs.back()};
           (o.kind == Operand::Kind::Label ? labelFixups : tableFixups).push_back(fx);
@@ -726,7 +726,7 @@ private:
       expect(',', "after the return list");
     }
     SrcLoc loc = cur().loc;
-    Operand target = operand(f, K_SYM, true, nullptr);
+    Operand target = operand(K_SYM, true, nullptr);
     if (target.kind != Operand::Kind::Symbol && !(target.kind == Operand::Kind::Reg && target.reg.isGeneral()))
       fail(loc, "CALL needs a function name or an R register as its target");
     if (target.neg || target.abs) fail(loc, "a CALL target cannot be negated");
@@ -738,7 +738,7 @@ private:
     }
   }
 
-  void opaque(Function& f, Instr& in) {
+  void opaque(Instr& in) {
     if (cur().kind != Token::String) fail(cur().loc, fmt::format("OPAQUE takes its text as a string, got {}", describe(cur())));
     in.opaqueText = take().text;
     auto list = [&](std::string_view key, std::vector<Operand>& out) {
@@ -749,7 +749,7 @@ private:
         do {
           SrcLoc loc = cur().loc;
           if (isPunct('-') || isPunct('|') || isPunct('!')) fail(loc, fmt::format("'{}' lists registers only", key));
-          Operand o = operand(f, K_REG | K_PRED | K_BAR, false, nullptr);
+          Operand o = operand(K_REG | K_PRED | K_BAR, false, nullptr);
           if (o.kind != Operand::Kind::Reg) fail(loc, fmt::format("'{}' lists registers only", key));
           if (o.reg.isConst()) fail(loc, fmt::format("'{}' cannot list a constant register", key));
           out.push_back(o);
@@ -764,7 +764,7 @@ private:
   // Parses one operand. `kinds` says what the slot accepts (to tell a label
   // from a jump table or a symbol); `ref` receives a label or table name to fix up.
   enum class Role { Source, Dest, Guard };
-  Operand operand(Function& f, uint16_t kinds, bool isSrc, std::string* ref, Role role = Role::Source) {
+  Operand operand(uint16_t kinds, bool isSrc, std::string* ref, Role role = Role::Source) {
     if (!isSrc && role == Role::Source) role = Role::Dest;
     SrcLoc loc = cur().loc;
     bool neg = false, abs = false;
@@ -780,7 +780,7 @@ private:
     if (accept('|')) abs = true;
     if (role == Role::Guard && (abs || (neg && !bang))) fail(loc, "a predicate is negated with '!'");
     if (!isSrc && (neg || abs)) fail(loc, "a destination cannot be negated");
-    Operand o = core(f, kinds, ref);
+    Operand o = core(kinds, ref);
     if (abs) expect('|', "to close '|'");
     bool isPred = o.kind == Operand::Kind::Reg && o.reg.isPredicate();
     if (bang && !isPred) fail(loc, "'!' negates predicates only");
@@ -792,7 +792,7 @@ private:
     return o;
   }
 
-  Operand core(Function& f, uint16_t kinds, std::string* ref) {
+  Operand core(uint16_t kinds, std::string* ref) {
     const Token& t = cur();
     SrcLoc loc = t.loc;
     if (t.kind == Token::Int) {
@@ -801,9 +801,9 @@ private:
       return Operand::immediate(int64_t(t.ival));
     }
     if (t.kind == Token::Float) { ++pos_; return Operand::floatImm(t.fval); }
-    if (isPunct('[')) return memory(f);
+    if (isPunct('[')) return memory();
     if (t.kind != Token::Word) fail(loc, fmt::format("expected an operand, got {}", describe(t)));
-    if (t.text == "c" && ahead(1).kind == Token::Punct && ahead(1).text == "[") return cbank(f);
+    if (t.text == "c" && ahead(1).kind == Token::Punct && ahead(1).text == "[") return cbank();
     bool big = false;
     if (auto r = parseRegName(t.text, &big)) {
       if (big) fail(loc, fmt::format("register number in '{}' is too large", t.text));
@@ -825,7 +825,7 @@ private:
     fail(loc, fmt::format("'{}' is not a register, and this operand must be {}", name, describeKinds(kinds)));
   }
 
-  std::optional<Reg> indexReg(Function& f) {
+  std::optional<Reg> indexReg() {
     if (cur().kind != Token::Word) return std::nullopt;
     SrcLoc loc = cur().loc;
     bool big = false;
@@ -838,7 +838,6 @@ private:
     if (big) fail(loc, fmt::format("register number in '{}' is too large", cur().text));
     if (!r->isGeneral()) fail(loc, "an address register must be of file R or UR");
     ++pos_;
-    (void)f;
     return r;
   }
 
@@ -854,14 +853,14 @@ private:
     return s;
   }
 
-  Operand cbank(Function& f) {
+  Operand cbank() {
     pos_ += 2; // c [
     SrcLoc loc = cur().loc;
     uint64_t bank = integer("a constant bank number");
     if (bank > 17) fail(loc, "constant bank number must be at most 17");
     expect(']', "after the bank number");
     expect('[', "before the bank offset");
-    std::optional<Reg> r = indexReg(f);
+    std::optional<Reg> r = indexReg();
     int64_t off = 0;
     if (!r) {
       loc = cur().loc;
@@ -878,9 +877,9 @@ private:
     return o;
   }
 
-  Operand memory(Function& f) {
+  Operand memory() {
     ++pos_; // [
-    std::optional<Reg> base = indexReg(f);
+    std::optional<Reg> base = indexReg();
     std::string sym;
     if ((base && isPunct('+') && ahead(1).kind == Token::Word) || (!base && cur().kind == Token::Word)) {
       if (base) ++pos_;

@@ -215,7 +215,7 @@ bool FunctionLowerer::isParamVariable(const std::string& oriName) const {
   return false;
 }
 
-NameRef FunctionLowerer::resolve(const std::string& name, SrcLoc loc) {
+NameRef FunctionLowerer::resolve(const std::string& name) {
   NameRef ref;
   for (size_t i = scopes_.size(); i-- > 0;) {
     Scope& s = scopes_[i];
@@ -282,7 +282,6 @@ NameRef FunctionLowerer::resolve(const std::string& name, SrcLoc loc) {
     ref.kind = NameRef::Function;
     ref.symbol = name;
   }
-  (void)loc;
   return ref;
 }
 
@@ -390,7 +389,7 @@ void FunctionLowerer::instruction(const Instruction& pi) {
   loc_ = pi.loc;
   guard_.reset();
   if (pi.guard) {
-    NameRef g = resolve(pi.guard->name, pi.guard->loc);
+    NameRef g = resolve(pi.guard->name);
     if (g.kind != NameRef::Register || !g.reg.isPredicate())
       fail(pi.guard->loc, fmt::format("guard '{}' is not a declared predicate register", pi.guard->name));
     guard_ = ori::Operand::reg_(g.reg, pi.guard->negated);
@@ -447,7 +446,7 @@ void FunctionLowerer::opaque(const Instruction& pi) {
         if (n == dotted) { name = dotted; j = k; }
     }
     i = j;
-    NameRef ref = resolve(name, pi.loc);
+    NameRef ref = resolve(name);
     if (ref.kind == NameRef::Register) {
       bool def = inFirst && firstIsDef;
       if (def && rmw) placeholder(in.srcs, 'u', ref.reg);

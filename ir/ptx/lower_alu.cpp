@@ -10,7 +10,7 @@ using namespace lowering;
 
 ori::Reg FunctionLowerer::destination(const Operand& o) {
   if (o.kind != Operand::Kind::Name) throw NotNative{};
-  NameRef r = resolve(o.name, o.loc);
+  NameRef r = resolve(o.name);
   if (r.kind != NameRef::Register) {
     if (o.name[0] == '%' && r.kind == NameRef::None) fail(o.loc, fmt::format("undeclared register '{}'", o.name));
     throw NotNative{};
@@ -28,7 +28,7 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
   };
   switch (o.kind) {
   case Operand::Kind::Name: {
-    NameRef r = resolve(o.name, o.loc);
+    NameRef r = resolve(o.name);
     switch (r.kind) {
     case NameRef::Register:
       if (r.reg.isPredicate() != (t.kind == PtxType::Pred)) throw NotNative{};
@@ -134,7 +134,7 @@ bool Lowering::mov() {
   if (t.kind == PtxType::None || t.bits == 128 || t.bits == 8) return false;
   ori::Reg d = dst(0);
   if (ops[1].kind == Operand::Kind::Name) {
-    NameRef r = L.resolve(ops[1].name, ops[1].loc);
+    NameRef r = L.resolve(ops[1].name);
     if (r.kind == NameRef::Special) {
       if (t.bits == 64) return false; // 64-bit reads of 32-bit special registers: leave to ptxas
       emit(make(Opcode::S2R, {}, {reg(d)}, {OOp::special(r.sreg)}));

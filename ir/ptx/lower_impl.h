@@ -38,7 +38,7 @@ public:
 
   // --- used by lower_instr.cpp ---
   [[noreturn]] void fail(SrcLoc loc, std::string msg) const;
-  NameRef resolve(const std::string& name, SrcLoc loc);
+  NameRef resolve(const std::string& name);
   ori::Reg newTemp(ori::RegFile file, std::string_view type);
   unsigned regBits(ori::Reg r) const; // from the declared type; 32 when unknown
   // A source operand for an instruction of type `t`: registers as they are,
@@ -83,7 +83,6 @@ private:
   std::string uniqueRegName(const std::string& name);
   std::string uniqueVarName(const std::string& name);
   void finish();
-  std::string renderOperand(const Operand& o, bool def, ori::Instr& op);
 
   std::vector<Scope> scopes_;
   std::set<std::string> regNamesUsed_, varNamesUsed_;

@@ -215,7 +215,7 @@ static std::optional<Access> accessFor(Lowering& lw, bool isLoad, int64_t extra)
     if (!op) return std::nullopt;
     return Access{*op, OOp::mem(std::nullopt, off)};
   }
-  NameRef r = lw.L.resolve(a.name, a.loc);
+  NameRef r = lw.L.resolve(a.name);
   switch (r.kind) {
   case NameRef::Register: {
     if (!r.reg.isGeneral()) return std::nullopt;
@@ -328,7 +328,7 @@ bool Lowering::atomic() {
   if (a.kind != Operand::Kind::Address || a.ival < INT32_MIN || a.ival > INT32_MAX) return false;
   OOp addr;
   if (a.name.empty()) return false;
-  NameRef r = L.resolve(a.name, a.loc);
+  NameRef r = L.resolve(a.name);
   if (r.kind == NameRef::Register && r.reg.isGeneral()) addr = OOp::mem(r.reg, a.ival);
   else if (r.kind == NameRef::Variable && a.ival >= 0) addr = OOp::mem(std::nullopt, a.ival, r.symbol);
   else return false;
@@ -401,14 +401,14 @@ bool Lowering::call() {
         continue;
       }
       if (e.kind != Operand::Kind::Name) throw NotNative{};
-      NameRef r = L.resolve(e.name, e.loc);
+      NameRef r = L.resolve(e.name);
       if (r.kind != NameRef::Variable || !L.isParamVariable(r.symbol)) throw NotNative{};
       out.push_back(OOp::symbol(r.symbol));
     }
   };
   if (i < ops.size() && ops[i].kind == Operand::Kind::Call) retList = &ops[i++];
   if (i >= ops.size() || ops[i].kind != Operand::Kind::Name) return false;
-  NameRef target = L.resolve(ops[i].name, ops[i].loc);
+  NameRef target = L.resolve(ops[i].name);
   if (target.kind != NameRef::Function) return false;
   ++i;
   if (i < ops.size() && ops[i].kind == Operand::Kind::Call) paramList(ops[i++], args);
