@@ -164,8 +164,8 @@ std::string summarize(const Module& m, const std::string& file) {
     out += fmt::format("{} {}: {} blocks, {} instructions\n", f.isEntry ? ".entry" : ".func", f.name,
                        f.blocks.size(), f.instrCount());
     for (const Param& p : f.params)
-      out += fmt::format("  param .{} {}{} at {}0x{:x}\n", p.type, p.name,
-                         p.count ? fmt::format("[{}]", p.count) : "", f.isEntry ? "c[0x0]" : "+", p.offset);
+      out += fmt::format("  param .{} {}{} at {}\n", p.type, p.name, p.count ? fmt::format("[{}]", p.count) : "",
+                         f.isEntry ? fmt::format("c[0x0][0x{:x}]", p.offset) : fmt::format("param+0x{:x}", p.offset));
     std::string regs;
     for (int file = 0; file < kNumRegFiles; ++file)
       if (f.nextReg[file]) regs += fmt::format(" {}0-{}{}", regFilePrefix(RegFile(file)), regFilePrefix(RegFile(file)), f.nextReg[file] - 1);
