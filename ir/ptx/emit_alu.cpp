@@ -38,26 +38,6 @@ std::pair<unsigned, bool> intType(const Instr& in, bool defaultSigned) {
 
 std::string typeName(std::pair<unsigned, bool> t) { return fmt::format("{}{}", t.second ? "s" : "u", t.first); }
 
-const char* compareName(Mod m) {
-  switch (m) {
-  case Mod::LT: return "lt";
-  case Mod::EQ: return "eq";
-  case Mod::LE: return "le";
-  case Mod::GT: return "gt";
-  case Mod::NE: return "ne";
-  case Mod::GE: return "ge";
-  case Mod::NUM: return "num";
-  case Mod::NAN_: return "nan";
-  case Mod::LTU: return "ltu";
-  case Mod::EQU: return "equ";
-  case Mod::LEU: return "leu";
-  case Mod::GTU: return "gtu";
-  case Mod::NEU: return "neu";
-  case Mod::GEU: return "geu";
-  default: return nullptr;
-  }
-}
-
 bool isConstReg(const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isConst(); }
 
 } // namespace

@@ -23,26 +23,6 @@ std::string rounding(const Instr& in) {
   return *r == Mod::RZ ? "rz" : *r == Mod::RM ? "rm" : "rp";
 }
 
-const char* floatCompare(Mod m) {
-  switch (m) {
-  case Mod::LT: return "lt";
-  case Mod::EQ: return "eq";
-  case Mod::LE: return "le";
-  case Mod::GT: return "gt";
-  case Mod::NE: return "ne";
-  case Mod::GE: return "ge";
-  case Mod::NUM: return "num";
-  case Mod::NAN_: return "nan";
-  case Mod::LTU: return "ltu";
-  case Mod::EQU: return "equ";
-  case Mod::LEU: return "leu";
-  case Mod::GTU: return "gtu";
-  case Mod::NEU: return "neu";
-  case Mod::GEU: return "geu";
-  default: return nullptr;
-  }
-}
-
 // The integer type of I2F's source or F2I's result (.S32 when absent).
 std::pair<std::string, unsigned> intKind(const Instr& in) {
   auto t = in.mods.inGroup(ModGroup::Type);
@@ -114,7 +94,7 @@ bool FnEmitter::emitFloat(const Instr& in) {
       emitConstCompare(in, *cmp == Mod::T);
       return true;
     }
-    const char* name = floatCompare(*cmp);
+    const char* name = compareName(*cmp);
     if (!name) fail(in.loc, fmt::format("{}: unknown float comparison", printInstr(f, in)));
     emitSetp(in, fmt::format("setp.{}", name), fmt::format("{}.{}", f32 && in.has(Mod::FTZ) ? ".ftz" : "", f32 ? "f32" : "f64"), a, b);
     return true;

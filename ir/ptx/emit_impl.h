@@ -201,4 +201,7 @@ private:
   const Instr* cur_ = nullptr;
 };
 
+// The PTX spelling of a comparison modifier ("lt", "equ", "nan"), or nullptr.
+const char* compareName(ori::Mod m);
+
 } // namespace ori::ptx::emit_detail

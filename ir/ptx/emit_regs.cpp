@@ -204,4 +204,24 @@ void analyzeModule(ModuleCtx& ctx) {
   }
 }
 
+const char* compareName(ori::Mod m) {
+  switch (m) {
+  case ori::Mod::LT: return "lt";
+  case ori::Mod::EQ: return "eq";
+  case ori::Mod::LE: return "le";
+  case ori::Mod::GT: return "gt";
+  case ori::Mod::NE: return "ne";
+  case ori::Mod::GE: return "ge";
+  case ori::Mod::NUM: return "num";
+  case ori::Mod::NAN_: return "nan";
+  case ori::Mod::LTU: return "ltu";
+  case ori::Mod::EQU: return "equ";
+  case ori::Mod::LEU: return "leu";
+  case ori::Mod::GTU: return "gtu";
+  case ori::Mod::NEU: return "neu";
+  case ori::Mod::GEU: return "geu";
+  default: return nullptr;
+  }
+}
+
 } // namespace ori::ptx::emit_detail
