@@ -14,6 +14,7 @@
 #include "ir/ori.h"
 #include "ir/ptx/ptx.h"
 #include "ir/verify.h"
+#include "tools/oriopt/dumps.h"
 #include "tools/oriopt/pipeline.h"
 
 namespace {
@@ -29,6 +30,10 @@ struct Options {
   int optLevel = 3;
   std::string arch = std::string(kDefaultArch);
   bool listPhases = false, listKnobs = false, summary = false;
+  // Analysis dumps (issue 4): printed per function, after `// function NAME`.
+  bool printEdges = false, dumpRpo = false, dumpDom = false, dumpLoops = false, dumpDot = false;
+  std::string impl = "optimized";
+  std::string function;
   // --run
   bool run = false;
   uint32_t threads = 1, ctas = 1;
@@ -243,6 +248,30 @@ int runMain(const Options& o) {
     return 1;
   }
 
+  if (o.printEdges || o.dumpRpo || o.dumpDom || o.dumpLoops || o.dumpDot) {
+    Impl impl = o.impl == "reference" ? Impl::Reference : o.impl == "both" ? Impl::Both : Impl::Optimized;
+    if (!o.function.empty() && !m.findFunction(o.function))
+      usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
+    std::string out;
+    for (const Function& f : m.functions) {
+      if (f.isDeclaration() || (!o.function.empty() && f.name != o.function)) continue;
+      auto facts = analyzeFunction(f, impl);
+      if (auto* err = std::get_if<std::string>(&facts)) {
+        std::cerr << "oriopt: error: " << *err << "\n";
+        return 1;
+      }
+      const FunctionFacts& ff = std::get<FunctionFacts>(facts);
+      out += fmt::format("// function {}\n", f.name);
+      if (o.printEdges) out += printEdges(ff.cfg);
+      if (o.dumpDot) out += dumpDot(f, ff.cfg);
+      if (o.dumpRpo) out += dumpRpo(ff.cfg);
+      if (o.dumpDom) out += dumpDominators(ff.dom);
+      if (o.dumpLoops) out += dumpLoops(ff.loops);
+    }
+    writeOutput(o, out);
+    return 0;
+  }
+
   if (o.run) {
     RunConfig cfg = makeRunConfig(o, m);
     RunResult r = runKernel(m, cfg);
@@ -294,6 +323,14 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_flag("--list-phases", o.listPhases, "List every ptxas phase the spec names and exit");
   app.add_flag("--list-knobs", o.listKnobs, "List every knob the spec names and exit");
   app.add_flag("--summary", o.summary, "Print a summary of each function instead of the .ori text");
+  app.add_flag("--print-edges", o.printEdges, "Print each CFG edge as bix%d -> bix%d");
+  app.add_flag("--dump-rpo", o.dumpRpo, "Print RPO numbers, the RPO order and backedges (ptxas's format)");
+  app.add_flag("--dump-dom", o.dumpDom, "Print immediate dominators");
+  app.add_flag("--dump-loops", o.dumpLoops, "Print natural loops: header, depth, latches, body, exits, preheader");
+  app.add_flag("--dump-cfg-dot", o.dumpDot, "Print the CFG as Graphviz DOT (ptxas's format)");
+  app.add_option("--impl", o.impl, "Which half computes the analyses; both: run the two and fail on the first difference")
+      ->check(CLI::IsMember({"optimized", "reference", "both"}));
+  app.add_option("--function", o.function, "Dump only this function");
   app.add_flag("--run", o.run, "Run the kernel in the interpreter and print how it ended");
   app.add_option("--threads", o.threads, "Threads per CTA for --run (ntid.x)")->check(CLI::Range(1u, 1u << 20));
   app.add_option("--ctas", o.ctas, "CTAs for --run (nctaid.x)")->check(CLI::Range(1u, 1u << 20));
