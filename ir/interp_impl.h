@@ -199,6 +199,8 @@ private:
   enum class OpSpace : uint8_t { Generic, Global, Shared, Local };
   Location location(const Instr& in, size_t i, OpSpace s) const;
   Buffer* findBuffer(uint64_t addr, unsigned bytes);
+  uint8_t* globalBytes(const Location& l, unsigned bytes); // faults outside every buffer
+  void checkWindow(const Location& l, unsigned bytes);     // shared/local bounds, faults outside
   std::unordered_map<const Function*, FrameLayout> layouts_;
   std::unordered_map<const Variable*, uint64_t> varOffset_; // static address or in-frame offset
   std::unordered_map<const Param*, uint64_t> paramOffset_;  // .func parameters and returns, in-frame

@@ -418,21 +418,26 @@ uint8_t* denseBytes(std::vector<uint8_t>& mem, const Location& l, unsigned bytes
 }
 } // namespace
 
+uint8_t* Machine::globalBytes(const Location& l, unsigned bytes) {
+  Buffer* b = findBuffer(l.addr, bytes);
+  if (!b) fault(l.shown, fmt::format("global address 0x{:x} is outside every buffer and variable", l.addr));
+  return b->bytes.data() + (l.addr - b->base);
+}
+
+void Machine::checkWindow(const Location& l, unsigned bytes) {
+  uint64_t size = l.space == MemSpace::Shared ? kSharedSize : kLocalSize;
+  if (l.addr >= size || size - l.addr < bytes)
+    fault(l.shown, fmt::format("{} address 0x{:x} is outside [0, 0x{:x})", spaceText(l.space), l.addr, size));
+}
+
 uint64_t Machine::load(const Location& l, unsigned bytes) {
   if (l.addr % bytes != 0) fault(l.shown, fmt::format("misaligned {}-byte access at 0x{:x}", bytes, l.shown));
   uint64_t v = 0;
   const uint8_t* p = nullptr;
   switch (l.space) {
-  case MemSpace::Global: {
-    Buffer* b = findBuffer(l.addr, bytes);
-    if (!b) fault(l.shown, fmt::format("global address 0x{:x} is outside every buffer and variable", l.addr));
-    p = b->bytes.data() + (l.addr - b->base);
-    break;
-  }
+  case MemSpace::Global: p = globalBytes(l, bytes); break;
   case MemSpace::Shared: case MemSpace::Local: {
-    uint64_t size = l.space == MemSpace::Shared ? kSharedSize : kLocalSize;
-    if (l.addr >= size || size - l.addr < bytes)
-      fault(l.shown, fmt::format("{} address 0x{:x} is outside [0, 0x{:x})", spaceText(l.space), l.addr, size));
+    checkWindow(l, bytes);
     return (l.space == MemSpace::Shared ? shared : local).read(l.addr, bytes);
   }
   case MemSpace::Const: p = denseBytes(constData, l, bytes); break;
@@ -446,16 +451,9 @@ void Machine::store(const Location& l, unsigned bytes, uint64_t v) {
   if (l.addr % bytes != 0) fault(l.shown, fmt::format("misaligned {}-byte access at 0x{:x}", bytes, l.shown));
   uint8_t* p = nullptr;
   switch (l.space) {
-  case MemSpace::Global: {
-    Buffer* b = findBuffer(l.addr, bytes);
-    if (!b) fault(l.shown, fmt::format("global address 0x{:x} is outside every buffer and variable", l.addr));
-    p = b->bytes.data() + (l.addr - b->base);
-    break;
-  }
+  case MemSpace::Global: p = globalBytes(l, bytes); break;
   case MemSpace::Shared: case MemSpace::Local: {
-    uint64_t size = l.space == MemSpace::Shared ? kSharedSize : kLocalSize;
-    if (l.addr >= size || size - l.addr < bytes)
-      fault(l.shown, fmt::format("{} address 0x{:x} is outside [0, 0x{:x})", spaceText(l.space), l.addr, size));
+    checkWindow(l, bytes);
     (l.space == MemSpace::Shared ? shared : local).write(l.addr, bytes, v);
     return;
   }
