@@ -4,7 +4,7 @@
 //
 // Only edges leaving reachable blocks go into the graph: Boost 1.74 gives a
 // reachable block with an unreachable predecessor no idom at all (see
-// CfgReference.UnreachablePredecessorsOfALoop). Dropping unreachable blocks
+// CfgHalves.UnreachablePredecessorsOfALoop). Dropping unreachable blocks
 // first is the textbook remedy (Appel, "Modern Compiler Implementation",
 // 18.1) and does not change any reachable block's dominators.
 #include <cstdint>

@@ -1,7 +1,7 @@
-// The reference half's CFG, dominators and loops (reference/cfg.cpp,
-// dominators.cpp, loops.cpp) on small hand-analysed .ori functions. Every
-// expected fact is derived by hand in the comment above it, independently of
-// the code under test.
+// CFG, dominators and loops of both halves (reference/ and optimized/
+// {cfg,dominators,loops}.cpp) on small hand-analysed .ori functions: one typed
+// suite, run once per half. Every expected fact is derived by hand in the
+// comment above it, independently of the code under test.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,11 +11,13 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ir/facts.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
+#include "optimized/optimized.h"
 #include "reference/reference.h"
 
 namespace ori {
@@ -41,14 +43,42 @@ struct Analysed {
   LoopFacts loops;
 };
 
+// The two halves, as type parameters of the suite.
+struct ReferenceHalf {
+  static CfgFacts cfg(const Function& f) { return reference::computeCfg(f); }
+  static DomFacts dom(const Function& f, const CfgFacts& c) { return reference::computeDominators(f, c); }
+  static LoopFacts loops(const Function& f, const CfgFacts& c, const DomFacts& d) {
+    return reference::computeLoops(f, c, d);
+  }
+};
+struct OptimizedHalf {
+  static CfgFacts cfg(const Function& f) { return optimized::computeCfg(f); }
+  static DomFacts dom(const Function& f, const CfgFacts& c) { return optimized::computeDominators(f, c); }
+  static LoopFacts loops(const Function& f, const CfgFacts& c, const DomFacts& d) {
+    return optimized::computeLoops(f, c, d);
+  }
+};
+
+template <typename Half>
 Analysed analyse(const std::string& text) {
   Analysed a;
   a.f = parseOne(text);
-  a.cfg = reference::computeCfg(a.f);
-  a.dom = reference::computeDominators(a.f, a.cfg);
-  a.loops = reference::computeLoops(a.f, a.cfg, a.dom);
+  a.cfg = Half::cfg(a.f);
+  a.dom = Half::dom(a.f, a.cfg);
+  a.loops = Half::loops(a.f, a.cfg, a.dom);
   return a;
 }
+
+template <typename Half>
+class CfgHalves : public ::testing::Test {};
+struct HalfName {
+  template <typename T>
+  static std::string GetName(int) {
+    return std::is_same_v<T, ReferenceHalf> ? "Reference" : "Optimized";
+  }
+};
+using Halves = ::testing::Types<ReferenceHalf, OptimizedHalf>;
+TYPED_TEST_SUITE(CfgHalves, Halves, HalfName);
 
 void expectCfg(const CfgFacts& got, const CfgFacts& want) {
   EXPECT_TRUE(got == want) << firstDifference(want, got);
@@ -64,8 +94,8 @@ void expectLoops(const LoopFacts& got, const std::vector<Loop>& loops) {
 // DFS visits the taken target first: 0, 2, 3 (done), back, 1 (3 is done).
 // Postorder 3 2 1 0, so RPO [0, 1, 2, 3]. (Fall-through first would give
 // [0, 2, 1, 3].) No backedge; 0 dominates everything; no loop.
-TEST(CfgReference, Diamond) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, Diamond) {
+  auto a = analyse<TypeParam>(R"(
 .entry diamond()
 {
   ISETP.GE.AND P0, PT, R0, RZ, PT
@@ -90,8 +120,8 @@ L_join:
 // DFS: 0, 1, 3 (done), 2 (1 on stack) done, 1 done, 0 done: RPO [0, 1, 2, 3].
 // Backedge 2 -> 1. idom: 1 by 0, 2 and 3 by 1. Loop at 1: latch 2, body
 // {1, 2}, preheader 0 (the only outside predecessor), exit 3.
-TEST(CfgReference, LoopWithPreheader) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, LoopWithPreheader) {
+  auto a = analyse<TypeParam>(R"(
 .entry loop()
 {
   MOV R0, RZ
@@ -119,8 +149,8 @@ L_done:
 // idom: 1:0 2:1 3:2 4:2 5:4.
 // Outer loop at 1: latch 4, body {1,2,3,4}, depth 1, preheader 0, exit 5.
 // Inner loop at 2: latch 3, body {2,3}, depth 2, preheader 1, exit 4.
-TEST(CfgReference, NestedLoopsDepths) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, NestedLoopsDepths) {
+  auto a = analyse<TypeParam>(R"(
 .entry nested()
 {
   MOV R0, RZ
@@ -150,8 +180,8 @@ L_done:
 
 // 0 -> 1; 1 -> {1 taken, 2}; 2 exits. RPO [0, 1, 2]; backedge 1 -> 1
 // (RPO(1) <= RPO(1)). Loop at 1: latch 1, body {1}, preheader 0, exit 2.
-TEST(CfgReference, SelfLoop) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, SelfLoop) {
+  auto a = analyse<TypeParam>(R"(
 .entry spin()
 {
   MOV R0, RZ
@@ -173,8 +203,8 @@ L_spin:
 // (B once, first-occurrence order). 1 -> 3; 2 falls through to 3.
 // DFS in table order: 0 2 3 done 2 done, 1 (3 done) done: RPO [0, 1, 2, 3]
 // (table order [1, 2, 3] would give [0, 2, 1, 3]). idom all 0.
-TEST(CfgReference, BrxDuplicateTargets) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, BrxDuplicateTargets) {
+  auto a = analyse<TypeParam>(R"(
 .entry sw()
 {
   .jumptable t = {L_b, L_a, L_b, L_c}
@@ -196,8 +226,8 @@ L_c:
 }
 
 // A guarded EXIT falls through only (0 -> 1); the unguarded EXIT ends.
-TEST(CfgReference, GuardedExitFallsThroughOnly) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, GuardedExitFallsThroughOnly) {
+  auto a = analyse<TypeParam>(R"(
 .entry early()
 {
   ISETP.GE.AND P0, PT, R0, RZ, PT
@@ -212,8 +242,8 @@ TEST(CfgReference, GuardedExitFallsThroughOnly) {
 }
 
 // Same for a guarded RET in a .func; CALL-free fall-through of a plain block.
-TEST(CfgReference, GuardedRetFallsThroughOnly) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, GuardedRetFallsThroughOnly) {
+  auto a = analyse<TypeParam>(R"(
 .func g()
 {
   ISETP.GE.AND P0, PT, R0, RZ, PT
@@ -227,8 +257,8 @@ TEST(CfgReference, GuardedRetFallsThroughOnly) {
 }
 
 // A conditional BRA to the fall-through block has that successor once.
-TEST(CfgReference, BranchToFallThroughOnce) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, BranchToFallThroughOnce) {
+  auto a = analyse<TypeParam>(R"(
 .entry same()
 {
   ISETP.GE.AND P0, PT, R0, RZ, PT
@@ -243,8 +273,8 @@ L_next:
 
 // 0 -> 2; 1 (dead) -> 2; 2 exits. Block 1 is unreachable: rpoNumber -1, not
 // in rpo, idom -1; it is still a predecessor of 2. idom(2) = 0.
-TEST(CfgReference, UnreachableBlock) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, UnreachableBlock) {
+  auto a = analyse<TypeParam>(R"(
 .entry dead()
 {
   BRA L_end
@@ -266,8 +296,8 @@ L_end:
 // 5 -> 2 that enter the loop. Unreachable blocks are ignored by the loop
 // analysis (reference/loops.cpp): body stays {1, 2}, preheader stays 0.
 // RPO [0, 1, 2, 3] as before; rpoNumber of 4 and 5 is -1.
-TEST(CfgReference, UnreachablePredecessorsOfALoop) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, UnreachablePredecessorsOfALoop) {
+  auto a = analyse<TypeParam>(R"(
 .entry deadloop()
 {
   MOV R0, RZ
@@ -299,8 +329,8 @@ L_dead2:
 // Backedges: 1 -> 2 (RPO 1 <= 2); 2 -> 1 is forward (2 > 1).
 // idom: all 0 (1 and 2 are each entered from 0 directly).
 // 2 does not dominate 1, so the retreating edge forms no natural loop.
-TEST(CfgReference, IrreducibleHasNoLoop) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, IrreducibleHasNoLoop) {
+  auto a = analyse<TypeParam>(R"(
 .entry irr()
 {
   ISETP.GE.AND P0, PT, R0, RZ, PT
@@ -329,8 +359,8 @@ L_out:
 // Backedges: 2 -> 3 (RPO 2 <= 3, irreducible: idom(2) = 1), 4 -> 1.
 // idom: 1:0 2:1 3:1 4:1 5:4. One loop at 1: latch 4, body {1,2,3,4},
 // preheader 0, exit 5; no loop at 3.
-TEST(CfgReference, IrreducibleRegionInsideNaturalLoop) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, IrreducibleRegionInsideNaturalLoop) {
+  auto a = analyse<TypeParam>(R"(
 .entry mixed()
 {
   MOV R0, RZ
@@ -360,8 +390,8 @@ L_done:
 // 4 3 2 1 0, RPO [0, 1, 2, 3, 4]. Backedges 2 -> 1, 3 -> 1.
 // idom: 1:0 2:1 3:2 4:1. Loop at 1: latches {2, 3}, body {1, 2, 3},
 // preheader 0, exit 4.
-TEST(CfgReference, TwoLatchesMerge) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, TwoLatchesMerge) {
+  auto a = analyse<TypeParam>(R"(
 .entry twolatch()
 {
   MOV R0, RZ
@@ -385,8 +415,8 @@ L_done:
 
 // A loop entered from two outside blocks has no preheader:
 // 0 -> {2 taken, 1}; 1 -> 2; header 2 -> {2 taken, 3}; 3 exits.
-TEST(CfgReference, NoPreheaderWithTwoOutsidePredecessors) {
-  auto a = analyse(R"(
+TYPED_TEST(CfgHalves, NoPreheaderWithTwoOutsidePredecessors) {
+  auto a = analyse<TypeParam>(R"(
 .entry twoin()
 {
   @P0 BRA L_head
@@ -411,7 +441,7 @@ bool dominates(const DomFacts& dom, uint32_t a, uint32_t b) {
   return false;
 }
 
-TEST(CfgReference, InvariantsOnExamples) {
+TYPED_TEST(CfgHalves, InvariantsOnExamples) {
   std::string root = std::getenv("ORIOPT_SOURCE_DIR") ? std::getenv("ORIOPT_SOURCE_DIR") : "";
 #ifdef ORIOPT_SOURCE_DIR
   if (root.empty()) root = ORIOPT_SOURCE_DIR;
@@ -429,9 +459,9 @@ TEST(CfgReference, InvariantsOnExamples) {
       if (f.isDeclaration()) continue;
       ++functions;
       SCOPED_TRACE(e.path().string() + ": " + f.name);
-      CfgFacts cfg = reference::computeCfg(f);
-      DomFacts dom = reference::computeDominators(f, cfg);
-      LoopFacts loops = reference::computeLoops(f, cfg, dom);
+      CfgFacts cfg = TypeParam::cfg(f);
+      DomFacts dom = TypeParam::dom(f, cfg);
+      LoopFacts loops = TypeParam::loops(f, cfg, dom);
       const size_t n = f.blocks.size();
       ASSERT_EQ(cfg.succs.size(), n);
       for (uint32_t b = 0; b < n; ++b)
