@@ -60,4 +60,89 @@ std::string firstDifference(const LoopFacts& r, const LoopFacts& o) {
   return "";
 }
 
+std::string firstDifference(const RpoSlots& r, const RpoSlots& o) {
+  for (std::string d : {compareFlat("rpoNumber", r.rpoNumber, o.rpoNumber), compareFlat("rpoArray", r.rpoArray, o.rpoArray)})
+    if (!d.empty()) return d;
+  if (r.counter != o.counter) return fmt::format("counter: reference {}, optimized {}", r.counter, o.counter);
+  return "";
+}
+
+Phase3Outcome analyzeControlFlowGate(int optLevel, bool knob235, const AnnotationFacts* previous) {
+  // sub_C60870 tests `ptx_opt_level(ctx) != 1`; the prose says O1+, which we
+  // follow (docs/phases-and-knobs.md, docs/spec-notes.md).
+  if (optLevel < 1) return Phase3Outcome::SkippedBelowO1;
+  if (knob235) return Phase3Outcome::VetoedByKnob235; // inverted polarity: set = skip
+  if (previous && previous->reentrancyGuard) return Phase3Outcome::SkippedReentrant;
+  return Phase3Outcome::Ran;
+}
+
+std::string_view describe(Phase3Outcome outcome) {
+  switch (outcome) {
+  case Phase3Outcome::Ran: return "ran";
+  case Phase3Outcome::SkippedBelowO1: return "skipped below -O1";
+  case Phase3Outcome::VetoedByKnob235: return "vetoed by knob 235 (DisableAnalyzeControlFlow)";
+  case Phase3Outcome::SkippedReentrant: return "skipped: re-entrancy guard set";
+  }
+  return "?";
+}
+
+std::string firstDifference(const AnnotationFacts& r, const AnnotationFacts& o) {
+  for (size_t i = 0; i < std::min(r.blocks.size(), o.blocks.size()); ++i) {
+    const BlockAnnotation& a = r.blocks[i];
+    const BlockAnnotation& b = o.blocks[i];
+    if (a.rpoNumber != b.rpoNumber)
+      return fmt::format("RPONum of bix{}: reference {}, optimized {}", i, a.rpoNumber, b.rpoNumber);
+    if (a.flags != b.flags)
+      return fmt::format("flags of bix{}: reference {:#010x}, optimized {:#010x}", i, a.flags, b.flags);
+    if (a.latchPredOrExit != b.latchPredOrExit)
+      return fmt::format("latchPred/exit of bix{}: reference {}, optimized {}", i, a.latchPredOrExit,
+                         b.latchPredOrExit);
+  }
+  if (r.blocks.size() != o.blocks.size())
+    return fmt::format("annotations: reference has {} blocks, optimized {}", r.blocks.size(), o.blocks.size());
+  auto flag = [](std::string_view what, bool a, bool b) {
+    return a == b ? std::string() : fmt::format("{}: reference {}, optimized {}", what, int(a), int(b));
+  };
+  for (std::string d : {flag("early-exit", r.earlyExitObserved, o.earlyExitObserved),
+                        flag("re-entrancy guard", r.reentrancyGuard, o.reentrancyGuard),
+                        flag("RPO violation", r.rpoViolation, o.rpoViolation)})
+    if (!d.empty()) return d;
+  return "";
+}
+
+std::string uninitializedWarning(const LivenessFacts& live, std::string_view function) {
+  if (live.uninitialized.empty()) return "";
+  return fmt::format("Found {} potentially uninitialized register(s) in function {}", live.uninitialized.size(),
+                     function);
+}
+
+std::string firstDifference(const LivenessFacts& r, const LivenessFacts& o) {
+  auto regs = [](const std::vector<Reg>& v) {
+    std::string s = "{";
+    for (Reg x : v) s += fmt::format("{}{}{}", s.size() > 1 ? " " : "", regFilePrefix(x.file), x.num);
+    return s + "}";
+  };
+  auto sets = [&](std::string_view what, const auto& a, const auto& b) -> std::string {
+    if (a.size() != b.size()) return fmt::format("{}: reference has {} blocks, optimized {}", what, a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i] != b[i])
+        return fmt::format("{} of bix{}: reference {}, optimized {}", what, i, regs(a[i]), regs(b[i]));
+    return "";
+  };
+  for (std::string d : {sets("live-in", r.liveIn, o.liveIn), sets("live-out", r.liveOut, o.liveOut)})
+    if (!d.empty()) return d;
+  for (size_t i = 0; i < std::min(r.pressure.size(), o.pressure.size()); ++i)
+    if (r.pressure[i] != o.pressure[i])
+      return fmt::format("pressure of bix{}: reference [{}], optimized [{}]", i, fmt::join(r.pressure[i], ", "),
+                         fmt::join(o.pressure[i], ", "));
+  if (r.pressure.size() != o.pressure.size())
+    return fmt::format("pressure: reference has {} blocks, optimized {}", r.pressure.size(), o.pressure.size());
+  if (r.maxPressure != o.maxPressure)
+    return fmt::format("max pressure: reference [{}], optimized [{}]", fmt::join(r.maxPressure, ", "),
+                       fmt::join(o.maxPressure, ", "));
+  if (r.uninitialized != o.uninitialized)
+    return fmt::format("uninitialized: reference {}, optimized {}", regs(r.uninitialized), regs(o.uninitialized));
+  return "";
+}
+
 } // namespace ori

@@ -2,6 +2,13 @@
 // successor map, predecessors, a true depth-first RPO by an explicit stack (no
 // recursion: a 1M-block chain must not overflow the stack), and backedges in
 // the FNV-1a backedge map. The results are copied into the canonical CfgFacts.
+//
+// As in the spec's full map node (value_array, value_count), a node holds a
+// range of one flat edge array rather than a container of its own. The map is
+// read once into a CSR view (offsets by bix over that array), and the
+// predecessor, DFS and backedge passes walk flat arrays only: per-block
+// containers and hash probes per edge cost more than the analyses themselves
+// on 100k-block functions (docs/performance.md, "CFG analyses").
 #include <cstdint>
 #include <vector>
 
@@ -11,20 +18,20 @@
 namespace ori::optimized {
 namespace {
 
-// A block's successors: edges[offset, offset + count).
+// A block's values in a flat array: [offset, offset + count).
 struct EdgeRange {
   uint32_t offset = 0, count = 0;
 };
 
-// Adds `s` to `out` unless this block has already listed it (seen[s] == stamp).
+// Appends `s` to `out` unless this block has already listed it (seen[s] == stamp).
 inline void addSucc(std::vector<uint32_t>& out, std::vector<uint32_t>& seen, uint32_t stamp, uint32_t s) {
   if (seen[s] == stamp) return;
   seen[s] = stamp;
   out.push_back(s);
 }
 
-// The successor list of block b by its last instruction (optimized.h).
-void successorsOf(const Function& f, uint32_t b, std::vector<uint32_t>& out, std::vector<uint32_t>& seen) {
+// Appends the successor list of block b by its last instruction (optimized.h).
+void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out, std::vector<uint32_t>& seen) {
   const uint32_t n = uint32_t(f.blocks.size());
   const uint32_t stamp = b + 1;
   const bool hasNext = b + 1 < n;
@@ -73,77 +80,98 @@ CfgFacts computeCfg(const Function& f) {
   if (n == 0) return cfg;
 
   // Successor edge map (spec: Code Object +648), every block gets an entry.
-  // As in the spec's full node (value_array, value_count), a node holds a
-  // range of one flat edge array rather than a vector of its own.
   FnvMap<EdgeRange> succMap;
   succMap.reserveNodes(n);
-  std::vector<uint32_t> edges, scratch, seen(n, 0);
+  std::vector<uint32_t> edges;
   edges.reserve(size_t(n) + n / 2);
-  for (uint32_t b = 0; b < n; ++b) {
-    scratch.clear();
-    successorsOf(f, b, scratch, seen);
-    succMap[b] = EdgeRange{uint32_t(edges.size()), uint32_t(scratch.size())};
-    edges.insert(edges.end(), scratch.begin(), scratch.end());
-    succMap.addElements(int32_t(scratch.size()));
-  }
-  for (uint32_t b = 0; b < n; ++b) {
-    const EdgeRange& r = *succMap.find(b);
-    cfg.succs[b].assign(edges.begin() + r.offset, edges.begin() + r.offset + r.count);
+  {
+    std::vector<uint32_t> seen(n, 0);
+    for (uint32_t b = 0; b < n; ++b) {
+      const uint32_t start = uint32_t(edges.size());
+      appendSuccessors(f, b, edges, seen);
+      const uint32_t count = uint32_t(edges.size()) - start;
+      succMap[b] = EdgeRange{start, count};
+      succMap.addElements(int32_t(count));
+    }
   }
 
-  // Predecessors: sources visited in ascending order, each edge once.
-  std::vector<uint32_t> predCount(n, 0);
+  // The CSR view of the map: block b's successors are
+  // edges[succStart[b], succStart[b + 1]).
+  std::vector<uint32_t> succStart(size_t(n) + 1);
+  succMap.forEach([&](uint32_t b, const EdgeRange& r) { succStart[b] = r.offset; });
+  succStart[n] = uint32_t(edges.size());
   for (uint32_t b = 0; b < n; ++b)
-    for (uint32_t s : cfg.succs[b]) ++predCount[s];
-  for (uint32_t b = 0; b < n; ++b) cfg.preds[b].reserve(predCount[b]);
-  for (uint32_t b = 0; b < n; ++b)
-    for (uint32_t s : cfg.succs[b]) cfg.preds[s].push_back(b);
+    cfg.succs[b].assign(edges.begin() + succStart[b], edges.begin() + succStart[b + 1]);
 
-  // Depth-first postorder from bix 0, successors in successor-list order; the
-  // stack holds (block, index of the next successor to try).
+  // Predecessors by counting sort on the target: sources come in ascending
+  // order, each edge once.
+  {
+    std::vector<uint32_t> predStart(size_t(n) + 1, 0), preds(edges.size());
+    for (uint32_t s : edges) ++predStart[s + 1];
+    for (uint32_t b = 0; b < n; ++b) predStart[b + 1] += predStart[b];
+    std::vector<uint32_t> fill(predStart.begin(), predStart.end() - 1);
+    for (uint32_t b = 0; b < n; ++b)
+      for (uint32_t e = succStart[b]; e < succStart[b + 1]; ++e) preds[fill[edges[e]]++] = b;
+    for (uint32_t b = 0; b < n; ++b)
+      cfg.preds[b].assign(preds.begin() + predStart[b], preds.begin() + predStart[b + 1]);
+  }
+
+  // Depth-first postorder from bix 0, successors in successor-list order. The
+  // stack holds (block, next edge index); postorder numbers are written from
+  // the back of rpo, so rpo ends up in reverse postorder directly. Blocks are
+  // marked visited by rpoNumber (kNoBlock - 1 while on the way).
+  constexpr int32_t kVisited = kNoBlock - 1;
   std::vector<uint32_t> post;
   post.reserve(n);
-  std::vector<uint8_t> visited(n, 0);
-  std::vector<std::pair<uint32_t, uint32_t>> stack;
-  stack.reserve(64);
-  stack.emplace_back(0u, 0u);
-  visited[0] = 1;
-  while (!stack.empty()) {
-    auto& [b, next] = stack.back();
-    const std::vector<uint32_t>& ss = cfg.succs[b];
-    bool pushed = false;
-    while (next < ss.size()) {
-      uint32_t s = ss[next++];
-      if (!visited[s]) {
-        visited[s] = 1;
-        stack.emplace_back(s, 0u); // invalidates b/next; we leave the loop at once
-        pushed = true;
-        break;
+  {
+    std::vector<std::pair<uint32_t, uint32_t>> stack;
+    stack.reserve(64);
+    stack.emplace_back(0u, succStart[0]);
+    cfg.rpoNumber[0] = kVisited;
+    while (!stack.empty()) {
+      auto& [b, e] = stack.back();
+      if (e < succStart[b + 1]) {
+        const uint32_t s = edges[e++];
+        if (cfg.rpoNumber[s] == kNoBlock) {
+          cfg.rpoNumber[s] = kVisited;
+          stack.emplace_back(s, succStart[s]); // invalidates b and e; the loop re-reads them
+        }
+        continue;
       }
+      post.push_back(b);
+      stack.pop_back();
     }
-    if (pushed) continue;
-    post.push_back(b);
-    stack.pop_back();
   }
-  cfg.rpo.assign(post.rbegin(), post.rend());
-  for (uint32_t i = 0; i < cfg.rpo.size(); ++i) cfg.rpoNumber[cfg.rpo[i]] = int32_t(i);
+  const uint32_t m = uint32_t(post.size());
+  cfg.rpo.resize(m);
+  for (uint32_t i = 0; i < m; ++i) {
+    cfg.rpo[m - 1 - i] = post[i];
+    cfg.rpoNumber[post[i]] = int32_t(m - 1 - i);
+  }
 
   // Backedge map (spec: Code Object +680): src -> targets with
   // RPO(dst) <= RPO(src), among reachable blocks only (an unreachable block has
-  // no RPO number to compare).
-  FnvMap<std::vector<uint32_t>> backedgeMap;
+  // no RPO number to compare). Values are ranges of one flat target array;
+  // sources are visited in ascending order, and read back from the map in it.
+  FnvMap<EdgeRange> backedgeMap;
+  std::vector<uint32_t> backTargets, backSources;
   for (uint32_t b = 0; b < n; ++b) {
-    int32_t rb = cfg.rpoNumber[b];
+    const int32_t rb = cfg.rpoNumber[b];
     if (rb == kNoBlock) continue;
-    for (uint32_t s : cfg.succs[b])
-      if (cfg.rpoNumber[s] <= rb) {
-        backedgeMap[b].push_back(s);
-        backedgeMap.addElements(1);
-      }
+    const uint32_t start = uint32_t(backTargets.size());
+    for (uint32_t e = succStart[b]; e < succStart[b + 1]; ++e)
+      if (cfg.rpoNumber[edges[e]] <= rb) backTargets.push_back(edges[e]);
+    if (const uint32_t count = uint32_t(backTargets.size()) - start; count != 0) {
+      backedgeMap[b] = EdgeRange{start, count};
+      backedgeMap.addElements(int32_t(count));
+      backSources.push_back(b);
+    }
   }
-  for (uint32_t b = 0; b < n; ++b)
-    if (const std::vector<uint32_t>* ts = backedgeMap.find(b))
-      for (uint32_t t : *ts) cfg.backedges.emplace_back(b, t);
+  cfg.backedges.reserve(backTargets.size());
+  for (uint32_t b : backSources) {
+    const EdgeRange& r = *backedgeMap.find(b);
+    for (uint32_t k = r.offset; k < r.offset + r.count; ++k) cfg.backedges.emplace_back(b, backTargets[k]);
+  }
   return cfg;
 }
 

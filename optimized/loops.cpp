@@ -20,7 +20,7 @@ LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& d
   if (cfg.backedges.empty()) return out;
 
   // Dominator tree: children lists (CSR), then pre/post numbers.
-  std::vector<uint32_t> childStart(n + 1, 0), children;
+  std::vector<uint32_t> childStart(size_t(n) + 1, 0), children;
   for (uint32_t b = 0; b < n; ++b)
     if (dom.idom[b] != kNoBlock) ++childStart[uint32_t(dom.idom[b]) + 1];
   for (uint32_t b = 0; b < n; ++b) childStart[b + 1] += childStart[b];
@@ -54,27 +54,40 @@ LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& d
     return pre[a] != 0 && pre[b] != 0 && pre[a] <= pre[b] && postNum[b] <= postNum[a];
   };
 
-  // Latches per header (the backedges are ordered by src, so each list ascends).
-  std::vector<std::vector<uint32_t>> latches(n);
+  // Latches per header, by counting sort on the header: the backedges are
+  // ordered by source, so each header's latches ascend.
+  std::vector<uint32_t> latchStart(size_t(n) + 1, 0), latches;
   for (auto [src, dst] : cfg.backedges)
-    if (dominates(dst, src)) latches[dst].push_back(src);
+    if (dominates(dst, src)) ++latchStart[dst + 1];
+  for (uint32_t b = 0; b < n; ++b) latchStart[b + 1] += latchStart[b];
+  latches.resize(latchStart[n]);
+  {
+    std::vector<uint32_t> fill(latchStart.begin(), latchStart.end() - 1);
+    for (auto [src, dst] : cfg.backedges)
+      if (dominates(dst, src)) latches[fill[dst]++] = src;
+  }
 
-  std::vector<uint32_t> mark(n, 0);     // mark[b] == loop id + 1: b is in that loop's body
+  std::vector<uint32_t> mark(n, 0);      // mark[b] == loop id: b is in that loop's body
   std::vector<uint32_t> loopCount(n, 0); // number of bodies containing b
   std::vector<uint32_t> work;
   for (uint32_t h = 0; h < n; ++h) {
-    if (latches[h].empty()) continue;
+    if (latchStart[h] == latchStart[h + 1]) continue;
     Loop loop;
     loop.header = h;
-    loop.latches = latches[h];
+    loop.latches.assign(latches.begin() + latchStart[h], latches.begin() + latchStart[h + 1]);
     const uint32_t id = uint32_t(out.loops.size()) + 1;
-    mark[h] = id;
-    loop.body.push_back(h);
+    uint32_t lo = h, hi = h; // the body's smallest and largest bix
+    auto add = [&](uint32_t b) {
+      mark[b] = id;
+      loop.body.push_back(b);
+      lo = b < lo ? b : lo;
+      hi = b > hi ? b : hi;
+    };
+    add(h);
     work.clear();
     for (uint32_t l : loop.latches)
       if (mark[l] != id) {
-        mark[l] = id;
-        loop.body.push_back(l);
+        add(l);
         work.push_back(l);
       }
     while (!work.empty()) {
@@ -82,12 +95,20 @@ LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& d
       work.pop_back();
       for (uint32_t p : cfg.preds[b])
         if (mark[p] != id && cfg.rpoNumber[p] != kNoBlock) {
-          mark[p] = id;
-          loop.body.push_back(p);
+          add(p);
           work.push_back(p);
         }
     }
-    std::sort(loop.body.begin(), loop.body.end());
+    // Ascending: a scan of the marks over [lo, hi] when the body fills enough
+    // of that span (a long loop), else a sort.
+    const size_t k = loop.body.size();
+    if (size_t(hi - lo) + 1 <= 8 * k) {
+      loop.body.clear();
+      for (uint32_t b = lo; b <= hi; ++b)
+        if (mark[b] == id) loop.body.push_back(b);
+    } else {
+      std::sort(loop.body.begin(), loop.body.end());
+    }
     for (uint32_t b : loop.body) ++loopCount[b];
 
     int32_t pre1 = kNoBlock;

@@ -23,4 +23,54 @@ CfgFacts computeCfg(const Function& f);
 DomFacts computeDominators(const Function& f, const CfgFacts& cfg);
 LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& dom);
 
+// ptxas's iterative RPO, CFG::computeRPO (spec/000 sub_BDE150), as the spec's
+// pseudocode writes it: its raw slots, and computeCfg's facts with rpo,
+// rpoNumber (slot minus the lowest slot written) and backedges taken from that
+// walk (`--rpo=ptxas-iterative`). It pushes all successors at once, so the last
+// one is expanded first, and never pushes a block twice, which makes its order
+// differ from every DFS order (docs/spec-notes.md, "ptxas-iterative RPO vs DFS").
+RpoSlots computeRpoIterativeSlots(const CfgFacts& cfg);
+CfgFacts computeCfgIterative(const Function& f);
+
+// sub_BDE6C0 (spec/003 "Transformation 2") called for bix 0 .. highest with one
+// counter, as sub_BDFB10 calls it: a block whose mark is not 0 gets mark 0,
+// each successor whose mark is 1 is processed first (the "cascade"), then the
+// block takes slot counter--. With EraseMarks::Unvisited that is a depth-first
+// RPO forest; with PredCount (spec/003's reading) it numbers every block that
+// has a predecessor, reachable or not.
+RpoSlots computeEraseSlots(const CfgFacts& cfg, EraseMarks marks);
+
+// Deletes the blocks bix 0 does not reach along CFG edges and label operands,
+// drops the jump tables that named one, renumbers the rest. Returns the deleted
+// bixes, ascending. Never needs to add a BRA (see the .cpp).
+std::vector<uint32_t> eraseUnreachableBlocks(Function& f);
+
+// Phase 6 SetControlFlowOpLastInBB (spec/000): splits each block after every
+// control-flow instruction (CONTROL in the opcode table) that is not last; the
+// new blocks get fresh labels L_split<k> and the label id of their first
+// instruction. Returns the number of splits.
+uint32_t setControlFlowOpLastInBB(Function& f);
+
+// Moves the blocks into `order` (a permutation with order[0] == 0), adding and
+// removing BRAs so that every block continues where it did. Returns false,
+// changing nothing, for the identity or an invalid order.
+bool reorderBlocks(Function& f, const std::vector<uint32_t>& order);
+// Phase 112 PlaceBlocksInSourceOrder (spec/000): bix 0, then the other blocks
+// stably by label id, through reorderBlocks. Returns whether anything moved.
+bool placeBlocksInSourceOrder(Function& f);
+
+// AnalyzeControlFlow, phase 3's body sub_781F80 (spec/001; ir/facts.h
+// AnnotationFacts): resets every block's +280 flags with the 0xFF78F98F mask
+// (bits outside it survive from `previous`, which may be null: all zero),
+// numbers the reachable blocks in RPO from 1, and sets LOOP_HEADER,
+// HAS_PRED, ANALYSIS_OK, IN_LOOP, the +152 latch-pred / loop-exit field and
+// the RPO-violation latch. forceFullRebuild (ptxas's force=1 callers) also
+// sets HAS_PRED on every numbered block (the |= 0x30 of the block-start case).
+AnnotationFacts analyzeControlFlow(const Function& f, const CfgFacts& cfg, const AnnotationFacts* previous,
+                                   bool forceFullRebuild);
+
+// Register liveness (spec/004; ir/facts.h LivenessFacts): gen/kill per block,
+// then the backward dataflow equations solved to their least fixed point.
+LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg);
+
 } // namespace ori::reference

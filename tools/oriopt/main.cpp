@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -32,6 +33,13 @@ struct Options {
   bool listPhases = false, listKnobs = false, summary = false;
   // Analysis dumps (issue 4): printed per function, after `// function NAME`.
   bool printEdges = false, dumpRpo = false, dumpDom = false, dumpLoops = false, dumpDot = false;
+  bool dumpLiveness = false, dumpPressure = false; // issue 5
+  bool dumpAnnotations = false; // AnalyzeControlFlow, phase 3
+  // RPO order of the dumps, ptxas's raw RPO slot arrays, the unreachable-block
+  // erase, and the testing aid that undoes the parser's split at control flow.
+  std::string rpo = "dfs";
+  bool dumpRpoSlots = false, eraseUnreachable = false, unsplitBlocks = false;
+  std::string reorderBlocks; // "0,2,1": testing aid, a block order to move to
   std::string impl = "optimized";
   std::string function;
   // --run
@@ -45,6 +53,32 @@ struct Options {
 [[noreturn]] void usageError(const std::string& msg) {
   std::cerr << "oriopt: error: " << msg << "\n";
   std::exit(1);
+}
+
+// --unsplit-blocks: appends every unlabelled block to the block before it
+// (the parser starts one after each control-flow instruction; no label or
+// table can name it), leaving control flow inside blocks as ptxas's lowering
+// may, for phase 6 to split again.
+void unsplitBlocks(Function& f) {
+  if (f.blocks.empty()) return;
+  std::vector<uint32_t> newIndex(f.blocks.size());
+  std::vector<Block> joined;
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    Block& blk = f.blocks[b];
+    if (b > 0 && blk.label.empty()) {
+      for (Instr& in : blk.instrs) joined.back().instrs.push_back(std::move(in));
+    } else {
+      joined.push_back(std::move(blk));
+    }
+    newIndex[b] = uint32_t(joined.size() - 1);
+  }
+  for (Block& blk : joined)
+    for (Instr& in : blk.instrs)
+      for (Operand& op : in.srcs)
+        if (op.kind == Operand::Kind::Label) op.target = newIndex[op.target];
+  for (JumpTable& jt : f.jumpTables)
+    for (uint32_t& t : jt.targets) t = newIndex[t];
+  f.blocks = std::move(joined);
 }
 
 bool readFile(const std::string& path, std::string& out) {
@@ -241,21 +275,58 @@ int runMain(const Options& o) {
   }
   Module& m = *parsed.module;
 
+  ctx.half = o.impl == "reference" ? PassContext::Half::Reference
+             : o.impl == "both"    ? PassContext::Half::Both
+                                   : PassContext::Half::Optimized;
+  if (o.unsplitBlocks) {
+    if (std::none_of(phases.begin(), phases.end(), [](const PipelineEntry* e) { return e->phase == 6; }))
+      usageError("--unsplit-blocks leaves control flow inside blocks: run phase 6 (--phases=6,...) to split them again");
+    for (Function& f : m.functions) unsplitBlocks(f);
+  }
+  if (!o.reorderBlocks.empty()) {
+    std::vector<uint32_t> order;
+    for (size_t i = 0; i <= o.reorderBlocks.size();) {
+      size_t end = std::min(o.reorderBlocks.find(',', i), o.reorderBlocks.size());
+      std::optional<uint64_t> v = parseInteger(o.reorderBlocks.substr(i, end - i));
+      if (!v || *v >= (uint64_t(1) << 31)) usageError(fmt::format("--reorder-blocks {}: expected bix numbers separated by commas", o.reorderBlocks));
+      order.push_back(uint32_t(*v));
+      i = end + 1;
+    }
+    std::vector<bool> seen(order.size());
+    for (uint32_t b : order)
+      if (b >= order.size() || seen[b] || order[0] != 0)
+        usageError(fmt::format("--reorder-blocks {}: expected 0 first, then every other bix once", o.reorderBlocks));
+      else
+        seen[b] = true;
+    for (Function& f : m.functions) {
+      if (f.isDeclaration() || (!o.function.empty() && f.name != o.function)) continue;
+      if (f.blocks.size() != order.size())
+        usageError(fmt::format("--reorder-blocks {}: function {} has {} blocks", o.reorderBlocks, f.name, f.blocks.size()));
+      reorderBlocksPass(f, ctx, order);
+    }
+  }
   for (const PipelineEntry* e : phases)
     for (Function& f : m.functions) e->run(f, ctx);
+  if (o.eraseUnreachable)
+    for (Function& f : m.functions) eraseUnreachablePass(f, ctx);
+  if (!ctx.error.empty()) {
+    std::cerr << "oriopt: error: " << ctx.error << "\n";
+    return 1;
+  }
   if (auto problems = verifyModule(m); !problems.empty()) {
     for (const std::string& p : problems) std::cerr << "oriopt: internal error: " << p << "\n";
     return 1;
   }
 
-  if (o.printEdges || o.dumpRpo || o.dumpDom || o.dumpLoops || o.dumpDot) {
+  if (o.printEdges || o.dumpRpo || o.dumpDom || o.dumpLoops || o.dumpDot || o.dumpLiveness || o.dumpPressure ||
+      o.dumpAnnotations || o.dumpRpoSlots) {
     Impl impl = o.impl == "reference" ? Impl::Reference : o.impl == "both" ? Impl::Both : Impl::Optimized;
     if (!o.function.empty() && !m.findFunction(o.function))
       usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
     std::string out;
     for (const Function& f : m.functions) {
       if (f.isDeclaration() || (!o.function.empty() && f.name != o.function)) continue;
-      auto facts = analyzeFunction(f, impl);
+      auto facts = analyzeFunction(f, impl, o.rpo == "ptxas-iterative" ? RpoOrder::PtxasIterative : RpoOrder::Dfs);
       if (auto* err = std::get_if<std::string>(&facts)) {
         std::cerr << "oriopt: error: " << *err << "\n";
         return 1;
@@ -267,6 +338,34 @@ int runMain(const Options& o) {
       if (o.dumpRpo) out += dumpRpo(ff.cfg);
       if (o.dumpDom) out += dumpDominators(ff.dom);
       if (o.dumpLoops) out += dumpLoops(ff.loops);
+      if (o.dumpRpoSlots) {
+        auto slots = analyzeRpoSlots(ff.cfg, impl);
+        if (auto* err = std::get_if<std::string>(&slots)) {
+          std::cerr << "oriopt: error: function " << f.name << ": " << *err << "\n";
+          return 1;
+        }
+        out += dumpRpoSlots(std::get<PtxasRpoSlots>(slots));
+      }
+      if (o.dumpAnnotations) {
+        auto annotations = analyzeAnnotations(f, ff.cfg, impl, o.optLevel, ctx.knobs.getBool("DisableAnalyzeControlFlow"));
+        if (auto* err = std::get_if<std::string>(&annotations)) {
+          std::cerr << "oriopt: error: " << *err << "\n";
+          return 1;
+        }
+        out += dumpAnnotations(std::get<AnnotationResult>(annotations));
+      }
+      if (o.dumpLiveness || o.dumpPressure) {
+        auto live = analyzeLiveness(f, ff.cfg, impl);
+        if (auto* err = std::get_if<std::string>(&live)) {
+          std::cerr << "oriopt: error: " << *err << "\n";
+          return 1;
+        }
+        const LivenessFacts& lf = std::get<LivenessFacts>(live);
+        // ptxas's uninitialized-register warning (spec/004), on standard error.
+        if (std::string w = uninitializedWarning(lf, f.name); !w.empty()) std::cerr << "oriopt: warning: " << w << "\n";
+        if (o.dumpLiveness) out += dumpLiveness(f, lf);
+        if (o.dumpPressure) out += dumpPressure(lf);
+      }
     }
     writeOutput(o, out);
     return 0;
@@ -328,7 +427,20 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_flag("--dump-dom", o.dumpDom, "Print immediate dominators");
   app.add_flag("--dump-loops", o.dumpLoops, "Print natural loops: header, depth, latches, body, exits, preheader");
   app.add_flag("--dump-cfg-dot", o.dumpDot, "Print the CFG as Graphviz DOT (ptxas's format)");
-  app.add_option("--impl", o.impl, "Which half computes the analyses; both: run the two and fail on the first difference")
+  app.add_flag("--dump-liveness", o.dumpLiveness, "Print live-in and live-out registers of each block; warn of uninitialized registers");
+  app.add_flag("--dump-annotations", o.dumpAnnotations,
+               "Print AnalyzeControlFlow's (phase 3) RPONum, +280 flags and +152 latch-pred/exit field of each block; honours -O and --knob 235");
+  app.add_flag("--dump-pressure", o.dumpPressure, "Print the most registers live at once per block and file, and the function's maximum");
+  app.add_option("--rpo", o.rpo, "RPO order of the dumps: dfs (a true depth-first order) or ptxas-iterative (sub_BDE150 as spec/000 documents it)")
+      ->check(CLI::IsMember({"dfs", "ptxas-iterative"}));
+  app.add_flag("--dump-rpo-slots", o.dumpRpoSlots, "Print the raw slot arrays of ptxas's RPO routines (sub_BDE150, sub_BDE6C0)");
+  app.add_flag("--erase-unreachable", o.eraseUnreachable, "After the phases, delete the blocks bix0 does not reach (spec/003 OriBranchOpt)");
+  app.add_option("--reorder-blocks", o.reorderBlocks,
+                 "Testing: move the blocks into this order (0 first), adding BRAs to keep behaviour, before the phases; with --function, only there")
+      ->option_text("0,BIX,...");
+  app.add_flag("--unsplit-blocks", o.unsplitBlocks,
+               "Testing: merge each unlabelled block into the one before it, so control flow sits inside blocks for phase 6 to split");
+  app.add_option("--impl", o.impl, "Which half computes the analyses and runs the passes; both: run the two and fail on the first difference")
       ->check(CLI::IsMember({"optimized", "reference", "both"}));
   app.add_option("--function", o.function, "Dump only this function");
   app.add_flag("--run", o.run, "Run the kernel in the interpreter and print how it ended");

@@ -2,15 +2,108 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "ir/ori.h"
+#include "optimized/optimized.h"
+#include "reference/reference.h"
+
 namespace ori {
 
 namespace {
-// Implemented phases in pipeline order. Empty until the first pass lands
-// (issue 4 brings AnalyzeControlFlow).
+// Phase 3 AnalyzeControlFlow (spec/001): leaves the IR as it is. Behind the
+// wrapper's gate it computes the annotations (optimized half) and checks
+// them against the natural loops: every loop header is a LOOP_HEADER and
+// every body block IN_LOOP (a failure is a bug: internal error).
+void analyzeControlFlowPhase(Function& f, PassContext& ctx) {
+  if (f.isDeclaration()) return;
+  if (analyzeControlFlowGate(ctx.optLevel, ctx.knobs.getBool("DisableAnalyzeControlFlow"), nullptr) !=
+      Phase3Outcome::Ran)
+    return;
+  CfgFacts cfg = optimized::computeCfg(f);
+  AnnotationFacts a = optimized::analyzeControlFlow(f, cfg, nullptr, false);
+  LoopFacts loops = optimized::computeLoops(f, cfg, optimized::computeDominators(f, cfg));
+  for (const Loop& l : loops.loops) {
+    bool ok = a.blocks[l.header].flags & BlockAnnotation::kLoopHeader;
+    for (uint32_t b : l.body) ok = ok && (a.blocks[b].flags & BlockAnnotation::kInLoop);
+    if (!ok) {
+      std::fprintf(stderr, "oriopt: internal error: AnalyzeControlFlow: function %s: loop at bix%u not tagged\n",
+                   f.name.c_str(), l.header);
+      std::abort();
+    }
+  }
+}
+
+// Runs a transform with the half ctx.half names. Both: the reference on a
+// copy, the optimized on f, and the first difference (text or label ids) as
+// ctx.error.
+template <typename Reference, typename Optimized>
+void runTransform(Function& f, PassContext& ctx, std::string_view what, Reference reference, Optimized optimized) {
+  if (f.isDeclaration()) return;
+  if (ctx.half == PassContext::Half::Reference) {
+    reference(f);
+    return;
+  }
+  Function copy;
+  if (ctx.half == PassContext::Half::Both) copy = f;
+  optimized(f);
+  if (ctx.half != PassContext::Half::Both) return;
+  reference(copy);
+  auto lines = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < text.size();) {
+      size_t end = std::min(text.find('\n', i), text.size());
+      out.push_back(text.substr(i, end - i));
+      i = end + 1;
+    }
+    return out;
+  };
+  const std::vector<std::string> r = lines(printFunction(copy)), o = lines(printFunction(f));
+  std::string diff;
+  for (size_t i = 0; diff.empty() && i < std::max(r.size(), o.size()); ++i) {
+    const std::string a = i < r.size() ? r[i] : "<end>", b = i < o.size() ? o[i] : "<end>";
+    if (a != b) diff = fmt::format("line {}: reference '{}', optimized '{}'", i + 1, a, b);
+  }
+  for (size_t b = 0; diff.empty() && b < f.blocks.size(); ++b)
+    if (copy.blocks[b].labelId != f.blocks[b].labelId)
+      diff = fmt::format("label id of bix{}: reference L{:x}, optimized L{:x}", b, copy.blocks[b].labelId,
+                         f.blocks[b].labelId);
+  if (!diff.empty() && ctx.error.empty())
+    ctx.error = fmt::format("function {}: {}: reference and optimized differ: {}", f.name, what, diff);
+}
+
+// Phase 6 SetControlFlowOpLastInBB (spec/000): splits blocks after control
+// flow that is not last (the parser never leaves any: see --unsplit-blocks).
+void setControlFlowOpLastInBBPhase(Function& f, PassContext& ctx) {
+  runTransform(f, ctx, "SetControlFlowOpLastInBB", reference::setControlFlowOpLastInBB,
+               optimized::setControlFlowOpLastInBB);
+}
+
+// Phase 112 PlaceBlocksInSourceOrder (spec/000): blocks back in label-id order.
+void placeBlocksInSourceOrderPhase(Function& f, PassContext& ctx) {
+  runTransform(f, ctx, "PlaceBlocksInSourceOrder", reference::placeBlocksInSourceOrder,
+               optimized::placeBlocksInSourceOrder);
+}
+
+// Implemented phases in pipeline order.
 constexpr PipelineEntry kPipeline[] = {
     {0, nullptr}, // sentinel so the array is not empty; never runs (see pipeline())
+    {3, analyzeControlFlowPhase},
+    {6, setControlFlowOpLastInBBPhase},
+    {112, placeBlocksInSourceOrderPhase},
 };
 } // namespace
+
+void eraseUnreachablePass(Function& f, PassContext& ctx) {
+  runTransform(f, ctx, "erase-unreachable", reference::eraseUnreachableBlocks, optimized::eraseUnreachableBlocks);
+}
+
+void reorderBlocksPass(Function& f, PassContext& ctx, const std::vector<uint32_t>& order) {
+  runTransform(f, ctx, "reorder-blocks", [&](Function& g) { reference::reorderBlocks(g, order); },
+               [&](Function& g) { optimized::reorderBlocks(g, order); });
+}
 
 std::span<const PipelineEntry> pipeline() {
   return std::span<const PipelineEntry>(kPipeline).subspan(1);

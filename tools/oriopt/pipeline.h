@@ -20,6 +20,10 @@ struct PassContext {
   KnobSet knobs;
   int optLevel = 3; // ptxas's default is -O3
   const ArchInfo* arch = nullptr;
+  // Which half runs the transform phases (--impl). Both runs the reference on
+  // a copy too and sets `error` on the first difference.
+  enum class Half { Optimized, Reference, Both } half = Half::Optimized;
+  std::string error; // set by a phase that failed; the driver stops with it
 };
 
 struct PipelineEntry {
@@ -28,6 +32,13 @@ struct PipelineEntry {
 };
 
 std::span<const PipelineEntry> pipeline();
+
+// Unreachable-block erase (spec/003 OriBranchOpt "Transformation 2"), not a
+// phase of its own: `--erase-unreachable` runs it after the phases.
+void eraseUnreachablePass(Function& f, PassContext& ctx);
+// `--reorder-blocks`, a testing aid: moves the blocks into `order` keeping
+// behaviour with BRAs, as a layout phase (108/109 hot/cold) may leave them.
+void reorderBlocksPass(Function& f, PassContext& ctx, const std::vector<uint32_t>& order);
 bool isImplemented(int phase);
 
 // "3,6,OriBranchOpt": every item a phase number or name that is implemented.

@@ -1,0 +1,414 @@
+// Random terminating kernels (fuzz/kernel_gen.h). The generator writes .ori
+// text for structured code and parses it, so labels, blocks and jump tables
+// come out exactly as the parser makes them. Every choice is drawn inside
+// rc::gen::exec, so RapidCheck shrinks a failing kernel choice by choice.
+//
+// Registers, by role (roles never share a register, which is what makes
+// termination and in-bounds memory hold whatever the data):
+//   R0-R11, UR0-UR3    data: any statement reads and writes them
+//   R20, R21, UR7      never written: reading one is a use of an undefined register
+//   P0-P3              data predicates: guards and conditions
+//   R32+d, R40+d       counter and bound of the loop at nesting depth d
+//   R48, R50           buffer index and address; R52 switch index
+//   P5, P6             branch conditions, computed right before their branch
+//   B0+d               the BSSY/BSYNC region at depth d
+#include "fuzz/kernel_gen.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ir/ori.h"
+
+namespace ori::gen {
+namespace {
+
+int pick(int lo, int hi) { // [lo, hi), not scaled by the generation size
+  if (hi - lo <= 1) return lo;
+  return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(lo, hi));
+}
+bool chance(int percent) { return pick(0, 100) < percent; }
+template <typename T>
+T oneOf(std::initializer_list<T> items) {
+  return items.begin()[pick(0, int(items.size()))];
+}
+
+constexpr const char* kBuf = "c[0x0][0x210]"; // .u64 buf
+constexpr const char* kA = "c[0x0][0x218]";   // .u32 a
+constexpr const char* kB = "c[0x0][0x21c]";   // .u32 b
+constexpr int kDataRegs = 12, kDataUniform = 4, kDataPreds = 4;
+
+struct Gen {
+  KernelOptions opts;
+  std::string body, tables;
+  int labels = 0, tableCount = 0;
+  int budget = 0;    // statements left
+  int loopDepth = 0; // enclosing loops
+  int depth = 0;     // enclosing structured statements
+  struct Loop {
+    std::string latch, end;
+  };
+  std::vector<Loop> loops;
+
+  std::string label() { return fmt::format("L{}", labels++); }
+  void emit(const std::string& s) { body += "  " + s + "\n"; }
+  void place(const std::string& l) { body += l + ":\n"; }
+
+  // ------------------------------------------------------------ operands
+  std::string dstReg() {
+    return chance(15) ? fmt::format("UR{}", pick(0, kDataUniform)) : fmt::format("R{}", pick(0, kDataRegs));
+  }
+  std::string srcReg() {
+    int r = pick(0, 100);
+    if (r < 3) return oneOf({"R20", "R21", "UR7"}); // never written
+    if (r < 15) return fmt::format("UR{}", pick(0, kDataUniform));
+    if (r < 18) return oneOf({"RZ", "URZ"});
+    return fmt::format("R{}", pick(0, kDataRegs));
+  }
+  std::string rOnly() { return fmt::format("R{}", pick(0, kDataRegs)); }
+  std::string imm() {
+    switch (pick(0, 3)) {
+    case 0: return fmt::format("0x{:x}", uint32_t(*rc::gen::arbitrary<uint32_t>()));
+    case 1: return fmt::format("-0x{:x}", pick(1, 64));
+    default: return fmt::format("0x{:x}", pick(0, 256));
+    }
+  }
+  // A register, immediate or parameter source ("RIC").
+  std::string src() {
+    int r = pick(0, 100);
+    if (r < 65) return srcReg();
+    if (r < 90) return imm();
+    return chance(50) ? kA : kB;
+  }
+  // A source of a 64-bit operation: a constant-bank read is 8 bytes, so only
+  // the 8-aligned c[0x0][0x218] (a in the low word, b in the high one).
+  std::string src64() { return chance(10) ? kA : chance(70) ? srcReg() : imm(); }
+  std::string floatSrc() {
+    if (chance(70)) return srcReg();
+    return oneOf({"1.5", "-2.25", "0.5", "3.0", "-0.0"});
+  }
+  std::string pred() { return fmt::format("{}P{}", chance(30) ? "!" : "", pick(0, kDataPreds)); }
+  std::string predSrc() { return chance(15) ? (chance(50) ? "PT" : "!PT") : pred(); }
+  std::string predDst() { return fmt::format("P{}", pick(0, kDataPreds)); }
+  std::string guard() { return chance(20) ? "@" + pred() + " " : ""; }
+
+  // ------------------------------------------------------------ straight-line code
+  void arithmetic() {
+    const std::string g = guard();
+    switch (pick(0, 17)) {
+    case 0: emit(g + fmt::format("MOV {}, {}", dstReg(), src())); break;
+    case 1:
+      if (chance(20))
+        emit(g + fmt::format("IADD3.64 {}, {}, {}, {}", dstReg(), srcReg(), src64(), src64()));
+      else
+        emit(g + fmt::format("IADD3 {}, {}{}, {}, {}", dstReg(), chance(20) ? "-" : "", srcReg(), src(), src()));
+      break;
+    case 2: emit(g + fmt::format("LOP3.LUT {}, {}, {}, {}, 0x{:x}", dstReg(), src(), src(), src(), pick(0, 256))); break;
+    case 3: emit(g + fmt::format("SEL {}, {}, {}, {}", dstReg(), src(), src(), predSrc())); break;
+    case 4: emit(g + fmt::format("IMAD {}, {}, {}, {}", dstReg(), rOnly(), src(), src())); break;
+    case 5: emit(g + fmt::format("IMAD.WIDE.U32 {}, {}, {}, {}", dstReg(), rOnly(), src(), src64())); break;
+    case 6:
+      emit(g + fmt::format("{} {}, {}, {}", oneOf({"SHL", "SHR.U32", "SHR.S32"}), dstReg(), rOnly(),
+                           chance(50) ? rOnly() : fmt::format("0x{:x}", pick(0, 40))));
+      break;
+    case 7:
+      emit(g + fmt::format("SHF.{}.{} {}, {}, 0x{:x}, {}", oneOf({"L", "R"}), oneOf({"U32", "S32", "U32.HI"}),
+                           dstReg(), rOnly(), pick(0, 40), rOnly()));
+      break;
+    case 8: emit(g + fmt::format("IMNMX{} {}, {}, {}, {}", oneOf({"", ".U32"}), dstReg(), src(), src(), predSrc())); break;
+    case 9: emit(g + fmt::format("LEA {}, {}, {}, 0x{:x}", dstReg(), rOnly(), src(), pick(0, 8))); break;
+    case 10:
+      emit(g + fmt::format("S2R {}, {}", rOnly(), oneOf({"SR_TID.X", "SR_CTAID.X", "SR_NTID.X", "SR_LANEID"})));
+      break;
+    case 11:
+      emit(g + fmt::format("{} {}, {}, {}", oneOf({"FADD", "FMUL", "FADD.FTZ", "FMUL.RZ"}), dstReg(), floatSrc(),
+                           floatSrc()));
+      break;
+    case 12: emit(g + fmt::format("FFMA {}, {}, {}, {}", dstReg(), floatSrc(), floatSrc(), floatSrc())); break;
+    case 13: emit(g + fmt::format("I2F{} {}, {}", oneOf({"", ".U32", ".S16"}), dstReg(), src())); break;
+    case 14: emit(g + fmt::format("F2I{} {}, {}", oneOf({"", ".TRUNC", ".U32.FLOOR"}), dstReg(), srcReg())); break;
+    case 15:
+      emit(g + fmt::format("ISETP.{}.{}.{} {}, {}, {}, {}, {}", oneOf({"LT", "EQ", "LE", "GT", "NE", "GE"}),
+                           oneOf({"U32", "S32"}), oneOf({"AND", "OR", "XOR"}), predDst(),
+                           chance(50) ? predDst() : "PT", srcReg(), src(), predSrc()));
+      break;
+    default:
+      emit(g + fmt::format("PLOP3.LUT {}, {}, {}, {}, {}, 0x{:x}, 0x{:x}", predDst(), chance(50) ? predDst() : "PT",
+                           predSrc(), predSrc(), predSrc(), pick(0, 256), pick(0, 256)));
+      break;
+    }
+  }
+
+  // R50 = &buf[(src & mask) * scale]: always inside the buffer and aligned.
+  void address(uint32_t scale) {
+    emit(fmt::format("LOP3.LUT R48, {}, 0x{:x}, RZ, 0xc0", src(), kBufferBytes / scale - 1));
+    emit(fmt::format("IMAD.WIDE.U32 R50, R48, 0x{:x}, {}", scale, kBuf));
+  }
+
+  void memory() {
+    switch (pick(0, 6)) {
+    case 0: address(4); emit(guard() + fmt::format("LDG.E {}, [R50]", dstReg())); break;
+    case 1: address(4); emit(guard() + fmt::format("STG.E [R50], {}", srcReg())); break;
+    case 2:
+      address(8);
+      emit(guard() + (chance(50) ? fmt::format("LDG.E.64 {}, [R50]", dstReg())
+                                 : fmt::format("STG.E.64 [R50], {}", srcReg())));
+      break;
+    case 3:
+      address(2);
+      emit(guard() + (chance(50) ? fmt::format("LDG.E.S16 {}, [R50]", dstReg())
+                                 : fmt::format("STG.E.U8 [R50+0x1], {}", srcReg())));
+      break;
+    case 4:
+      address(4);
+      emit(guard() + fmt::format("ATOM.E.{} {}, [R50], {}", oneOf({"ADD", "MAX", "EXCH", "XOR"}), dstReg(), src()));
+      break;
+    default: address(4); emit(guard() + fmt::format("RED.E.ADD [R50], {}", src())); break;
+    }
+  }
+
+  // ------------------------------------------------------------ control flow
+  // P5 = a random comparison of data.
+  void compare(const char* p) {
+    emit(fmt::format("ISETP.{}.U32.AND {}, PT, {}, {}, PT", oneOf({"LT", "EQ", "LE", "GT", "NE", "GE"}), p, srcReg(),
+                     src()));
+  }
+  // Branches to `no` unless the condition holds: one test, an && chain or an
+  // || chain of tests (each a data predicate or a fresh comparison).
+  void condition(const std::string& no) {
+    auto test = [&](bool branchIfTrue, const std::string& target) {
+      std::string p = "P5";
+      if (chance(40)) p = fmt::format("P{}", pick(0, kDataPreds));
+      else compare("P5");
+      emit(fmt::format("@{}{} BRA {}", branchIfTrue ? "" : "!", p, target));
+    };
+    const int terms = chance(60) ? 1 : pick(2, 4);
+    if (terms == 1 || chance(50)) { // a && b && c: any false test leaves
+      for (int k = 0; k < terms; ++k) test(false, no);
+      return;
+    }
+    const std::string yes = label(); // a || b || c: any true test enters
+    for (int k = 0; k + 1 < terms; ++k) test(true, yes);
+    test(false, no);
+    place(yes);
+  }
+
+  void ifStatement() {
+    const std::string no = label(), end = label();
+    const bool hasElse = chance(50);
+    condition(no);
+    statements();
+    if (hasElse) emit("BRA " + end);
+    place(no);
+    if (hasElse) {
+      statements();
+      place(end);
+    }
+  }
+
+  // for (c = 0; ...; ) with a bound of 1..maxTrips, tested at the top
+  // (while) or at the latch only (do-while).
+  void loop() {
+    const int d = loopDepth;
+    const std::string c = fmt::format("R{}", 32 + d), bound = fmt::format("R{}", 40 + d);
+    const std::string head = label(), latch = label(), end = label();
+    emit(fmt::format("MOV {}, RZ", c));
+    if (chance(50)) {
+      emit(fmt::format("MOV {}, 0x{:x}", bound, pick(1, opts.maxTrips + 1)));
+    } else { // data-dependent, clamped to maxTrips
+      emit(fmt::format("LOP3.LUT {}, {}, 0x7, RZ, 0xc0", bound, src()));
+      emit(fmt::format("IMNMX.U32 {}, {}, 0x{:x}, PT", bound, bound, opts.maxTrips));
+    }
+    place(head);
+    if (chance(40)) {
+      emit(fmt::format("ISETP.GE.U32.AND P6, PT, {}, {}, PT", c, bound));
+      emit("@P6 BRA " + end);
+    }
+    loops.push_back({latch, end});
+    ++loopDepth;
+    statements();
+    --loopDepth;
+    loops.pop_back();
+    place(latch);
+    emit(fmt::format("IADD3 {}, {}, 0x1, RZ", c, c));
+    emit(fmt::format("ISETP.LT.U32.AND P6, PT, {}, {}, PT", c, bound));
+    emit("@P6 BRA " + head);
+    place(end);
+  }
+
+  // switch (src & 7) through a bounds check and BRX; the table may repeat
+  // cases and leave some out (then only the case before reaches them).
+  void switchStatement() {
+    const int cases = pick(1, 5), size = pick(1, 7);
+    std::vector<std::string> caseLabels;
+    for (int k = 0; k < cases; ++k) caseLabels.push_back(label());
+    const std::string deflt = label(), end = label(), table = fmt::format("T{}", tableCount++);
+    std::string entries;
+    for (int k = 0; k < size; ++k)
+      entries += (k ? ", " : "") + caseLabels[size_t(k < cases && chance(70) ? k : pick(0, cases))];
+    tables += fmt::format("  .jumptable {} = {{{}}}\n", table, entries);
+    emit(fmt::format("LOP3.LUT R52, {}, 0x7, RZ, 0xc0", src()));
+    emit(fmt::format("ISETP.GE.U32.AND P6, PT, R52, 0x{:x}, PT", size));
+    emit("@P6 BRA " + deflt);
+    emit("BRX R52, " + table);
+    for (const std::string& l : caseLabels) {
+      place(l);
+      statements();
+      if (chance(80)) emit("BRA " + end); // else fall into the next case
+    }
+    place(deflt);
+    statements();
+    place(end);
+  }
+
+  void barrierRegion() {
+    const std::string sync = label();
+    const std::string b = fmt::format("B{}", depth);
+    emit(fmt::format("BSSY {}, {}", b, sync));
+    statements();
+    place(sync);
+    emit("BSYNC " + b);
+  }
+
+  void statement() {
+    --budget;
+    const bool nest = depth < opts.maxDepth && budget > 2;
+    const int r = pick(0, 100);
+    if (r < 2) { // an early exit, mostly guarded
+      emit(chance(80) ? "@" + pred() + " EXIT" : "EXIT");
+      return;
+    }
+    if (r < 6 && !loops.empty()) { // break or continue
+      emit(fmt::format("@{} BRA {}", pred(), chance(50) ? loops.back().end : loops.back().latch));
+      return;
+    }
+    if (r < 40 || (!nest && r < 70)) return arithmetic();
+    if (r < 58 || !nest) return memory();
+    ++depth;
+    if (r < 70) ifStatement();
+    else if (r < 85 && loopDepth < opts.maxDepth) loop();
+    else if (r < 95) switchStatement();
+    else barrierRegion();
+    --depth;
+  }
+
+  // Not scaled by the generation size: RapidCheck's small sizes would make
+  // most kernels trivial; counts still shrink towards zero.
+  void statements() {
+    const int n = depth == 0 ? pick(1, opts.maxStatements + 1) : pick(0, opts.maxStatements / 2 + 2);
+    for (int k = 0; k < n && budget > 0; ++k) statement();
+  }
+};
+
+std::string kernelText(const KernelOptions& opts) {
+  Gen g;
+  g.opts = opts;
+  g.budget = 6 * opts.maxStatements;
+  // Some data registers start defined; the others are read as undefined
+  // until something writes them.
+  g.emit("S2R R0, SR_TID.X");
+  for (int r = 1; r < kDataRegs; ++r)
+    if (chance(50)) g.emit(fmt::format("MOV R{}, {}", r, r % 3 == 0 ? kA : r % 3 == 1 ? kB : g.imm()));
+  for (int p = 0; p < kDataPreds; ++p)
+    if (chance(50)) g.compare(fmt::format("P{}", p).c_str());
+  g.statements();
+  // Make the data observable: out[tid + k] = a few registers.
+  for (int k = 0, n = pick(1, 4); k < n; ++k) {
+    g.emit(fmt::format("IADD3 R48, R0, 0x{:x}, RZ", k));
+    g.emit("LOP3.LUT R48, R48, 0x3f, RZ, 0xc0");
+    g.emit(fmt::format("IMAD.WIDE.U32 R50, R48, 0x4, {}", kBuf));
+    g.emit(fmt::format("STG.E [R50], {}", g.srcReg()));
+  }
+  g.emit("EXIT");
+  return ".entry kernel(.u64 buf, .u32 a, .u32 b)\n{\n" + g.tables + g.body + "}\n";
+}
+
+} // namespace
+
+rc::Gen<Module> kernelModule(KernelOptions opts) {
+  return rc::gen::exec([opts] {
+    std::string text = kernelText(opts);
+    ParseResult r = parseOri(text, "kernel.ori");
+    if (!r.module) throw std::logic_error("kernel_gen made bad .ori: " + r.error->str() + "\n" + text);
+    return std::move(*r.module);
+  });
+}
+
+rc::Gen<Function> kernel(KernelOptions opts) {
+  return rc::gen::map(kernelModule(opts), [](Module m) { return std::move(m.functions.at(0)); });
+}
+
+rc::Gen<RunConfig> kernelInputs(KernelOptions opts) {
+  return rc::gen::exec([opts] {
+    RunConfig cfg;
+    cfg.threads = uint32_t(pick(1, opts.maxThreads + 1));
+    cfg.maxSteps = kMaxSteps;
+    cfg.params["a"] = *rc::gen::arbitrary<uint32_t>();
+    cfg.params["b"] = *rc::gen::arbitrary<uint32_t>();
+    cfg.buffers["buf"] = *rc::gen::container<std::vector<uint8_t>>(kBufferBytes, rc::gen::arbitrary<uint8_t>());
+    return cfg;
+  });
+}
+
+rc::Gen<Function> cfgWithRegisters(CfgOptions opts) {
+  return rc::gen::exec([opts] {
+    Function f = *cfgFunction(opts);
+    auto reg = [](RegFile file, int n) { return Operand::reg_(Reg{file, uint32_t(pick(0, n))}); };
+    auto traffic = [&] {
+      Instr in;
+      switch (pick(0, 6)) {
+      case 0:
+        in.op = Opcode::MOV;
+        in.dsts = {chance(25) ? reg(RegFile::UR, 2) : reg(RegFile::R, 4)};
+        in.srcs = {chance(25) ? reg(RegFile::UR, 2) : reg(RegFile::R, 4)};
+        break;
+      case 1:
+      case 2:
+        in.op = Opcode::IADD3;
+        in.dsts = {reg(RegFile::R, 4)};
+        in.srcs = {reg(RegFile::R, 4), reg(RegFile::R, 4), Operand::reg_(RZ)};
+        break;
+      case 3:
+        in.op = Opcode::ISETP;
+        in.mods.set(Mod::LT);
+        in.dsts = {reg(RegFile::P, 3), Operand::reg_(PT)};
+        in.srcs = {reg(RegFile::R, 4), reg(RegFile::R, 4), reg(RegFile::P, 3)};
+        break;
+      case 4:
+        in.op = Opcode::PLOP3;
+        in.dsts = {reg(RegFile::P, 3), reg(RegFile::P, 3)};
+        in.srcs = {reg(RegFile::P, 3), reg(RegFile::P, 3), Operand::reg_(PT), Operand::immediate(pick(0, 256)),
+                   Operand::immediate(pick(0, 256))};
+        break;
+      default:
+        in.op = Opcode::OPAQUE;
+        in.opaqueText = "TRAFFIC";
+        for (int k = pick(0, 3); k > 0; --k) in.dsts.push_back(reg(RegFile(pick(0, kNumRegFiles)), 2));
+        for (int k = pick(0, 3); k > 0; --k) in.srcs.push_back(reg(RegFile(pick(0, kNumRegFiles)), 2));
+        break;
+      }
+      if (chance(33)) in.guard = Operand::reg_(Reg{RegFile::P, uint32_t(pick(0, 3))}, chance(50));
+      return in;
+    };
+    for (Block& b : f.blocks) {
+      for (Instr& in : b.instrs)
+        if (in.op == Opcode::NOP) in = traffic();
+      for (int k = pick(0, 3); k > 0; --k) b.instrs.insert(b.instrs.begin(), traffic());
+    }
+    f.recountRegs();
+    return f;
+  });
+}
+
+} // namespace ori::gen
+
+namespace ori {
+void showValue(const RunConfig& cfg, std::ostream& os) {
+  os << fmt::format("--threads {} --max-steps {}", cfg.threads, cfg.maxSteps);
+  for (const auto& [name, value] : cfg.params) os << fmt::format(" --param {}={:#x}", name, value);
+  for (const auto& [name, bytes] : cfg.buffers) os << fmt::format(" --buffer {}=@FILE ({} bytes: {:02x})", name, bytes.size(), fmt::join(bytes, ""));
+}
+} // namespace ori

@@ -1,0 +1,60 @@
+// RapidCheck generator of random well-formed, terminating kernels that the
+// interpreter (ir/interp.h) runs to completion: structured code with
+// counted loops (a counter register and a bound no other code writes; break
+// and continue are forward branches), if / if-else with && and || chains,
+// switches lowered to a bounds check and BRX through a jump table (often
+// with duplicate targets), BSSY/BSYNC regions, predicated instructions,
+// early exits (@P EXIT, EXIT in a branch), integer, float and predicate
+// arithmetic of the opcodes the interpreter models, loads, stores and
+// atomics on a small global buffer (indices masked, so always in bounds and
+// aligned), uniform registers, and sometimes a read of a register that is
+// never written (the interpreter reads 0).
+//
+// The kernel is `.entry kernel(.u64 buf, .u32 a, .u32 b)` with a buffer of
+// kBufferBytes bytes; kernelInputs() gives random launch inputs for it. Every
+// backward branch is a loop latch whose counter climbs to a bound of at most
+// maxTrips, so a kernel executes at most a few hundred thousand instructions
+// per thread (kMaxSteps is a budget it never reaches).
+#pragma once
+
+#include <ostream>
+
+#include <rapidcheck.h>
+
+#include "fuzz/cfg_gen.h"
+#include "ir/interp.h"
+#include "ir/ir.h"
+
+namespace ori::gen {
+
+struct KernelOptions {
+  int maxStatements = 8; // per statement list (scaled by the generation size)
+  int maxDepth = 3;      // nesting of loops, branches and switches
+  int maxTrips = 6;      // loop bound: at most this many iterations
+  int maxThreads = 3;    // kernelInputs: threads per CTA
+};
+
+inline constexpr uint32_t kBufferBytes = 256;
+inline constexpr uint64_t kMaxSteps = 1'000'000;
+
+// A kernel as a one-function module (parse(print(m)) == m).
+rc::Gen<Module> kernelModule(KernelOptions opts = {});
+// Its function.
+rc::Gen<Function> kernel(KernelOptions opts = {});
+// Random launch inputs: buffer bytes, a and b, 1..maxThreads threads, the
+// step budget kMaxSteps.
+rc::Gen<RunConfig> kernelInputs(KernelOptions opts = {});
+
+// A random CFG (fuzz/cfg_gen.h) whose NOPs become random register traffic
+// over a few registers of every file (R0-R3, UR0-UR1, P0-P2, B0-B1; MOV,
+// IADD3, ISETP, PLOP3, OPAQUE with defs and uses), a third of it guarded, and
+// with more of it at block starts: for liveness on irreducible graphs, self
+// loops and unreachable blocks. Not meant to run.
+rc::Gen<Function> cfgWithRegisters(CfgOptions opts = {});
+
+} // namespace ori::gen
+
+namespace ori {
+// RapidCheck prints launch inputs as the oriopt --run options that repeat them.
+void showValue(const RunConfig& cfg, std::ostream& os);
+} // namespace ori

@@ -1,0 +1,325 @@
+// orifuzz: long random-testing campaigns (DESIGN.md, "Testing"; issue 4).
+//
+//   orifuzz --check cfg-diff --runs 100000 --seed 1 --shard 0/2 --out DIR
+//
+// A check is a generator of random functions and a property that returns ""
+// or a message; new checks are one entry in checkTable(). Run i of a campaign
+// draws its function from the RapidCheck random key (seed, i) at generation
+// size i % (size + 1), so any run can be replayed alone (--replay i) and a
+// shard i/N (the runs with index % N == i) needs nothing from the others. On
+// a failure the case is shrunk through RapidCheck's Shrinkable tree (the first
+// shrink that still fails is taken, until none does), printed as .ori text on
+// standard output and written to DIR/orifuzz-CHECK-SEED-RUN.ori; exit 1.
+// Exit 0 when every run passes, 1 on a failure or a usage error.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <rapidcheck.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "fuzz/cfg_checks.h"
+#include "fuzz/cfg_gen.h"
+#include "fuzz/kernel_gen.h"
+#include "fuzz/liveness_checks.h"
+#include "ir/ori.h"
+#include "optimized/optimized.h"
+
+namespace {
+
+using namespace ori;
+using Clock = std::chrono::steady_clock;
+
+struct Check {
+  std::string name;
+  std::string help;
+  bool hidden = false; // not listed: tests of orifuzz itself
+  rc::Gen<Function> gen;
+  std::function<std::string(const Function&)> property;
+};
+
+const std::vector<Check>& checkTable() {
+  static const std::vector<Check> table = {
+      {"cfg-diff",
+       "random CFGs (fuzz/cfg_gen.h): reference == optimized for CfgFacts, DomFacts and LoopFacts, "
+       "plus the definitional checks of fuzz/cfg_checks.h",
+       false, gen::cfgFunction(), checks::cfgDiff},
+      {"liveness-diff",
+       "random terminating kernels (fuzz/kernel_gen.h): reference == optimized LivenessFacts, and the "
+       "optimized half equals the path-search definition of fuzz/liveness_checks.h",
+       false, gen::kernel(), checks::livenessDiff},
+      // Fails on every CFG with a natural loop: its shrunk reproducer must be
+      // a one-block self loop (fuzz/CMakeLists.txt tests the shrinker with it).
+      {"selftest-fail-on-loop", "fails on any function with a natural loop (tests the shrinker)", true,
+       gen::cfgFunction(),
+       [](const Function& f) -> std::string {
+         CfgFacts cfg = optimized::computeCfg(f);
+         LoopFacts loops = optimized::computeLoops(f, cfg, optimized::computeDominators(f, cfg));
+         return loops.loops.empty() ? "" : fmt::format("{} natural loop(s)", loops.loops.size());
+       }},
+  };
+  return table;
+}
+
+struct Options {
+  std::string check;
+  uint64_t runs = 1000, seed = 1;
+  std::string shard = "0/1";
+  int size = rc::kNominalSize;
+  std::string outDir = ".";
+  int64_t replay = -1;
+  bool listChecks = false, keepGoing = false;
+};
+
+[[noreturn]] void usageError(const std::string& msg) {
+  std::cerr << "orifuzz: error: " << msg << "\n";
+  std::exit(1);
+}
+
+// The property's verdict; an exception is a failure like any other.
+std::string evaluate(const Check& c, const Function& f) {
+  try {
+    return c.property(f);
+  } catch (const std::exception& e) {
+    return fmt::format("exception: {}", e.what());
+  } catch (...) {
+    return "unknown exception";
+  }
+}
+
+// The run being executed, for the crash handler (a crash cannot be shrunk,
+// but it can be replayed).
+std::atomic<uint64_t> gCurrentRun{0}; // lock-free, so the handler may read it
+
+void writeNumber(uint64_t v) {
+  char buf[24];
+  int n = 0;
+  do buf[n++] = char('0' + v % 10); while ((v /= 10) != 0);
+  while (n > 0) (void)!::write(2, &buf[--n], 1);
+}
+
+extern "C" void onCrash(int sig) {
+  static const char kMsg[] = "\norifuzz: crashed in run ";
+  (void)!::write(2, kMsg, sizeof kMsg - 1);
+  writeNumber(gCurrentRun.load(std::memory_order_relaxed));
+  static const char kHint[] = "; reproduce it alone with --replay RUN (same --check, --seed, --size)\n";
+  (void)!::write(2, kHint, sizeof kHint - 1);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+struct Shrunk {
+  Function f;
+  std::string message;
+  size_t steps = 0; // property evaluations
+  size_t taken = 0; // shrinks that still failed
+};
+
+// How big a case is: blocks, then instructions, then jump table entries.
+std::tuple<size_t, size_t, size_t> measure(const Function& f) {
+  size_t tableEntries = 0;
+  for (const JumpTable& t : f.jumpTables) tableEntries += t.targets.size();
+  return {f.blocks.size(), f.instrCount(), tableEntries};
+}
+
+// Greedy descent of the shrink tree: take the first shrink that still fails
+// and is no bigger, until none is (or the budget runs out). "No bigger"
+// matters: a generator's shrinks need not be smaller (cfg_gen's occasional
+// long chain is chosen by a number that shrinks towards choosing it).
+Shrunk shrink(const Check& c, rc::Shrinkable<Function> current, Function f, std::string message) {
+  constexpr size_t kMaxSteps = 20000;
+  const auto deadline = Clock::now() + std::chrono::seconds(120);
+  Shrunk out{std::move(f), std::move(message)};
+  for (bool progress = true; progress && out.steps < kMaxSteps && Clock::now() < deadline;) {
+    progress = false;
+    rc::Seq<rc::Shrinkable<Function>> candidates = current.shrinks();
+    while (rc::Maybe<rc::Shrinkable<Function>> next = candidates.next()) {
+      if (out.steps >= kMaxSteps || Clock::now() >= deadline) break;
+      ++out.steps;
+      Function g;
+      try {
+        g = next->value();
+      } catch (const std::exception&) {
+        continue; // a shrink the generator cannot make
+      }
+      if (measure(g) > measure(out.f)) continue;
+      std::string m = evaluate(c, g);
+      if (!m.empty()) {
+        current = std::move(*next);
+        out = Shrunk{std::move(g), std::move(m), out.steps, out.taken + 1};
+        progress = true;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::string commentLines(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out += "// " + text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+// Shrinks, prints and saves a failing run; returns the reproducer's path.
+std::string reportFailure(const Options& o, const Check& c, uint64_t run, int size, const rc::Shrinkable<Function>& s,
+                          const Function& f, const std::string& message) {
+  std::cerr << fmt::format("\norifuzz: {}: run {} (seed {}, size {}) failed: {}\n", c.name, run, o.seed, size, message);
+  Shrunk r = shrink(c, s, f, message);
+  std::cerr << fmt::format("orifuzz: shrunk from {} to {} blocks in {} steps ({} evaluations): {}\n", f.blocks.size(),
+                           r.f.blocks.size(), r.taken, r.steps, r.message);
+  std::string text = printFunction(r.f);
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  std::cout << text << std::flush;
+  std::string header =
+      fmt::format("orifuzz --check {} --seed {} --size {} --replay {}\n{} blocks shrunk to {}; failure:\n{}", c.name,
+                  o.seed, o.size, run, f.blocks.size(), r.f.blocks.size(), r.message);
+  std::filesystem::path dir(o.outDir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::filesystem::path path = dir / fmt::format("orifuzz-{}-{}-{}.ori", c.name, o.seed, run);
+  std::ofstream out(path, std::ios::binary);
+  out << commentLines(header) << text;
+  out.close();
+  if (!out) {
+    std::cerr << fmt::format("orifuzz: error: cannot write {}\n", path.string());
+    return "";
+  }
+  std::cerr << fmt::format("orifuzz: reproducer written to {}\n", path.string());
+  return path.string();
+}
+
+int runCampaign(const Options& o, const Check& c, uint64_t shardIndex, uint64_t shards) {
+  std::signal(SIGSEGV, onCrash);
+  std::signal(SIGABRT, onCrash);
+  std::signal(SIGFPE, onCrash);
+  std::signal(SIGBUS, onCrash);
+  const bool tty = ::isatty(2);
+  const auto start = Clock::now();
+  auto lastProgress = start;
+  uint64_t done = 0, failures = 0;
+  size_t blocks = 0, maxBlocks = 0; // of the generated functions
+  uint64_t first = o.replay >= 0 ? uint64_t(o.replay) : shardIndex;
+  uint64_t end = o.replay >= 0 ? uint64_t(o.replay) + 1 : o.runs;
+  uint64_t step = o.replay >= 0 ? 1 : shards;
+  const uint64_t total = first < end ? (end - first + step - 1) / step : 0;
+  auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  auto progress = [&](const char* ending) {
+    double s = seconds();
+    std::cerr << fmt::format("{}orifuzz: {} shard {}/{}: {}/{} runs, {:.0f} runs/s, {} failures, {:.0f} s{}",
+                             tty ? "\r" : "", c.name, shardIndex, shards, done, total, s > 0 ? double(done) / s : 0.0,
+                             failures, s, ending);
+  };
+  for (uint64_t run = first; run < end; run += step) {
+    gCurrentRun.store(run, std::memory_order_relaxed);
+    const int size = o.size == 0 ? 0 : int(run % uint64_t(o.size + 1));
+    rc::Random random(rc::Random::Key{o.seed, run, 0, 0});
+    rc::Shrinkable<Function> s = c.gen(random, size);
+    Function f;
+    std::string message;
+    try {
+      f = s.value();
+      message = evaluate(c, f);
+    } catch (const std::exception& e) {
+      message = fmt::format("the generator failed: {}", e.what());
+    }
+    ++done;
+    blocks += f.blocks.size();
+    maxBlocks = std::max(maxBlocks, f.blocks.size());
+    if (!message.empty()) {
+      ++failures;
+      reportFailure(o, c, run, size, s, f, message);
+      if (!o.keepGoing) break;
+    }
+    if (auto now = Clock::now(); now - lastProgress >= std::chrono::seconds(1)) {
+      lastProgress = now;
+      progress(tty ? "" : "\n");
+    }
+  }
+  progress("\n");
+  std::cerr << fmt::format(
+      "orifuzz: {} {}: {} runs (seed {}, shard {}/{}, size {}; {:.1f} blocks on average, at most {}), {} failures, "
+      "{:.1f} s\n",
+      failures ? "FAILED" : "passed", c.name, done, o.seed, shardIndex, shards, o.size,
+      done ? double(blocks) / double(done) : 0.0, maxBlocks, failures, seconds());
+  return failures ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"orifuzz: random-testing campaigns over the oriopt analyses, with shrunk .ori reproducers"};
+  app.footer(R"(Examples:
+  orifuzz --list-checks
+  orifuzz --check cfg-diff --runs 100000 --seed 1 --shard 0/2 --out /tmp/repro &
+  orifuzz --check cfg-diff --runs 100000 --seed 1 --shard 1/2 --out /tmp/repro
+  orifuzz --check cfg-diff --seed 1 --replay 4711      run 4711 of seed 1 alone
+
+Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a usage error.)");
+  Options o;
+  app.add_option("--check", o.check, "The check to run (see --list-checks)");
+  app.add_option("--runs", o.runs, "Runs in the whole campaign (default 1000)");
+  app.add_option("--seed", o.seed, "Campaign seed (default 1): run i uses the random key (seed, i)");
+  app.add_option("--shard", o.shard, "Do only the runs with index % N == i (default 0/1)")->option_text("i/N");
+  app.add_option("--size", o.size, "Largest generation size: run i uses size i % (K + 1) (default 100)")
+      ->check(CLI::Range(0, 100000))
+      ->option_text("K");
+  app.add_option("--out", o.outDir, "Directory for reproducers (default .)")->option_text("DIR");
+  app.add_option("--replay", o.replay, "Run only this run index of the campaign")->check(CLI::NonNegativeNumber);
+  app.add_flag("--keep-going", o.keepGoing, "Report every failing run instead of stopping at the first");
+  app.add_flag("--list-checks", o.listChecks, "List the checks and exit");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "orifuzz: error: " << e.what() << " (see --help)\n";
+    return 1;
+  }
+  if (o.listChecks) {
+    for (const Check& c : checkTable())
+      if (!c.hidden) std::cout << fmt::format("{:<12} {}\n", c.name, c.help);
+    return 0;
+  }
+  if (o.check.empty()) usageError("--check NAME is required (see --list-checks)");
+  const Check* check = nullptr;
+  for (const Check& c : checkTable())
+    if (c.name == o.check) check = &c;
+  if (!check) usageError(fmt::format("--check {}: no such check (see --list-checks)", o.check));
+  uint64_t shardIndex = 0, shards = 1;
+  {
+    unsigned long long i = 0, n = 0;
+    int used = 0;
+    if (std::sscanf(o.shard.c_str(), "%llu/%llu%n", &i, &n, &used) != 2 || size_t(used) != o.shard.size() || n == 0 ||
+        i >= n || o.shard[0] == '-' || o.shard.find("/-") != std::string::npos)
+      usageError(fmt::format("--shard {}: expected i/N with 0 <= i < N", o.shard));
+    shardIndex = i;
+    shards = n;
+  }
+  try {
+    return runCampaign(o, *check, shardIndex, shards);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "orifuzz: error: out of memory\n";
+    return 1;
+  }
+}
