@@ -4,11 +4,10 @@
 // CSR-array Cooper-Harvey-Kennedy as the floor. docs/performance.md ("CFG
 // analyses") gives the command, the table and what each ratio compares.
 //
-// Shapes: "random", reducible-ish code (fall-throughs, forward conditional
-// branches, backward conditional branches forming nested and overlapping
-// loops, short switches, early exits), and "chain", n blocks falling through
-// with one backward branch from the end to the entry (the deepest possible
-// dominator tree). Both are deterministic.
+// Shapes: "random", structured code with nested ifs, loops, switches and
+// early exits and a rare goto (StructuredCfg below), and "chain", n blocks
+// falling through with one backward branch from the end to the entry (the
+// deepest possible dominator tree). Both are deterministic.
 //
 // What each benchmark times, from a Function in memory:
 //   OptimizedFull    optimized::computeCfg + computeDominators + computeLoops
@@ -30,6 +29,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <cstdint>
 #include <functional>
@@ -42,6 +42,7 @@
 
 #include "ir/facts.h"
 #include "ir/ir.h"
+#include "ir/verify.h"
 #include "optimized/optimized.h"
 #if defined(ORIOPT_HAVE_REFERENCE)
 #include "reference/reference.h"
@@ -80,68 +81,134 @@ Instr exitInstr(bool guarded) {
   return in;
 }
 
-// A deterministic CFG of n >= 2 blocks. Fall-through blocks are empty (an
-// empty block falls through), which keeps a 1M-block function small.
+// Structured code as a compiler lays it out, emitted block by block: ifs
+// (with and without else), do-while and while loops with breaks and
+// continues, switches through jump tables (cases that end in a branch to the
+// join or fall into the next case), and guarded early exits, nested up to six
+// deep; one block in a thousand also branches up to 32 blocks ahead (a goto,
+// which may enter a loop from the side: the graph is reducible only nearly).
+// Blocks that just fall through are empty, which keeps 1M blocks small.
+class StructuredCfg {
+public:
+  StructuredCfg(Function& f, uint32_t n) : f_(f), n_(n), rng_(0x5eed0000u + n) {}
+
+  void build() {
+    f_.blocks.reserve(n_);
+    // Statements still open when `stop` is reached close with at most a few
+    // blocks each (nothing opens any more); the rest is fall-through padding.
+    const uint32_t stop = n_ > 512 ? n_ - 256 : 0;
+    while (size() < stop) statement(0, nullptr);
+    while (size() + 1 < n_) block();
+    f_.blocks[block()].instrs.push_back(exitInstr(false));
+  }
+
+private:
+  struct LoopCtx {
+    uint32_t header;
+    std::vector<uint32_t> breaks; // blocks whose branch goes to the loop's exit
+  };
+
+  uint32_t size() const { return uint32_t(f_.blocks.size()); }
+  uint32_t below(uint32_t k) { return uint32_t(rng_() % k); } // [0, k)
+  uint32_t block() {
+    f_.blocks.emplace_back();
+    return size() - 1;
+  }
+  void end(uint32_t b, Instr in) { f_.blocks[b].instrs.push_back(std::move(in)); }
+  void retarget(uint32_t b, uint32_t target) { f_.blocks[b].instrs.back().srcs[0].target = target; }
+  bool open(int depth) const { return depth < 6 && n_ > 512 && size() < n_ - 256; }
+
+  void body(int depth, LoopCtx* loop) {
+    for (uint32_t k = 1 + below(3); k > 0; --k) statement(depth, loop);
+  }
+
+  void statement(int depth, LoopCtx* loop) {
+    const uint32_t compound = 50 - 8 * uint32_t(depth); // percent
+    if (!open(depth) || below(100) >= compound) return basic(loop);
+    const uint32_t r = below(100);
+    if (r < 55) { // if, 20 in 55 with an else
+      const uint32_t cond = block();
+      end(cond, branchTo(0, true));
+      body(depth + 1, loop);
+      if (r < 20) {
+        const uint32_t thenEnd = block();
+        end(thenEnd, branchTo(0, false));
+        retarget(cond, size());
+        body(depth + 1, loop);
+        retarget(thenEnd, size());
+      } else {
+        retarget(cond, size());
+      }
+    } else if (r < 85) { // loops: do-while, or while (test at the top)
+      LoopCtx ctx{size(), {}};
+      const bool whileLoop = r >= 70;
+      if (whileLoop) {
+        const uint32_t test = block();
+        end(test, branchTo(0, true));
+        ctx.breaks.push_back(test);
+      }
+      body(depth + 1, &ctx);
+      const uint32_t latch = block();
+      end(latch, branchTo(ctx.header, !whileLoop));
+      for (uint32_t b : ctx.breaks) retarget(b, size());
+    } else { // switch
+      const uint32_t sw = block();
+      const uint32_t table = uint32_t(f_.jumpTables.size());
+      f_.jumpTables.push_back(JumpTable{fmt::format("T{}", table), {}});
+      Instr brx;
+      brx.op = Opcode::BRX;
+      brx.srcs.push_back(Operand::reg_(R(0)));
+      brx.srcs.push_back(Operand::jumpTable(table));
+      end(sw, std::move(brx));
+      std::vector<uint32_t> caseEnds;
+      for (uint32_t k = 2 + below(4); k > 0; --k) {
+        f_.jumpTables[table].targets.push_back(size());
+        body(depth + 1, loop);
+        if (k == 1 || below(5) != 0) { // else: falls into the next case
+          caseEnds.push_back(block());
+          end(caseEnds.back(), branchTo(0, false));
+        }
+      }
+      if (below(4) == 0) f_.jumpTables[table].targets.push_back(f_.jumpTables[table].targets[0]); // shared case
+      for (uint32_t b : caseEnds) retarget(b, size());
+    }
+  }
+
+  void basic(LoopCtx* loop) {
+    const uint32_t b = block();
+    const uint32_t r = below(1000);
+    if (r < 30) {
+      end(b, exitInstr(true)); // early exit
+    } else if (loop && r < 70) {
+      end(b, branchTo(0, true)); // break
+      loop->breaks.push_back(b);
+    } else if (loop && r < 100) {
+      end(b, branchTo(loop->header, true)); // continue
+    } else if (r == 999) {
+      end(b, branchTo(std::min(b + 2 + below(32), n_ - 1), true)); // goto
+    }
+  }
+
+  Function& f_;
+  const uint32_t n_;
+  std::mt19937_64 rng_;
+};
+
+// A deterministic CFG of n >= 2 blocks.
 Function makeCfg(Shape shape, uint32_t n) {
   Function f;
   f.name = shape == Shape::Random ? "random" : "chain";
   f.isEntry = true;
-  f.blocks.resize(n);
-  for (uint32_t i = 0; i < n; ++i) {
+  if (shape == Shape::Chain) {
+    f.blocks.resize(n);
+    f.blocks[n - 2].instrs.push_back(branchTo(0, true));
+    f.blocks[n - 1].instrs.push_back(exitInstr(false));
+  } else {
+    StructuredCfg(f, n).build();
+  }
+  for (uint32_t i = 0; i < f.blocks.size(); ++i) {
     f.blocks[i].label = fmt::format("L{}", i);
     f.blocks[i].labelId = 0x10u * i;
-  }
-  f.blocks[n - 1].instrs.push_back(exitInstr(false));
-  if (shape == Shape::Chain) {
-    f.blocks[n - 2].instrs.push_back(branchTo(0, true));
-    f.recountRegs();
-    return f;
-  }
-  std::mt19937_64 rng(0x5eed0000u + n);
-  auto below = [&](uint32_t k) { return uint32_t(rng() % k); }; // [0, k)
-  // A block that does not fall through (an unconditional branch) leaves the
-  // next one reachable only by a branch: the nearest of the eight blocks
-  // before it that falls through gets a conditional branch to it, as an
-  // if-else's condition branches to the else part or a while loop's header
-  // to its exit. Without one, the branch is made conditional instead.
-  auto reachNext = [&](uint32_t i) {
-    for (uint32_t d = 1; d <= 8 && d <= i; ++d)
-      if (f.blocks[i - d].instrs.empty()) {
-        f.blocks[i - d].instrs.push_back(branchTo(i + 1, true));
-        return true;
-      }
-    return false;
-  };
-  for (uint32_t i = 0; i + 1 < n; ++i) {
-    const uint32_t r = below(100);
-    const uint32_t ahead = n - 1 - i; // blocks after this one
-    Instr in;
-    if (r < 30) {
-      continue; // fall-through
-    } else if (r < 58) { // forward conditional branch (an if)
-      in = branchTo(i + 1 + below(std::min(ahead, 16u)), true);
-    } else if (r < 70) { // backward conditional branch: a do-while loop, or a self loop
-      in = branchTo(i - below(std::min(i + 1, 48u)), true);
-    } else if (r < 76) { // backward unconditional branch: a while loop's latch
-      in = branchTo(i - below(std::min(i + 1, 48u)), !reachNext(i));
-    } else if (r < 82) { // forward unconditional branch: the end of an if's then part
-      in = branchTo(i + 1 + below(std::min(ahead, 8u)), !reachNext(i));
-    } else if (r < 90) { // switch: the next block, then 2..5 targets, mostly forward
-      JumpTable jt;
-      jt.name = fmt::format("T{}", f.jumpTables.size());
-      jt.targets.push_back(i + 1);
-      for (uint32_t k = 2 + below(4); k > 0; --k)
-        jt.targets.push_back(below(8) == 0 ? i - below(std::min(i + 1, 32u)) : i + 1 + below(std::min(ahead, 64u)));
-      in.op = Opcode::BRX;
-      in.srcs.push_back(Operand::reg_(R(0)));
-      in.srcs.push_back(Operand::jumpTable(uint32_t(f.jumpTables.size())));
-      f.jumpTables.push_back(std::move(jt));
-    } else if (r < 94) {
-      in = exitInstr(true); // early exit, else falls through
-    } else {
-      continue;
-    }
-    f.blocks[i].instrs.push_back(std::move(in));
   }
   f.recountRegs();
   return f;
@@ -440,12 +507,20 @@ double threadCpuMs() {
 }
 
 // ---------------------------------------------------------------------------
-// Every variant in one run: rounds of one call each, interleaved so that load
-// from elsewhere on the machine hits all of them alike; the best time of each
-// is kept (thread CPU time). factsCopy copies a ready CfgFacts: the cost of
-// allocating the result alone, which any implementation of computeCfg pays.
-// Counters: the ratios (how many times faster the optimized half is,
-// or, for the floor, how many times slower) and the best times in ms.
+// Every variant in one run, in rounds of one call each, interleaved so that
+// load from elsewhere on the machine hits all of them alike; the best thread
+// CPU time of each is kept. A variant drops out of the rounds once it has used
+// its time budget (the reference at 1M blocks runs once or twice). factsCopy
+// copies a ready CfgFacts: the cost of allocating the result alone, which
+// every computeCfg returning CfgFacts pays. Prints a table; the counters hold
+// the same figures for --benchmark_format=json.
+struct Variant {
+  std::string name;
+  Body body;
+  double best = 1e300, spent = 0;
+  int calls = 0;
+};
+
 void BM_CfgRatios(benchmark::State& state) {
   const Shape shape = shapeOf(state);
   const uint32_t n = uint32_t(state.range(0));
@@ -454,16 +529,16 @@ void BM_CfgRatios(benchmark::State& state) {
   Csr g = buildCsr(f);
   CsrOrder o = csrRpo(g);
   auto readyCsr = std::make_shared<const std::pair<Csr, CsrOrder>>(std::move(g), std::move(o));
-  struct Variant {
-    const char* name;
-    Body body;
-    double best = 1e300;
-  };
-  std::vector<Variant> vs = {{"optFull", optimizedFull(f)},         {"optCfgDom", optimizedCfgDom(f)},
-                             {"optDomOnly", optimizedDomOnly(f, readyCfg)}, {"floor", csrFloor(f)},
-                             {"floorDomOnly", csrFloorDomOnly(readyCsr)},
-                             {"factsCopy", [readyCfg] { return CfgFacts(*readyCfg).rpo.size(); }}};
+  std::vector<Variant> vs;
+  vs.push_back({"optDomOnly", optimizedDomOnly(f, readyCfg)});
+  vs.push_back({"optCfgDom", optimizedCfgDom(f)});
+  vs.push_back({"optFull", optimizedFull(f)});
+  vs.push_back({"floorDomOnly", csrFloorDomOnly(readyCsr)});
+  vs.push_back({"floor", csrFloor(f)});
+  vs.push_back({"factsCopy", [readyCfg] { return CfgFacts(*readyCfg).rpo.size(); }});
 #if defined(ORIOPT_HAVE_REFERENCE)
+  vs.push_back({"refDomOnly", [&f, readyCfg] { return reference::computeDominators(f, *readyCfg).idom.size(); }});
+  vs.push_back({"refCfgDom", referenceCfgDom(f)});
   vs.push_back({"refFull", referenceFull(f)});
 #endif
 #if defined(ORIOPT_HAVE_LLVM)
@@ -471,9 +546,12 @@ void BM_CfgRatios(benchmark::State& state) {
   vs.push_back({"llvmDom", llvmDomTree(peer)});
   vs.push_back({"llvmDomLoops", llvmDomTreeLoops(peer)});
 #endif
+
   // The peers must compute the same idoms, or the comparison means nothing.
+  if (f.blocks.size() != n || !verifyFunction(f).empty())
+    return state.SkipWithError("the generated function is malformed");
+  const DomFacts dom = optimized::computeDominators(f, *readyCfg);
   {
-    DomFacts dom = optimized::computeDominators(f, *readyCfg);
     std::vector<int32_t> floor = csrChk(readyCsr->first, readyCsr->second);
     const std::vector<uint32_t>& rpo = readyCsr->second.rpo;
     for (uint32_t i = 1; i < rpo.size(); ++i)
@@ -490,34 +568,55 @@ void BM_CfgRatios(benchmark::State& state) {
     }
 #endif
   }
-  {
-    DomFacts dom = optimized::computeDominators(f, *readyCfg);
-    state.counters["reachable"] = double(readyCfg->rpo.size());
-    state.counters["edges"] = double(readyCsr->first.succ.size());
-    state.counters["loops"] = double(optimized::computeLoops(f, *readyCfg, dom).loops.size());
-  }
-  const int rounds = n >= 1000000 ? 3 : n >= 100000 ? 7 : 25;
-  for (auto _ : state) {
-    for (int r = 0; r < rounds; ++r)
+
+  const int maxRounds = n >= 1000000 ? 5 : 15;
+  const double budgetMs = n >= 1000000 ? 8000 : 2000;
+  for (auto _ : state)
+    for (int r = 0; r < maxRounds; ++r)
       for (Variant& v : vs) {
+        if (v.calls > 0 && v.spent >= budgetMs) continue;
         const double t0 = threadCpuMs();
         benchmark::DoNotOptimize(v.body());
         const double ms = threadCpuMs() - t0;
         v.best = std::min(v.best, ms);
+        v.spent += ms;
+        ++v.calls;
       }
-  }
-  std::map<std::string, double> best;
+
+  std::map<std::string, double> t;
   for (const Variant& v : vs) {
-    best[v.name] = v.best;
-    state.counters[std::string(v.name) + "_ms"] = v.best;
+    t[v.name] = v.best;
+    state.counters[v.name + "_ms"] = v.best;
   }
-  state.counters["refFull/optFull"] = best.count("refFull") ? best["refFull"] / best["optFull"] : 0;
-  state.counters["llvmDom/optCfgDom"] = best.count("llvmDom") ? best["llvmDom"] / best["optCfgDom"] : 0;
-  state.counters["llvmDom/optFull"] = best.count("llvmDom") ? best["llvmDom"] / best["optFull"] : 0;
-  state.counters["llvmDomLoops/optFull"] = best.count("llvmDomLoops") ? best["llvmDomLoops"] / best["optFull"] : 0;
-  state.counters["optCfgDom/floor"] = best["optCfgDom"] / best["floor"];
-  state.counters["optFull/floor"] = best["optFull"] / best["floor"];
-  state.counters["optDomOnly/floorDomOnly"] = best["optDomOnly"] / best["floorDomOnly"];
+  auto ratio = [&](const std::string& a, const std::string& b) {
+    return t.count(a) && t.count(b) ? t[a] / t[b] : 0.0;
+  };
+  auto cell = [](double v, const char* unit) { return v > 0 ? fmt::format("{:.2f}{}", v, unit) : std::string("-"); };
+  std::string table = fmt::format(
+      "\nCFG analyses, {} shape, {} blocks ({} reachable, {} edges, {} loops); best thread CPU ms of up to {} calls\n"
+      "{:<18} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}\n",
+      shape == Shape::Random ? "random" : "chain", n, readyCfg->rpo.size(), readyCsr->first.succ.size(),
+      optimized::computeLoops(f, *readyCfg, dom).loops.size(), maxRounds, "", "optimized", "reference", "LLVM 14",
+      "CSR floor", "ref/opt", "LLVM/opt", "opt/floor");
+  const struct {
+    const char* row;
+    std::string opt, ref, llvm, floor;
+  } rows[] = {{"dominators only", "optDomOnly", "refDomOnly", "llvmDom", "floorDomOnly"},
+              {"CFG + dominators", "optCfgDom", "refCfgDom", "llvmDom", "floor"},
+              {"CFG + dom + loops", "optFull", "refFull", "llvmDomLoops", "floor"}};
+  for (const auto& r : rows) {
+    table += fmt::format("{:<18} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}\n", r.row, cell(t[r.opt], ""),
+                         cell(t.count(r.ref) ? t[r.ref] : 0, ""), cell(t.count(r.llvm) ? t[r.llvm] : 0, ""),
+                         cell(t[r.floor], ""), cell(ratio(r.ref, r.opt), "x"), cell(ratio(r.llvm, r.opt), "x"),
+                         cell(ratio(r.opt, r.floor), "x"));
+    state.counters[std::string(r.opt) + ":ref/opt"] = ratio(r.ref, r.opt);
+    state.counters[std::string(r.opt) + ":llvm/opt"] = ratio(r.llvm, r.opt);
+    state.counters[std::string(r.opt) + ":opt/floor"] = ratio(r.opt, r.floor);
+  }
+  table += fmt::format("{:<18} {:>10}   (copying a ready CfgFacts: the cost of allocating the result)\n",
+                       "CfgFacts copy", cell(t["factsCopy"], ""));
+  std::fputs(table.c_str(), stdout);
+  std::fflush(stdout);
 }
 BENCHMARK(BM_CfgRatios)
     ->ArgNames({"blocks", "chain"})
@@ -526,6 +625,7 @@ BENCHMARK(BM_CfgRatios)
     ->Args({100000, 0})
     ->Args({100000, 1})
     ->Args({1000000, 0})
+    ->Args({1000000, 1})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 

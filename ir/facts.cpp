@@ -76,6 +76,11 @@ Phase3Outcome analyzeControlFlowGate(int optLevel, bool knob235, const Annotatio
   return Phase3Outcome::Ran;
 }
 
+bool keptWhenDead(const Instr& i) {
+  constexpr uint32_t kEffects = SIDE_EFFECT | CONTROL | BRANCH | TERMINATOR | CALL_ | BARRIER | CONVERGENCE | VARIADIC;
+  return i.info().is(kEffects) || i.has(Mod::VOLATILE);
+}
+
 std::string_view describe(Phase3Outcome outcome) {
   switch (outcome) {
   case Phase3Outcome::Ran: return "ran";

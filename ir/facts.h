@@ -155,6 +155,14 @@ enum class Phase3Outcome { Ran, SkippedBelowO1, VetoedByKnob235, SkippedReentran
 Phase3Outcome analyzeControlFlowGate(int optLevel, bool knob235, const AnnotationFacts* previous);
 std::string_view describe(Phase3Outcome outcome); // "ran", "vetoed by knob 235 (DisableAnalyzeControlFlow)", ...
 
+// Dead-code elimination (spec/004 "Side-Effect Preservation"; phases 10,
+// 16/33/61/84): whether an instruction stays even when every register it
+// defines is dead. From the opcode table's flags: SIDE_EFFECT (stores,
+// atomics, BAR, VOTE/SHFL, OPAQUE), CONTROL/BRANCH/TERMINATOR/CALL_,
+// BARRIER, CONVERGENCE, VARIADIC; and any .VOLATILE access. A plain load
+// (MEMORY without SIDE_EFFECT) may go: docs/liveness.md "Loads".
+bool keptWhenDead(const Instr& i);
+
 // "" when equal, else a line naming the first difference, e.g.
 // "succs of bix3: reference [4, 5], optimized [5, 4]".
 std::string firstDifference(const CfgFacts& reference, const CfgFacts& optimized);

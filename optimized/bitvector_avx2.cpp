@@ -1,6 +1,7 @@
 // AVX2 bitvector kernels: the SSE2 loop structure of spec/004 ("SSE2 Loop
 // Structure") widened to 8 words: scalar words up to dst's next 32-byte
-// boundary, 8 words per aligned-dst step, a scalar epilogue of 0-7 words.
+// boundary, 8 words per aligned-dst step (two steps per loop iteration, then
+// at most one more), a scalar epilogue of 0-7 words.
 //
 // Only the region between the pragmas is compiled for AVX2 (the per-function
 // target attribute, applied to every function there, lambdas included; no

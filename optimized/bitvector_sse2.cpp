@@ -1,9 +1,9 @@
 // SSE2 bitvector kernels (spec/004 "SSE2 Loop Structure"): scalar words up to
 // dst's next 16-byte boundary, then 4 words per _mm_load_si128 (dst, aligned)
-// / _mm_loadu_si128 (sources) / _mm_store_si128 step, then a scalar
-// epilogue of 0-3 words. Read-only kernels (popcount, isSubsetOf) have no
-// dst and use unaligned loads throughout. SSE2 is part of x86-64, so these
-// need no CPU check.
+// / _mm_loadu_si128 (sources) / _mm_store_si128 step (the loop does two steps
+// per iteration, then at most one more), then a scalar epilogue of 0-3 words.
+// Read-only kernels (popcount, isSubsetOf) have no dst and use unaligned
+// loads throughout. SSE2 is part of x86-64, so these need no CPU check.
 #include "optimized/bitvector.h"
 
 #include <cstddef>

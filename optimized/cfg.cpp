@@ -87,6 +87,7 @@ CfgFacts computeCfg(const Function& f) {
   {
     std::vector<uint32_t> seen(n, 0);
     for (uint32_t b = 0; b < n; ++b) {
+      if (b + 16 < n) succMap.prefetch(b + 16);
       const uint32_t start = uint32_t(edges.size());
       appendSuccessors(f, b, edges, seen);
       const uint32_t count = uint32_t(edges.size()) - start;
@@ -98,7 +99,7 @@ CfgFacts computeCfg(const Function& f) {
   // The CSR view of the map: block b's successors are
   // edges[succStart[b], succStart[b + 1]).
   std::vector<uint32_t> succStart(size_t(n) + 1);
-  succMap.forEach([&](uint32_t b, const EdgeRange& r) { succStart[b] = r.offset; });
+  succMap.forEachInPoolOrder([&](uint32_t b, const EdgeRange& r) { succStart[b] = r.offset; });
   succStart[n] = uint32_t(edges.size());
   for (uint32_t b = 0; b < n; ++b)
     cfg.succs[b].assign(edges.begin() + succStart[b], edges.begin() + succStart[b + 1]);

@@ -105,6 +105,18 @@ public:
       for (uint32_t n = b.head; n != kNil; n = nodes_[n].next) fn(nodes_[n].key, nodes_[n].value);
   }
 
+  // Calls fn(key, value) for every key in node pool order (the order keys
+  // were first inserted, unless erased nodes were reused): a sequential walk,
+  // where forEach follows chains across the pool.
+  template <typename Fn> void forEachInPoolOrder(Fn&& fn) const {
+    for (const Node& node : nodes_)
+      if (node.live) fn(node.key, node.value);
+  }
+
+  // Starts loading the bucket `key` hashes to, ahead of an insertOrFind or
+  // find of it: a caller that knows its next keys hides the cache miss.
+  void prefetch(uint32_t key) const { __builtin_prefetch(&buckets_[fnv1a(key) & (buckets_.size() - 1)]); }
+
   size_t size() const { return size_t(uniqueKeys_); }
   size_t bucketCount() const { return buckets_.size(); }
   size_t bucketSize(size_t i) const { return buckets_[i].count; }

@@ -73,4 +73,24 @@ AnnotationFacts analyzeControlFlow(const Function& f, const CfgFacts& cfg, const
 // then the backward dataflow equations solved to their least fixed point.
 LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg);
 
+// Dead-code elimination (spec/004; docs/liveness.md). An instruction is dead
+// when no register it defines is live just after it and keptWhenDead
+// (ir/facts.h) does not hold; removals go on until no dead instruction is
+// left, and unlabelled blocks left empty are dropped (dropEmptyUnlabelledBlocks).
+// Phase 10 EarlyOriSimpleLiveDead: block-local, taking every register some
+// instruction reads as live at each block's end. Phases 16/33/61/84
+// OriPerformLiveDead: by global liveness. Both return how many instructions
+// they removed.
+uint32_t earlyOriSimpleLiveDead(Function& f);
+uint32_t oriPerformLiveDead(Function& f);
+// Drops every empty block without a label (only fall-through reaches it)
+// unless it is the only block, renumbering labels and tables. Returns how many.
+uint32_t dropEmptyUnlabelledBlocks(Function& f);
+
+// Phase 19 OriSplitLiveRanges (spec/004; docs/liveness.md): for a value live
+// through a natural loop and neither read nor written in it, a copy into a
+// fresh register at the end of the preheader and back at the loop's exits.
+// Returns the number of splits.
+uint32_t oriSplitLiveRanges(Function& f);
+
 } // namespace ori::optimized

@@ -41,18 +41,16 @@ uint32_t setControlFlowOpLastInBB(Function& f) {
   std::vector<Block> out;
   out.reserve(total);
   for (uint32_t b = 0; b < n; ++b) {
-    Block& blk = f.blocks[b];
-    std::vector<Instr>& instrs = blk.instrs;
-    Block head;
-    head.label = std::move(blk.label);
-    head.labelId = blk.labelId;
-    Block* piece = &out.emplace_back(std::move(head));
+    std::vector<Instr> instrs = std::move(f.blocks[b].instrs);
+    const uint32_t labelId = f.blocks[b].labelId;
+    Block* piece = &out.emplace_back(std::move(f.blocks[b])); // the head keeps label and id
+    piece->instrs.clear();
     for (size_t i = 0; i < instrs.size(); ++i) {
       piece->instrs.push_back(std::move(instrs[i]));
       if (i + 1 < instrs.size() && piece->instrs.back().info().is(CONTROL)) {
         Block next;
         next.label = freshLabel();
-        next.labelId = blk.labelId + 0x10u * uint32_t(i + 1); // its first instruction's source index
+        next.labelId = labelId + 0x10u * uint32_t(i + 1); // its first instruction's source index
         piece = &out.emplace_back(std::move(next));
       }
     }

@@ -87,11 +87,34 @@ void placeBlocksInSourceOrderPhase(Function& f, PassContext& ctx) {
                optimized::placeBlocksInSourceOrder);
 }
 
+// Phase 10 EarlyOriSimpleLiveDead (spec/004): block-local dead-code elimination.
+void earlyOriSimpleLiveDeadPhase(Function& f, PassContext& ctx) {
+  runTransform(f, ctx, "EarlyOriSimpleLiveDead", reference::earlyOriSimpleLiveDead,
+               optimized::earlyOriSimpleLiveDead);
+}
+
+// Phases 16/33/61/84 OriPerformLiveDead (spec/004): one pass at four places.
+void oriPerformLiveDeadPhase(Function& f, PassContext& ctx) {
+  runTransform(f, ctx, "OriPerformLiveDead", reference::oriPerformLiveDead, optimized::oriPerformLiveDead);
+}
+
+// Phase 19 OriSplitLiveRanges (spec/004), unless knob 456 vetoes it.
+void oriSplitLiveRangesPhase(Function& f, PassContext& ctx) {
+  if (ctx.knobs.getBool("DisableOriSplitLiveRanges")) return;
+  runTransform(f, ctx, "OriSplitLiveRanges", reference::oriSplitLiveRanges, optimized::oriSplitLiveRanges);
+}
+
 // Implemented phases in pipeline order.
 constexpr PipelineEntry kPipeline[] = {
     {0, nullptr}, // sentinel so the array is not empty; never runs (see pipeline())
     {3, analyzeControlFlowPhase},
     {6, setControlFlowOpLastInBBPhase},
+    {10, earlyOriSimpleLiveDeadPhase},
+    {16, oriPerformLiveDeadPhase},
+    {19, oriSplitLiveRangesPhase},
+    {33, oriPerformLiveDeadPhase},
+    {61, oriPerformLiveDeadPhase},
+    {84, oriPerformLiveDeadPhase},
     {112, placeBlocksInSourceOrderPhase},
 };
 } // namespace

@@ -1,0 +1,160 @@
+// Phases 16/33/61/84 OriPerformLiveDead (spec/004 "DCE Integration";
+// docs/liveness.md), the optimized way. The CFG is computed once (DCE never
+// removes control flow). Each round computes global liveness (the bitvector
+// solver of optimized/liveness.cpp), then walks every block backwards from
+// its live-out, as the spec does: an instruction whose defs are all dead and
+// that keptWhenDead (ir/facts.h) lets go is removed and its uses are not
+// added to the live set, so a chain of dead instructions inside the block
+// goes in the same walk; a kept instruction kills its defs (unguarded only)
+// and makes its uses live.
+//
+// The spec walks each block once, which leaves a value whose only reader was
+// removed in a later block (cross-block cascades). So blocks are walked from
+// a worklist in postorder: when a walk shrinks a block's live-in, its
+// predecessors are walked again with live-outs taken from the shrunken
+// live-ins. Those sets only shrink from a solution of the equations, so they
+// stay above the true liveness: every removal is sound. A shrink that liveness
+// around a loop would allow is only found from fresh liveness, so rounds
+// repeat until one removes nothing. The result is the reference's (removal
+// order does not matter, reference/ori_perform_live_dead.cpp).
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "optimized/bitvector.h"
+#include "optimized/optimized.h"
+
+namespace ori::optimized {
+namespace {
+
+// Dense numbers for the registers an instruction of the function mentions.
+struct RegNumbering {
+  std::vector<Reg> regs; // sorted, distinct
+  explicit RegNumbering(const Function& f) {
+    for (const Block& b : f.blocks)
+      for (const Instr& in : b.instrs)
+        for (const auto& list : {in.defs(), in.uses()}) regs.insert(regs.end(), list.begin(), list.end());
+    std::sort(regs.begin(), regs.end());
+    regs.erase(std::unique(regs.begin(), regs.end()), regs.end());
+  }
+  uint32_t operator()(Reg r) const { return uint32_t(std::lower_bound(regs.begin(), regs.end(), r) - regs.begin()); }
+  uint32_t size() const { return uint32_t(regs.size()); }
+};
+
+// An instruction's registers as dense numbers, computed once.
+struct InstrRegs {
+  std::vector<uint32_t> defs, uses;
+  bool guarded = false, kept = false;
+};
+
+} // namespace
+
+uint32_t oriPerformLiveDead(Function& f) {
+  const size_t n = f.blocks.size();
+  if (n == 0) return 0;
+  const CfgFacts cfg = computeCfg(f);
+  const RegNumbering number(f);
+  std::vector<std::vector<InstrRegs>> regs(n);
+  for (size_t b = 0; b < n; ++b)
+    for (const Instr& in : f.blocks[b].instrs) {
+      InstrRegs& r = regs[b].emplace_back();
+      for (Reg d : in.defs()) r.defs.push_back(number(d));
+      for (Reg u : in.uses()) r.uses.push_back(number(u));
+      r.guarded = in.isGuarded();
+      r.kept = keptWhenDead(in);
+    }
+
+  std::vector<uint32_t> order(cfg.rpo.rbegin(), cfg.rpo.rend()); // postorder, then the unreachable blocks
+  for (size_t b = n; b-- > 0;)
+    if (cfg.rpoNumber[b] == kNoBlock) order.push_back(uint32_t(b));
+
+  uint32_t removed = 0;
+  std::vector<BitVector> in(n, BitVector(number.size()));
+  BitVector live(number.size());
+  std::vector<char> queued(n, 0), dead;
+  for (uint32_t roundRemoved = 1; roundRemoved;) {
+    roundRemoved = 0;
+    const LivenessFacts facts = computeLiveness(f, cfg);
+    for (size_t b = 0; b < n; ++b) {
+      in[b].clear();
+      for (Reg r : facts.liveIn[b]) in[b].setBit(number(r));
+    }
+    std::deque<uint32_t> work(order.begin(), order.end());
+    std::fill(queued.begin(), queued.end(), 1);
+    while (!work.empty()) {
+      const uint32_t b = work.front();
+      work.pop_front();
+      queued[b] = 0;
+      live.clear();
+      for (uint32_t s : cfg.succs[b]) live |= in[s];
+      auto& instrs = regs[b];
+      dead.assign(instrs.size(), 0);
+      bool any = false;
+      for (size_t i = instrs.size(); i-- > 0;) {
+        const InstrRegs& r = instrs[i];
+        bool anyDefLive = false;
+        for (uint32_t d : r.defs) anyDefLive = anyDefLive || live.testBit(d);
+        if (!anyDefLive && !r.kept) {
+          dead[i] = any = true;
+          continue;
+        }
+        if (!r.guarded)
+          for (uint32_t d : r.defs) live.clearBit(d);
+        for (uint32_t u : r.uses) live.setBit(u);
+      }
+      if (any) {
+        size_t k = 0;
+        auto& code = f.blocks[b].instrs;
+        for (size_t i = 0; i < instrs.size(); ++i) {
+          if (dead[i]) continue;
+          if (k != i) {
+            code[k] = std::move(code[i]);
+            instrs[k] = std::move(instrs[i]);
+          }
+          ++k;
+        }
+        roundRemoved += uint32_t(instrs.size() - k);
+        code.resize(k);
+        instrs.resize(k);
+      }
+      if (!(live == in[b])) {
+        in[b] = live;
+        for (uint32_t p : cfg.preds[b])
+          if (!queued[p]) {
+            queued[p] = 1;
+            work.push_back(p);
+          }
+      }
+    }
+    removed += roundRemoved;
+  }
+  dropEmptyUnlabelledBlocks(f);
+  return removed;
+}
+
+uint32_t dropEmptyUnlabelledBlocks(Function& f) {
+  // One pass: new index of every block, then renumber the targets once.
+  const size_t n = f.blocks.size();
+  std::vector<uint32_t> newIndex(n);
+  size_t kept = 0;
+  for (size_t b = 0; b < n; ++b) {
+    const bool drop = f.blocks[b].instrs.empty() && f.blocks[b].label.empty() && !(kept == 0 && b + 1 == n);
+    newIndex[b] = uint32_t(kept); // a dropped block has no label: nothing targets it
+    if (drop) continue;
+    if (kept != b) f.blocks[kept] = std::move(f.blocks[b]);
+    ++kept;
+  }
+  if (kept == n) return 0;
+  f.blocks.resize(kept);
+  auto renumber = [&](uint32_t& t) { t = t < n ? newIndex[t] : t - uint32_t(n - kept); };
+  for (Block& blk : f.blocks)
+    for (Instr& in : blk.instrs)
+      for (Operand& o : in.srcs)
+        if (o.kind == Operand::Kind::Label) renumber(o.target);
+  for (JumpTable& jt : f.jumpTables)
+    for (uint32_t& t : jt.targets) renumber(t);
+  return uint32_t(n - kept);
+}
+
+} // namespace ori::optimized
