@@ -1,0 +1,178 @@
+// The opcode model table and the driver that applies operand modifiers and
+// the guard (verify/opcode_model.h).
+#include <fmt/format.h>
+
+#include "verify/opcode_model.h"
+
+namespace ori::verify {
+
+// ---------------------------------------------------------------- sources
+
+z3::expr ModelContext::raw(size_t i) const { return x.srcs.at(i); }
+
+z3::expr ModelContext::intSrc(size_t i, unsigned bits) const {
+  z3::expr v = raw(i);
+  if (i < in.srcs.size() && in.srcs[i].neg) v = smt.bv(0, 64) - v; // -R: negated mod 2^width
+  return Smt::low(v, bits);
+}
+
+z3::expr ModelContext::f32Src(size_t i) const {
+  z3::expr v = Smt::low(raw(i), 32);
+  if (i < in.srcs.size() && in.srcs[i].abs) v = v & smt.bv(0x7fffffff, 32);
+  if (i < in.srcs.size() && in.srcs[i].neg) v = v ^ smt.bv(0x80000000u, 32);
+  return v;
+}
+
+z3::expr ModelContext::f64Src(size_t i) const {
+  z3::expr v = raw(i);
+  if (i < in.srcs.size() && in.srcs[i].abs) v = v & smt.bv(~(uint64_t(1) << 63), 64);
+  if (i < in.srcs.size() && in.srcs[i].neg) v = v ^ smt.bv(uint64_t(1) << 63, 64);
+  return v;
+}
+
+z3::expr ModelContext::predSrc(size_t i) const {
+  z3::expr v = raw(i);
+  return i < in.srcs.size() && in.srcs[i].neg ? !v : v;
+}
+
+// ---------------------------------------------------------------- the table
+
+namespace {
+
+using D = Domain;
+const Axis kWidth = {{}, {Mod::W64}};
+const Axis kIntTypes = {{}, {Mod::U32}, {Mod::S32}, {Mod::U64}, {Mod::S64}};
+const Axis kIntCmps = {{Mod::LT}, {Mod::EQ}, {Mod::LE}, {Mod::GT}, {Mod::NE}, {Mod::GE}};
+const Axis kFloatCmps = {{Mod::F},   {Mod::LT},  {Mod::EQ},  {Mod::LE},  {Mod::GT},  {Mod::NE},
+                         {Mod::GE},  {Mod::NUM}, {Mod::NAN_}, {Mod::LTU}, {Mod::EQU}, {Mod::LEU},
+                         {Mod::GTU}, {Mod::NEU}, {Mod::GEU}, {Mod::T}};
+const Axis kBoolOps = {{}, {Mod::AND}, {Mod::OR}, {Mod::XOR}};
+const Axis kRounding = {{}, {Mod::RN}, {Mod::RZ}, {Mod::RM}, {Mod::RP}};
+const Axis kFtz = {{}, {Mod::FTZ}};
+const Axis kConvTypes = {{}, {Mod::U8}, {Mod::S8}, {Mod::U16}, {Mod::S16}, {Mod::U32}, {Mod::S32}, {Mod::U64}, {Mod::S64}};
+const Axis kAccess = {{}, {Mod::U8}, {Mod::S8}, {Mod::U16}, {Mod::S16}, {Mod::W64}};
+const Axis kAtomTypes = {{}, {Mod::U32}, {Mod::S32}, {Mod::W64}};
+const Axis kRedOps = {{Mod::ADD}, {Mod::MIN}, {Mod::MAX}, {Mod::INC}, {Mod::DEC},
+                      {Mod::ATOM_AND}, {Mod::ATOM_OR}, {Mod::ATOM_XOR}};
+Axis atomOps() {
+  Axis a = kRedOps;
+  a.push_back({Mod::EXCH});
+  a.push_back({Mod::CAS});
+  return a;
+}
+
+template <Domain... Ds> std::vector<Domain> fixed(const ModSet&) { return {Ds...}; }
+std::vector<Domain> f2iSources(const ModSet& m) { return {m.test(Mod::F64) ? D::F64 : D::F32}; }
+std::vector<Domain> atomSources(const ModSet& m) {
+  if (m.test(Mod::CAS)) return {D::Address, D::Int, D::Int};
+  return {D::Address, D::Int};
+}
+
+const std::vector<ModelEntry> kModelTable = {
+    {Opcode::MOV, models::mov, {kWidth}, fixed<D::Int>},
+    {Opcode::IADD3, models::iadd3, {kWidth}, fixed<D::Int, D::Int, D::Int>},
+    {Opcode::SEL, models::sel, {kWidth}, fixed<D::Int, D::Int, D::Pred>},
+    {Opcode::IMAD, models::imad,
+     {{{}, {Mod::W64}, {Mod::U32}, {Mod::S32}, {Mod::WIDE}, {Mod::WIDE, Mod::U32}, {Mod::WIDE, Mod::S32},
+       {Mod::HI}, {Mod::HI, Mod::U32}, {Mod::HI, Mod::S32}}},
+     fixed<D::Int, D::Int, D::Int>},
+    {Opcode::LOP3, models::lop3, {{{Mod::LUT}}, kWidth}, fixed<D::Int, D::Int, D::Int, D::Lut>},
+    {Opcode::PLOP3, models::plop3, {{{Mod::LUT}}}, fixed<D::Pred, D::Pred, D::Pred, D::Lut, D::Lut>},
+    {Opcode::SHL, models::shl, {kWidth}, fixed<D::Int, D::Shift>},
+    {Opcode::SHR, models::shr, {kIntTypes}, fixed<D::Int, D::Shift>},
+    {Opcode::SHF, models::shf, {{{Mod::L}, {Mod::R}}, {{}, {Mod::HI}}, kIntTypes}, fixed<D::Int, D::Shift, D::Int>},
+    {Opcode::IMNMX, models::imnmx, {kIntTypes}, fixed<D::Int, D::Int, D::Pred>},
+    {Opcode::LEA, models::lea, {kWidth}, fixed<D::Int, D::Int, D::SmallImm>},
+    {Opcode::ISETP, models::isetp, {kIntCmps, kIntTypes, kBoolOps}, fixed<D::Int, D::Int, D::Pred>},
+    {Opcode::S2R, models::s2r, {{{}}}, fixed<D::Special>},
+    {Opcode::FSETP, models::fsetp, {kFloatCmps, kFtz, kBoolOps}, fixed<D::F32, D::F32, D::Pred>},
+    {Opcode::DSETP, models::fsetp, {kFloatCmps, kBoolOps}, fixed<D::F64, D::F64, D::Pred>},
+    {Opcode::FADD, models::fArith, {kRounding, kFtz, {{}, {Mod::SAT}}}, fixed<D::F32, D::F32>},
+    {Opcode::FMUL, models::fArith, {kRounding, kFtz, {{}, {Mod::SAT}}}, fixed<D::F32, D::F32>},
+    {Opcode::FFMA, models::fArith, {kRounding, kFtz, {{}, {Mod::SAT}}}, fixed<D::F32, D::F32, D::F32>},
+    {Opcode::DADD, models::dArith, {kRounding}, fixed<D::F64, D::F64>},
+    {Opcode::DMUL, models::dArith, {kRounding}, fixed<D::F64, D::F64>},
+    {Opcode::DFMA, models::dArith, {kRounding}, fixed<D::F64, D::F64, D::F64>},
+    {Opcode::FMNMX, models::fmnmx, {kFtz}, fixed<D::F32, D::F32, D::Pred>},
+    {Opcode::I2F, models::i2f, {kConvTypes, {{}, {Mod::F32}, {Mod::F64}}, kRounding}, fixed<D::Int>},
+    {Opcode::F2I, models::f2i,
+     {kConvTypes, {{}, {Mod::FTZ}, {Mod::F64}}, {{}, {Mod::TRUNC}, {Mod::FLOOR}, {Mod::CEIL}}}, f2iSources},
+    {Opcode::LD, models::load, {kAccess}, fixed<D::Address>},
+    {Opcode::LDG, models::load, {{{Mod::E}}, kAccess}, fixed<D::Address>},
+    {Opcode::LDS, models::load, {kAccess}, fixed<D::Address>},
+    {Opcode::LDL, models::load, {kAccess}, fixed<D::Address>},
+    {Opcode::LDC, models::load, {kAccess}, fixed<D::CBank>},
+    {Opcode::ST, models::store, {kAccess}, fixed<D::Address, D::Int>},
+    {Opcode::STG, models::store, {{{Mod::E}}, kAccess}, fixed<D::Address, D::Int>},
+    {Opcode::STS, models::store, {kAccess}, fixed<D::Address, D::Int>},
+    {Opcode::STL, models::store, {kAccess}, fixed<D::Address, D::Int>},
+    {Opcode::ATOM, models::atomic, {{{Mod::E}}, atomOps(), kAtomTypes}, atomSources},
+    {Opcode::RED, models::atomic, {{{Mod::E}}, kRedOps, kAtomTypes}, atomSources},
+};
+
+} // namespace
+
+std::span<const ModelEntry> modelTable() { return kModelTable; }
+
+const ModelEntry* findModelEntry(Opcode op) {
+  for (const ModelEntry& e : kModelTable)
+    if (e.op == op) return &e;
+  return nullptr;
+}
+
+std::vector<ModSet> combinations(const ModelEntry& e) {
+  std::vector<ModSet> out{ModSet{}};
+  for (const Axis& axis : e.axes) {
+    std::vector<ModSet> next;
+    for (const ModSet& base : out)
+      for (const std::vector<Mod>& alt : axis) {
+        ModSet s = base;
+        for (Mod m : alt) s.set(m);
+        next.push_back(s);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- driver
+
+namespace {
+bool isPredicateOperand(const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isPredicate(); }
+} // namespace
+
+ModelInputs freshInputs(Smt& smt, const Instr& in, const std::string& prefix) {
+  auto name = [&](const std::string& n) { return prefix + n; };
+  ModelInputs x{{}, smt.boolVar(name("g")), {}, smt.bvVar(name("mem"), 64), smt.bvVar(name("tid"), 32),
+                smt.bvVar(name("ctaid"), 32), smt.bvVar(name("ntid"), 32), smt.bvVar(name("nctaid"), 32)};
+  for (size_t i = 0; i < in.srcs.size(); ++i) {
+    std::string n = name(fmt::format("s{}", i));
+    x.srcs.push_back(isPredicateOperand(in.srcs[i]) ? smt.boolVar(n) : smt.bvVar(n, 64));
+  }
+  for (size_t i = 0; i < in.dsts.size(); ++i) {
+    std::string n = name(fmt::format("d{}", i));
+    x.oldDsts.push_back(isPredicateOperand(in.dsts[i]) ? smt.boolVar(n) : smt.bvVar(n, 64));
+  }
+  return x;
+}
+
+std::optional<ModelOutputs> modelInstr(Smt& smt, const Instr& in, const ModelInputs& x) {
+  const ModelEntry* e = findModelEntry(in.op);
+  if (!e || x.srcs.size() != in.srcs.size() || x.oldDsts.size() != in.dsts.size()) return std::nullopt;
+  ModelContext m(smt, in, x);
+  std::optional<ModelOutputs> out = e->model(m);
+  if (!out || out->dsts.size() != in.dsts.size()) return std::nullopt;
+  // The guard: false leaves every destination and the memory as they were.
+  z3::expr g = !in.guard ? smt.boolVal(true) : in.guard->neg ? !x.guard : x.guard;
+  for (size_t i = 0; i < out->dsts.size(); ++i) {
+    const Operand& d = in.dsts[i];
+    if (d.kind == Operand::Kind::Reg && d.reg.isConst()) // RZ/PT: writes are discarded
+      out->dsts[i] = d.reg.isPredicate() ? smt.boolVal(true) : smt.bv(0, 64);
+    else
+      out->dsts[i] = z3::ite(g, out->dsts[i], x.oldDsts[i]);
+  }
+  if (out->memory) out->memory = z3::ite(g, *out->memory, x.memory);
+  return out;
+}
+
+} // namespace ori::verify
