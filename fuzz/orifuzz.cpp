@@ -8,8 +8,9 @@
 // size i % (size + 1), so any run can be replayed alone (--replay i) and a
 // shard i/N (the runs with index % N == i) needs nothing from the others. On
 // a failure the case is shrunk through RapidCheck's Shrinkable tree (the first
-// shrink that still fails is taken, until none does), printed as .ori text on
-// standard output and written to DIR/orifuzz-CHECK-SEED-RUN.ori; exit 1.
+// shrink that still fails is taken, until none does), then by removing blocks
+// while it still fails, printed as .ori text on standard output and written
+// to DIR/orifuzz-CHECK-SEED-RUN.ori; exit 1.
 // Exit 0 when every run passes, 1 on a failure or a usage error.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -27,6 +28,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <tuple>
@@ -34,9 +36,11 @@
 
 #include "fuzz/cfg_checks.h"
 #include "fuzz/cfg_gen.h"
+#include "fuzz/dce_checks.h"
 #include "fuzz/kernel_gen.h"
 #include "fuzz/liveness_checks.h"
 #include "ir/ori.h"
+#include "ir/verify.h"
 #include "optimized/optimized.h"
 
 namespace {
@@ -62,6 +66,15 @@ const std::vector<Check>& checkTable() {
        "random terminating kernels (fuzz/kernel_gen.h): reference == optimized LivenessFacts, and the "
        "optimized half equals the path-search definition of fuzz/liveness_checks.h",
        false, gen::kernel(), checks::livenessDiff},
+      {"dce-diff",
+       "random terminating kernels (fuzz/kernel_gen.h): phases 10, 16 and 19, reference == optimized printed "
+       "output; DCE deletes only effect-free instructions, leaves none dead and changes nothing run twice "
+       "(fuzz/dce_checks.h)",
+       false, gen::kernel(), checks::dceDiff},
+      {"dce-behaviour",
+       "random terminating kernels (fuzz/kernel_gen.h): after phases 10, 16, 19 and 16+19 the interpreter "
+       "gives the same result on three launch inputs derived from the kernel (fuzz/dce_checks.h)",
+       false, gen::kernel(), checks::dceBehaviour},
       // Fails on every CFG with a natural loop: its shrunk reproducer must be
       // a one-block self loop (fuzz/CMakeLists.txt tests the shrinker with it).
       {"selftest-fail-on-loop", "fails on any function with a natural loop (tests the shrinker)", true,
@@ -136,20 +149,26 @@ std::tuple<size_t, size_t, size_t> measure(const Function& f) {
   return {f.blocks.size(), f.instrCount(), tableEntries};
 }
 
+// The shrinking budget: property evaluations and time.
+struct Budget {
+  size_t steps = 0;
+  static constexpr size_t kMaxSteps = 20000;
+  Clock::time_point deadline = Clock::now() + std::chrono::seconds(120);
+  bool spent() const { return steps >= kMaxSteps || Clock::now() >= deadline; }
+};
+
 // Greedy descent of the shrink tree: take the first shrink that still fails
 // and is no bigger, until none is (or the budget runs out). "No bigger"
 // matters: a generator's shrinks need not be smaller (cfg_gen's occasional
 // long chain is chosen by a number that shrinks towards choosing it).
-Shrunk shrink(const Check& c, rc::Shrinkable<Function> current, Function f, std::string message) {
-  constexpr size_t kMaxSteps = 20000;
-  const auto deadline = Clock::now() + std::chrono::seconds(120);
+Shrunk shrinkTree(const Check& c, rc::Shrinkable<Function> current, Function f, std::string message, Budget& budget) {
   Shrunk out{std::move(f), std::move(message)};
-  for (bool progress = true; progress && out.steps < kMaxSteps && Clock::now() < deadline;) {
+  for (bool progress = true; progress && !budget.spent();) {
     progress = false;
     rc::Seq<rc::Shrinkable<Function>> candidates = current.shrinks();
     while (rc::Maybe<rc::Shrinkable<Function>> next = candidates.next()) {
-      if (out.steps >= kMaxSteps || Clock::now() >= deadline) break;
-      ++out.steps;
+      if (budget.spent()) break;
+      ++budget.steps;
       Function g;
       try {
         g = next->value();
@@ -160,12 +179,71 @@ Shrunk shrink(const Check& c, rc::Shrinkable<Function> current, Function f, std:
       std::string m = evaluate(c, g);
       if (!m.empty()) {
         current = std::move(*next);
-        out = Shrunk{std::move(g), std::move(m), out.steps, out.taken + 1};
+        out.f = std::move(g);
+        out.message = std::move(m);
+        ++out.taken;
         progress = true;
         break;
       }
     }
   }
+  return out;
+}
+
+// f without blocks [lo, hi): branches and table entries to a removed block go
+// to the block after the range, later ones move down. Nothing when the range
+// ends the function and something branches into it.
+std::optional<Function> withoutBlocks(const Function& f, uint32_t lo, uint32_t hi) {
+  auto remap = [&](uint32_t t) { return t < lo ? t : t < hi ? lo : t - (hi - lo); };
+  if (hi == f.blocks.size()) {
+    for (const Block& b : f.blocks)
+      for (const Instr& in : b.instrs)
+        for (const Operand& o : in.srcs)
+          if (o.kind == Operand::Kind::Label && o.target >= lo) return std::nullopt;
+    for (const JumpTable& t : f.jumpTables)
+      for (uint32_t x : t.targets)
+        if (x >= lo) return std::nullopt;
+  }
+  Function g = f;
+  g.blocks.erase(g.blocks.begin() + lo, g.blocks.begin() + hi);
+  for (Block& b : g.blocks)
+    for (Instr& in : b.instrs)
+      for (Operand& o : in.srcs)
+        if (o.kind == Operand::Kind::Label) o.target = remap(o.target);
+  for (JumpTable& t : g.jumpTables)
+    for (uint32_t& x : t.targets) x = remap(x);
+  return g;
+}
+
+// Then blocks are removed, runs of them first (halves, quarters, ... single
+// blocks, as delta debugging does), keeping every removal after which the
+// function still verifies and still fails: this is what shrinks a case the
+// tree cannot, such as a long chain.
+void removeBlocks(const Check& c, Shrunk& out, Budget& budget) {
+  for (size_t run = std::max<size_t>(out.f.blocks.size() / 2, 1); !budget.spent(); run = std::max<size_t>(run / 2, 1)) {
+    bool removed = false;
+    for (uint32_t lo = 0; lo + run <= out.f.blocks.size() && out.f.blocks.size() > run && !budget.spent();) {
+      std::optional<Function> g = withoutBlocks(out.f, lo, lo + uint32_t(run));
+      ++budget.steps;
+      std::string m = g && verifyFunction(*g).empty() ? evaluate(c, *g) : "";
+      if (m.empty()) {
+        lo += uint32_t(run);
+        continue;
+      }
+      out.f = std::move(*g);
+      out.message = std::move(m);
+      ++out.taken;
+      removed = true;
+    }
+    if (run == 1 && !removed) break;
+  }
+}
+
+Shrunk shrink(const Check& c, const rc::Shrinkable<Function>& s, Function f, std::string message) {
+  Budget budget;
+  Shrunk out = shrinkTree(c, s, std::move(f), std::move(message), budget);
+  removeBlocks(c, out, budget);
+  out.steps = budget.steps;
   return out;
 }
 

@@ -87,7 +87,8 @@ CfgFacts computeCfg(const Function& f) {
   {
     std::vector<uint32_t> seen(n, 0);
     for (uint32_t b = 0; b < n; ++b) {
-      if (b + 16 < n) succMap.prefetch(b + 16);
+      if (b + 32 < n) succMap.prefetch(b + 32);
+      if (b + 16 < n) succMap.prefetchChain(b + 16);
       const uint32_t start = uint32_t(edges.size());
       appendSuccessors(f, b, edges, seen);
       const uint32_t count = uint32_t(edges.size()) - start;

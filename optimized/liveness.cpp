@@ -1,29 +1,132 @@
 // Optimized liveness (spec/004 "Iterative Fixed-Point Solver", "Per-Register-
 // File Liveness"; ir/facts.h LivenessFacts). Registers are numbered densely
-// per file (R, UR, P, UP, B), and each block has one BitVector per file for
-// gen, kill, LiveIn and LiveOut. gen/kill: one backward walk per block, an
-// unguarded def clearing gen and setting kill, then the uses setting gen (the
-// spec's pseudocode tests "r not in kill" while walking backwards, which is
-// wrong: docs/spec-notes.md "Liveness (spec/004)").
+// per file (R, UR, P, UP, B); each file has one arena of bit sets, gen, kill,
+// LiveIn and LiveOut per block (optimized/liveness_solver.h). Every
+// instruction's defs and uses are read once, into flat arrays of bit numbers,
+// and both the gen/kill walk and the pressure walk run on those.
+//
+// gen/kill: one backward walk per block, an unguarded def clearing gen and
+// setting kill, then the uses setting gen (the spec's pseudocode tests "r not
+// in kill" while walking backwards, which is wrong: docs/spec-notes.md
+// "Liveness (spec/004)").
 //
 // The solver walks the blocks in postorder, successors first: the spec's
 // "for each block B in reverse RPO" (its prose says "in RPO", but a backward
 // problem converges fastest against the edges), reachable blocks as the
 // reversed CfgFacts::rpo, then the unreachable ones from the last bix down.
-// Per block and file: LiveOut.orIfChanged(LiveIn(S)) for each successor S,
-// then the fused transfer LiveIn.orWithAndNotIfChanged(gen, LiveOut, kill);
-// rounds repeat until none changes a bit. Sets start empty and only grow, so
-// this is the least fixed point, as in the reference half.
+// Per block: LiveOut.orIfChanged(LiveIn(S)) for each successor S, then the
+// fused transfer LiveIn.orWithAndNotIfChanged(gen, LiveOut, kill); rounds
+// repeat until no LiveIn grows. Two differences from the spec's loop, neither
+// changing the result: the files are solved one after the other (they are
+// independent problems), and a step whose inputs did not grow since the block
+// last read them is skipped (a successor's LiveIn is ORed in only when it grew
+// after that; the transfer runs only when LiveOut grew, or on the first
+// visit). Sets start empty and only grow, so this is the least fixed point,
+// as in the reference half.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <optional>
 #include <vector>
 
-#include "optimized/bitvector.h"
+#include "optimized/liveness_solver.h"
 #include "optimized/optimized.h"
 
 namespace ori::optimized {
+
+// ---- the solver ---------------------------------------------------------------
+
+LivenessSets::LivenessSets(uint32_t blocks, uint32_t bits)
+    : blocks_(blocks), bits_(bits), words_((bits + 31) / 32) {
+  if (words_ >= 8) words_ = (words_ + 7) & ~7u;
+  constexpr size_t kAlign = 64;
+  // calloc: huge arenas come as zero pages from the OS, touched as they are used.
+  void* raw = std::calloc(bytes() + kAlign, 1);
+  if (!raw) throw std::bad_alloc();
+  storage_.reset(raw);
+  arena_ = reinterpret_cast<uint32_t*>((reinterpret_cast<uintptr_t>(raw) + kAlign - 1) & ~uintptr_t(kAlign - 1));
+}
+
+void LivenessSets::Free::operator()(void* p) const { std::free(p); }
+
+void LivenessSets::clearSolution() {
+  for (uint32_t b = 0; b < blocks_; ++b) std::memset(in(b), 0, 2 * size_t(words_) * sizeof(uint32_t));
+}
+
+std::vector<uint32_t> solverOrder(const CfgFacts& cfg) {
+  std::vector<uint32_t> order(cfg.rpo.rbegin(), cfg.rpo.rend());
+  for (size_t b = cfg.rpoNumber.size(); b-- > 0;)
+    if (cfg.rpoNumber[b] == kNoBlock) order.push_back(uint32_t(b));
+  return order;
+}
+
+uint32_t solveLiveness(LivenessSets& sets, const CfgFacts& cfg, const std::vector<uint32_t>& order,
+                       const BitKernels& k) {
+  const uint32_t n = sets.words();
+  // Steps count block visits from 1. grewAt[b]: the step at which LiveIn(b)
+  // last grew (0: never); readAt[b]: the step at which b last read its
+  // successors (0: never). A successor that grew at or after that step
+  // (itself included: it reads its own LiveIn before growing it) is reread.
+  std::vector<uint64_t> grewAt(sets.blocks(), 0), readAt(sets.blocks(), 0);
+  uint64_t step = 0;
+  uint32_t rounds = 0;
+  for (bool grew = true; grew; ++rounds) {
+    grew = false;
+    for (uint32_t b : order) {
+      const uint64_t lastRead = readAt[b];
+      readAt[b] = ++step;
+      bool outGrew = lastRead == 0;
+      for (uint32_t s : cfg.succs[b])
+        if (grewAt[s] != 0 && grewAt[s] >= lastRead) outGrew |= k.orIfChanged(sets.out(b), sets.in(s), n);
+      if (outGrew && k.orWithAndNotIfChanged(sets.in(b), sets.gen(b), sets.out(b), sets.kill(b), n)) {
+        grewAt[b] = step;
+        grew = true;
+      }
+    }
+  }
+  return rounds;
+}
+
 namespace {
+
+// ---- registers as bit numbers ------------------------------------------------
+
+// One operand's register: its file and bit number (its register number until
+// numberRegisters replaces it).
+struct RegBit {
+  uint8_t file;
+  uint32_t bit;
+};
+
+// Every instruction's defs, then its uses, in one array.
+struct InstrRegs {
+  std::vector<RegBit> regs;
+  std::vector<uint32_t> start;     // instruction i: regs[start[i], start[i+1])
+  std::vector<uint32_t> defCount;  // of which the first defCount[i] are defs
+  std::vector<uint8_t> guarded;
+  std::vector<uint32_t> blockStart; // block b: instructions [blockStart[b], blockStart[b+1])
+};
+
+InstrRegs readRegs(const Function& f) {
+  InstrRegs r;
+  r.blockStart.push_back(0);
+  for (const Block& b : f.blocks) {
+    for (const Instr& i : b.instrs) {
+      r.start.push_back(uint32_t(r.regs.size()));
+      const std::vector<Reg> defs = i.defs(), uses = i.uses();
+      for (Reg d : defs) r.regs.push_back({uint8_t(d.file), d.num});
+      for (Reg u : uses) r.regs.push_back({uint8_t(u.file), u.num});
+      r.defCount.push_back(uint32_t(defs.size()));
+      r.guarded.push_back(i.isGuarded());
+    }
+    r.blockStart.push_back(uint32_t(r.start.size()));
+  }
+  r.start.push_back(uint32_t(r.regs.size()));
+  return r;
+}
 
 // Dense bit numbers of one file's registers. Register numbers are used as
 // they are when they are dense enough (the common case: virtual registers
@@ -40,118 +143,130 @@ struct FileNumbering {
   uint32_t number(uint32_t bit) const { return identity ? bit : nums[bit]; }
 };
 
-std::vector<FileNumbering> numberRegisters(const Function& f) {
+// Numbers every file and turns the register numbers of `r` into bit numbers.
+std::vector<FileNumbering> numberRegisters(InstrRegs& r) {
   std::vector<FileNumbering> files(kNumRegFiles);
-  for (const Block& b : f.blocks)
-    for (const Instr& i : b.instrs) {
-      for (Reg r : i.defs()) files[size_t(r.file)].nums.push_back(r.num);
-      for (Reg r : i.uses()) files[size_t(r.file)].nums.push_back(r.num);
+  std::vector<uint64_t> mentions(kNumRegFiles, 0), span(kNumRegFiles, 0);
+  for (const RegBit& x : r.regs) {
+    ++mentions[x.file];
+    span[x.file] = std::max(span[x.file], uint64_t(x.bit) + 1);
+  }
+  for (size_t file = 0; file < files.size(); ++file) {
+    FileNumbering& fn = files[file];
+    // Identity when the numbers span at most 4 bits per distinct register
+    // (+256); distinct registers are counted with a flag array when the span is
+    // small enough for that to be cheap, else sorted.
+    if (span[file] <= 4 * mentions[file] + 256) {
+      std::vector<uint8_t> seen(span[file], 0);
+      uint64_t distinct = 0;
+      for (const RegBit& x : r.regs)
+        if (x.file == file && !seen[x.bit]) seen[x.bit] = 1, ++distinct;
+      fn.identity = span[file] <= 4 * distinct + 256;
+      if (fn.identity) {
+        fn.bits = uint32_t(span[file]);
+        continue;
+      }
     }
-  for (FileNumbering& fn : files) {
+    fn.identity = false;
+    for (const RegBit& x : r.regs)
+      if (x.file == file) fn.nums.push_back(x.bit);
     std::sort(fn.nums.begin(), fn.nums.end());
     fn.nums.erase(std::unique(fn.nums.begin(), fn.nums.end()), fn.nums.end());
-    const uint64_t span = fn.nums.empty() ? 0 : uint64_t(fn.nums.back()) + 1;
-    fn.identity = span <= 4 * uint64_t(fn.nums.size()) + 256;
-    fn.bits = fn.identity ? uint32_t(span) : uint32_t(fn.nums.size());
-    if (fn.identity) fn.nums.clear();
+    fn.bits = uint32_t(fn.nums.size());
   }
+  for (RegBit& x : r.regs) x.bit = files[x.file].index(x.bit);
   return files;
 }
 
-// The block's registers, walked from the lowest bit of each file upwards.
-std::vector<Reg> toRegs(const std::vector<FileNumbering>& files, const std::vector<BitVector>* sets, size_t b) {
-  std::vector<Reg> out;
-  for (size_t file = 0; file < files.size(); ++file) {
-    if (!files[file].bits) continue; // no registers of this file: no sets
-    const BitVector& v = sets[file][b];
-    for (uint32_t w = 0; w < v.wordCount(); ++w)
-      for (uint32_t bits = v.words()[w]; bits; bits &= bits - 1)
-        out.push_back(Reg{RegFile(file), files[file].number(w * 32 + uint32_t(std::countr_zero(bits)))});
-  }
-  return out;
+inline void setBit(uint32_t* w, uint32_t i) { w[i >> 5] |= 1u << (i & 31); }
+inline void clearBit(uint32_t* w, uint32_t i) { w[i >> 5] &= ~(1u << (i & 31)); }
+inline bool testBit(const uint32_t* w, uint32_t i) { return (w[i >> 5] >> (i & 31)) & 1; }
+
+// Appends the registers of a set, from the lowest bit upwards.
+void appendRegs(std::vector<Reg>& out, RegFile file, const FileNumbering& fn, const uint32_t* words, uint32_t n) {
+  for (uint32_t w = 0; w < n; ++w)
+    for (uint32_t bits = words[w]; bits; bits &= bits - 1)
+      out.push_back(Reg{file, fn.number(w * 32 + uint32_t(std::countr_zero(bits)))});
 }
 
 } // namespace
 
 LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
-  const size_t n = f.blocks.size();
-  const std::vector<FileNumbering> files = numberRegisters(f);
-  std::vector<size_t> active; // files with registers
+  const uint32_t n = uint32_t(f.blocks.size());
+  InstrRegs regs = readRegs(f);
+  const std::vector<FileNumbering> files = numberRegisters(regs);
+  std::optional<LivenessSets> sets[kNumRegFiles]; // files with registers only
   for (size_t file = 0; file < files.size(); ++file)
-    if (files[file].bits) active.push_back(file);
+    if (files[file].bits) sets[file].emplace(n, files[file].bits);
 
-  std::vector<BitVector> gen[kNumRegFiles], kill[kNumRegFiles], in[kNumRegFiles], out[kNumRegFiles];
-  for (size_t file : active)
-    for (auto* sets : {gen, kill, in, out}) sets[file].assign(n, BitVector(files[file].bits));
-
-  auto bit = [&](Reg r) { return files[size_t(r.file)].index(r.num); };
-  for (size_t b = 0; b < n; ++b) {
-    const auto& instrs = f.blocks[b].instrs;
-    for (auto it = instrs.rbegin(); it != instrs.rend(); ++it) {
-      if (!it->isGuarded())
-        for (Reg r : it->defs()) {
-          gen[size_t(r.file)][b].clearBit(bit(r));
-          kill[size_t(r.file)][b].setBit(bit(r));
+  for (uint32_t b = 0; b < n; ++b)
+    for (uint32_t i = regs.blockStart[b + 1]; i-- > regs.blockStart[b];) {
+      const RegBit* r = regs.regs.data() + regs.start[i];
+      const RegBit* uses = r + regs.defCount[i];
+      if (!regs.guarded[i])
+        for (const RegBit* d = r; d != uses; ++d) {
+          clearBit(sets[d->file]->gen(b), d->bit);
+          setBit(sets[d->file]->kill(b), d->bit);
         }
-      for (Reg r : it->uses()) gen[size_t(r.file)][b].setBit(bit(r));
+      for (const RegBit* u = uses; u != regs.regs.data() + regs.start[i + 1]; ++u) setBit(sets[u->file]->gen(b), u->bit);
     }
-  }
 
-  // Postorder of the reachable blocks, then the unreachable ones.
-  std::vector<uint32_t> order(cfg.rpo.rbegin(), cfg.rpo.rend());
-  for (size_t b = n; b-- > 0;)
-    if (cfg.rpoNumber[b] == kNoBlock) order.push_back(uint32_t(b));
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t b : order)
-      for (size_t file : active) {
-        for (uint32_t s : cfg.succs[b]) changed |= out[file][b].orIfChanged(in[file][s]);
-        changed |= in[file][b].orWithAndNotIfChanged(gen[file][b], out[file][b], kill[file][b]);
-      }
-  }
+  const std::vector<uint32_t> order = solverOrder(cfg);
+  for (auto& s : sets)
+    if (s) solveLiveness(*s, cfg, order);
 
   LivenessFacts facts;
+  facts.liveIn.resize(n);
+  facts.liveOut.resize(n);
   facts.pressure.resize(n);
-  BitVector live[kNumRegFiles];
-  std::vector<Reg> added;
-  for (size_t b = 0; b < n; ++b) {
-    facts.liveIn.push_back(toRegs(files, in, b));
-    facts.liveOut.push_back(toRegs(files, out, b));
+  std::vector<uint32_t> live[kNumRegFiles]; // the pressure walk's live set per file
+  std::vector<const RegBit*> added;          // defs live only just after their instruction
+  for (size_t file = 0; file < files.size(); ++file)
+    if (sets[file]) live[file].resize(sets[file]->words());
+  for (uint32_t b = 0; b < n; ++b) {
+    for (size_t file = 0; file < files.size(); ++file) {
+      if (!sets[file]) continue;
+      const LivenessSets& s = *sets[file];
+      appendRegs(facts.liveIn[b], RegFile(file), files[file], s.in(b), s.words());
+      appendRegs(facts.liveOut[b], RegFile(file), files[file], s.out(b), s.words());
+    }
     // Walk the block backwards with a live count per file: the points are
     // just after each instruction (its defs included) and the entry.
     RegCounts count{}, best{};
-    for (size_t file : active) {
-      live[file] = out[file][b];
-      count[file] = live[file].popcount();
-    }
+    for (size_t file = 0; file < files.size(); ++file)
+      if (sets[file]) {
+        std::memcpy(live[file].data(), sets[file]->out(b), live[file].size() * sizeof(uint32_t));
+        count[file] = bestKernels().popcount(live[file].data(), uint32_t(live[file].size()));
+      }
     auto raise = [&] {
       for (size_t k = 0; k < best.size(); ++k) best[k] = std::max(best[k], count[k]);
     };
-    const auto& instrs = f.blocks[b].instrs;
-    for (auto it = instrs.rbegin(); it != instrs.rend(); ++it) {
-      std::vector<Reg> defs = it->defs();
+    for (uint32_t i = regs.blockStart[b + 1]; i-- > regs.blockStart[b];) {
+      const RegBit* r = regs.regs.data() + regs.start[i];
+      const RegBit* uses = r + regs.defCount[i];
+      const RegBit* end = regs.regs.data() + regs.start[i + 1];
       added.clear();
-      for (Reg r : defs)
-        if (!live[size_t(r.file)].testBit(bit(r))) {
-          live[size_t(r.file)].setBit(bit(r));
-          ++count[size_t(r.file)];
-          added.push_back(r);
+      for (const RegBit* d = r; d != uses; ++d)
+        if (!testBit(live[d->file].data(), d->bit)) {
+          setBit(live[d->file].data(), d->bit);
+          ++count[d->file];
+          added.push_back(d);
         }
       raise();
-      for (Reg r : added) {
-        live[size_t(r.file)].clearBit(bit(r));
-        --count[size_t(r.file)];
+      for (const RegBit* d : added) {
+        clearBit(live[d->file].data(), d->bit);
+        --count[d->file];
       }
-      if (!it->isGuarded())
-        for (Reg r : defs)
-          if (live[size_t(r.file)].testBit(bit(r))) {
-            live[size_t(r.file)].clearBit(bit(r));
-            --count[size_t(r.file)];
+      if (!regs.guarded[i])
+        for (const RegBit* d = r; d != uses; ++d)
+          if (testBit(live[d->file].data(), d->bit)) {
+            clearBit(live[d->file].data(), d->bit);
+            --count[d->file];
           }
-      for (Reg r : it->uses())
-        if (!live[size_t(r.file)].testBit(bit(r))) {
-          live[size_t(r.file)].setBit(bit(r));
-          ++count[size_t(r.file)];
+      for (const RegBit* u = uses; u != end; ++u)
+        if (!testBit(live[u->file].data(), u->bit)) {
+          setBit(live[u->file].data(), u->bit);
+          ++count[u->file];
         }
     }
     raise();

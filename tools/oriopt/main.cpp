@@ -261,7 +261,8 @@ int runMain(const Options& o) {
     if (auto* err = std::get_if<std::string>(&parsed)) usageError("--phases: " + *err);
     phases = std::get<0>(parsed);
   } else {
-    for (const PipelineEntry& e : pipeline()) phases.push_back(&e);
+    for (const PipelineEntry& e : pipeline())
+      if (e.byDefault) phases.push_back(&e);
   }
 
   std::string fileName = o.input == "-" ? "<stdin>" : o.input;
@@ -415,7 +416,7 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_option("input", o.input, "Input kernel: .ori or .ptx text, or - for standard input");
   app.add_option("-o", o.output, "Write the output to FILE instead of standard output")->option_text("FILE");
   app.add_option("--emit", o.emit, "Output format")->check(CLI::IsMember({"ori", "ptx"}))->option_text("ori");
-  app.add_option("--phases", o.phases, "Comma-separated phase numbers or names to run (default: the implemented pipeline)");
+  app.add_option("--phases", o.phases, "Comma-separated phase numbers or names to run (default: the implemented pipeline, without the code-changing phases 10, 16, 19, 33, 61, 84, which run only when named)");
   app.add_option("--knob", o.knobs, "Set a ptxas knob by name or index, e.g. --knob 464=4")->option_text("NAME=VALUE")->allow_extra_args(false);
   app.add_option("-O", o.optLevel, "Optimization level, -O0 to -O4 (default 3, as ptxas)")->check(CLI::Range(0, 4));
   app.add_option("--arch", o.arch, "Target architecture (default sm_90)")->option_text("sm_XX");

@@ -109,12 +109,12 @@ constexpr PipelineEntry kPipeline[] = {
     {0, nullptr}, // sentinel so the array is not empty; never runs (see pipeline())
     {3, analyzeControlFlowPhase},
     {6, setControlFlowOpLastInBBPhase},
-    {10, earlyOriSimpleLiveDeadPhase},
-    {16, oriPerformLiveDeadPhase},
-    {19, oriSplitLiveRangesPhase},
-    {33, oriPerformLiveDeadPhase},
-    {61, oriPerformLiveDeadPhase},
-    {84, oriPerformLiveDeadPhase},
+    {10, earlyOriSimpleLiveDeadPhase, false},
+    {16, oriPerformLiveDeadPhase, false},
+    {19, oriSplitLiveRangesPhase, false},
+    {33, oriPerformLiveDeadPhase, false},
+    {61, oriPerformLiveDeadPhase, false},
+    {84, oriPerformLiveDeadPhase, false},
     {112, placeBlocksInSourceOrderPhase},
 };
 } // namespace

@@ -29,6 +29,10 @@ struct PassContext {
 struct PipelineEntry {
   int phase; // number in allPhases()
   void (*run)(Function& f, PassContext& ctx);
+  // Whether it runs without --phases. The transforms that change the code of
+  // well-formed input (dead-code elimination, live-range splitting) run only
+  // when named, so that printing, running and dumping a kernel show it as written.
+  bool byDefault = true;
 };
 
 std::span<const PipelineEntry> pipeline();
