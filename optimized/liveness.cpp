@@ -32,6 +32,8 @@
 #include <optional>
 #include <vector>
 
+#include <sys/mman.h>
+
 #include "optimized/liveness_solver.h"
 #include "optimized/optimized.h"
 
@@ -40,17 +42,34 @@ namespace ori::optimized {
 // ---- the solver ---------------------------------------------------------------
 
 LivenessSets::LivenessSets(uint32_t blocks, uint32_t bits)
-    : blocks_(blocks), bits_(bits), words_((bits + 31) / 32) {
+    : blocks_(blocks), bits_(bits), words_(uint32_t((uint64_t(bits) + 31) / 32)) {
   if (words_ >= 8) words_ = (words_ + 7) & ~7u;
-  constexpr size_t kAlign = 64;
-  // calloc: huge arenas come as zero pages from the OS, touched as they are used.
-  void* raw = std::calloc(bytes() + kAlign, 1);
-  if (!raw) throw std::bad_alloc();
-  storage_.reset(raw);
-  arena_ = reinterpret_cast<uint32_t*>((reinterpret_cast<uintptr_t>(raw) + kAlign - 1) & ~uintptr_t(kAlign - 1));
+  // A large arena is mapped directly (zero pages from the OS) with
+  // transparent huge pages asked for: 64k registers x 10k blocks take 1.3 GB,
+  // and faulting that in 4 KB pages took longer than the whole analysis
+  // (docs/performance.md "Liveness"). A small one comes from calloc.
+  constexpr size_t kAlign = 64, kHuge = size_t(2) << 20;
+  if (bytes() >= 2 * kHuge) {
+    mapped_ = (bytes() + kHuge - 1) & ~(kHuge - 1);
+    storage_ = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (storage_ == MAP_FAILED) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
+    madvise(storage_, mapped_, MADV_HUGEPAGE); // advice only: no huge pages is fine
+#endif
+    arena_ = static_cast<uint32_t*>(storage_);
+    return;
+  }
+  storage_ = std::calloc(bytes() + kAlign, 1);
+  if (!storage_) throw std::bad_alloc();
+  arena_ = reinterpret_cast<uint32_t*>((reinterpret_cast<uintptr_t>(storage_) + kAlign - 1) & ~uintptr_t(kAlign - 1));
 }
 
-void LivenessSets::Free::operator()(void* p) const { std::free(p); }
+LivenessSets::~LivenessSets() {
+  if (mapped_)
+    munmap(storage_, mapped_);
+  else
+    std::free(storage_);
+}
 
 void LivenessSets::clearSolution() {
   for (uint32_t b = 0; b < blocks_; ++b) std::memset(in(b), 0, 2 * size_t(words_) * sizeof(uint32_t));
@@ -215,6 +234,7 @@ LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
   for (auto& s : sets)
     if (s) solveLiveness(*s, cfg, order);
 
+  const BitKernels& kernels = bestKernels();
   LivenessFacts facts;
   facts.liveIn.resize(n);
   facts.liveOut.resize(n);
@@ -224,6 +244,16 @@ LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
   for (size_t file = 0; file < files.size(); ++file)
     if (sets[file]) live[file].resize(sets[file]->words());
   for (uint32_t b = 0; b < n; ++b) {
+    // Sized first: growing 2 x 100k vectors by doubling kept malloc busier
+    // than everything else together.
+    size_t inSize = 0, outSize = 0;
+    for (const auto& s : sets)
+      if (s) {
+        inSize += kernels.popcount(s->in(b), s->words());
+        outSize += kernels.popcount(s->out(b), s->words());
+      }
+    facts.liveIn[b].reserve(inSize);
+    facts.liveOut[b].reserve(outSize);
     for (size_t file = 0; file < files.size(); ++file) {
       if (!sets[file]) continue;
       const LivenessSets& s = *sets[file];
@@ -236,7 +266,7 @@ LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
     for (size_t file = 0; file < files.size(); ++file)
       if (sets[file]) {
         std::memcpy(live[file].data(), sets[file]->out(b), live[file].size() * sizeof(uint32_t));
-        count[file] = bestKernels().popcount(live[file].data(), uint32_t(live[file].size()));
+        count[file] = kernels.popcount(live[file].data(), uint32_t(live[file].size()));
       }
     auto raise = [&] {
       for (size_t k = 0; k < best.size(); ++k) best[k] = std::max(best[k], count[k]);

@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "ir/facts.h"
@@ -21,6 +20,9 @@ namespace ori::optimized {
 class LivenessSets {
 public:
   LivenessSets(uint32_t blocks, uint32_t bits);
+  ~LivenessSets();
+  LivenessSets(const LivenessSets&) = delete;
+  LivenessSets& operator=(const LivenessSets&) = delete;
   uint32_t blocks() const { return blocks_; }
   uint32_t bits() const { return bits_; }
   uint32_t words() const { return words_; }
@@ -37,11 +39,9 @@ public:
 
 private:
   uint32_t* set(uint32_t b, uint32_t k) const { return arena_ + (size_t(b) * 4 + k) * words_; }
-  struct Free {
-    void operator()(void* p) const;
-  };
   uint32_t blocks_, bits_, words_;
-  std::unique_ptr<void, Free> storage_;
+  void* storage_ = nullptr;
+  size_t mapped_ = 0; // bytes mapped with mmap, or 0: storage_ is from calloc
   uint32_t* arena_ = nullptr;
 };
 
