@@ -187,7 +187,8 @@ std::string loopsCheck(const CfgFacts& cfg, const LoopFacts& lf, const Dominance
   for (uint32_t h = 0; h < n; ++h)
     if (!latches[h].empty()) headers.push_back(h);
   if (lf.loops.size() != headers.size())
-    return fmt::format("{} loops, the dominating backedges give headers [{}]", lf.loops.size(), fmt::join(headers, ", "));
+    return fmt::format("{} loops, the dominating backedges give headers [{}]", lf.loops.size(),
+                       fmt::join(headers, ", "));
   std::vector<std::vector<bool>> inBody;
   for (size_t k = 0; k < lf.loops.size(); ++k) {
     const Loop& L = lf.loops[k];
@@ -196,7 +197,8 @@ std::string loopsCheck(const CfgFacts& cfg, const LoopFacts& lf, const Dominance
     std::vector<uint32_t> want = latches[h];
     std::sort(want.begin(), want.end());
     if (L.latches != want)
-      return fmt::format("loop at bix{}: latches [{}], expected [{}]", h, fmt::join(L.latches, ", "), fmt::join(want, ", "));
+      return fmt::format("loop at bix{}: latches [{}], expected [{}]", h, fmt::join(L.latches, ", "),
+                         fmt::join(want, ", "));
     // Body: the header, and each reachable b with a path to a latch that does
     // not pass the header.
     std::vector<bool> body(n, false);
@@ -224,7 +226,8 @@ std::string loopsCheck(const CfgFacts& cfg, const LoopFacts& lf, const Dominance
         if (!dom[h][b]) return fmt::format("loop at bix{}: body block bix{} is not dominated by the header", h, b);
       }
     if (L.body != wantBody)
-      return fmt::format("loop at bix{}: body [{}], expected [{}]", h, fmt::join(L.body, ", "), fmt::join(wantBody, ", "));
+      return fmt::format("loop at bix{}: body [{}], expected [{}]", h, fmt::join(L.body, ", "),
+                         fmt::join(wantBody, ", "));
     std::set<uint32_t> outsidePreds, exits;
     for (uint32_t p : cfg.preds[h])
       if (!body[p] && cfg.rpoNumber[p] != kNoBlock) outsidePreds.insert(p); // reachable only
@@ -235,7 +238,8 @@ std::string loopsCheck(const CfgFacts& cfg, const LoopFacts& lf, const Dominance
       for (uint32_t s : cfg.succs[b])
         if (!body[s]) exits.insert(s);
     if (L.exits != std::vector<uint32_t>(exits.begin(), exits.end()))
-      return fmt::format("loop at bix{}: exits [{}], expected [{}]", h, fmt::join(L.exits, ", "), fmt::join(exits, ", "));
+      return fmt::format("loop at bix{}: exits [{}], expected [{}]", h, fmt::join(L.exits, ", "),
+                         fmt::join(exits, ", "));
     inBody.push_back(std::move(body));
   }
   for (size_t k = 0; k < lf.loops.size(); ++k) {

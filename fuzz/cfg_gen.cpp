@@ -12,7 +12,9 @@ int pick(int lo, int hi) { // [lo, hi), not scaled by the generation size
   if (hi - lo <= 1) return lo;
   return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(lo, hi));
 }
-bool chance(int percent) { return pick(0, 100) < percent; }
+// True with the given probability; shrinks towards false (pick shrinks towards
+// 0), so a shrunk case loses its optional features, e.g. the long chain.
+bool chance(int percent) { return pick(0, 100) >= 100 - percent; }
 
 enum class Term { FallThrough, Bra, CondBra, Brx, Exit, GuardedExit, Ret, GuardedRet };
 

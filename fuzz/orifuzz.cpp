@@ -376,7 +376,7 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
   }
   if (o.listChecks) {
     for (const Check& c : checkTable())
-      if (!c.hidden) std::cout << fmt::format("{:<12} {}\n", c.name, c.help);
+      if (!c.hidden) std::cout << fmt::format("{:<16} {}\n", c.name, c.help);
     return 0;
   }
   if (o.check.empty()) usageError("--check NAME is required (see --list-checks)");

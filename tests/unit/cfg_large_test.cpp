@@ -78,7 +78,8 @@ Function randomCfg(uint32_t n, uint64_t seed) {
     } else if (r < 900) {
       JumpTable jt;
       jt.name = fmt::format("T{}", f.jumpTables.size());
-      for (uint32_t k = 1 + below(5); k > 0; --k) jt.targets.push_back(below(4) == 0 && !jt.targets.empty() ? jt.targets[0] : near(i));
+      for (uint32_t k = 1 + below(5); k > 0; --k) // sometimes repeating the first target
+        jt.targets.push_back(below(4) == 0 && !jt.targets.empty() ? jt.targets[0] : near(i));
       Instr brx;
       brx.op = Opcode::BRX;
       brx.srcs.push_back(Operand::reg_(R(0)));
