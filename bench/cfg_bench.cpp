@@ -36,6 +36,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -358,7 +359,7 @@ std::unique_ptr<LlvmPeer> makeLlvmPeer(const CfgFacts& cfg) {
   for (auto& bb : bbs) bb = llvm::BasicBlock::Create(c, "", f);
   llvm::BranchInst::Create(bbs[0], entry);
   for (size_t b = 0; b < bbs.size(); ++b) {
-    const std::vector<uint32_t>& s = cfg.succs[b];
+    const std::span<const uint32_t> s = cfg.succs[b];
     if (s.empty()) {
       llvm::ReturnInst::Create(c, bbs[b]);
     } else if (s.size() == 1) {

@@ -85,7 +85,7 @@ std::string successorsFollowTheRules(const Function& f, const CfgFacts& cfg) {
     std::vector<uint32_t> dedup;
     for (uint32_t s : want)
       if (std::find(dedup.begin(), dedup.end(), s) == dedup.end()) dedup.push_back(s);
-    if (cfg.succs[b] != dedup)
+    if (!std::ranges::equal(cfg.succs[b], dedup))
       return fmt::format("succs of bix{}: [{}], the rules give [{}]", b, fmt::join(cfg.succs[b], ", "),
                          fmt::join(dedup, ", "));
     for (uint32_t s : cfg.succs[b])

@@ -231,15 +231,16 @@ TEST(RpoIterativeSearch, SmallestGraphsWhereTheBackedgesDiffer) {
 // may overflow in either routine.
 TEST(RpoIterativeLarge, MillionBlockChain) {
   const uint32_t n = 1000000;
-  CfgFacts cfg;
-  cfg.succs.resize(n);
-  cfg.preds.resize(n);
+  std::vector<std::vector<uint32_t>> succs(n), preds(n);
   for (uint32_t b = 0; b + 1 < n; ++b) {
-    cfg.succs[b].push_back(b + 1);
-    cfg.preds[b + 1].push_back(b);
+    succs[b].push_back(b + 1);
+    preds[b + 1].push_back(b);
   }
-  cfg.succs[n - 2].insert(cfg.succs[n - 2].begin(), 0u);
-  cfg.preds[0].push_back(n - 2);
+  succs[n - 2].insert(succs[n - 2].begin(), 0u);
+  preds[0].push_back(n - 2);
+  CfgFacts cfg;
+  cfg.succs = succs;
+  cfg.preds = preds;
   const RpoSlots it = optimized::computeRpoIterativeSlots(cfg);
   const RpoSlots un = optimized::computeEraseSlots(cfg, EraseMarks::Unvisited);
   const RpoSlots pc = optimized::computeEraseSlots(cfg, EraseMarks::PredCount);

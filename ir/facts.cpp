@@ -1,17 +1,63 @@
 #include "ir/facts.h"
 
+#include <algorithm>
+#include <cassert>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 namespace ori {
+
+AdjacencyLists::AdjacencyLists(std::initializer_list<std::initializer_list<uint32_t>> rows) {
+  reserve(rows.size(), 0);
+  for (const auto& row : rows) {
+    appendRow();
+    for (uint32_t t : row) push(t);
+  }
+}
+
+AdjacencyLists::AdjacencyLists(const std::vector<std::vector<uint32_t>>& rows) {
+  size_t edges = 0;
+  for (const auto& row : rows) edges += row.size();
+  reserve(rows.size(), edges);
+  for (const auto& row : rows) {
+    appendRow();
+    targets_.insert(targets_.end(), row.begin(), row.end());
+    offsets_.back() = uint32_t(targets_.size());
+  }
+}
+
+AdjacencyLists AdjacencyLists::fromOffsets(std::vector<uint32_t> offsets,
+                                           std::vector<uint32_t> targets) {
+  assert(!offsets.empty() && offsets.front() == 0 && offsets.back() == targets.size());
+  AdjacencyLists lists;
+  lists.offsets_ = std::move(offsets);
+  lists.targets_ = std::move(targets);
+  return lists;
+}
+
+void AdjacencyLists::reserve(size_t rows, size_t edges) {
+  offsets_.reserve(rows + 1);
+  targets_.reserve(edges);
+}
+
+void AdjacencyLists::appendRow() {
+  if (offsets_.empty()) offsets_.push_back(0);
+  offsets_.push_back(uint32_t(targets_.size()));
+}
+
+void AdjacencyLists::push(uint32_t target) {
+  assert(!empty());
+  targets_.push_back(target);
+  ++offsets_.back();
+}
+
 namespace {
 
-template <typename T>
-std::string compareLists(std::string_view what, const std::vector<std::vector<T>>& a,
-                         const std::vector<std::vector<T>>& b) {
+std::string compareLists(std::string_view what, const AdjacencyLists& a, const AdjacencyLists& b) {
   if (a.size() != b.size()) return fmt::format("{}: reference has {} blocks, optimized {}", what, a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i])
+    if (!std::ranges::equal(a[i], b[i]))
       return fmt::format("{} of bix{}: reference [{}], optimized [{}]", what, i, fmt::join(a[i], ", "),
                          fmt::join(b[i], ", "));
   return "";

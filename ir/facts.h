@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,14 +19,56 @@ namespace ori {
 
 inline constexpr int32_t kNoBlock = -1;
 
+// One list of block indices per block, stored flat (compressed sparse rows):
+// row b is targets[offsets[b], offsets[b + 1]). Two allocations for the whole
+// graph instead of one per block, which at 100k blocks cost as much as the
+// analyses themselves (docs/performance.md, "CFG analyses (issue 4)").
+class AdjacencyLists {
+public:
+  AdjacencyLists() = default;
+  AdjacencyLists(std::initializer_list<std::initializer_list<uint32_t>> rows);
+  // Implicit, so that tests compare with a std::vector<std::vector<uint32_t>>.
+  AdjacencyLists(const std::vector<std::vector<uint32_t>>& rows); // NOLINT(google-explicit-constructor)
+  // Takes a finished CSR: offsets.size() == rows + 1, offsets[0] == 0,
+  // ascending, offsets.back() == targets.size().
+  static AdjacencyLists fromOffsets(std::vector<uint32_t> offsets, std::vector<uint32_t> targets);
+
+  // Building row by row: appendRow() starts the next (empty) row, push()
+  // appends to the last one.
+  void reserve(size_t rows, size_t edges);
+  void appendRow();
+  void push(uint32_t target);
+
+  size_t size() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
+  bool empty() const { return size() == 0; }
+  size_t edgeCount() const { return targets_.size(); }
+  std::span<const uint32_t> operator[](size_t b) const {
+    return {targets_.data() + offsets_[b], targets_.data() + offsets_[b + 1]};
+  }
+  // Entries may be rewritten in place (a row's length stays).
+  std::span<uint32_t> operator[](size_t b) {
+    return {targets_.data() + offsets_[b], targets_.data() + offsets_[b + 1]};
+  }
+
+  // Equal when they have the same rows (the representation is canonical).
+  friend bool operator==(const AdjacencyLists& a, const AdjacencyLists& b) {
+    return a.size() == b.size() &&
+           (a.empty() || (a.offsets_ == b.offsets_ && a.targets_ == b.targets_));
+  }
+
+private:
+  std::vector<uint32_t> offsets_; // empty, or rows + 1 entries starting at 0
+  std::vector<uint32_t> targets_;
+};
+
 // The control-flow graph of one function (spec/000).
 struct CfgFacts {
   // Successors of each block in successor-list order (conditional BRA: taken
   // target, then fall-through; BRX: table order), each block once, in first
   // occurrence order.
-  std::vector<std::vector<uint32_t>> succs;
+  AdjacencyLists succs;
   // Predecessors of each block, ascending.
-  std::vector<std::vector<uint32_t>> preds;
+  AdjacencyLists preds;
   // Reverse postorder of the blocks reachable from bix 0 (a depth-first
   // search visiting successors in successor-list order).
   std::vector<uint32_t> rpo;

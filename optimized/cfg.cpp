@@ -1,7 +1,8 @@
 // The optimized half's CFG (spec/000): successor edges in the FNV-1a
 // successor map, predecessors, a true depth-first RPO by an explicit stack (no
 // recursion: a 1M-block chain must not overflow the stack), and backedges in
-// the FNV-1a backedge map. The results are copied into the canonical CfgFacts.
+// the FNV-1a backedge map. The results go into the canonical CfgFacts; its
+// succs and preds are the CSR arrays built here, moved in without copying.
 //
 // As in the spec's full map node (value_array, value_count), a node holds a
 // range of one flat edge array rather than a container of its own. The map is
@@ -10,6 +11,7 @@
 // containers and hash probes per edge cost more than the analyses themselves
 // on 100k-block functions (docs/performance.md, "CFG analyses").
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "optimized/fnv_map.h"
@@ -74,8 +76,6 @@ void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out,
 CfgFacts computeCfg(const Function& f) {
   const uint32_t n = uint32_t(f.blocks.size());
   CfgFacts cfg;
-  cfg.succs.resize(n);
-  cfg.preds.resize(n);
   cfg.rpoNumber.assign(n, kNoBlock);
   if (n == 0) return cfg;
 
@@ -102,8 +102,6 @@ CfgFacts computeCfg(const Function& f) {
   std::vector<uint32_t> succStart(size_t(n) + 1);
   succMap.forEachInPoolOrder([&](uint32_t b, const EdgeRange& r) { succStart[b] = r.offset; });
   succStart[n] = uint32_t(edges.size());
-  for (uint32_t b = 0; b < n; ++b)
-    cfg.succs[b].assign(edges.begin() + succStart[b], edges.begin() + succStart[b + 1]);
 
   // Predecessors by counting sort on the target: sources come in ascending
   // order, each edge once.
@@ -114,8 +112,7 @@ CfgFacts computeCfg(const Function& f) {
     std::vector<uint32_t> fill(predStart.begin(), predStart.end() - 1);
     for (uint32_t b = 0; b < n; ++b)
       for (uint32_t e = succStart[b]; e < succStart[b + 1]; ++e) preds[fill[edges[e]]++] = b;
-    for (uint32_t b = 0; b < n; ++b)
-      cfg.preds[b].assign(preds.begin() + predStart[b], preds.begin() + predStart[b + 1]);
+    cfg.preds = AdjacencyLists::fromOffsets(std::move(predStart), std::move(preds));
   }
 
   // Depth-first postorder from bix 0, successors in successor-list order. The
@@ -174,6 +171,8 @@ CfgFacts computeCfg(const Function& f) {
     const EdgeRange& r = *backedgeMap.find(b);
     for (uint32_t k = r.offset; k < r.offset + r.count; ++k) cfg.backedges.emplace_back(b, backTargets[k]);
   }
+  // Blocks were appended in bix order, so the CSR view is already the result.
+  cfg.succs = AdjacencyLists::fromOffsets(std::move(succStart), std::move(edges));
   return cfg;
 }
 

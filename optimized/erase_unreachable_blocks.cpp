@@ -6,6 +6,7 @@
 // sub_BDE6C0's RPO slot assignment as spec/003 documents it, with the
 // recursion on an explicit stack.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "optimized/optimized.h"
@@ -94,7 +95,7 @@ RpoSlots computeEraseSlots(const CfgFacts& cfg, EraseMarks marks) {
     stack.emplace_back(root, 0u);
     while (!stack.empty()) {
       auto& [b, next] = stack.back();
-      const std::vector<uint32_t>& ss = cfg.succs[b];
+      const std::span<const uint32_t> ss = cfg.succs[b];
       while (next < ss.size() && mark[ss[next]] != 1) ++next;
       if (next < ss.size()) {
         const uint32_t s = ss[next++];

@@ -17,6 +17,7 @@
 // the same register could still be split at. The copies' registers are new
 // and never candidates.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -75,7 +76,7 @@ uint32_t oriSplitLiveRanges(Function& f) {
     s.body = BitVector(n);
     for (uint32_t b : l.body) s.body.setBit(b);
     s.canonical = l.header != 0 && l.preheader != kNoBlock &&
-                  cfg.succs[uint32_t(l.preheader)] == std::vector<uint32_t>{l.header};
+                  std::ranges::equal(cfg.succs[uint32_t(l.preheader)], std::array{l.header});
     for (uint32_t e : l.exits) {
       bool only = e != 0;
       for (uint32_t p : cfg.preds[e]) only = only && s.body.testBit(p);

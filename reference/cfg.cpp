@@ -57,20 +57,21 @@ struct PostorderRecorder : boost::default_dfs_visitor {
 CfgFacts computeCfg(const Function& f) {
   const auto n = static_cast<uint32_t>(f.blocks.size());
   CfgFacts cfg;
-  cfg.succs.resize(n);
-  cfg.preds.resize(n);
   cfg.rpoNumber.assign(n, kNoBlock);
   if (n == 0) return cfg;
 
   Graph g(n);
+  std::vector<std::vector<uint32_t>> succs(n), preds(n);
   for (uint32_t b = 0; b < n; ++b) {
-    cfg.succs[b] = successorsOf(f, b);
-    for (uint32_t s : cfg.succs[b]) {
+    succs[b] = successorsOf(f, b);
+    for (uint32_t s : succs[b]) {
       boost::add_edge(b, s, g); // out-edges keep insertion (= successor) order
-      cfg.preds[s].push_back(b);
+      preds[s].push_back(b);
     }
   }
-  for (auto& p : cfg.preds) std::sort(p.begin(), p.end());
+  for (auto& p : preds) std::sort(p.begin(), p.end());
+  cfg.succs = succs;
+  cfg.preds = preds;
 
   // DFS from bix 0 only: unreachable blocks stay white and get no number.
   std::vector<boost::default_color_type> color(n, boost::white_color);

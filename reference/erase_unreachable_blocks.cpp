@@ -12,6 +12,7 @@
 // one of its targets is erased (a kept BRX's targets are all reachable), so
 // such tables are dropped.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
@@ -109,7 +110,7 @@ RpoSlots computeEraseSlots(const CfgFacts& cfg, EraseMarks marks) {
     std::vector<Frame> calls{{root, 0}};
     while (!calls.empty()) {
       Frame& top = calls.back();
-      const std::vector<uint32_t>& succs = cfg.succs[top.bix];
+      const std::span<const uint32_t> succs = cfg.succs[top.bix];
       if (top.next < succs.size()) {
         const uint32_t s = succs[top.next++];
         if (mark[s] == 1) { // "sole predecessor is bix": cascade

@@ -24,6 +24,7 @@
 // again; a split value is no longer live in the loop, so the same value is
 // not split again at a loop inside it.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -61,7 +62,8 @@ bool splittable(Reg v, const Loop& loop, const Function& f, const CfgFacts& cfg,
   if ((v.file != RegFile::R && v.file != RegFile::UR) || v.isConst()) return false;
   if (f.nextReg[size_t(v.file)] >= Reg::kConst) return false; // no fresh register left
   if (loop.header == 0 || loop.preheader == kNoBlock) return false;
-  if (cfg.succs[uint32_t(loop.preheader)] != std::vector<uint32_t>{loop.header}) return false;
+  if (!std::ranges::equal(cfg.succs[uint32_t(loop.preheader)], std::array{loop.header}))
+    return false;
   if (!s.liveThrough.count(loop.header)) return false;
   const std::set<uint32_t> body(loop.body.begin(), loop.body.end());
   for (uint32_t b : loop.body)

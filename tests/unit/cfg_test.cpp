@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "ir/facts.h"
@@ -484,6 +485,48 @@ TYPED_TEST(CfgHalves, InvariantsOnExamples) {
   }
   EXPECT_GE(functions, 4);
   EXPECT_GE(loopCount, 1); // examples/reduce.ori has a counted loop
+}
+
+// AdjacencyLists (ir/facts.h), CSR rows. By the definition, the three ways
+// of building rows [[1, 2], [], [0]] must give equal values: offsets
+// [0, 2, 2, 3], targets [1, 2, 0].
+TEST(AdjacencyLists, BuildersAgreeAndCompareByRows) {
+  const AdjacencyLists fromInit{{1, 2}, {}, {0}};
+  const AdjacencyLists fromVectors(Lists{{1, 2}, {}, {0}});
+  const AdjacencyLists viaOffsets = AdjacencyLists::fromOffsets({0, 2, 2, 3}, {1, 2, 0});
+  AdjacencyLists built;
+  built.reserve(3, 3);
+  built.appendRow();
+  built.push(1);
+  built.push(2);
+  built.appendRow();
+  built.appendRow();
+  built.push(0);
+  for (const AdjacencyLists* a :
+       std::initializer_list<const AdjacencyLists*>{&fromInit, &fromVectors, &viaOffsets, &built}) {
+    ASSERT_EQ(a->size(), 3u);
+    EXPECT_EQ(a->edgeCount(), 3u);
+    EXPECT_TRUE(std::ranges::equal((*a)[0], std::vector<uint32_t>{1, 2}));
+    EXPECT_TRUE((*a)[1].empty());
+    EXPECT_TRUE(std::ranges::equal((*a)[2], std::vector<uint32_t>{0}));
+    EXPECT_TRUE(*a == fromInit);
+  }
+  // Rows differ: [[2, 1], [], [0]], and [[1, 2], [0], []] (same targets,
+  // other offsets), and one row fewer.
+  EXPECT_FALSE(fromInit == (AdjacencyLists{{2, 1}, {}, {0}}));
+  EXPECT_FALSE(fromInit == (AdjacencyLists{{1, 2}, {0}, {}}));
+  EXPECT_FALSE(fromInit == (AdjacencyLists{{1, 2}, {}}));
+  // No rows, however built, is empty and equal; one empty row is not.
+  EXPECT_TRUE(AdjacencyLists{} == AdjacencyLists::fromOffsets({0}, {}));
+  EXPECT_TRUE(AdjacencyLists{}.empty());
+  AdjacencyLists oneRow;
+  oneRow.appendRow();
+  EXPECT_EQ(oneRow.size(), 1u);
+  EXPECT_FALSE(oneRow == AdjacencyLists{});
+  // Entries may be rewritten in place.
+  AdjacencyLists swapped = fromInit;
+  std::swap(swapped[0][0], swapped[0][1]);
+  EXPECT_TRUE(swapped == (AdjacencyLists{{2, 1}, {}, {0}}));
 }
 
 } // namespace
