@@ -22,22 +22,13 @@
 #include "ir/ori.h"
 #include "optimized/optimized.h"
 #include "reference/reference.h"
+#include "tests/unit/parse_one.h"
 
 namespace ori {
 namespace {
 
 constexpr uint32_t LH = BlockAnnotation::kLoopHeader, HP = BlockAnnotation::kHasPred,
                    OK = BlockAnnotation::kAnalysisOk, IL = BlockAnnotation::kInLoop;
-
-Function parseOne(const std::string& text) {
-  ParseResult r = parseOri(text, "test.ori");
-  if (!r.module) {
-    ADD_FAILURE() << "parse error: " << (r.error ? r.error->message : "?");
-    return {};
-  }
-  EXPECT_EQ(r.module->functions.size(), 1u);
-  return r.module->functions.at(0);
-}
 
 // The two halves, as type parameters of the suite. Each uses its own CFG.
 struct ReferenceHalf {

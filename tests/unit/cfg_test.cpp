@@ -20,22 +20,13 @@
 #include "ir/verify.h"
 #include "optimized/optimized.h"
 #include "reference/reference.h"
+#include "tests/unit/parse_one.h"
 
 namespace ori {
 namespace {
 
 using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
 using Lists = std::vector<std::vector<uint32_t>>;
-
-Function parseOne(const std::string& text) {
-  ParseResult r = parseOri(text, "test.ori");
-  if (!r.module) {
-    ADD_FAILURE() << "parse error: " << (r.error ? r.error->message : "?");
-    return {};
-  }
-  EXPECT_EQ(r.module->functions.size(), 1u);
-  return r.module->functions.at(0);
-}
 
 struct Analysed {
   Function f;
