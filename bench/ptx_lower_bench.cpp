@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "ir/ptx/ptx.h"
+#include "ptx/ptx.h"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/ptx/ast.h"
-#include "ir/ptx/lexer.h"
+#include "ptx/ast.h"
+#include "ptx/lexer.h"
 
 namespace {
 

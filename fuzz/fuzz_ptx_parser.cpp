@@ -1,4 +1,4 @@
-// libFuzzer harness for the PTX parser (ir/ptx): any byte string must give
+// libFuzzer harness for the PTX parser (ptx): any byte string must give
 // either a module or one positioned diagnostic, never a crash, hang, leak or
 // unbounded allocation. Seeds: /work/shared/corpus/ptx; inputs that once
 // crashed are kept in fuzz/corpus/ptx-crashes/ and replayed by
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "ir/ptx/ast.h"
+#include "ptx/ast.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

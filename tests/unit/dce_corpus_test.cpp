@@ -19,7 +19,7 @@
 #include "fuzz/dce_checks.h"
 #include "ir/interp.h"
 #include "ir/ori.h"
-#include "ir/ptx/ptx.h"
+#include "ptx/ptx.h"
 #include "optimized/optimized.h"
 
 namespace {

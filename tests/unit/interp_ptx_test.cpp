@@ -1,4 +1,4 @@
-// The interpreter on Ori lowered from real PTX (ir/ptx parseAndLower, then
+// The interpreter on Ori lowered from real PTX (ptx parseAndLower, then
 // runKernel): device-function calls with .param arguments and results,
 // .local arrays behind generic pointers, __shared__ arrays, __device__ and
 // __constant__ variables, brx.idx, narrow and wide loads and stores. The
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "ir/interp.h"
-#include "ir/ptx/ptx.h"
+#include "ptx/ptx.h"
 
 namespace ori {
 namespace {

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "ir/interp.h"
-#include "ir/ptx/ptx.h"
+#include "ptx/ptx.h"
 
 namespace {
 

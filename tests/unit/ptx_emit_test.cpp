@@ -20,7 +20,7 @@
 #include "fuzz/ori_gen.h"
 #include "ir/interp.h"
 #include "ir/ori.h"
-#include "ir/ptx/ptx.h"
+#include "ptx/ptx.h"
 
 namespace {
 

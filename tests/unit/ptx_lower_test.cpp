@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "ir/ori.h"
-#include "ir/ptx/ptx.h"
+#include "ptx/ptx.h"
 #include "ir/verify.h"
 
 namespace {

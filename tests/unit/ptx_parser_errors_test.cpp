@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/ptx/ast.h"
+#include "ptx/ast.h"
 
 namespace ori::ptx {
 namespace {

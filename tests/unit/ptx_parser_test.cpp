@@ -17,7 +17,7 @@
 
 #include <unistd.h>
 
-#include "ir/ptx/ast.h"
+#include "ptx/ast.h"
 
 namespace ori::ptx {
 namespace {

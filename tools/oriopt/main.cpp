@@ -13,7 +13,7 @@
 
 #include "ir/interp.h"
 #include "ir/ori.h"
-#include "ir/ptx/ptx.h"
+#include "ptx/ptx.h"
 #include "ir/verify.h"
 #include "tools/oriopt/dumps.h"
 #include "tools/oriopt/pipeline.h"

@@ -10,7 +10,7 @@
 #include <initializer_list>
 #include <optional>
 
-#include "ir/ptx/lower_impl.h"
+#include "ptx/lower_impl.h"
 
 namespace ori::ptx::lowering {
 

@@ -1,4 +1,4 @@
-// Ori -> PTX (ori::ptx::emit, ir/ptx/ptx.h): the module text. The header
+// Ori -> PTX (ori::ptx::emit, ptx/ptx.h): the module text. The header
 // directives (.version raised to what the emitted instructions need), the PTX
 // text carried through from the input, module variables, a prototype of every
 // function, then the bodies (emit_func.cpp). emit_impl.h says how Ori's
@@ -9,8 +9,8 @@
 #include <bit>
 #include <cstring>
 
-#include "ir/ptx/emit_impl.h"
-#include "ir/ptx/ptx.h"
+#include "ptx/emit_impl.h"
+#include "ptx/ptx.h"
 
 namespace ori::ptx {
 namespace emit_detail {

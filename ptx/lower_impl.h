@@ -1,5 +1,5 @@
-// Internals of the PTX -> Ori lowering (ir/ptx/lower.cpp builds functions and
-// resolves names; ir/ptx/lower_instr.cpp lowers one instruction).
+// Internals of the PTX -> Ori lowering (ptx/lower.cpp builds functions and
+// resolves names; ptx/lower_instr.cpp lowers one instruction).
 #pragma once
 
 #include <map>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/ptx/ptx.h"
+#include "ptx/ptx.h"
 
 namespace ori::ptx {
 

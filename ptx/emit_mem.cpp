@@ -21,7 +21,7 @@
 #include <climits>
 
 #include "ir/ori.h"
-#include "ir/ptx/emit_impl.h"
+#include "ptx/emit_impl.h"
 
 namespace ori::ptx::emit_detail {
 namespace {

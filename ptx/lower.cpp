@@ -8,7 +8,7 @@
 #include <bit>
 #include <cctype>
 
-#include "ir/ptx/lower_impl.h"
+#include "ptx/lower_impl.h"
 
 namespace ori::ptx {
 namespace {
@@ -404,7 +404,7 @@ void FunctionLowerer::instruction(const Instruction& pi) {
 }
 
 // The instruction's own text with every register replaced by a placeholder:
-// @dN for the Nth def, @uN for the Nth use (ir/ptx/ptx.h).
+// @dN for the Nth def, @uN for the Nth use (ptx/ptx.h).
 void FunctionLowerer::opaque(const Instruction& pi) {
   ori::Instr in;
   in.op = ori::Opcode::OPAQUE;

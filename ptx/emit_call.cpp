@@ -14,7 +14,7 @@
 #include <cctype>
 
 #include "ir/ori.h"
-#include "ir/ptx/emit_impl.h"
+#include "ptx/emit_impl.h"
 
 namespace ori::ptx::emit_detail {
 

@@ -1,4 +1,4 @@
-#include "ir/ptx/lexer.h"
+#include "ptx/lexer.h"
 
 #include <algorithm>
 #include <array>

@@ -13,7 +13,7 @@
 #include <map>
 
 #include "ir/ori.h"
-#include "ir/ptx/emit_impl.h"
+#include "ptx/emit_impl.h"
 
 namespace ori::ptx::emit_detail {
 namespace {

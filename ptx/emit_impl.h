@@ -1,5 +1,5 @@
-// Internals of the Ori -> PTX emitter (ori::ptx::emit, ir/ptx/ptx.h), shared by
-// ir/ptx/emit.cpp (module text, variables, headers), emit_regs.cpp (register
+// Internals of the Ori -> PTX emitter (ori::ptx::emit, ptx/ptx.h), shared by
+// ptx/emit.cpp (module text, variables, headers), emit_regs.cpp (register
 // widths and live-in registers), emit_func.cpp (registers, operands, guards,
 // function bodies), emit_alu.cpp (integer and predicate opcodes),
 // emit_float.cpp (floating point and conversions), emit_mem.cpp (memory,

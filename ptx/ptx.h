@@ -9,7 +9,7 @@
 #include "ir/diag.h"
 #include "ir/ir.h"
 #include "ir/ori.h"
-#include "ir/ptx/ast.h"
+#include "ptx/ast.h"
 
 namespace ori::ptx {
 

@@ -10,7 +10,7 @@
 #include <cctype>
 
 #include "ir/ori.h"
-#include "ir/ptx/emit_impl.h"
+#include "ptx/emit_impl.h"
 
 namespace ori::ptx::emit_detail {
 namespace {

@@ -2,7 +2,7 @@
 // logic, shifts, min/max (see lowering.h).
 #include <fmt/format.h>
 
-#include "ir/ptx/lowering.h"
+#include "ptx/lowering.h"
 
 namespace ori::ptx {
 

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "ir/ptx/ast.h"
-#include "ir/ptx/lexer.h"
+#include "ptx/ast.h"
+#include "ptx/lexer.h"
 
 namespace ori::ptx {
 namespace {

@@ -9,7 +9,7 @@
 // before writing them; the function sets them to 0 first.
 #include <fmt/format.h>
 
-#include "ir/ptx/emit_impl.h"
+#include "ptx/emit_impl.h"
 
 namespace ori::ptx::emit_detail {
 

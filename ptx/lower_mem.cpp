@@ -4,7 +4,7 @@
 
 #include <span>
 
-#include "ir/ptx/lowering.h"
+#include "ptx/lowering.h"
 
 namespace ori::ptx::lowering {
 

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "ir/ori.h"
-#include "ir/ptx/emit_impl.h"
+#include "ptx/emit_impl.h"
 
 namespace ori::ptx::emit_detail {
 namespace {
