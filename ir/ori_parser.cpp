@@ -273,6 +273,9 @@ private:
       bool callTarget = in.op == Opcode::CALL && !u.dst && u.k == 0;
       const Param* param = nullptr;
       const Variable* v = findVariable(m, f, o.sym, &param);
+      // A %name that names nothing was meant as a register.
+      if (!v && !param && o.sym.starts_with('%') && !(callTarget && m.findFunction(o.sym)))
+        fail(u.loc, fmt::format("undeclared register '{}'", o.sym));
       if (o.kind == Operand::Kind::Mem) {
         if (!v && !param) fail(u.loc, fmt::format("undefined variable '{}'", o.sym));
       } else if (callTarget) {
@@ -817,7 +820,8 @@ private:
       return Operand::special(*s);
     }
     if (auto it = names_.find(t.text); it != names_.end()) { ++pos_; return Operand::reg_(it->second); }
-    if (t.text[0] == '%') fail(loc, fmt::format("undeclared register '{}'", t.text));
+    // A %name that is no register may still be a symbol (PTX's %VAParam); checkSymbols decides.
+    if (t.text[0] == '%' && !(kinds & K_SYM)) fail(loc, fmt::format("undeclared register '{}'", t.text));
     std::string name = take().text;
     if (kinds & K_LABEL) { if (ref) *ref = name; return Operand::label(0); }
     if (kinds & K_JTAB) { if (ref) *ref = name; return Operand::jumpTable(0); }
@@ -885,7 +889,6 @@ private:
       if (base) ++pos_;
       Token t = cur();
       sym = word("a symbol");
-      if (sym[0] == '%') fail(t.loc, fmt::format("undeclared register '{}'", sym));
       checkName(t, "symbol");
     }
     int64_t off = 0;

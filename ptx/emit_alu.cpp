@@ -7,6 +7,7 @@
 //   registers; ISETP -> setp p|q; PLOP3 -> and/or/xor/not.pred or a general
 //   lop3 form.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <bit>
@@ -95,6 +96,71 @@ std::string FnEmitter::bitwise3(uint32_t lut, const std::string& a, const std::s
   if (f1 == (~f0 & 0xF)) return op2("xor", a, g0);
   std::string g1 = fn2(f1, b, c);
   return op2("xor", g0, op2("and", a, op2("xor", g0, g1)));
+}
+
+// A LOP3 whose table, once its constant sources (RZ, 0, all ones) are put in,
+// is a plain function of at most two sources prints as that PTX instruction:
+// mov, not, and, or, xor. ptxas reads those best; it crashes on some lop3
+// forms that mean the same (docs/spec-notes.md, "ptxas findings").
+bool FnEmitter::emitPlainLogic(const Instr& in, uint32_t lut) {
+  unsigned w = width(in);
+  uint64_t ones = w == 64 ? ~uint64_t(0) : 0xFFFFFFFFull;
+  // Per source: -1 varies, 0 all zeros, 1 all ones.
+  int fixed[3];
+  for (size_t i = 0; i < 3; ++i) {
+    const Operand& o = in.srcs.at(i);
+    fixed[i] = -1;
+    if (isConstReg(o) && !o.neg) fixed[i] = 0;
+    else if (o.kind == Operand::Kind::Imm) {
+      uint64_t v = uint64_t(o.neg ? -o.imm : o.imm) & ones;
+      if (v == 0) fixed[i] = 0;
+      else if (v == ones) fixed[i] = 1;
+    }
+  }
+  // The table as a function of the varying sources: row (a<<2 | b<<1 | c).
+  auto at = [&](unsigned a, unsigned b, unsigned c) {
+    unsigned v[3] = {a, b, c};
+    for (int i = 0; i < 3; ++i)
+      if (fixed[i] >= 0) v[i] = unsigned(fixed[i]);
+    return (lut >> (v[0] << 2 | v[1] << 1 | v[2])) & 1;
+  };
+  std::vector<size_t> vars;
+  for (size_t i = 0; i < 3; ++i) {
+    if (fixed[i] >= 0) continue;
+    bool matters = false;
+    for (unsigned row = 0; row < 8; ++row) {
+      unsigned bit = 4u >> i;
+      if (row & bit) continue;
+      matters |= at(row >> 2 & 1, row >> 1 & 1, row & 1) !=
+                 at((row | bit) >> 2 & 1, (row | bit) >> 1 & 1, (row | bit) & 1);
+    }
+    if (matters) vars.push_back(i);
+  }
+  if (vars.size() > 2) return false;
+  // f over (x, y) = the varying sources in order: bit (x<<1 | y).
+  unsigned f = 0;
+  for (unsigned x = 0; x < 2; ++x)
+    for (unsigned y = 0; y < 2; ++y) {
+      unsigned v[3] = {0, 0, 0};
+      if (!vars.empty()) v[vars[0]] = vars.size() == 2 ? x : y;
+      if (vars.size() == 2) v[vars[1]] = y;
+      f |= at(v[0], v[1], v[2]) << (x << 1 | y);
+    }
+  const char* name = nullptr;
+  if (vars.size() == 1 && f == 0x5) name = "not";
+  if (vars.size() == 2) name = f == 0x8 ? "and" : f == 0xE ? "or" : f == 0x6 ? "xor" : nullptr;
+  bool copy = vars.empty() || (vars.size() == 1 && f == 0xA);
+  if (!copy && !name) return false;
+  if (vars.size() == 2 && in.srcs[vars[0]].kind == Operand::Kind::Imm) {
+    if (in.srcs[vars[1]].kind == Operand::Kind::Imm) return false;
+    std::swap(vars[0], vars[1]); // PTX takes a register first; the three functions commute
+  }
+  std::vector<std::string> args;
+  if (vars.empty()) args.push_back(immText(f & 1 ? ones : 0, w));
+  for (size_t v : vars) args.push_back(intSrc(in, v, w));
+  std::string d = intDst(in, 0, w);
+  emit(fmt::format("{}.b{} {}, {};", copy ? "mov" : name, w, d, fmt::join(args, ", ")));
+  return true;
 }
 
 bool FnEmitter::emitInteger(const Instr& in) {
@@ -189,6 +255,7 @@ bool FnEmitter::emitInteger(const Instr& in) {
   case Opcode::LOP3: {
     int64_t lut = immOf(in, 3);
     if (lut < 0 || lut > 0xff) fail(in.loc, fmt::format("LOP3 truth table {} is not 8-bit", lut));
+    if (emitPlainLogic(in, uint32_t(lut))) return true;
     if (!in.has(Mod::W64) && ctx.sm >= 50) {
       ctx.require(4, 3);
       std::string a = intSrc(in, 0, 32), b = intSrc(in, 1, 32), c = intSrc(in, 2, 32);

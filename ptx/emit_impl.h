@@ -154,6 +154,8 @@ public:
   // from sm_50, and/or/xor/not before (also for w = 64). Returns the
   // operand (a register or an immediate) holding the result.
   std::string bitwise3(uint32_t lut, const std::string& a, const std::string& b, const std::string& c, unsigned w);
+  // LOP3 as mov/not/and/or/xor when its table is one of those (emit_alu.cpp).
+  bool emitPlainLogic(const Instr& in, uint32_t lut);
   // p = r BOOL c, q = !r BOOL c for a constant comparison result r.
   void emitConstCompare(const Instr& in, bool r);
   // The address operand srcs[i] as PTX "[...]" for state space `space`

@@ -60,7 +60,7 @@ TEST(PtxEmitRun, ReEmittedKernelsBehaveTheSame) {
   for (const auto& e : fs::directory_iterator(corpusDir() + "/ptx"))
     if (e.path().extension() == ".ptx") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  ASSERT_EQ(files.size(), 31u);
+  ASSERT_FALSE(files.empty()) << "no corpus files (PtxCorpus.HoldsExactlyTheFilesOfItsProvenance says which are missing)";
   for (const fs::path& p : files) {
     SCOPED_TRACE(p.filename().string());
     ori::ParseResult orig = ori::ptx::parseAndLower(readFile(p), p.filename().string());

@@ -63,6 +63,28 @@ std::vector<uint8_t> f32s(std::initializer_list<float> values) {
   return out;
 }
 
+// The module as --emit=ptx prints it, read back: what a user gets after a round trip.
+ori::Module reEmitted(const ori::Module& m) {
+  ori::ptx::EmitResult emitted = ori::ptx::emit(m);
+  if (emitted.error) ADD_FAILURE() << emitted.error->str();
+  ori::ParseResult r = ori::ptx::parseAndLower(emitted.text, "emitted.ptx");
+  if (r.error) ADD_FAILURE() << r.error->str();
+  return r.module ? std::move(*r.module) : ori::Module{};
+}
+
+// Runs `m` and its re-emitted PTX on `cfg`; both must end ok with `buffer` equal to `expected`.
+void expectRun(const ori::Module& m, const ori::RunConfig& cfg, const std::string& buffer,
+               const std::vector<uint8_t>& expected) {
+  for (const char* which : {"lowered", "re-emitted"}) {
+    SCOPED_TRACE(which);
+    ori::Module emitted;
+    if (std::string(which) == "re-emitted") emitted = reEmitted(m);
+    ori::RunResult r = ori::runKernel(emitted.functions.empty() ? m : emitted, cfg);
+    ASSERT_EQ(int(r.kind), int(ori::RunResult::Kind::Ok)) << ori::formatExit(r, which);
+    EXPECT_EQ(r.buffers[buffer], expected);
+  }
+}
+
 class CudaExamples : public testing::Test {
 protected:
   void SetUp() override {
@@ -122,6 +144,21 @@ TEST_F(CudaExamples, HistogramRuns) {
     ori::RunResult r = ori::runKernel(m, cfg);
     ASSERT_EQ(int(r.kind), int(ori::RunResult::Kind::Ok)) << ori::formatExit(r, "histogram");
     EXPECT_EQ(r.buffers["histogram_param_3"], expected) << "mode " << mode;
+  }
+}
+
+// out = {5, 0, 0}, v = 3: with bit 0 or bit 20 of flags set, x = 5 + 3 = 8 goes to
+// out[1] and out[2]; with neither (0x200 has bit 9 only), out[2] = 5 and out[1] stays 0.
+TEST_F(CudaExamples, BitTestRuns) {
+  ori::Module m = lowerExample("bit_test");
+  for (auto [flags, expected] : {std::pair{0x1u, u32s({5, 8, 8})}, std::pair{0x100000u, u32s({5, 8, 8})},
+                                 std::pair{0x200u, u32s({5, 0, 5})}, std::pair{0u, u32s({5, 0, 5})}}) {
+    SCOPED_TRACE(flags);
+    ori::RunConfig cfg;
+    cfg.params["_Z12bit_test_addPiji_param_1"] = flags;
+    cfg.params["_Z12bit_test_addPiji_param_2"] = 3;
+    cfg.buffers["_Z12bit_test_addPiji_param_0"] = u32s({5, 0, 0});
+    expectRun(m, cfg, "_Z12bit_test_addPiji_param_0", expected);
   }
 }
 

@@ -76,10 +76,10 @@ INSTANTIATE_TEST_SUITE_P(Corpus, PtxCorpus, testing::ValuesIn(corpusFiles()),
                            return name;
                          });
 
-// The corpus as a whole: all 31 files, and the native share the issue asks for.
+// The corpus as a whole: the native share of all its instructions.
 TEST(PtxCorpusTotals, NinetyPercentNative) {
   std::vector<fs::path> files = corpusFiles();
-  ASSERT_EQ(files.size(), 31u) << "the corpus at " << corpusDir() << " is incomplete";
+  ASSERT_FALSE(files.empty()) << "no corpus files (PtxCorpus.HoldsExactlyTheFilesOfItsProvenance says which are missing)";
   Counts all;
   for (const fs::path& p : files) {
     ori::ParseResult r = ori::ptx::parseAndLower(readFile(p), p.filename().string());

@@ -197,8 +197,19 @@ ScanCounts count(const Module& m) {
 }
 
 // --- every corpus file ----------------------------------------------------
-TEST(PtxCorpus, HasAll31Modules) {
-  EXPECT_EQ(corpusFiles().size(), 31u) << "corpus directory: " << corpusDir();
+// The corpus directory holds exactly the PTX files its PROVENANCE.tsv lists:
+// none missing (an incomplete checkout) and none without provenance.
+TEST(PtxCorpus, HoldsExactlyTheFilesOfItsProvenance) {
+  std::ifstream tsv(corpusDir().parent_path() / "PROVENANCE.tsv");
+  ASSERT_TRUE(tsv) << "no PROVENANCE.tsv beside " << corpusDir();
+  std::vector<std::string> listed;
+  for (std::string line; std::getline(tsv, line);) {
+    std::string file = line.substr(0, line.find('\t'));
+    if (file.rfind("ptx/", 0) == 0) listed.push_back(file.substr(4));
+  }
+  std::sort(listed.begin(), listed.end());
+  ASSERT_FALSE(listed.empty());
+  EXPECT_EQ(corpusFiles(), listed) << "corpus directory: " << corpusDir();
 }
 
 class PtxCorpusFile : public testing::TestWithParam<std::string> {};
