@@ -110,7 +110,11 @@ struct Lowering {
   // lower_mem.cpp
   bool setp();
   bool selp();
-  bool cvt();
+  bool cvt(); // lower_cvt.cpp, by the kinds of the two types:
+  bool cvtIntInt(PtxType dt, PtxType st);
+  bool cvtIntFloat(PtxType dt, PtxType st);
+  bool cvtFloatInt(PtxType dt, PtxType st);
+  bool cvtFloatFloat(PtxType dt, PtxType st);
   bool cvta();
   bool load();
   bool store();
