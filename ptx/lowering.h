@@ -99,7 +99,6 @@ struct Lowering {
   bool mov();
   bool packUnpack(PtxType t);
   bool addSub();
-  bool fma();
   bool mulMad();
   bool logic();
   bool lop3();
@@ -107,6 +106,12 @@ struct Lowering {
   bool funnelShift();
   bool minMax();
   bool negAbs();
+  // lower_float.cpp
+  bool fma();
+  bool floatAddSub();
+  bool floatMulMad();
+  bool floatMinMax();
+  bool floatNegAbs();
   // lower_mem.cpp
   bool setp();
   bool selp();
