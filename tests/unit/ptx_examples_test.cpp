@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "ir/interp.h"
 #include "ptx/ptx.h"
 #include "ir/verify.h"
@@ -33,7 +35,9 @@ std::string readFile(const fs::path& p) {
 
 // nvcc -arch=sm_90 -ptx; returns the PTX text.
 std::string compile(const fs::path& cu) {
-  fs::path out = fs::temp_directory_path() / ("oriopt_example_" + cu.stem().string() + ".ptx");
+  // Named per process: ctest runs the tests of this file in parallel processes.
+  fs::path out = fs::temp_directory_path() /
+                 ("oriopt_example_" + cu.stem().string() + "_" + std::to_string(::getpid()) + ".ptx");
   std::string cmd = "nvcc -arch=sm_90 -ptx '" + cu.string() + "' -o '" + out.string() + "' 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   return readFile(out);
@@ -107,7 +111,7 @@ TEST_F(CudaExamples, EveryExampleLowersVerifiesAndAssemblesAgain) {
     ori::ptx::EmitResult emitted = ori::ptx::emit(*r.module);
     ASSERT_FALSE(emitted.error) << emitted.error->str();
     if (!haveTool("ptxas")) continue;
-    fs::path out = fs::temp_directory_path() / "oriopt_example_emitted.ptx";
+    fs::path out = fs::temp_directory_path() / ("oriopt_example_emitted_" + std::to_string(::getpid()) + ".ptx");
     std::ofstream(out) << emitted.text;
     std::string cmd = "ptxas -arch=sm_90 '" + out.string() + "' -o /dev/null 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << emitted.text;
