@@ -2,6 +2,9 @@
 // interpreter; docs/interpreter.md has the table this file implements.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
+
 #include "ir/interp_impl.h"
 
 namespace ori::interp_detail {
@@ -54,6 +57,50 @@ uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint32_t lut) {
   for (unsigned i = 0; i < 8; ++i)
     if ((lut >> i) & 1) r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
   return r;
+}
+
+// PTX prmt: result byte i is byte sel(i) of the 8 bytes {b, a} (a = bytes 0-3);
+// the generic selector takes nibble i of `sel` (bit 3: replicate the byte's
+// sign bit), the modes a fixed pattern chosen by sel's low 2 bits.
+uint64_t permute(uint64_t a, uint64_t b, uint32_t sel, std::optional<Mod> mode) {
+  uint64_t bytes = (b & 0xffffffff) << 32 | (a & 0xffffffff);
+  auto byteAt = [&](unsigned k) { return (bytes >> (8 * (k & 7))) & 0xff; };
+  static constexpr uint8_t kModes[6][4][4] = {
+      // result bytes 0..3 for sel[1:0] = 0..3
+      {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}}, // F4E
+      {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}}, // B4E
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // RC8
+      {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}}, // ECL
+      {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}}, // ECR
+      {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}, // RC16
+  };
+  uint64_t r = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    uint64_t v;
+    if (!mode) {
+      unsigned nibble = (sel >> (4 * i)) & 0xf;
+      v = byteAt(nibble);
+      if (nibble & 8) v = (v & 0x80) ? 0xff : 0;
+    } else {
+      size_t m = size_t(*mode) - size_t(Mod::F4E);
+      v = byteAt(kModes[m][sel & 3][i]);
+    }
+    r |= v << (8 * i);
+  }
+  return r;
+}
+
+// div/rem as ptxas computes them (docs/ptx.md): x / 0 and x % 0 are all ones;
+// signed: the magnitudes divided, the quotient negated when the signs differ,
+// the remainder taking the dividend's sign (INT_MIN / -1 wraps to INT_MIN).
+uint64_t divide(uint64_t a, uint64_t b, IntType t, bool remainder) {
+  if (b == 0) return maskTo(~uint64_t(0), t.bits);
+  if (!t.isSigned) return remainder ? a % b : a / b;
+  bool negA = signExtend(a, t.bits) < 0, negB = signExtend(b, t.bits) < 0;
+  uint64_t ma = maskTo(negA ? uint64_t(0) - a : a, t.bits), mb = maskTo(negB ? uint64_t(0) - b : b, t.bits);
+  uint64_t r = remainder ? ma % mb : ma / mb;
+  bool neg = remainder ? negA : negA != negB;
+  return maskTo(neg ? uint64_t(0) - r : r, t.bits);
 }
 
 bool combine(Mod op, bool r, bool c) {
@@ -135,7 +182,8 @@ bool Machine::execInteger(const Instr& in) {
     IntType t = intType(in, false);
     uint64_t lo = readInt(in, 0, 32), s = readInt(in, 1, 32), hi = readInt(in, 2, 32);
     uint64_t v = hi << 32 | lo;
-    uint64_t n = std::min<uint64_t>(s, t.bits); // .U32/.S32 clamp at 32, .U64/.S64 at 64
+    // .U32/.S32 clamp the amount at 32, .U64/.S64 at 64; .W takes it modulo the width.
+    uint64_t n = in.has(Mod::W) ? s & (t.bits - 1) : std::min<uint64_t>(s, t.bits);
     uint64_t r = *dir == Mod::L ? shiftLeft(v, n, 64) : shiftRight(v, n, 64, t.isSigned);
     writeInt(in, 0, in.has(Mod::HI) ? r >> 32 : r, 32);
     return true;
@@ -163,6 +211,51 @@ bool Machine::execInteger(const Instr& in) {
     bool c = readPred(in, 2);
     writePred(in, 0, combinePredicate(in, r, c));
     writePred(in, 1, combinePredicate(in, !r, c));
+    return true;
+  }
+  case Opcode::SGXT: {
+    unsigned w = widthOf(in);
+    uint64_t a = readInt(in, 0, w), b = readInt(in, 1, 32);
+    uint64_t r = a;
+    if (b == 0) r = 0;
+    else if (b < w) r = in.has(Mod::U32) ? maskTo(a, unsigned(b)) : maskTo(uint64_t(signExtend(a, unsigned(b))), w);
+    writeInt(in, 0, r, w);
+    return true;
+  }
+  case Opcode::PRMT: {
+    uint64_t a = readInt(in, 0, 32), sel = readInt(in, 1, 32), b = readInt(in, 2, 32);
+    writeInt(in, 0, permute(a, b, uint32_t(sel), modOf(in, ModGroup::PrmtMode)), 32);
+    return true;
+  }
+  case Opcode::POPC: {
+    writeInt(in, 0, uint64_t(std::popcount(readInt(in, 0, widthOf(in)))), 32);
+    return true;
+  }
+  case Opcode::BREV: {
+    unsigned w = widthOf(in);
+    uint64_t a = readInt(in, 0, w), r = 0;
+    for (unsigned i = 0; i < w; ++i) r |= ((a >> i) & 1) << (w - 1 - i);
+    writeInt(in, 0, r, w);
+    return true;
+  }
+  case Opcode::FLO: {
+    // PTX bfind: the position of the most significant bit that is not a sign bit (signed: of
+    // ~a when a < 0); 0xffffffff when there is none. .SH gives width - 1 - position instead.
+    IntType t = intType(in, false);
+    uint64_t a = readInt(in, 0, t.bits);
+    if (t.isSigned && signExtend(a, t.bits) < 0) a = maskTo(~a, t.bits);
+    uint64_t r = 0xffffffff;
+    if (a != 0) {
+      unsigned pos = 63 - unsigned(std::countl_zero(a));
+      r = in.has(Mod::SH) ? t.bits - 1 - pos : pos;
+    }
+    writeInt(in, 0, r, 32);
+    return true;
+  }
+  case Opcode::IDIV: case Opcode::IREM: {
+    IntType t = intType(in, false);
+    uint64_t a = readInt(in, 0, t.bits), b = readInt(in, 1, t.bits);
+    writeInt(in, 0, divide(a, b, t, in.op == Opcode::IREM), t.bits);
     return true;
   }
   case Opcode::S2R: {

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <bit>
 #include <map>
 
@@ -40,6 +41,12 @@ std::pair<unsigned, bool> intType(const Instr& in, bool defaultSigned) {
 std::string typeName(std::pair<unsigned, bool> t) { return fmt::format("{}{}", t.second ? "s" : "u", t.first); }
 
 bool isConstReg(const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isConst(); }
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  for (char& c : r) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
 
 } // namespace
 
@@ -155,6 +162,11 @@ bool FnEmitter::emitPlainLogic(const Instr& in, uint32_t lut) {
     if (in.srcs[vars[1]].kind == Operand::Kind::Imm) return false;
     std::swap(vars[0], vars[1]); // PTX takes a register first; the three functions commute
   }
+  // A constant-bank source the function does not depend on is still read: a misaligned
+  // one faults in the interpreter, and the emitted code must too.
+  for (size_t i = 0; i < 3; ++i)
+    if (in.srcs[i].kind == Operand::Kind::CBank && std::find(vars.begin(), vars.end(), i) == vars.end())
+      intSrc(in, i, w);
   std::vector<std::string> args;
   if (vars.empty()) args.push_back(immText(f & 1 ? ones : 0, w));
   for (size_t v : vars) args.push_back(intSrc(in, v, w));
@@ -309,6 +321,17 @@ bool FnEmitter::emitInteger(const Instr& in) {
     auto t = intType(in, false);
     bool hi = in.has(Mod::HI), left = *dir == Mod::L;
     std::string lo = intSrc(in, 0, 32, true), s = intSrc(in, 1, 32), h = intSrc(in, 2, 32, true);
+    if (in.has(Mod::W)) {
+      if (t.first == 32 && ctx.sm >= 32 && left == hi) { // PTX's own .wrap forms
+        ctx.require(3, 1);
+        emit(fmt::format("shf.{}.wrap.b32 {}, {}, {}, {};", left ? "l" : "r", intDst(in, 0, 32), lo, h, s));
+        return true;
+      }
+      // The amount modulo the width: the clamping forms below then shift by it unchanged.
+      std::string n = temp(32);
+      emit(fmt::format("and.b32 {}, {}, {};", n, s, t.first - 1));
+      s = n;
+    }
     if (t.first == 32 && ctx.sm < 32 && !(left && !hi) && !(!left && hi)) {
       // No shf before sm_32: the 64-bit shift by min(s, 32).
       std::string n = temp(32);
@@ -333,6 +356,40 @@ bool FnEmitter::emitInteger(const Instr& in) {
     else emit(fmt::format("shr.{}64 {}, {}, {};", t.second ? "s" : "u", r, v, s));
     emit(fmt::format("mov.b64 {{{}, {}}}, {};", rl, rh, r));
     emit(fmt::format("mov.b32 {}, {};", intDst(in, 0, 32), hi ? rh : rl));
+    return true;
+  }
+  case Opcode::SGXT: { // bfe from bit 0: the same field, extended; the width clamped first
+    unsigned w = width(in);
+    std::string a = intSrc(in, 0, w, true), b = intSrc(in, 1, 32), n = temp(32);
+    emit(fmt::format("min.u32 {}, {}, {};", n, b, w));
+    emit(fmt::format("bfe.{}{} {}, {}, 0, {};", in.has(Mod::U32) ? "u" : "s", w, intDst(in, 0, w), a, n));
+    return true;
+  }
+  case Opcode::PRMT: {
+    auto mode = in.mods.inGroup(ModGroup::PrmtMode);
+    std::string a = intSrc(in, 0, 32, true), sel = intSrc(in, 1, 32), b = intSrc(in, 2, 32, true);
+    std::string m = mode ? fmt::format(".{}", lower(modText(*mode))) : "";
+    emit(fmt::format("prmt.b32{} {}, {}, {}, {};", m, intDst(in, 0, 32), a, b, sel));
+    return true;
+  }
+  case Opcode::POPC: case Opcode::BREV: {
+    unsigned w = width(in);
+    std::string a = intSrc(in, 0, w, true);
+    bool popc = in.op == Opcode::POPC;
+    emit(fmt::format("{}.b{} {}, {};", popc ? "popc" : "brev", w, intDst(in, 0, popc ? 32 : w), a));
+    return true;
+  }
+  case Opcode::FLO: {
+    auto t = intType(in, false);
+    std::string a = intSrc(in, 0, t.first, true);
+    emit(fmt::format("bfind{}.{} {}, {};", in.has(Mod::SH) ? ".shiftamt" : "", typeName(t), intDst(in, 0, 32), a));
+    return true;
+  }
+  case Opcode::IDIV: case Opcode::IREM: { // PTX's div/rem give ptxas's values for x/0 (docs/ptx.md)
+    auto t = intType(in, false);
+    std::string a = intSrc(in, 0, t.first, true), b = intSrc(in, 1, t.first);
+    emit(fmt::format("{}.{} {}, {}, {};", in.op == Opcode::IDIV ? "div" : "rem", typeName(t),
+                     intDst(in, 0, t.first), a, b));
     return true;
   }
   case Opcode::IMNMX: {

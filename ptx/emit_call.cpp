@@ -152,6 +152,14 @@ void FnEmitter::emitCall(const Instr& in) {
   const Function* callee = m.findFunction(sym);
   if (!callee) fail(in.loc, fmt::format("CALL to unknown function '{}'", sym));
   if (callee->isEntry) fail(in.loc, fmt::format("CALL to .entry '{}': PTX cannot call kernels", sym));
+  // Slots for the callee's parameters and return values go into the caller's frame, which the
+  // interpreter bounds (1 MiB of parameter areas per thread); real PTX never comes near this.
+  uint64_t slotBytes = 0;
+  for (const auto* list : {&callee->params, &callee->returns})
+    for (const Param& p : *list) slotBytes += p.size;
+  if (slotBytes > kMaxCallSlotBytes)
+    fail(in.loc, fmt::format("CALL to '{}': {} bytes of parameters and return values have no PTX form here "
+                             "(at most {})", sym, slotBytes, kMaxCallSlotBytes));
   size_t nargs = in.srcs.size() - 1;
   if (nargs > callee->params.size())
     fail(in.loc, fmt::format("CALL passes {} arguments to '{}', which takes {}", nargs, sym, callee->params.size()));

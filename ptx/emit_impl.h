@@ -203,6 +203,10 @@ private:
   const Instr* cur_ = nullptr;
 };
 
+// The largest parameter and return area of a callee a CALL is printed for: its slots live in the
+// caller's frame, whose parameter areas the interpreter bounds.
+inline constexpr uint64_t kMaxCallSlotBytes = 64 * 1024;
+
 // The PTX spelling of a comparison modifier ("lt", "equ", "nan"), or nullptr.
 const char* compareName(ori::Mod m);
 

@@ -58,6 +58,12 @@ std::string FnEmitter::address(const Instr& in, size_t i, std::string& space) {
     else if (f.isEntry && std::any_of(f.params.begin(), f.params.end(), [&](const Param& p) { return p.name == o.sym; }))
       space = "param";
     else fail(in.loc, fmt::format("'{}' names no variable or parameter", o.sym));
+    // A .param variable printed as .local: the interpreter faults outside its bytes, PTX's local
+    // window does not, so only accesses that stay inside it have a PTX form.
+    if (v && v->space == Space::Param && space == "local" && (hasBase || o.imm < 0 || uint64_t(o.imm) >= v->size()))
+      fail(in.loc, fmt::format("{}: an access to .param variable '{}' that may leave its {} bytes has no PTX "
+                               "form (the interpreter faults, PTX's local memory does not)",
+                               printInstr(f, in), o.sym, v->size()));
     if (!isPtxIdent(o.sym)) fail(in.loc, fmt::format("'{}' is not a PTX identifier", o.sym));
     if (!hasBase && o.imm >= INT32_MIN && o.imm <= INT32_MAX) return fmt::format("[{}{}]", o.sym, offsetText(o.imm));
     if (space == "param")
@@ -115,6 +121,13 @@ bool FnEmitter::emitMemory(const Instr& in) {
   case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: {
     if (abortsAlways(in, false)) return true;
     std::string space = in.op == Opcode::LDG ? "global" : in.op == Opcode::LDS ? "shared" : in.op == Opcode::LDL ? "local" : "";
+    if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Mem && !in.srcs[0].sym.empty()) {
+      const Param* param = nullptr;
+      findVariable(m, f, in.srcs[0].sym, &param);
+      if (param && param >= f.returns.data() && param < f.returns.data() + f.returns.size())
+        fail(in.loc, fmt::format("{}: PTX does not allow reading the return parameter '{}'", printInstr(f, in),
+                                 in.srcs[0].sym));
+    }
     size_t first = lines_.size();
     std::string a = address(in, 0, space);
     Access acc = accessOf(in);

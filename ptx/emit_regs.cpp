@@ -62,7 +62,8 @@ unsigned writeBits(const Instr& in, size_t d) {
     if (in.has(Mod::WIDE)) return 64;
     if (in.has(Mod::HI)) return 32;
     return w64();
-  case Opcode::SHR: case Opcode::IMNMX: case Opcode::F2I: return type64();
+  case Opcode::SHR: case Opcode::IMNMX: case Opcode::F2I: case Opcode::IDIV: case Opcode::IREM: return type64();
+  case Opcode::SGXT: case Opcode::BREV: return w64();
   case Opcode::I2F: return in.has(Mod::F64) ? 64 : 32;
   case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: return 64;
   case Opcode::S2R:

@@ -93,9 +93,18 @@ bool Lowering::run() {
   if (op == "shf") return funnelShift();
   if (op == "min" || op == "max") return minMax();
   if (op == "neg" || op == "abs") return negAbs();
+  if (op == "div" || op == "rem") return divRem();
+  if (op == "prmt") return prmt();
+  if (op == "popc" || op == "clz" || op == "brev" || op == "bfind") return bitCount();
+  if (op == "bfe") return bfe();
+  if (op == "bfi") return bfi();
+  if (op == "mul24" || op == "mad24") return mul24();
+  if (op == "vmin" || op == "vmax") return videoMinMax();
   if (op == "fma") return fma();
   if (op == "setp") return setp();
   if (op == "selp") return selp();
+  if (op == "set") return set();
+  if (op == "slct") return slct();
   if (op == "cvt") return cvt();
   if (op == "cvta") return cvta();
   if (op == "ld" || op == "ldu") return load();
@@ -136,24 +145,51 @@ bool Lowering::mov() {
   if (ops[1].kind == Operand::Kind::Name) {
     NameRef r = L.resolve(ops[1].name);
     if (r.kind == NameRef::Special) {
-      if (t.bits == 64) return false; // 64-bit reads of 32-bit special registers: leave to ptxas
+      if (t.bits != 32) return false; // 64-bit reads of 32-bit special registers: leave to ptxas
       emit(make(Opcode::S2R, {}, {reg(d)}, {OOp::special(r.sreg)}));
       return true;
     }
+  }
+  if (t.bits == 16) { // zero-extended: an immediate masked to 16 bits
+    narrowResult(d, narrowSrc(1, t, false), t, true);
+    return true;
   }
   emit(make(Opcode::MOV, {}, {reg(d)}, {src(1, t, ori::K_REG | ori::K_IMM | ori::K_SYM)}), t.bits == 64);
   return true;
 }
 
-// mov.b64 d, {lo, hi} and mov.b64 {lo, hi}, d, with 32-bit halves.
+// mov.b64 d, {lo, hi} (32-bit halves), mov.b64 d, {a, b, c, e} and mov.b32 d, {lo, hi}
+// (16-bit parts), and the reverse unpacking forms (with `_` sinks).
 bool Lowering::packUnpack(PtxType t) {
-  PtxType half{PtxType::Bits, 32};
-  if (t.bits != 64) return false;
-  if (ops[1].kind == Operand::Kind::Vector && ops[0].kind == Operand::Kind::Name) {
-    const auto& e = ops[1].elems;
-    if (e.size() != 2) return false;
+  bool pack = ops[1].kind == Operand::Kind::Vector && ops[0].kind == Operand::Kind::Name;
+  bool unpack = ops[0].kind == Operand::Kind::Vector && ops[1].kind == Operand::Kind::Name;
+  if ((t.bits != 32 && t.bits != 64) || (!pack && !unpack)) return false;
+  const std::vector<Operand>& e = (pack ? ops[1] : ops[0]).elems;
+  if (e.size() != 2 && e.size() != 4) return false;
+  unsigned part = t.bits / unsigned(e.size());
+  if (part != 16 && part != 32) return false;
+  PtxType pt{PtxType::Bits, part};
+  if (pack) {
+    for (const Operand& x : e)
+      if (x.kind == Operand::Kind::Sink) return false;
+    // Two 16-bit parts make a word: bytes 0-1 of the first, then bytes 0-1 of the second.
+    auto word = [&](size_t k, ori::Reg w) {
+      emit(make(Opcode::PRMT, {}, {reg(w)}, {L.source(e[k], pt, ori::K_REG), imm(0x5410), L.source(e[k + 1], pt, ori::K_REG)}));
+      return reg(w);
+    };
+    if (t.bits == 32) {
+      word(0, dst(0));
+      return true;
+    }
     ori::Reg d = dst(0);
-    OOp lo = L.source(e[0], half, ori::K_REG), hi = L.source(e[1], half, ori::K_REG);
+    OOp lo, hi;
+    if (part == 32) {
+      lo = L.source(e[0], pt, ori::K_REG);
+      hi = L.source(e[1], pt, ori::K_REG);
+    } else {
+      lo = word(0, temp32());
+      hi = word(2, temp32());
+    }
     // d = zext(hi) << 32 | zext(lo); IMAD.WIDE.U32 x, 1 zero-extends a 32-bit value.
     ori::Reg hi64 = L.newTemp(ori::RegFile::R, "b64"), sh = L.newTemp(ori::RegFile::R, "b64");
     ori::Reg lo64 = L.newTemp(ori::RegFile::R, "b64");
@@ -163,25 +199,28 @@ bool Lowering::packUnpack(PtxType t) {
     emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {reg(sh), reg(lo64), kRZ, imm(0xFC)}), true);
     return true;
   }
-  if (ops[0].kind == Operand::Kind::Vector && ops[1].kind == Operand::Kind::Name) {
-    const auto& e = ops[0].elems;
-    if (e.size() != 2) return false;
-    OOp s = srcReg(1, t);
-    if (e[0].kind != Operand::Kind::Sink) emit(make(Opcode::MOV, {}, {reg(L.destination(e[0]))}, {s}));
-    if (e[1].kind != Operand::Kind::Sink) {
-      ori::Reg sh = L.newTemp(ori::RegFile::R, "b64");
-      emit(make(Opcode::SHR, {Mod::U64}, {reg(sh)}, {s, imm(32)}));
-      emit(make(Opcode::MOV, {}, {reg(L.destination(e[1]))}, {reg(sh)}));
+  OOp s = srcReg(1, t);
+  for (size_t k = 0; k < e.size(); ++k) {
+    if (e[k].kind == Operand::Kind::Sink) continue;
+    ori::Reg d = L.destination(e[k]);
+    unsigned at = unsigned(k) * part;
+    OOp v = s;
+    if (at > 0) { // shifted down to bit 0
+      ori::Reg sh = L.newTemp(ori::RegFile::R, t.bits == 64 ? "b64" : "b32");
+      emit(make(Opcode::SHR, {t.bits == 64 ? Mod::U64 : Mod::U32}, {reg(sh)}, {s, imm(at)}));
+      v = reg(sh);
     }
-    return true;
+    if (part == 32) emit(make(Opcode::MOV, {}, {reg(d)}, {v})); // a 32-bit move keeps the low word
+    else narrowResult(d, v, pt, at + part == t.bits);             // the top part has nothing above it
   }
-  return false;
+  return true;
 }
 
 bool Lowering::addSub() {
   PtxType t = lastType(pi);
   bool sub = pi.opcode == "sub";
   if (t.kind == PtxType::Float) return floatAddSub();
+  if (t.isInt() && t.bits == 16) return narrowArith(t);
   onlyMods(pi, {});
   need(3);
   if (!isInt32or64(t)) return false;
@@ -202,6 +241,7 @@ bool Lowering::mulMad() {
   PtxType t = lastType(pi);
   bool mad = pi.opcode == "mad";
   if (t.kind == PtxType::Float) return floatMulMad();
+  if (t.isInt() && t.bits == 16) return narrowArith(t);
   onlyMods(pi, {".lo", ".hi", ".wide"});
   need(mad ? 4 : 3);
   if (!isInt32or64(t) || t.kind == PtxType::Bits) return false;
@@ -234,13 +274,16 @@ bool Lowering::logic() {
     return true;
   }
   if (t.kind != PtxType::Bits || (t.bits != 16 && t.bits != 32 && t.bits != 64)) return false;
+  if (t.bits == 16) { // zero-extended operands give a zero-extended result; not.b16 is ~a & 0xFFFF
+    OOp a = narrowSrc(1, t, false), b = isNot ? imm(0xFFFF) : narrowSrc(2, t, false);
+    if (isNot) lut = 0x0C; // ~a & b
+    ori::Reg r = temp32();
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)}, {a, b, kRZ, imm(lut)}));
+    narrowResult(dst(0), reg(r), t, true);
+    return true;
+  }
   OOp a = src(1, t);
   OOp b = isNot ? kRZ : src(2, t);
-  // not.b16 keeps the register's upper bits zero: ~a & 0xFFFF.
-  if (isNot && t.bits == 16) {
-    b = imm(0xFFFF);
-    lut = 0x30;
-  }
   emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {a, b, kRZ, imm(lut)}), t.bits == 64);
   return true;
 }
@@ -258,6 +301,7 @@ bool Lowering::shift() {
   onlyMods(pi, {});
   need(3);
   PtxType t = lastType(pi);
+  if (t.isInt() && t.bits == 16) return narrowArith(t);
   if (!isInt32or64(t)) return false;
   OOp amount = src(2, PtxType{PtxType::Unsigned, 32});
   if (pi.opcode == "shl") {
@@ -272,16 +316,17 @@ bool Lowering::shift() {
 
 // shf.l.clamp.b32 d, a, b, c: the high word of {b,a} << min(c, 32);
 // shf.r.clamp.b32 d, a, b, c: the low word of {b,a} >> min(c, 32) (PTX ISA,
-// "shf"). Ori's SHF.U32 clamps at 32 the same way. .wrap has no Ori form.
+// "shf"). Ori's SHF.U32 clamps at 32 the same way; .wrap (c & 31) is SHF.W.
 bool Lowering::funnelShift() {
-  onlyMods(pi, {".l", ".r", ".clamp"});
+  onlyMods(pi, {".l", ".r", ".clamp", ".wrap"});
   need(4);
   PtxType t = lastType(pi);
-  if (!hasMod(pi, ".clamp") || t.bits != 32 || hasMod(pi, ".l") == hasMod(pi, ".r")) return false;
+  if (hasMod(pi, ".clamp") == hasMod(pi, ".wrap") || t.bits != 32 || hasMod(pi, ".l") == hasMod(pi, ".r")) return false;
   bool left = hasMod(pi, ".l");
   ori::Instr in = make(Opcode::SHF, {left ? Mod::L : Mod::R, Mod::U32}, {reg(dst(0))},
                        {srcReg(1, t), src(3, PtxType{PtxType::Unsigned, 32}), srcReg(2, t)});
   if (left) in.mods.set(Mod::HI);
+  if (hasMod(pi, ".wrap")) in.mods.set(Mod::W); // the amount modulo 32
   emit(std::move(in));
   return true;
 }
@@ -291,6 +336,7 @@ bool Lowering::minMax() {
   need(3);
   OOp which = pi.opcode == "min" ? kPT : kNotPT;
   if (t.kind == PtxType::Float) return floatMinMax();
+  if (t.isInt() && t.bits == 16) return narrowArith(t);
   onlyMods(pi, {});
   if (!isInt32or64(t) || t.kind == PtxType::Bits) return false;
   emit(make(Opcode::IMNMX, {intTypeMod(t)}, {reg(dst(0))}, {src(1, t), src(2, t), which}));
@@ -302,6 +348,7 @@ bool Lowering::negAbs() {
   need(2);
   bool neg = pi.opcode == "neg";
   if (t.kind == PtxType::Float) return floatNegAbs();
+  if (t.isInt() && t.bits == 16) return narrowArith(t);
   onlyMods(pi, {});
   if (!isInt32or64(t) || t.kind != PtxType::Signed) return false;
   ori::Reg d = dst(0);

@@ -19,36 +19,49 @@ bool Lowering::cvt() {
   return false;
 }
 
+// Integer to integer: the source read at its type (a wider register truncated,
+// a narrow one extended by the source's signedness), clamped to the
+// destination's range with .sat, then the low dt.bits placed in d as PTX has it
+// (narrowResult: extended to d's width by the destination type's signedness).
 bool Lowering::cvtIntInt(PtxType dt, PtxType st) {
+  onlyMods(pi, {".sat"});
+  if (dt.bits > 64 || st.bits > 64) return false;
+  bool srcSigned = st.kind == PtxType::Signed, dstSigned = dt.kind == PtxType::Signed;
+  bool wide = st.bits == 64;
+  OOp v = st.bits < 32 ? narrowSrc(1, st, srcSigned, true) : srcReg(1, st);
+  if (hasMod(pi, ".sat")) {
+    // The ranges as mathematical integers; a bound is applied where the source can pass it.
+    __extension__ typedef __int128 I128;
+    auto lo = [](PtxType t) { return t.kind == PtxType::Signed ? -(I128(1) << (t.bits - 1)) : I128(0); };
+    auto hi = [](PtxType t) { return t.kind == PtxType::Signed ? (I128(1) << (t.bits - 1)) - 1 : (I128(1) << t.bits) - 1; };
+    // Compare as the source is read: 32 bits unless it is 64-bit.
+    PtxType cmpType{st.kind == PtxType::Signed ? PtxType::Signed : PtxType::Unsigned, wide ? 64u : 32u};
+    auto clamp = [&](I128 bound, bool takeMin) {
+      ori::Reg r = L.newTemp(ori::RegFile::R, wide ? "b64" : "b32");
+      emit(make(Opcode::IMNMX, {intTypeMod(cmpType)}, {reg(r)}, {v, imm(int64_t(bound)), takeMin ? kPT : kNotPT}));
+      v = reg(r);
+    };
+    if (lo(dt) > lo(st)) clamp(lo(dt), false);
+    if (hi(dt) < hi(st)) clamp(hi(dt), true);
+  }
   ori::Reg d = dst(0);
-  onlyMods(pi, {});
-  if (dt.bits == 8 || dt.bits > 64 || st.bits > 64) return false;
-  OOp a = srcReg(1, st);
-  auto wide = [&](OOp v, bool isSigned) {
-    ori::Instr in = make(Opcode::IMAD, {Mod::WIDE}, {reg(d)}, {v, imm(1), kRZ}); // 32 -> 64 extension
-    if (!isSigned) in.mods.set(Mod::U32);
-    emit(std::move(in));
-  };
-  if (st.bits >= dt.bits) { // truncation
-    if (dt.bits == 16) emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {a, imm(0xFFFF), kRZ, imm(0xC0)}));
-    else emit(make(Opcode::MOV, {}, {reg(d)}, {a}), dt.bits == 64);
+  if (dt.bits == 64) {
+    if (wide) emit(make(Opcode::MOV, {}, {reg(d)}, {v}), true);
+    else { // 32 -> 64: extended by the source's signedness
+      ori::Instr in = make(Opcode::IMAD, {Mod::WIDE}, {reg(d)}, {v, imm(1), kRZ});
+      if (!srcSigned) in.mods.set(Mod::U32);
+      emit(std::move(in));
+    }
     return true;
   }
-  bool isSigned = st.kind == PtxType::Signed;
-  if (st.bits == 32) {
-    wide(a, isSigned);
+  // A 32-bit result (wider registers: extended by the destination's signedness).
+  if (dt.bits == 32 && L.regBits(d) == 32) {
+    emit(make(Opcode::MOV, {}, {reg(d)}, {v}));
     return true;
   }
-  // 8 or 16 bits: extend to 32 first (mask, or shift up and arithmetic shift down).
-  ori::Reg r32 = dt.bits == 64 ? L.newTemp(ori::RegFile::R, "b32") : d;
-  if (isSigned) {
-    ori::Reg up = L.newTemp(ori::RegFile::R, "b32");
-    emit(make(Opcode::SHL, {}, {reg(up)}, {a, imm(32 - st.bits)}));
-    emit(make(Opcode::SHR, {Mod::S32}, {reg(r32)}, {reg(up), imm(32 - st.bits)}));
-  } else {
-    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r32)}, {a, imm(st.bits == 8 ? 0xFF : 0xFFFF), kRZ, imm(0xC0)}));
-  }
-  if (dt.bits == 64) wide(reg(r32), isSigned);
+  // Clean: a zero-extended narrow source no wider than the destination type.
+  bool clean = st.bits <= dt.bits && !srcSigned && !dstSigned;
+  narrowResult(d, v, dt, clean);
   return true;
 }
 

@@ -41,25 +41,7 @@ std::optional<Mod> widthMod(PtxType t) {
 } // namespace
 
 bool Lowering::setp() {
-  PtxType t = lastType(pi);
-  bool isFloat = t.kind == PtxType::Float;
-  std::optional<Mod> cmp, boolOp;
-  for (const std::string& m : pi.mods) {
-    if (parseType(m).kind != PtxType::None) continue;
-    bool known = false;
-    std::span<const std::pair<std::string_view, Mod>> compares = kIntCompares;
-    if (isFloat) compares = kFloatCompares;
-    for (auto [text, mod] : compares)
-      if (m == text) { cmp = mod; known = true; }
-    if (m == ".and") { boolOp = Mod::AND; known = true; }
-    if (m == ".or") { boolOp = Mod::OR; known = true; }
-    if (m == ".xor") { boolOp = Mod::XOR; known = true; }
-    if (m == ".ftz" && isFloat && t.bits == 32) known = true;
-    if (!known) return false;
-  }
-  if (!cmp || ops.size() != (boolOp ? 4u : 3u)) return false;
-  if (isFloat ? (t.bits != 32 && t.bits != 64) : !isInt32or64(t)) return false;
-  PtxType pred{PtxType::Pred, 1};
+  if (ops.empty()) return false;
   OOp p = kPT, q = kPT;
   if (ops[0].kind == Operand::Kind::Pair) {
     if (ops[0].elems[0].kind != Operand::Kind::Sink) p = reg(L.destination(ops[0].elems[0]));
@@ -68,18 +50,52 @@ bool Lowering::setp() {
     p = reg(dst(0));
   }
   if (!p.reg.isPredicate() || !q.reg.isPredicate()) return false;
-  OOp c = boolOp ? src(3, pred, ori::K_PRED | ori::K_REG) : kPT;
+  return compare(p, q, 1, lastType(pi));
+}
+
+bool Lowering::compare(OOp p, OOp q, size_t first, PtxType t) {
+  bool isFloat = t.kind == PtxType::Float;
+  std::optional<Mod> cmp, boolOp;
+  bool unsignedOrder = false; // .lo .ls .hi .hs
+  for (const std::string& m : pi.mods) {
+    if (parseType(m).kind != PtxType::None) continue;
+    bool known = false;
+    std::span<const std::pair<std::string_view, Mod>> compares = kIntCompares;
+    if (isFloat) compares = kFloatCompares;
+    for (auto [text, mod] : compares)
+      if (m == text) { cmp = mod; known = true; }
+    if (m == ".lo" || m == ".ls" || m == ".hi" || m == ".hs") unsignedOrder = !isFloat;
+    if (m == ".and") { boolOp = Mod::AND; known = true; }
+    if (m == ".or") { boolOp = Mod::OR; known = true; }
+    if (m == ".xor") { boolOp = Mod::XOR; known = true; }
+    if (m == ".ftz" && isFloat && t.bits == 32) known = true;
+    if (!known) return false;
+  }
+  if (!cmp || ops.size() != first + (boolOp ? 3u : 2u)) return false;
+  bool narrow = t.isInt() && t.bits == 16;
+  if (isFloat ? (t.bits != 32 && t.bits != 64) : !(isInt32or64(t) || narrow)) return false;
+  PtxType pred{PtxType::Pred, 1};
+  OOp c = boolOp ? src(first + 2, pred, ori::K_PRED | ori::K_REG) : kPT;
   ori::Instr in;
   if (isFloat) {
     uint16_t k = ori::K_REG | ori::K_FIMM;
     in = make(t.bits == 32 ? Opcode::FSETP : Opcode::DSETP, {*cmp, boolOp.value_or(Mod::AND)}, {p, q},
-              {src(1, t, k), src(2, t, k), c});
+              {src(first, t, k), src(first + 1, t, k), c});
     if (hasMod(pi, ".ftz")) in.mods.set(Mod::FTZ);
   } else {
-    bool isUnsigned = t.kind != PtxType::Signed || hasMod(pi, ".lo") || hasMod(pi, ".ls") ||
-                      hasMod(pi, ".hi") || hasMod(pi, ".hs");
+    bool isUnsigned = t.kind != PtxType::Signed || unsignedOrder;
     Mod type = t.bits == 64 ? (isUnsigned ? Mod::U64 : Mod::S64) : (isUnsigned ? Mod::U32 : Mod::S32);
-    in = make(Opcode::ISETP, {*cmp, type, boolOp.value_or(Mod::AND)}, {p, q}, {src(1, t), src(2, t), c});
+    OOp a, b;
+    if (narrow) { // equality and unsigned orders on the zero-extended values, signed ones sign-extended
+      bool sext = !isUnsigned && *cmp != Mod::EQ && *cmp != Mod::NE;
+      if (!sext) type = Mod::U32;
+      a = narrowSrc(first, t, sext);
+      b = narrowSrc(first + 1, t, sext);
+    } else {
+      a = src(first, t);
+      b = src(first + 1, t);
+    }
+    in = make(Opcode::ISETP, {*cmp, type, boolOp.value_or(Mod::AND)}, {p, q}, {a, b, c});
   }
   emit(std::move(in));
   return true;
@@ -88,11 +104,7 @@ bool Lowering::setp() {
 bool Lowering::selp() {
   onlyMods(pi, {});
   need(4);
-  PtxType t = lastType(pi);
-  if (t.kind == PtxType::Pred || (t.bits != 32 && t.bits != 64)) return false;
-  PtxType pred{PtxType::Pred, 1};
-  emit(make(Opcode::SEL, {}, {reg(dst(0))}, {src(1, t), src(2, t), src(3, pred, ori::K_PRED | ori::K_REG)}), t.bits == 64);
-  return true;
+  return select(lastType(pi), src(3, PtxType{PtxType::Pred, 1}, ori::K_PRED | ori::K_REG));
 }
 
 bool Lowering::cvta() {
@@ -192,8 +204,14 @@ bool Lowering::load() {
     if (elems[k]->kind == Operand::Kind::Sink) continue;
     auto acc = accessFor(*this, true, int64_t(k * (t.bits / 8)));
     if (!acc) return false;
-    ori::Instr in = make(acc->op, {}, {reg(L.destination(*elems[k]))}, {acc->addr});
-    if (auto w = widthMod(t)) in.mods.set(*w);
+    ori::Reg d = L.destination(*elems[k]);
+    ori::Instr in = make(acc->op, {}, {reg(d)}, {acc->addr});
+    // A narrow register holds its value zero-extended (docs/ptx.md): a 16-bit one takes a
+    // 16-bit value as it is, an 8-bit signed value sign-extended to 16 bits, then masked.
+    unsigned rw = L.regBits(d);
+    bool narrowReg = t.bits < 32 && rw <= 16, signInside = narrowReg && t.kind == PtxType::Signed && rw > t.bits;
+    if (narrowReg && !signInside) in.mods.set(t.bits == 8 ? Mod::U8 : Mod::U16);
+    else if (auto w = widthMod(t)) in.mods.set(*w);
     if (acc->op == Opcode::LDG) in.mods.set(Mod::E);
     if (hasMod(pi, ".volatile")) {
       if (acc->op == Opcode::LDC) return false;
@@ -203,12 +221,12 @@ bool Lowering::load() {
       if (acc->op != Opcode::LDG || !global) return false;
       in.mods.set(Mod::CONSTANT);
     }
-    ori::Reg d = in.dsts[0].reg;
     emit(std::move(in));
     // A signed value loaded into a wider register is sign-extended to the
     // register's width (PTX ISA, "ld"): the load gives 32 bits, so widen.
-    if (t.kind == PtxType::Signed && t.bits < 64 && L.regBits(d) == 64)
+    if (t.kind == PtxType::Signed && t.bits < 64 && rw == 64)
       emit(make(Opcode::IMAD, {Mod::WIDE}, {reg(d)}, {reg(d), imm(1), kRZ}));
+    if (signInside) emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {reg(d), imm(0xFFFF), kRZ, imm(0xC0)}));
   }
   return true;
 }

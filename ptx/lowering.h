@@ -106,6 +106,26 @@ struct Lowering {
   bool funnelShift();
   bool minMax();
   bool negAbs();
+  // lower_int.cpp: narrow integers and multi-operation integer instructions
+  ori::Reg temp32() const;
+  // Source i of narrow type t as a 32-bit operand, zero- or sign-extended (immediates too);
+  // inReg: an immediate is moved into a register.
+  OOp narrowSrc(size_t i, PtxType t, bool sext, bool inReg = false);
+  // Writes the low t.bits of `value` into d as PTX has it (extended to d's width by t's
+  // signedness, a narrow register zero-extended); clean: value has no bits above t.bits.
+  void narrowResult(ori::Reg d, OOp value, PtxType t, bool clean);
+  bool narrowArith(PtxType t);
+  bool divRem();
+  bool set();
+  bool slct();
+  bool select(PtxType t, OOp p); // d = p ? ops[1] : ops[2]
+  bool prmt();
+  bool bitCount();
+  OOp byteOperand(size_t i);
+  bool bfe();
+  bool bfi();
+  bool mul24();
+  bool videoMinMax();
   // lower_float.cpp
   bool fma();
   bool floatAddSub();
@@ -114,6 +134,9 @@ struct Lowering {
   bool floatNegAbs();
   // lower_mem.cpp
   bool setp();
+  // The comparison of setp/set with operands ops[first], ops[first+1] (and the predicate
+  // ops[first+2] under .and/.or/.xor) of type t, into p and q.
+  bool compare(OOp p, OOp q, size_t first, PtxType t);
   bool selp();
   bool cvt(); // lower_cvt.cpp, by the kinds of the two types:
   bool cvtIntInt(PtxType dt, PtxType st);

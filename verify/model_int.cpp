@@ -90,14 +90,15 @@ std::optional<ModelOutputs> shr(ModelContext& m) {
 }
 
 // Our IR's funnel shift: v = hi:lo, shifted by min(s, 32) (.U32/.S32, also
-// untyped) or min(s, 64) (.U64/.S64); the low or (.HI) high 32 bits.
+// untyped) or min(s, 64) (.U64/.S64), or with .W by s modulo that width (PTX
+// shf .wrap); the low or (.HI) high 32 bits.
 std::optional<ModelOutputs> shf(ModelContext& m) {
   auto dir = m.mod(ModGroup::Dir);
   if (!dir) return std::nullopt;
   IntType t = intType(m, false);
   z3::expr v = z3::concat(m.intSrc(2, 32), m.intSrc(0, 32));
   z3::expr s = Smt::zext(m.intSrc(1, 32), 64), limit = m.smt.bv(t.bits, 64);
-  z3::expr n = z3::ite(z3::ult(s, limit), s, limit);
+  z3::expr n = m.has(Mod::W) ? (s & m.smt.bv(t.bits - 1, 64)) : z3::ite(z3::ult(s, limit), s, limit);
   z3::expr r = *dir == Mod::L ? z3::shl(v, n) : t.isSigned ? z3::ashr(v, n) : z3::lshr(v, n);
   return one(m.wide(m.has(Mod::HI) ? r.extract(63, 32) : r.extract(31, 0)));
 }
@@ -134,6 +135,96 @@ std::optional<ModelOutputs> isetp(ModelContext& m) {
   default: return std::nullopt; // the float-only comparisons
   }
   return predicatePair(m, *r, m.predSrc(2));
+}
+
+// SGXT: a with its bits from b up replaced by bit b-1 (.U32: by zeros); b = 0
+// gives 0 and b >= the width gives a (b read as unsigned 32-bit).
+std::optional<ModelOutputs> sgxt(ModelContext& m) {
+  unsigned w = widthOf(m);
+  z3::expr a = m.intSrc(0, w), b = Smt::zext(m.intSrc(1, 32), 64);
+  z3::expr up = Smt::low(m.smt.bv(w, 64) - b, w); // w - b bits above the field, when b < w
+  z3::expr field = z3::shl(a, up);
+  z3::expr extended = m.has(Mod::U32) ? z3::lshr(field, up) : z3::ashr(field, up);
+  z3::expr r = z3::ite(b == m.smt.bv(0, 64), m.smt.bv(0, w), z3::ite(z3::ult(b, m.smt.bv(w, 64)), extended, a));
+  return one(m.wide(r));
+}
+
+// PTX prmt: byte i of d is byte k_i of the 64-bit {b, a}. Without a mode k_i
+// is nibble i of the selector (its bit 3: the byte's sign replicated); the
+// modes pick k_i from s = sel[1:0]: f4e s+i, b4e s-i (mod 8), rc8 s,
+// ecl max(i, s), ecr min(i, s), rc16 2*s[0] + i[0].
+std::optional<ModelOutputs> prmt(ModelContext& m) {
+  z3::expr bytes = z3::concat(m.intSrc(2, 32), m.intSrc(0, 32)), sel = m.intSrc(1, 32);
+  auto mode = m.mod(ModGroup::PrmtMode);
+  z3::expr s = Smt::zext(sel.extract(1, 0), 3);
+  std::optional<z3::expr> r;
+  for (unsigned i = 0; i < 4; ++i) {
+    z3::expr k = m.smt.bv(0, 3), iv = m.smt.bv(i, 3);
+    std::optional<z3::expr> sign;
+    if (!mode) {
+      k = sel.extract(4 * i + 2, 4 * i);
+      sign = sel.extract(4 * i + 3, 4 * i + 3) == m.smt.bv(1, 1);
+    } else {
+      switch (*mode) {
+      case Mod::F4E: k = s + iv; break;
+      case Mod::B4E: k = s - iv; break;
+      case Mod::RC8: k = s; break;
+      case Mod::ECL: k = z3::ite(z3::ult(iv, s), s, iv); break;
+      case Mod::ECR: k = z3::ite(z3::ult(iv, s), iv, s); break;
+      default: k = z3::concat(sel.extract(0, 0), m.smt.bv(i & 1, 1)) ; k = Smt::zext(k, 3); break; // RC16
+      }
+    }
+    z3::expr byte = z3::lshr(bytes, Smt::zext(k, 64) * m.smt.bv(8, 64)).extract(7, 0);
+    if (sign) byte = z3::ite(*sign, z3::ite(byte.extract(7, 7) == m.smt.bv(1, 1), m.smt.bv(0xff, 8), m.smt.bv(0, 8)), byte);
+    r = r ? z3::concat(byte, *r) : byte;
+  }
+  return one(m.wide(*r));
+}
+
+// The number of set bits of the 32- or 64-bit source, as a 32-bit result.
+std::optional<ModelOutputs> popc(ModelContext& m) {
+  unsigned w = widthOf(m);
+  z3::expr a = m.intSrc(0, w), n = m.smt.bv(0, 32);
+  for (unsigned i = 0; i < w; ++i) n = n + Smt::zext(a.extract(i, i), 32);
+  return one(m.wide(n));
+}
+
+std::optional<ModelOutputs> brev(ModelContext& m) {
+  unsigned w = widthOf(m);
+  z3::expr a = m.intSrc(0, w), r = a.extract(0, 0);
+  for (unsigned i = 1; i < w; ++i) r = z3::concat(r, a.extract(i, i));
+  return one(m.wide(r));
+}
+
+// PTX bfind: the position of the most significant non-sign bit (signed: of ~a
+// when a < 0), 0xffffffff when there is none; .SH: width - 1 - position.
+std::optional<ModelOutputs> flo(ModelContext& m) {
+  IntType t = intType(m, false);
+  z3::expr a = m.intSrc(0, t.bits);
+  if (t.isSigned) a = z3::ite(z3::slt(a, m.smt.bv(0, t.bits)), ~a, a);
+  z3::expr r = m.smt.bv(0xffffffff, 32);
+  for (unsigned i = 0; i < t.bits; ++i) // the last bit set wins: the highest
+    r = z3::ite(a.extract(i, i) == m.smt.bv(1, 1), m.smt.bv(m.has(Mod::SH) ? t.bits - 1 - i : i, 32), r);
+  return one(m.wide(r));
+}
+
+// div/rem (docs/ptx.md): x / 0 and x % 0 are all ones; signed operations
+// divide the magnitudes, negate the quotient when the signs differ and give
+// the remainder the dividend's sign.
+std::optional<ModelOutputs> idivRem(ModelContext& m) {
+  IntType t = intType(m, false);
+  bool rem = m.in.op == Opcode::IREM;
+  z3::expr a = m.intSrc(0, t.bits), b = m.intSrc(1, t.bits), zero = m.smt.bv(0, t.bits);
+  z3::expr r = zero;
+  if (!t.isSigned) {
+    r = rem ? z3::urem(a, b) : z3::udiv(a, b);
+  } else {
+    z3::expr negA = z3::slt(a, zero), negB = z3::slt(b, zero);
+    z3::expr ma = z3::ite(negA, -a, a), mb = z3::ite(negB, -b, b);
+    z3::expr q = rem ? z3::urem(ma, mb) : z3::udiv(ma, mb);
+    r = z3::ite(rem ? negA : negA != negB, -q, q);
+  }
+  return one(m.wide(z3::ite(b == zero, ~zero, r)));
 }
 
 std::optional<ModelOutputs> s2r(ModelContext& m) {

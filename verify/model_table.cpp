@@ -42,6 +42,7 @@ namespace {
 using D = Domain;
 const Axis kWidth = {{}, {Mod::W64}};
 const Axis kIntTypes = {{}, {Mod::U32}, {Mod::S32}, {Mod::U64}, {Mod::S64}};
+const Axis kDivTypes = {{Mod::U32}, {Mod::S32}, {Mod::U64}, {Mod::S64}};
 const Axis kIntCmps = {{Mod::LT}, {Mod::EQ}, {Mod::LE}, {Mod::GT}, {Mod::NE}, {Mod::GE}};
 const Axis kFloatCmps = {{Mod::F},   {Mod::LT},  {Mod::EQ},  {Mod::LE},  {Mod::GT},  {Mod::NE},
                          {Mod::GE},  {Mod::NUM}, {Mod::NAN_}, {Mod::LTU}, {Mod::EQU}, {Mod::LEU},
@@ -80,11 +81,21 @@ const std::vector<ModelEntry> kModelTable = {
     {Opcode::PLOP3, models::plop3, {{{Mod::LUT}}}, fixed<D::Pred, D::Pred, D::Pred, D::Lut, D::Lut>},
     {Opcode::SHL, models::shl, {kWidth}, fixed<D::Int, D::Shift>},
     {Opcode::SHR, models::shr, {kIntTypes}, fixed<D::Int, D::Shift>},
-    {Opcode::SHF, models::shf, {{{Mod::L}, {Mod::R}}, {{}, {Mod::HI}}, kIntTypes}, fixed<D::Int, D::Shift, D::Int>},
+    {Opcode::SHF, models::shf, {{{Mod::L}, {Mod::R}}, {{}, {Mod::HI}}, kIntTypes, {{}, {Mod::W}}},
+     fixed<D::Int, D::Shift, D::Int>},
     {Opcode::IMNMX, models::imnmx, {kIntTypes}, fixed<D::Int, D::Int, D::Pred>},
     {Opcode::LEA, models::lea, {kWidth}, fixed<D::Int, D::Int, D::SmallImm>},
     {Opcode::ISETP, models::isetp, {kIntCmps, kIntTypes, kBoolOps}, fixed<D::Int, D::Int, D::Pred>},
     {Opcode::S2R, models::s2r, {{{}}}, fixed<D::Special>},
+    {Opcode::SGXT, models::sgxt, {{{}, {Mod::U32}}, kWidth}, fixed<D::Int, D::Shift>},
+    {Opcode::PRMT, models::prmt,
+     {{{}, {Mod::F4E}, {Mod::B4E}, {Mod::RC8}, {Mod::ECL}, {Mod::ECR}, {Mod::RC16}}},
+     fixed<D::Int, D::Int, D::Int>},
+    {Opcode::POPC, models::popc, {kWidth}, fixed<D::Int>},
+    {Opcode::BREV, models::brev, {kWidth}, fixed<D::Int>},
+    {Opcode::FLO, models::flo, {kIntTypes, {{}, {Mod::SH}}}, fixed<D::Int>},
+    {Opcode::IDIV, models::idivRem, {kDivTypes}, fixed<D::Int, D::Int>},
+    {Opcode::IREM, models::idivRem, {kDivTypes}, fixed<D::Int, D::Int>},
     {Opcode::FSETP, models::fsetp, {kFloatCmps, kFtz, kBoolOps}, fixed<D::F32, D::F32, D::Pred>},
     {Opcode::DSETP, models::fsetp, {kFloatCmps, kBoolOps}, fixed<D::F64, D::F64, D::Pred>},
     {Opcode::FADD, models::fArith, {kRounding, kFtz, {{}, {Mod::SAT}}}, fixed<D::F32, D::F32>},

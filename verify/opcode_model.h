@@ -119,6 +119,12 @@ std::optional<ModelOutputs> imnmx(ModelContext&);
 std::optional<ModelOutputs> lea(ModelContext&);
 std::optional<ModelOutputs> isetp(ModelContext&);
 std::optional<ModelOutputs> s2r(ModelContext&);
+std::optional<ModelOutputs> sgxt(ModelContext&);
+std::optional<ModelOutputs> prmt(ModelContext&);
+std::optional<ModelOutputs> popc(ModelContext&);
+std::optional<ModelOutputs> brev(ModelContext&);
+std::optional<ModelOutputs> flo(ModelContext&);
+std::optional<ModelOutputs> idivRem(ModelContext&); // IDIV IREM
 std::optional<ModelOutputs> fArith(ModelContext&); // FADD FMUL FFMA
 std::optional<ModelOutputs> dArith(ModelContext&); // DADD DMUL DFMA
 std::optional<ModelOutputs> fmnmx(ModelContext&);

@@ -50,7 +50,7 @@ ori::RunConfig randomInputs(const ori::Function& k, std::mt19937_64& rng) {
 }
 
 struct Tally {
-  int kernels = 0, compared = 0, runs = 0, ok = 0, faultOrTimeout = 0, unsupported = 0;
+  int kernels = 0, compared = 0, runs = 0, ok = 0, fault = 0, timeout = 0, unsupported = 0;
 };
 
 TEST(PtxEmitRun, ReEmittedKernelsBehaveTheSame) {
@@ -76,29 +76,36 @@ TEST(PtxEmitRun, ReEmittedKernelsBehaveTheSame) {
       for (int trial = 0; trial < 3; ++trial) {
         ori::RunConfig cfg = randomInputs(k, rng);
         ori::RunResult a = ori::runKernel(*orig.module, cfg);
-        ori::RunResult b = ori::runKernel(*again.module, cfg);
         ++t.runs;
         if (a.kind == ori::RunResult::Kind::Unsupported) {
           ++t.unsupported;
           continue; // nothing to compare; the emitted kernel may stop elsewhere or not at all
         }
+        if (a.kind == ori::RunResult::Kind::Timeout) {
+          ++t.timeout;
+          continue; // the emitted kernel has other instructions: it stops elsewhere in the same loop
+        }
+        // The emitted code may take several instructions for one (bridged widths, a negated
+        // operand as an xor): a larger budget, so that only a real difference can make it time out.
+        cfg.maxSteps *= 8;
+        ori::RunResult b = ori::runKernel(*again.module, cfg);
         ASSERT_EQ(int(a.kind), int(b.kind)) << k.name << ": " << ori::formatExit(a, "orig") << " vs "
                                             << ori::formatExit(b, "emitted");
         EXPECT_EQ(a.thread, b.thread) << k.name;
         EXPECT_EQ(a.addr, b.addr) << k.name;
         EXPECT_EQ(a.buffers, b.buffers) << k.name << ": buffers differ";
         if (a.kind == ori::RunResult::Kind::Ok) ++t.ok;
-        else ++t.faultOrTimeout;
+        else ++t.fault;
         compared = true;
       }
       t.compared += compared;
     }
   }
-  std::printf("emit/run: %d kernels, %d compared in at least one run; %d runs: %d ok, %d fault or timeout, "
-              "%d unsupported\n",
-              t.kernels, t.compared, t.runs, t.ok, t.faultOrTimeout, t.unsupported);
+  std::printf("emit/run: %d kernels, %d compared in at least one run; %d runs: %d ok, %d fault, "
+              "%d timeout and %d unsupported (not compared)\n",
+              t.kernels, t.compared, t.runs, t.ok, t.fault, t.timeout, t.unsupported);
   // The comparison must exercise real runs, not only unsupported ones.
-  EXPECT_GE(t.ok + t.faultOrTimeout, 20);
+  EXPECT_GE(t.ok + t.fault, 20);
   EXPECT_GE(t.ok, 10);
 }
 

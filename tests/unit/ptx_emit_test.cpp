@@ -82,6 +82,22 @@ bool hitsPtxasCrash(const ori::Module& m) {
   return false;
 }
 
+// ptxas 13.0 also crashes (SIGSEGV) on a local access that constant propagation shows to land at
+// a negative address, in a function that declares a .local variable smaller than the access
+// (docs/spec-notes.md, "ptxas findings"). Such an access faults in the interpreter anyway.
+bool hitsPtxasLocalCrash(const ori::Module& m) {
+  for (const ori::Function& f : m.functions) {
+    bool smallLocal = false;
+    for (const ori::Variable& v : f.variables) smallLocal |= v.space == ori::Space::Local && v.elemSize < 8;
+    if (!smallLocal) continue;
+    for (const ori::Block& b : f.blocks)
+      for (const ori::Instr& in : b.instrs)
+        for (const ori::Operand& o : in.srcs)
+          if (o.kind == ori::Operand::Kind::Mem && o.imm < 0) return true;
+  }
+  return false;
+}
+
 bool callsDeclaration(const ori::Module& m) {
   for (const ori::Function& f : m.functions)
     for (const ori::Block& b : f.blocks)
@@ -226,7 +242,7 @@ TEST(PtxEmitFiles, RandomModulesEmitOrExplain) {
     if (ptxasPath().empty()) return;
     bool compileOnly = callsDeclaration(m);
     std::string errs = ptxasErrors(e.text, "random", compileOnly);
-    if (errs.starts_with("CRASH") && compileOnly && hitsPtxasCrash(m)) {
+    if (errs.starts_with("CRASH") && ((compileOnly && hitsPtxasCrash(m)) || hitsPtxasLocalCrash(m))) {
       ++crashes;
       return;
     }
@@ -234,7 +250,7 @@ TEST(PtxEmitFiles, RandomModulesEmitOrExplain) {
   });
   EXPECT_TRUE(ok);
   std::cout << "[random] " << emitted << " emitted and assembled, " << refused << " refused, " << crashes
-            << " not checked (ptxas -c crashes on returns over 48 bytes)\n";
+            << " not checked (ptxas crashes: -c on returns over 48 bytes, negative local addresses)\n";
 }
 
 // ---------------------------------------------------------------- module level

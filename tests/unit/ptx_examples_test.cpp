@@ -57,6 +57,13 @@ std::vector<uint8_t> u32s(std::initializer_list<uint32_t> values) {
   return out;
 }
 
+std::vector<uint8_t> u64s(std::initializer_list<uint64_t> values) {
+  std::vector<uint8_t> out;
+  for (uint64_t v : values)
+    for (int b = 0; b < 8; ++b) out.push_back(uint8_t(v >> (8 * b)));
+  return out;
+}
+
 std::vector<uint8_t> f32s(std::initializer_list<float> values) {
   std::vector<uint8_t> out;
   for (float f : values) {
@@ -164,6 +171,53 @@ TEST_F(CudaExamples, BitTestRuns) {
     cfg.buffers["_Z12bit_test_addPiji_param_0"] = u32s({5, 0, 0});
     expectRun(m, cfg, "_Z12bit_test_addPiji_param_0", expected);
   }
+}
+
+// switch (v & 15) with cases 0..11 giving 10 + 11 * case, else -1. nvcc narrows the selector
+// to 16 bits; the lowered kernel has no OPAQUE left. Inputs 0..15 and 0x1f3 (& 15 = 3, 43).
+TEST_F(CudaExamples, Switch16Runs) {
+  ori::Module m = lowerExample("switch16");
+  for (const ori::Function& f : m.functions)
+    for (const ori::Block& b : f.blocks)
+      for (const ori::Instr& in : b.instrs) EXPECT_NE(in.op, ori::Opcode::OPAQUE) << ori::printInstr(f, in);
+  ori::RunConfig cfg;
+  cfg.threads = 17;
+  cfg.params["_Z8switch16PKjPii_param_2"] = 17;
+  cfg.buffers["_Z8switch16PKjPii_param_0"] = u32s({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0x1f3});
+  cfg.buffers["_Z8switch16PKjPii_param_1"] = std::vector<uint8_t>(17 * 4, 0);
+  uint32_t m1 = 0xffffffffu;
+  expectRun(m, cfg, "_Z8switch16PKjPii_param_1",
+            u32s({10, 21, 32, 43, 54, 65, 76, 87, 98, 109, 120, 131, m1, m1, m1, m1, 43}));
+}
+
+// a / b and unsigned(a) % unsigned(b) on 32 bits, c / d and unsigned(c) % unsigned(d) on 64 bits,
+// per thread. By hand (docs/ptx.md: x / 0 and x % 0 are all ones; INT_MIN / -1 wraps):
+//   a, b          7, 2     -7, 2            INT_MIN, -1          100, 0        9, -2
+//   a / b         3        -3               INT_MIN              -1            -4
+//   a % b (u32)   1        0xfffffff9 % 2=1 0x80000000 % ~0 =    100 % 0 =     9 % 0xfffffffe = 9
+//                                           0x80000000           0xffffffff
+// nvcc divides 64-bit values whose high words are both zero with div.u32/rem.u32 and
+// zero-extends the result, so 100 / 0 as 64 bits gives 0x00000000ffffffff; 2^40 / 0 takes
+// div.s64 and gives all ones.
+//   c, d          7, 2     -7, 2            INT64_MIN, -1        100, 0        2^40, 0
+//   c / d         3        -3               INT64_MIN            0xffffffff    -1
+//   c % d (u64)   1        1                0x8000000000000000   0xffffffff    ~0
+TEST_F(CudaExamples, DivideRuns) {
+  ori::Module m = lowerExample("divide");
+  const std::string p = "_Z6dividePKiS0_PKxS2_PiPjPxPy_param_";
+  const uint32_t intMin = 0x80000000u;
+  const uint64_t int64Min = 0x8000000000000000ull, ones = ~uint64_t(0);
+  ori::RunConfig cfg;
+  cfg.threads = 5;
+  cfg.buffers[p + "0"] = u32s({7, uint32_t(-7), intMin, 100, 9});
+  cfg.buffers[p + "1"] = u32s({2, 2, 0xffffffffu, 0, uint32_t(-2)});
+  cfg.buffers[p + "2"] = u64s({7, uint64_t(-7), int64Min, 100, uint64_t(1) << 40});
+  cfg.buffers[p + "3"] = u64s({2, 2, ones, 0, 0});
+  for (int k = 4; k < 8; ++k) cfg.buffers[p + std::to_string(k)] = std::vector<uint8_t>(k < 6 ? 20 : 40, 0);
+  expectRun(m, cfg, p + "4", u32s({3, uint32_t(-3), intMin, 0xffffffffu, uint32_t(-4)}));
+  expectRun(m, cfg, p + "5", u32s({1, 1, intMin, 0xffffffffu, 9}));
+  expectRun(m, cfg, p + "6", u64s({3, uint64_t(-3), int64Min, 0xffffffffull, ones}));
+  expectRun(m, cfg, p + "7", u64s({1, 1, int64Min, 0xffffffffull, ones}));
 }
 
 } // namespace

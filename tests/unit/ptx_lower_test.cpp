@@ -147,12 +147,12 @@ TEST_P(OpaqueFamily, DefsAndUses) {
 // instruction has none (st, red, bar, prefetch, ...); vectors and p|q pairs
 // define every register in them; guards and addresses are uses.
 const Family kFamilies[] = {
-    {"IntegerDivide", "div.s32 %r1, %r2, %r3;", {"%r1"}, {"%r2", "%r3"}},
-    {"Remainder", "rem.u32 %r1, %r2, 7;", {"%r1"}, {"%r2"}},
+    {"ShuffleIndex", "shfl.sync.idx.b32 %r1, %r2, %r3, 31, -1;", {"%r1"}, {"%r2", "%r3"}},
+    {"ShuffleImmediateLane", "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", {"%r1"}, {"%r2"}},
     {"FloatDivide", "div.approx.ftz.f32 %f1, %f2, %f3;", {"%f1"}, {"%f2", "%f3"}},
     {"Sqrt", "sqrt.rn.f32 %f1, %f2;", {"%f1"}, {"%f2"}},
     {"HalfConvert", "cvt.f32.f16 %f1, %h1;", {"%f1"}, {"%h1"}},
-    {"Set", "set.gt.u32.s32 %r1, %r2, %r3;", {"%r1"}, {"%r2", "%r3"}},
+    {"WarpMatch", "match.any.sync.b32 %r1, %r2, -1;", {"%r1"}, {"%r2"}},
     {"Vote", "vote.sync.all.pred %p1, %p2, 0xffffffff;", {"%p1"}, {"%p2"}},
     {"ShuffleWithPredicate", "shfl.sync.down.b32 %r1|%p1, %r2, 1, 31, -1;", {"%r1", "%p1"}, {"%r2"}},
     {"TextureVector", "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];", {"%f1", "%f2", "%f3", "%f4"}, {"%f5", "%f6"}},
@@ -163,21 +163,22 @@ const Family kFamilies[] = {
     {"MemoryBarrier", "membar.gl;", {}, {}},
     {"BarrierReduce", "bar.red.popc.u32 %r1, 0, %p1;", {"%r1"}, {"%p1"}},
     {"Prefetch", "prefetch.global.L2 [%rd2];", {}, {"%rd2"}},
-    {"PackHalves", "mov.b32 %r1, {%h1, %h2};", {"%r1"}, {"%h1", "%h2"}},
-    {"UnpackHalves", "mov.b32 {%h1, %h2}, %r1;", {"%h1", "%h2"}, {"%r1"}},
-    {"HalfCompare", "setp.lt.u16 %p1, %h1, %h2;", {"%p1"}, {"%h1", "%h2"}},
-    {"BitFieldExtract", "bfe.u32 %r1, %r2, 8, %r3;", {"%r1"}, {"%r2", "%r3"}},
-    {"Popc", "popc.b64 %r1, %rd1;", {"%r1"}, {"%rd1"}},
+    {"LoadMatrix", "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1, %r2}, [%r3];", {"%r1", "%r2"}, {"%r3"}},
+    {"MatrixMultiply", "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f5, %f6, %f7, %f8};",
+     {"%f1", "%f2", "%f3", "%f4"}, {"%r1", "%r2", "%r3", "%f5", "%f6", "%f7", "%f8"}},
+    {"HalfPairCompare", "setp.lt.f16x2 %p1|%p2, %r1, %r2;", {"%p1", "%p2"}, {"%r1", "%r2"}},
+    {"ShuffleUp", "shfl.sync.up.b32 %r1, %r2, %r3, 0, -1;", {"%r1"}, {"%r2", "%r3"}},
+    {"WarpReduce", "redux.sync.add.u32 %r1, %r2, -1;", {"%r1"}, {"%r2"}},
     {"AsyncCopy", "cp.async.cg.shared.global [%r1], [%rd1], 16;", {}, {"%r1", "%rd1"}},
     {"Clock64", "mov.u64 %rd1, %clock64;", {"%rd1"}, {}},
-    {"SameRegisterTwice", "mul24.lo.s32 %r1, %r1, %r1;", {"%r1"}, {"%r1"}},
+    {"SameRegisterTwice", "shfl.sync.idx.b32 %r1, %r1, %r1, 31, -1;", {"%r1"}, {"%r1"}},
 };
 
 INSTANTIATE_TEST_SUITE_P(Families, OpaqueFamily, testing::ValuesIn(kFamilies),
                          [](const testing::TestParamInfo<Family>& info) { return std::string(info.param.name); });
 
 TEST(OpaqueFamily, GuardIsAUse) {
-  Lowered l = lowerOne(kDecls, "@!%p3 div.s32 %r1, %r2, %r3;");
+  Lowered l = lowerOne(kDecls, "@!%p3 shfl.sync.idx.b32 %r1, %r2, %r3, 31, -1;");
   const ori::Instr& in = l.only();
   ASSERT_EQ(in.op, ori::Opcode::OPAQUE);
   ASSERT_TRUE(in.guard);
@@ -188,8 +189,8 @@ TEST(OpaqueFamily, GuardIsAUse) {
 }
 
 TEST(OpaqueFamily, TextKeepsPlaceholders) {
-  Lowered l = lowerOne(kDecls, "div.s32 %r1, %r2, %r2;");
-  EXPECT_EQ(l.only().opaqueText, "div.s32 @d0, @u0, @u0");
+  Lowered l = lowerOne(kDecls, "shfl.sync.idx.b32 %r1, %r2, %r2, 31, -1;");
+  EXPECT_EQ(l.only().opaqueText, "shfl.sync.idx.b32 @d0, @u0, @u0, 31, -1");
 }
 
 // ---- Errors ----
