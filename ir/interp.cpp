@@ -263,13 +263,20 @@ private:
 
   const Function* calleeOf(const Instr& in) {
     const Operand& o = m_.src(in, 0);
-    if (o.kind == Operand::Kind::Reg) unsupported("indirect CALL through a register: function pointers are not modelled");
-    if (o.kind != Operand::Kind::Symbol) malformed(fmt::format("CALL at line {} has no callee", in.loc.line));
-    const Function* callee = m_.module->findFunction(o.sym);
-    if (!callee) unsupported(fmt::format("CALL to unknown function '{}'", o.sym));
-    if (callee->isEntry) unsupported(fmt::format("CALL to .entry kernel '{}'", o.sym));
-    if (callee->isDeclaration())
-      unsupported(fmt::format("CALL to '{}', a declaration without a body (an external or runtime function)", o.sym));
+    const Function* callee = nullptr;
+    if (o.kind == Operand::Kind::Reg) { // an indirect call: the register holds a function's address
+      uint64_t a = m_.readInt(in, 0, 64), k = (a - kFunctionBase) / 16;
+      if (a < kFunctionBase || (a - kFunctionBase) % 16 != 0 || k >= m_.module->functions.size())
+        fault(a, fmt::format("indirect CALL to 0x{:x}, which is not the address of a function", a));
+      callee = &m_.module->functions[size_t(k)];
+    } else if (o.kind == Operand::Kind::Symbol) {
+      callee = m_.module->findFunction(o.sym);
+      if (!callee) unsupported(fmt::format("CALL to unknown function '{}'", o.sym));
+    } else {
+      malformed(fmt::format("CALL at line {} has no callee", in.loc.line));
+    }
+    if (callee->isEntry) unsupported(fmt::format("CALL to .entry kernel '{}'", callee->name));
+    if (callee->isDeclaration()) unsupported(fmt::format("call to external function {}", callee->name));
     return callee;
   }
 

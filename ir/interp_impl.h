@@ -94,6 +94,9 @@ inline constexpr uint64_t kLocalSize = 0x80000;
 inline constexpr uint64_t kSharedWindowBase = 0x7e0000000000;
 inline constexpr uint64_t kLocalWindowBase = 0x7f0000000000;
 inline constexpr size_t kMaxCallDepth = 1024;
+// Function addresses (MOV R, func; the target of an indirect CALL): function k of the module
+// is at kFunctionBase + 16 * k. Nothing can be loaded from or stored to them.
+inline constexpr uint64_t kFunctionBase = 0x7d0000000000;
 // Module .global and .const variables together; more is a configuration error.
 inline constexpr uint64_t kMaxVariableBytes = uint64_t(64) << 20;
 // The parameter areas of the live call frames of one thread together.

@@ -265,6 +265,9 @@ void Machine::startThread() {
 namespace {
 // A CALL's argument or return operand: a .param variable of the caller.
 const SymbolLoc& paramSymbol(const Machine& m, const Instr& call, const Operand& o) {
+  if (o.kind == Operand::Kind::Reg)
+    unsupported(fmt::format("CALL at line {} passes a register: only functions outside the module take registers",
+                            call.loc.line));
   if (o.kind != Operand::Kind::Symbol)
     malformed(fmt::format("CALL at line {}: arguments and results must be .param variables", call.loc.line));
   const SymbolLoc& s = m.symbol(o);
@@ -347,8 +350,9 @@ const SymbolLoc& Machine::symbol(const Operand& o) const {
     s.inFrame = true;
     s.offset = off->second;
     s.size = param->size;
-  } else if (!o.sym.empty() && module->findFunction(o.sym)) {
+  } else if (const Function* g = o.sym.empty() ? nullptr : module->findFunction(o.sym)) {
     s.isFunction = true;
+    s.offset = uint64_t(g - module->functions.data());
   } else {
     malformed(fmt::format("undefined symbol '{}' in function '{}'", o.sym, frames.back().f->name));
   }
@@ -357,7 +361,7 @@ const SymbolLoc& Machine::symbol(const Operand& o) const {
 
 uint64_t Machine::symbolAddress(const Operand& o) const {
   const SymbolLoc& s = symbol(o);
-  if (s.isFunction) unsupported(fmt::format("the address of function '{}': function pointers are not modelled", o.sym));
+  if (s.isFunction) return kFunctionBase + 16 * s.offset; // offset: the function's index
   return s.inFrame && s.space == MemSpace::Local ? frames.back().localBase + s.offset : s.offset;
 }
 

@@ -713,10 +713,19 @@ private:
 
   // CALL [(ret, ...),] target [, (arg, ...)]
   void call(Function& f, Instr& in, uint32_t bix) {
+    // .param variables, or R registers (calls that pass registers).
     auto symbols = [&](std::vector<Operand>& out) {
       if (accept(')')) return;
       do {
         Token t = cur();
+        bool big = false;
+        if (t.kind == Token::Word && (parseRegName(t.text, &big) || names_.count(t.text))) {
+          Operand o = operand(K_REG, &out != &in.dsts, nullptr);
+          if (o.kind != Operand::Kind::Reg || !o.reg.isGeneral() || o.neg || o.abs)
+            fail(t.loc, "a CALL argument or result register must be an R register");
+          out.push_back(o);
+          continue;
+        }
         std::string name = word("a .param variable");
         checkName(t, "variable");
         noteSymbol(f, bix, &out == &in.dsts, out.size(), t.loc);

@@ -9,6 +9,7 @@
 // way are passed directly; any other .param variable lives in .local memory
 // and is copied into and out of a slot of the callee's type at each CALL.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -145,11 +146,42 @@ void FnEmitter::classifySlots() {
 
 void FnEmitter::emitCall(const Instr& in) {
   if (in.srcs.empty()) fail(in.loc, "CALL has no target");
-  if (in.srcs[0].kind != Operand::Kind::Symbol)
-    fail(in.loc, fmt::format("{}: an indirect CALL through a register has no PTX form here (PTX needs a call "
-                             "prototype and the callee's parameters)", printInstr(f, in)));
-  const std::string& sym = in.srcs[0].sym;
-  const Function* callee = m.findFunction(sym);
+  bool registers = false;
+  for (const auto* list : {&in.dsts, &in.srcs})
+    for (size_t k = list == &in.srcs ? 1 : 0; k < list->size(); ++k) registers |= (*list)[k].kind == Operand::Kind::Reg;
+  if (registers) {
+    emitRegisterCall(in);
+    return;
+  }
+  // An indirect call: a prototype made from the argument and result variables (the callee they
+  // are copied to), printed before the call.
+  Function proto;
+  std::string sym, protoName;
+  const Function* callee = nullptr;
+  if (in.srcs[0].kind == Operand::Kind::Reg) {
+    auto asParam = [&](const Operand& o) {
+      const Param* param = nullptr;
+      const Variable* v = o.kind == Operand::Kind::Symbol ? findVariable(m, f, o.sym, &param) : nullptr;
+      if (!v || v->space != Space::Param) fail(in.loc, "an indirect CALL's arguments and results must be .param variables");
+      Param p;
+      p.type = v->type;
+      p.name = "_";
+      p.count = v->count;
+      p.size = v->size();
+      p.align = v->align ? v->align : v->elemSize;
+      return p;
+    };
+    for (size_t k = 1; k < in.srcs.size(); ++k) proto.params.push_back(asParam(in.srcs[k]));
+    for (const Operand& d : in.dsts) proto.returns.push_back(asParam(d));
+    sym = regAs(in.srcs[0].reg, 64);
+    protoName = uniqueName("__ori_proto");
+    callee = &proto;
+  } else if (in.srcs[0].kind == Operand::Kind::Symbol) {
+    sym = in.srcs[0].sym;
+    callee = m.findFunction(sym);
+  } else {
+    fail(in.loc, "CALL has no target");
+  }
   if (!callee) fail(in.loc, fmt::format("CALL to unknown function '{}'", sym));
   if (callee->isEntry) fail(in.loc, fmt::format("CALL to .entry '{}': PTX cannot call kernels", sym));
   // Slots for the callee's parameters and return values go into the caller's frame, which the
@@ -249,12 +281,37 @@ void FnEmitter::emitCall(const Instr& in) {
     for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + v[k];
     return s + ")";
   };
+  if (!protoName.empty()) {
+    std::vector<std::string> ps, rs;
+    for (const Param& p : proto.params) ps.push_back(paramDecl(p, true));
+    for (const Param& p : proto.returns) rs.push_back(paramDecl(p, true));
+    pads.push_back(fmt::format("{}: .callprototype {}_ {};", protoName, list(rs) + " ", list(ps)));
+  }
   if (!pads.empty()) emitRaw("{");
   for (std::string& d : pads) emitRaw(std::move(d));
   lines_.insert(lines_.end(), before.begin(), before.end());
-  emit(fmt::format("call {}{}{};", rets.empty() ? "" : list(rets) + ", ", sym, args.empty() ? "" : ", " + list(args)));
+  emit(fmt::format("call {}{}{}{};", rets.empty() ? "" : list(rets) + ", ", sym, args.empty() ? "" : ", " + list(args),
+                   protoName.empty() ? "" : ", " + protoName));
   lines_.insert(lines_.end(), after.begin(), after.end());
   if (!pads.empty()) emitRaw("}");
+}
+
+// A CALL that passes registers (OptiX-style runtime calls to a function outside the module):
+// printed as PTX writes it, `call (%r1), _rt_f, (%r2, %rd3);`.
+void FnEmitter::emitRegisterCall(const Instr& in) {
+  const Operand& t = in.srcs[0];
+  if (t.kind != Operand::Kind::Symbol || !m.findFunction(t.sym) || !m.findFunction(t.sym)->isDeclaration())
+    fail(in.loc, fmt::format("{}: only a call to a function outside the module passes registers", printInstr(f, in)));
+  auto name = [&](const Operand& o) {
+    if (o.kind != Operand::Kind::Reg || o.reg.isConst())
+      fail(in.loc, fmt::format("{}: a CALL passes registers or .param variables, not both", printInstr(f, in)));
+    return regName(o.reg);
+  };
+  std::vector<std::string> rets, args;
+  for (const Operand& d : in.dsts) rets.push_back(name(d));
+  for (size_t k = 1; k < in.srcs.size(); ++k) args.push_back(name(in.srcs[k]));
+  emit(fmt::format("call {}{}{};", rets.empty() ? "" : fmt::format("({}), ", fmt::join(rets, ", ")), t.sym,
+                   args.empty() ? "" : fmt::format(", ({})", fmt::join(args, ", "))));
 }
 
 } // namespace ori::ptx::emit_detail

@@ -144,6 +144,7 @@ public:
   bool emitMemory(const Instr& in);    // emit_mem.cpp
   bool emitControl(const Instr& in);   // emit_mem.cpp
   void emitCall(const Instr& in);      // emit_call.cpp
+  void emitRegisterCall(const Instr& in);
 
   // ---- helpers shared between families
   // p = r BOOL c and q = !r BOOL c for the comparison `cmp` ("setp.lt") of

@@ -500,6 +500,32 @@ void FunctionLowerer::run() {
   finish();
 }
 
+namespace {
+// A function the PTX calls without declaring it (OptiX's _rt_* runtime functions in PTX that
+// expects the OptiX runtime to supply them) gets a declaration without parameters, so its
+// CALLs keep the target by name. A `%name` target is a register (an indirect call).
+void declareCallTargets(const Module& ast, ori::Module& om) {
+  std::set<std::string> globals;
+  for (const TopLevel& item : ast.items)
+    if (item.kind == TopLevel::Kind::Variable) globals.insert(item.variable.name);
+  for (const TopLevel& item : ast.items) {
+    if (item.kind != TopLevel::Kind::Function) continue;
+    for (const Statement& st : item.function.body) {
+      if (st.kind != Statement::Kind::Instr || st.instr.opcode != "call") continue;
+      for (const Operand& o : st.instr.operands) {
+        if (o.kind != Operand::Kind::Name) continue;
+        if (!o.name.starts_with('%') && !om.findFunction(o.name) && !globals.count(o.name)) {
+          ori::Function& f = om.functions.emplace_back();
+          f.name = o.name;
+          f.loc = o.loc;
+        }
+        break; // the first name is the target
+      }
+    }
+  }
+}
+} // namespace
+
 ori::ParseResult lower(const Module& ast) {
   ori::ParseResult result;
   try {
@@ -532,6 +558,7 @@ ori::ParseResult lower(const Module& ast) {
       ori::layoutParams(f->returns, 0);
       f->ptxDirectives = pf.performanceDirectives;
     }
+    declareCallTargets(ast, om);
     for (const TopLevel& item : ast.items) {
       if (item.kind == TopLevel::Kind::Variable) {
         const Variable& v = item.variable;

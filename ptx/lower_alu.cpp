@@ -145,7 +145,13 @@ bool Lowering::mov() {
   if (ops[1].kind == Operand::Kind::Name) {
     NameRef r = L.resolve(ops[1].name);
     if (r.kind == NameRef::Special) {
-      if (t.bits != 32) return false; // 64-bit reads of 32-bit special registers: leave to ptxas
+      if (t.bits == 64) return false; // 64-bit reads of 32-bit special registers: leave to ptxas
+      if (t.bits == 16) { // the low half, as PTX's mov.u16 of a 32-bit special register reads it
+        ori::Reg s = temp32();
+        emit(make(Opcode::S2R, {}, {reg(s)}, {OOp::special(r.sreg)}));
+        narrowResult(d, reg(s), t, false);
+        return true;
+      }
       emit(make(Opcode::S2R, {}, {reg(d)}, {OOp::special(r.sreg)}));
       return true;
     }

@@ -341,13 +341,18 @@ bool Lowering::retExit() {
   return true;
 }
 
+// call (rets), target, (args){, proto}: every call is a CALL, which ends its block. The target
+// is a function of the module (defined, declared, or declared by the lowering because the PTX
+// names it without declaring it: OptiX's _rt_* runtime calls) or, for an indirect call, a
+// register holding a function's address. The prototype or .calltargets label of an indirect
+// call is not kept: --emit=ptx writes a prototype from the argument variables. Arguments and
+// results are .param variables, or registers where the PTX passes registers.
 bool Lowering::call() {
   onlyMods(pi, {".uni"});
-  // call (rets), f, (args) -- each list optional; a prototype means an indirect call.
   size_t i = 0;
   std::vector<OOp> rets, args;
   const Operand* retList = nullptr;
-  auto paramList = [&](const Operand& list, std::vector<OOp>& out) {
+  auto operandList = [&](const Operand& list, std::vector<OOp>& out) {
     for (const Operand& e : list.elems) {
       if (e.kind == Operand::Kind::Sink || (e.kind == Operand::Kind::Name && e.name == "_")) {
         out.push_back(OOp::symbol("")); // a discarded return value, given a slot below
@@ -355,25 +360,32 @@ bool Lowering::call() {
       }
       if (e.kind != Operand::Kind::Name) throw NotNative{};
       NameRef r = L.resolve(e.name);
-      if (r.kind != NameRef::Variable || !L.isParamVariable(r.symbol)) throw NotNative{};
-      out.push_back(OOp::symbol(r.symbol));
+      if (r.kind == NameRef::Variable && L.isParamVariable(r.symbol)) out.push_back(OOp::symbol(r.symbol));
+      else if (r.kind == NameRef::Register && r.reg.isGeneral()) out.push_back(reg(r.reg));
+      else throw NotNative{};
     }
   };
   if (i < ops.size() && ops[i].kind == Operand::Kind::Call) retList = &ops[i++];
   if (i >= ops.size() || ops[i].kind != Operand::Kind::Name) return false;
   NameRef target = L.resolve(ops[i].name);
-  if (target.kind != NameRef::Function) return false;
+  OOp callee;
+  if (target.kind == NameRef::Function) callee = OOp::symbol(target.symbol);
+  else if (target.kind == NameRef::Register && target.reg.isGeneral()) callee = reg(target.reg);
+  else return false;
   ++i;
-  if (i < ops.size() && ops[i].kind == Operand::Kind::Call) paramList(ops[i++], args);
+  if (i < ops.size() && ops[i].kind == Operand::Kind::Call) operandList(ops[i++], args);
+  if (i < ops.size() && ops[i].kind == Operand::Kind::Name && callee.isReg()) ++i; // the prototype label
   if (i != ops.size()) return false;
-  if (retList) {
-    paramList(*retList, rets);
-    const ori::Function* callee = L.om_.findFunction(target.symbol);
-    if (rets.size() != callee->returns.size() || args.size() != callee->params.size()) return false;
-    for (size_t k = 0; k < rets.size(); ++k)
-      if (rets[k].sym.empty()) rets[k].sym = L.sinkVariable(callee->returns[k]);
-  }
-  std::vector<OOp> srcs{OOp::symbol(target.symbol)};
+  const ori::Function* f = callee.isReg() ? nullptr : L.om_.findFunction(target.symbol);
+  if (retList) operandList(*retList, rets);
+  bool checked = f && !(f->isDeclaration() && f->params.empty() && f->returns.empty() && (!args.empty() || !rets.empty()));
+  if (checked && (rets.size() > f->returns.size() || args.size() != f->params.size())) return false;
+  for (size_t k = 0; k < rets.size(); ++k)
+    if (rets[k].kind == OOp::Kind::Symbol && rets[k].sym.empty()) {
+      if (!checked || k >= f->returns.size()) return false; // a discarded result of unknown type
+      rets[k].sym = L.sinkVariable(f->returns[k]);
+    }
+  std::vector<OOp> srcs{callee};
   srcs.insert(srcs.end(), args.begin(), args.end());
   emit(make(Opcode::CALL, {}, std::move(rets), std::move(srcs)));
   return true;

@@ -1370,7 +1370,6 @@ TEST(InterpUnsupported, NamesMnemonicAndLine) {
       {"S2R R1, SR_LANEMASK_LT", "S2R", 1},
       {"S2R R1, SR_NWARPID", "S2R", 1},
       {"BAR.SYNC 0x0", "BAR.SYNC", 2},
-      {"CALL R4", "CALL", 1},
       {"ISETP.AND P0, PT, R1, R2, PT", "ISETP.AND", 1},
       {"FSETP P0, PT, R1, R2, PT", "FSETP", 1},
       {"SHF.U32 R1, R2, 0x1, R3", "SHF.U32", 1},
@@ -1396,34 +1395,51 @@ TEST(InterpUnsupported, CallsTheInterpreterCannotFollow) {
   EXPECT_NE(r.message.find("nowhere"), std::string::npos);
 }
 
+// A CALL to a declaration (PTX vprintf, __assertfail, OptiX runtime functions) is
+// unsupported; a function's address (MOV R, f) is a value, and an indirect CALL runs the
+// function it names, or faults at an address that names none.
 TEST(InterpUnsupported, FunctionAddressesAndDeclarations) {
-  // MOV of a function's address (a function pointer) and a CALL to a
-  // declaration (PTX vprintf, __assertfail, OptiX runtime functions).
   const std::string text = R"(.func ext(.u64 fmt);
-.func f()
+.func (.u32 r) f(.u32 a)
 {
+  LD R1, [a]
+  IADD3 R1, R1, 0x1, RZ
+  ST [r], R1
   RET
 }
-.entry k(.u32 which)
+.entry k(.u32 which, .u64 out)
 {
-  .param .b64 pa
+  .param .b32 pa
+  .param .b32 pr
   ISETP.EQ.AND P0, PT, RZ, c[0x0][0x210], PT
   @P0 CALL ext, (pa)
-  MOV R1, f
+  MOV.64 R1, f
+  ISETP.EQ.AND P1, PT, c[0x0][0x210], 0x2, PT
+  @P1 IADD3.64 R1, R1, 0x8, RZ
+  MOV R2, 0x29
+  ST [pa], R2
+  CALL (pr), R1, (pa)
+  LD R3, [pr]
+  MOV.64 R4, c[0x0][0x218]
+  STG.E [R4], R3
   EXIT
 })";
   RunConfig cfg;
+  cfg.buffers["out"] = std::vector<uint8_t>(4, 0);
   cfg.params["which"] = 0;
   RunResult call = run(text, cfg);
   EXPECT_EQ(call.kind, Kind::Unsupported) << describe(call);
   EXPECT_EQ(call.mnemonic, "CALL");
-  EXPECT_EQ(call.line, 10u);
-  EXPECT_NE(call.message.find("'ext'"), std::string::npos) << call.message;
-  cfg.params["which"] = 1;
-  RunResult mov = run(text, cfg);
-  EXPECT_EQ(mov.kind, Kind::Unsupported) << describe(mov);
-  EXPECT_EQ(mov.mnemonic, "MOV");
-  EXPECT_EQ(mov.line, 11u);
+  EXPECT_EQ(call.line, 14u);
+  EXPECT_EQ(call.message, "call to external function ext");
+  cfg.params["which"] = 1; // f(0x29) = 0x2a through the function pointer
+  RunResult ind = run(text, cfg);
+  ASSERT_EQ(ind.kind, Kind::Ok) << describe(ind);
+  EXPECT_EQ(ind.buffers["out"], (std::vector<uint8_t>{0x2a, 0, 0, 0}));
+  cfg.params["which"] = 2; // 8 bytes past f's address: no function there
+  RunResult bad = run(text, cfg);
+  EXPECT_EQ(bad.kind, Kind::Fault) << describe(bad);
+  EXPECT_NE(bad.message.find("not the address of a function"), std::string::npos) << bad.message;
 }
 
 TEST(InterpUnsupported, CallToAnEntryKernel) {

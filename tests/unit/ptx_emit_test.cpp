@@ -611,7 +611,8 @@ TEST(PtxEmitErrors, NoPtxFormGivesADiagnostic) {
   EXPECT_HAS(emitError(kernel("  SHFL.IDX PT, R1, R2, 0x1, 0x1f")), "cannot emit SHFL.IDX");
   EXPECT_HAS(emitError(kernel("  OPAQUE \"FCHK P0, R1, R2\" def(P0) use(R1, R2)")), "not PTX text");
   EXPECT_HAS(emitError(kernel("  SHF R1, R2, R3, R4")), "without .L or .R");
-  EXPECT_HAS(emitError(".func g()\n{\n  RET\n}\n" + kernel("  MOV.64 R2, c[0x0][0x210]\n  CALL R2")), "indirect CALL");
+  EXPECT_HAS(emitError(".func g()\n{\n  RET\n}\n" + kernel("  MOV.64 R2, c[0x0][0x210]\n  CALL R2, (R3)")),
+             "only a call to a function outside the module passes registers");
 }
 
 // ---------------------------------------------------------------- semantics
