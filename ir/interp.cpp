@@ -92,6 +92,13 @@ uint64_t Machine::readCBank(const Operand& o, unsigned bytes) const {
   }
   if (uint64_t(off) % bytes != 0)
     fault(uint64_t(off), fmt::format("misaligned {}-byte constant-bank read at c[0x{:x}][0x{:x}]", bytes, o.bank, off));
+  if (o.bank == kConstDataBank) { // the module's .const data, as PTX ld.const reads it
+    if (off < 0 || uint64_t(off) + bytes > constData.size())
+      fault(uint64_t(off), fmt::format("constant address 0x{:x} is outside [0, 0x{:x})", off, constData.size()));
+    uint64_t v = 0;
+    for (unsigned k = 0; k < bytes; ++k) v |= uint64_t(constData[size_t(off) + k]) << (8 * k);
+    return v;
+  }
   uint64_t v = 0;
   for (unsigned k = 0; k < bytes; ++k) {
     int64_t pos = off + int64_t(k);

@@ -275,6 +275,7 @@ bool Machine::execInteger(const Instr& in) {
     case SpecialReg::WARPID: v = tid / 32; break;
     case SpecialReg::SWINBASE: writeInt(in, 0, kSharedWindowBase, 64); return true; // 64-bit generic addresses
     case SpecialReg::LWINBASE: writeInt(in, 0, kLocalWindowBase, 64); return true;
+    case SpecialReg::CWINBASE: writeInt(in, 0, kConstWindowBase, 64); return true;
     default:
       unsupported(fmt::format("{} is not deterministic or not meaningful one thread at a time",
                               specialRegName(o.sreg)));

@@ -91,9 +91,12 @@ inline constexpr uint64_t kSharedSize = 0x38000; // 228 KiB
 inline constexpr uint64_t kLocalSize = 0x80000;
 // Generic addresses of the windows (SR_SWINBASE, SR_LWINBASE): a generic
 // address in [base, base + size) is that offset of the window.
+inline constexpr uint64_t kConstWindowBase = 0x7c0000000000; // read-only: the module's .const data
 inline constexpr uint64_t kSharedWindowBase = 0x7e0000000000;
 inline constexpr uint64_t kLocalWindowBase = 0x7f0000000000;
 inline constexpr size_t kMaxCallDepth = 1024;
+// c[0x3][...] reads the module's .const data (where SASS puts __constant__ variables).
+inline constexpr uint32_t kConstDataBank = 3;
 // Function addresses (MOV R, func; the target of an indirect CALL): function k of the module
 // is at kFunctionBase + 16 * k. Nothing can be loaded from or stored to them.
 inline constexpr uint64_t kFunctionBase = 0x7d0000000000;

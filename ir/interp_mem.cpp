@@ -385,6 +385,7 @@ Location Machine::location(const Instr& in, size_t i, OpSpace os) const {
     case OpSpace::Generic: break;
     }
     if (a - kSharedWindowBase < kSharedSize) return {MemSpace::Shared, a - kSharedWindowBase, a};
+    if (a - kConstWindowBase < kMaxVariableBytes) return {MemSpace::Const, a - kConstWindowBase, a};
     if (a - kLocalWindowBase < kLocalSize) return {MemSpace::Local, a - kLocalWindowBase, a};
     return {MemSpace::Global, a, a};
   }

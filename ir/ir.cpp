@@ -36,6 +36,7 @@ constexpr std::string_view kSpecialRegNames[kNumSpecialRegs] = {
     "SR_SMID",         "SR_NSMID",       "SR_GRIDID",      "SR_CLOCKLO",     "SR_CLOCKHI",
     "SR_GLOBALTIMERLO", "SR_GLOBALTIMERHI", "SR_LANEMASK_EQ", "SR_LANEMASK_LT",
     "SR_LANEMASK_LE",  "SR_LANEMASK_GT", "SR_LANEMASK_GE", "SR_SWINBASE",    "SR_LWINBASE",
+    "SR_CWINBASE",
 };
 } // namespace
 

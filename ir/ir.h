@@ -48,8 +48,10 @@ enum class SpecialReg : uint8_t {
   // 64-bit generic addresses where the shared and local windows start
   // (PTX cvta.shared / cvta.local add them; docs/interpreter.md).
   SWINBASE, LWINBASE,
+  // ... and where the constant window starts (PTX cvta.const adds it; docs/interpreter.md).
+  CWINBASE,
 };
-inline constexpr int kNumSpecialRegs = int(SpecialReg::LWINBASE) + 1;
+inline constexpr int kNumSpecialRegs = int(SpecialReg::CWINBASE) + 1;
 std::string_view specialRegName(SpecialReg s); // "SR_TID.X"
 std::optional<SpecialReg> specialRegFromName(std::string_view name);
 

@@ -455,9 +455,11 @@ bool FnEmitter::emitInteger(const Instr& in) {
       emit(fmt::format("cvt.u32.u64 {}, {};", intDst(in, 0, 32), t));
       return true;
     }
-    case SpecialReg::SWINBASE: case SpecialReg::LWINBASE:
-      // The generic address of the start of the shared / local window.
-      emit(fmt::format("cvta.{}.u64 {}, 0;", s == SpecialReg::SWINBASE ? "shared" : "local", intDst(in, 0, 64)));
+    case SpecialReg::SWINBASE: case SpecialReg::LWINBASE: case SpecialReg::CWINBASE:
+      // The generic address of the start of the shared / local / constant window.
+      emit(fmt::format("cvta.{}.u64 {}, 0;",
+                       s == SpecialReg::SWINBASE ? "shared" : s == SpecialReg::LWINBASE ? "local" : "const",
+                       intDst(in, 0, 64)));
       return true;
     default:
       for (auto [sr, name] : kNames)

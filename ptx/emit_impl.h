@@ -163,6 +163,7 @@ public:
   // ("global", "shared", "local", "" = generic, "param", "const").
   std::string address(const Instr& in, size_t i, std::string& space);
   bool abortsAlways(const Instr& in, bool store); // emits trap for such an access
+  unsigned accessBytes(const Instr& in);           // bytes a memory instruction touches
 
   const ModuleCtx& ctx;
   const Module& m;

@@ -60,7 +60,8 @@ std::string FnEmitter::address(const Instr& in, size_t i, std::string& space) {
     else fail(in.loc, fmt::format("'{}' names no variable or parameter", o.sym));
     // A .param variable printed as .local: the interpreter faults outside its bytes, PTX's local
     // window does not, so only accesses that stay inside it have a PTX form.
-    if (v && v->space == Space::Param && space == "local" && (hasBase || o.imm < 0 || uint64_t(o.imm) >= v->size()))
+    if (v && v->space == Space::Param && space == "local" &&
+        (hasBase || o.imm < 0 || uint64_t(o.imm) + accessBytes(in) > v->size()))
       fail(in.loc, fmt::format("{}: an access to .param variable '{}' that may leave its {} bytes has no PTX "
                                "form (the interpreter faults, PTX's local memory does not)",
                                printInstr(f, in), o.sym, v->size()));
@@ -92,6 +93,12 @@ std::string FnEmitter::address(const Instr& in, size_t i, std::string& space) {
   std::string t = temp(64);
   emit(fmt::format("mov.b64 {}, {};", t, immText(uint64_t(o.imm), 64)));
   return fmt::format("[{}]", t);
+}
+
+// How many bytes a memory instruction reads or writes at its address.
+unsigned FnEmitter::accessBytes(const Instr& in) {
+  if (in.op == Opcode::ATOM || in.op == Opcode::RED) return in.has(Mod::W64) ? 8 : 4;
+  return accessOf(in).bytes;
 }
 
 // An access the interpreter always stops at (a store to .const faults; an
@@ -176,6 +183,15 @@ bool FnEmitter::emitMemory(const Instr& in) {
     if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::CBank) fail(in.loc, "LDC reads no constant bank");
     Access acc = accessOf(in);
     unsigned bits = acc.bytes == 8 ? 64 : 32;
+    const Operand& c = in.srcs[0];
+    if (c.bank == 3 && c.hasReg && !c.reg.isConst()) {
+      // Bank 3 is the .const data, indexed by a register that holds a const address (from
+      // `mov sym` of a .const variable): ld.const at the register's low 32 bits plus the offset.
+      std::string a = temp(64);
+      emit(fmt::format("cvt.u64.u32 {}, {};", a, regAs(c.reg, 32)));
+      emit(fmt::format("ld.const.{} {}, [{}{}];", acc.loadType, intDst(in, 0, bits), a, offsetText(c.imm)));
+      return true;
+    }
     cbank(in, in.srcs[0], acc.bytes, acc.loadType, bits, intDst(in, 0, bits));
     return true;
   }

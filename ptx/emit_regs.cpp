@@ -68,7 +68,8 @@ unsigned writeBits(const Instr& in, size_t d) {
   case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: return 64;
   case Opcode::S2R:
     if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::SReg &&
-        (in.srcs[0].sreg == SpecialReg::SWINBASE || in.srcs[0].sreg == SpecialReg::LWINBASE))
+        (in.srcs[0].sreg == SpecialReg::SWINBASE || in.srcs[0].sreg == SpecialReg::LWINBASE ||
+         in.srcs[0].sreg == SpecialReg::CWINBASE))
       return 64;
     return 32;
   case Opcode::OPAQUE: return 0;

@@ -107,8 +107,11 @@ bool Lowering::selp() {
   return select(lastType(pi), src(3, PtxType{PtxType::Pred, 1}, ori::K_PRED | ori::K_REG));
 }
 
+// cvta{.to}.space.u64: global addresses are generic; the shared, local and constant windows
+// start at SR_SWINBASE, SR_LWINBASE and SR_CWINBASE (docs/interpreter.md). .param and the 32-bit
+// (.u32) forms of .address_size 32 stay OPAQUE.
 bool Lowering::cvta() {
-  onlyMods(pi, {".to", ".global", ".shared", ".local"});
+  onlyMods(pi, {".to", ".global", ".shared", ".local", ".const"});
   need(2);
   PtxType t = lastType(pi);
   std::optional<ori::Space> space = spaceOf(pi);
@@ -120,7 +123,10 @@ bool Lowering::cvta() {
   }
   OOp a = srcReg(1, t);
   ori::Reg base = L.newTemp(ori::RegFile::R, "b64");
-  emit(make(Opcode::S2R, {}, {reg(base)}, {OOp::special(*space == ori::Space::Shared ? ori::SpecialReg::SWINBASE : ori::SpecialReg::LWINBASE)}));
+  ori::SpecialReg window = *space == ori::Space::Shared  ? ori::SpecialReg::SWINBASE
+                           : *space == ori::Space::Local ? ori::SpecialReg::LWINBASE
+                                                         : ori::SpecialReg::CWINBASE;
+  emit(make(Opcode::S2R, {}, {reg(base)}, {OOp::special(window)}));
   emit(make(Opcode::IADD3, {}, {reg(d)}, {a, reg(base, hasMod(pi, ".to")), kRZ}), true);
   return true;
 }
@@ -141,6 +147,7 @@ struct Access {
   Opcode op;
   OOp addr;
 };
+constexpr uint32_t kConstDataBank = 3; // docs/interpreter.md: c[0x3] is the module's .const data
 
 static std::optional<Access> accessFor(Lowering& lw, bool isLoad, int64_t extra) {
   const Operand& a = isLoad ? lw.ops[1] : lw.ops[0];
@@ -156,6 +163,18 @@ static std::optional<Access> accessFor(Lowering& lw, bool isLoad, int64_t extra)
     default: return std::nullopt;
     }
   };
+  // ld.const through a register or at an absolute address: the module's .const data is
+  // constant bank 3, as SASS reads __constant__ data (LDC R, c[0x3][Ra+off]).
+  if (isLoad && space == ori::Space::Const && off >= 0 && off <= 0xFFFF) {
+    if (a.name.empty()) return Access{Opcode::LDC, OOp::cbank(kConstDataBank, off)};
+    NameRef r = lw.L.resolve(a.name);
+    if (r.kind == NameRef::Register && r.reg.isGeneral()) {
+      OOp c = OOp::cbank(kConstDataBank, off);
+      c.hasReg = true;
+      c.reg = r.reg;
+      return Access{Opcode::LDC, c};
+    }
+  }
   if (a.name.empty()) { // [0x100]
     if (off < 0 || (space && (*space == ori::Space::Const || *space == ori::Space::Param))) return std::nullopt;
     auto op = space ? byBase(*space) : std::optional<Opcode>(isLoad ? Opcode::LD : Opcode::ST);
@@ -217,8 +236,8 @@ bool Lowering::load() {
       if (acc->op == Opcode::LDC) return false;
       in.mods.set(Mod::VOLATILE);
     }
-    if (hasMod(pi, ".nc") || pi.opcode == "ldu") {
-      if (acc->op != Opcode::LDG || !global) return false;
+    if (hasMod(pi, ".nc") || pi.opcode == "ldu") { // read-only data: the same value one thread sees
+      if ((acc->op != Opcode::LDG && !(acc->op == Opcode::LD && pi.opcode == "ldu")) || !global) return false;
       in.mods.set(Mod::CONSTANT);
     }
     emit(std::move(in));

@@ -187,7 +187,7 @@ constexpr SpecialReg kModelledSregs[] = {
     SpecialReg::TID_X,  SpecialReg::TID_Y,   SpecialReg::TID_Z,    SpecialReg::CTAID_X,  SpecialReg::CTAID_Y,
     SpecialReg::CTAID_Z, SpecialReg::NTID_X, SpecialReg::NTID_Y,   SpecialReg::NTID_Z,   SpecialReg::NCTAID_X,
     SpecialReg::NCTAID_Y, SpecialReg::NCTAID_Z, SpecialReg::LANEID, SpecialReg::WARPID, SpecialReg::SWINBASE,
-    SpecialReg::LWINBASE};
+    SpecialReg::LWINBASE, SpecialReg::CWINBASE};
 
 } // namespace
 

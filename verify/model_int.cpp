@@ -243,6 +243,7 @@ std::optional<ModelOutputs> s2r(ModelContext& m) {
   case SpecialReg::WARPID: return one(m.wide(z3::udiv(x.tid, m.smt.bv(32, 32))));
   case SpecialReg::SWINBASE: return one(m.smt.bv(0x7e0000000000, 64)); // docs/interpreter.md, generic windows
   case SpecialReg::LWINBASE: return one(m.smt.bv(0x7f0000000000, 64));
+  case SpecialReg::CWINBASE: return one(m.smt.bv(0x7c0000000000, 64));
   default: return std::nullopt; // clocks, SM ids, lane masks: not deterministic one thread at a time
   }
 }

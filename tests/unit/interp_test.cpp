@@ -467,7 +467,7 @@ TEST(InterpMemory, ConstantBank) {
   LDC.S16 R3, c[0x0][0x214]
   MOV R4, 0x4
   LDC R5, c[0x0][R4+0x210]
-  LDC R6, c[0x3][0x0]
+  LDC R6, c[0x2][0x0]
   LDC.64 R7, c[0x0][0x300]
   IADD3 R8, R1, c[0x0][0x210], RZ
   MOV.64 R11, c[0x0][0x218]
@@ -497,6 +497,38 @@ TEST(InterpMemory, ConstantBank) {
   RunResult mis = run(".entry k()\n{\nLDC R1, c[0x0][0x212]\nEXIT\n}\n");
   EXPECT_EQ(mis.kind, Kind::Fault);
   EXPECT_EQ(mis.addr, 0x212u);
+}
+
+// Bank 3 is the module's .const data (where SASS reads __constant__ variables); a register
+// index counts as unsigned 32-bit, and a read outside the data faults.
+TEST(InterpMemory, ConstantBankThreeIsTheConstData) {
+  const std::string text = R"(.const .b32 ct[2] = {0x7, 0x9}
+.entry k(.u64 out)
+{
+  MOV R2, ct
+  LDC R3, c[0x3][R2+0x4]
+  LDC R4, c[0x3][0x0]
+  S2R R9, SR_CWINBASE
+  IADD3.64 R12, R9, 0x4, RZ
+  LD.E R5, [R12]
+  MOV.64 R11, c[0x0][0x210]
+  STG.E [R11], R3
+  STG.E [R11+0x4], R4
+  STG.E [R11+0x8], R5
+  EXIT
+})";
+  RunConfig cfg;
+  cfg.buffers["out"] = std::vector<uint8_t>(12, 0xaa);
+  RunResult r = run(text, cfg);
+  ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
+  EXPECT_EQ(le(r.buffers["out"], 0x0, 4), 0x9u);
+  EXPECT_EQ(le(r.buffers["out"], 0x4, 4), 0x7u);
+  EXPECT_EQ(le(r.buffers["out"], 0x8, 4), 0x9u); // generic address in the const window
+  RunResult past = run(".const .b32 ct[2] = {0x7, 0x9}\n.entry k()\n{\nLDC R1, c[0x3][0x8]\nEXIT\n}\n");
+  EXPECT_EQ(past.kind, Kind::Fault) << describe(past);
+  EXPECT_EQ(past.addr, 0x8u);
+  RunResult store = run(".const .b32 ct[2] = {0x7, 0x9}\n.entry k()\n{\nS2R R2, SR_CWINBASE\nST.E [R2], RZ\nEXIT\n}\n");
+  EXPECT_EQ(store.kind, Kind::Fault) << describe(store);
 }
 
 TEST(InterpMemory, Atomics) {
