@@ -17,6 +17,7 @@
 #include <limits>
 #include <optional>
 
+#include "ir/float_format.h"
 #include "ir/interp_impl.h"
 
 namespace ori::interp_detail {
@@ -26,6 +27,7 @@ __extension__ typedef __int128 I128;
 
 constexpr uint32_t kCanonicalNaN32 = 0x7fffffffu;            // CUDART_NAN_F (math_constants.h)
 constexpr uint64_t kCanonicalNaN64 = 0xfff8000000000000ull;  // CUDART_NAN
+constexpr uint64_t kCanonicalNaN16 = 0x7fff;                 // binary16 and bfloat16 (CUDART_NAN_FP16)
 
 float asF32(uint32_t b) { return std::bit_cast<float>(b); }
 double asF64(uint64_t b) { return std::bit_cast<double>(b); }
@@ -159,7 +161,66 @@ uint64_t floatToInt(double v, std::optional<Mod> round, IntKind k) {
   return uint64_t(r);
 }
 
+
+fp::Round fpRound(const Instr& in) {
+  switch (modOf(in, ModGroup::FRound).value_or(Mod::RN)) {
+  case Mod::RZ: return fp::Round::TowardZero;
+  case Mod::RM: return fp::Round::Down;
+  case Mod::RP: return fp::Round::Up;
+  default: return fp::Round::NearestEven;
+  }
+}
+
+// The formats F2F converts between; 64 bits is the host's double.
+struct FloatKind {
+  unsigned bits;
+  fp::Format format; // unused for 64 bits
+  uint64_t nan;
+};
+FloatKind floatKind(Mod m) {
+  switch (m) {
+  case Mod::F16: case Mod::SRC_F16: return {16, fp::kHalf, kCanonicalNaN16};
+  case Mod::BF16: case Mod::SRC_BF16: return {16, fp::kBFloat16, kCanonicalNaN16};
+  case Mod::F32: case Mod::SRC_F32: return {32, fp::kSingle, kCanonicalNaN32};
+  default: return {64, fp::kSingle, kCanonicalNaN64};
+  }
+}
+
+// PTX cvt.sat and the .SAT of the packed opcodes: clamp to [0, 1]; NaN and -0.0 give +0.0.
+double saturate(double v) { return !(v > 0) ? 0.0 : v > 1 ? 1.0 : v; }
+
+// One binary16/bfloat16 lane of HADD2/HMUL2/HFMA2.
+uint64_t halfLane(Opcode op, fp::Format f, bool ftz, bool sat, uint64_t a, uint64_t b, uint64_t c) {
+  auto in = [&](uint64_t x) { return fp::decode(ftz ? fp::flush(x, f) : x, f); };
+  double x = in(a), y = in(b);
+  double r = op == Opcode::HADD2 ? fp::fmaToOdd(x, 1.0, y) : op == Opcode::HMUL2 ? x * y : fp::fmaToOdd(x, y, in(c));
+  if (sat) r = saturate(r);
+  uint64_t bits = fp::encode(r, f, fp::Round::NearestEven, kCanonicalNaN16);
+  return ftz ? fp::flush(bits, f) : bits;
+}
+
 } // namespace
+
+// A binary16/bfloat16 source: the low 16 bits of a register or constant, or a float
+// immediate rounded to the format; `|..|` and `-` act on bit 15.
+uint64_t Machine::readHalfBits(const Instr& in, size_t i, fp::Format f) const {
+  const Operand& o = src(in, i);
+  uint64_t v = 0;
+  switch (o.kind) {
+  case Operand::Kind::Reg:
+    if (!o.reg.isGeneral()) malformed(fmt::format("operand {} of {} at line {} must be a register of file R or UR",
+                                                  i + 1, in.info().name, in.loc.line));
+    v = regs.get(o.reg) & 0xffff;
+    break;
+  case Operand::Kind::FImm: v = fp::encode(o.fimm, f, fp::Round::NearestEven, kCanonicalNaN16); break;
+  case Operand::Kind::CBank: v = readCBank(o, 2); break;
+  default: malformed(fmt::format("operand {} of {} at line {} must be a float register, immediate or constant", i + 1,
+                                 in.info().name, in.loc.line));
+  }
+  if (o.abs) v &= 0x7fff;
+  if (o.neg) v ^= 0x8000;
+  return v;
+}
 
 bool Machine::execFloat(const Instr& in) {
   switch (in.op) {
@@ -239,6 +300,107 @@ bool Machine::execFloat(const Instr& in) {
     }
     IntKind k = intKind(in);
     writeInt(in, 0, floatToInt(v, modOf(in, ModGroup::IRound), k), k.bits == 64 ? 64 : 32);
+    return true;
+  }
+
+  case Opcode::DMNMX: {
+    uint64_t a = readF64Bits(in, 0), b = readF64Bits(in, 1);
+    bool takeMin = readPred(in, 2);
+    double x = asF64(a), y = asF64(b);
+    uint64_t r;
+    if (std::isnan(x) && std::isnan(y)) r = kCanonicalNaN64;
+    else if (std::isnan(x)) r = b;
+    else if (std::isnan(y)) r = a;
+    else if (x == y) r = takeMin ? a | b : a & b; // -0.0 < +0.0
+    else r = (x < y) == takeMin ? a : b;
+    writeInt(in, 0, r, 64);
+    return true;
+  }
+  case Opcode::F2F: {
+    auto dm = modOf(in, ModGroup::FType), sm = modOf(in, ModGroup::FSrc);
+    if (!dm || !sm) malformed(fmt::format("F2F at line {} needs a destination (.F16 .BF16 .F32 .F64) and a source "
+                                          "format (.SRC_F16 ...)", in.loc.line));
+    FloatKind dk = floatKind(*dm), sk = floatKind(*sm);
+    bool ftz = in.has(Mod::FTZ);
+    double v;
+    if (sk.bits == 64) v = asF64(readF64Bits(in, 0));
+    else if (sk.bits == 32) {
+      uint32_t b = readF32Bits(in, 0);
+      v = asF32(ftz ? flush32(b) : b);
+    } else v = fp::decode(readHalfBits(in, 0, sk.format), sk.format);
+    if (in.has(Mod::SAT)) v = saturate(v);
+    if (dk.bits == 64) {
+      // Widening is exact; binary64 to binary64 is the value itself (canonical NaN).
+      writeInt(in, 0, finish64(v), 64);
+      return true;
+    }
+    uint64_t r = fp::encode(v, dk.format, fpRound(in), dk.nan);
+    if (ftz && dk.bits == 32) r = flush32(uint32_t(r));
+    writeInt(in, 0, r, 32); // a 16-bit result zero-extended in its register
+    return true;
+  }
+  case Opcode::FRND: {
+    Mod m = modOf(in, ModGroup::IRound).value_or(Mod::RN);
+    auto integral = [&](double v) {
+      return m == Mod::TRUNC ? std::trunc(v) : m == Mod::FLOOR ? std::floor(v) : m == Mod::CEIL ? std::ceil(v)
+                                                                               : std::nearbyint(v);
+    };
+    if (in.has(Mod::F64)) {
+      if (in.has(Mod::FTZ)) unsupported("FRND.F64.FTZ: .FTZ applies to binary32 only");
+      writeInt(in, 0, finish64(integral(asF64(readF64Bits(in, 0)))), 64);
+    } else {
+      uint32_t b = readF32Bits(in, 0);
+      if (in.has(Mod::FTZ)) b = flush32(b);
+      writeInt(in, 0, finish32(float(integral(asF32(b))), false, false), 32);
+    }
+    return true;
+  }
+  case Opcode::MUFU: {
+    auto fn = modOf(in, ModGroup::MufuOp);
+    if (!fn) malformed(fmt::format("MUFU at line {} names no function (.RCP .RSQ .SQRT ...)", in.loc.line));
+    bool ftz = in.has(Mod::FTZ);
+    uint32_t b = readF32Bits(in, 0);
+    float x = asF32(ftz ? flush32(b) : b);
+    volatile float vx = x; // evaluated at run time, in binary32, rounded to nearest
+    float r;
+    switch (*fn) {
+    case Mod::RCP: r = 1.0f / vx; break;
+    case Mod::SQRT: r = std::sqrt(float(vx)); break;
+    case Mod::RSQ: { volatile float s = std::sqrt(float(vx)); r = 1.0f / s; break; }
+    default: unsupported(fmt::format("MUFU.{}", modText(*fn)));
+    }
+    writeInt(in, 0, finish32(r, ftz, false), 32);
+    return true;
+  }
+  case Opcode::FDIV: case Opcode::FSQRT: {
+    bool div = in.op == Opcode::FDIV;
+    int mode = hostRounding(in);
+    if (in.has(Mod::F64)) {
+      if (in.has(Mod::FTZ)) unsupported(fmt::format("{}.F64.FTZ: .FTZ applies to binary32 only", in.info().name));
+      double a = asF64(readF64Bits(in, 0)), b = div ? asF64(readF64Bits(in, 1)) : 0.0;
+      double r = div ? rounded(mode, a, b, 0.0, [](double x, double y, double) { return x / y; })
+                     : rounded(mode, a, b, 0.0, [](double x, double, double) { return std::sqrt(x); });
+      writeInt(in, 0, finish64(r), 64);
+      return true;
+    }
+    bool ftz = in.has(Mod::FTZ);
+    auto in32 = [&](size_t i) { uint32_t b = readF32Bits(in, i); return asF32(ftz ? flush32(b) : b); };
+    float a = in32(0), b = div ? in32(1) : 0.0f;
+    float r = div ? rounded(mode, a, b, 0.0f, [](float x, float y, float) { return x / y; })
+                  : rounded(mode, a, b, 0.0f, [](float x, float, float) { return std::sqrt(x); });
+    writeInt(in, 0, finish32(r, ftz, false), 32);
+    return true;
+  }
+  case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: {
+    fp::Format f = in.has(Mod::BF16) ? fp::kBFloat16 : fp::kHalf;
+    bool ftz = in.has(Mod::FTZ), sat = in.has(Mod::SAT);
+    uint64_t a = readInt(in, 0, 32), b = readInt(in, 1, 32), c = in.op == Opcode::HFMA2 ? readInt(in, 2, 32) : 0;
+    uint64_t r = 0;
+    for (unsigned lane = 0; lane < 2; ++lane) {
+      auto part = [&](uint64_t v) { return (v >> (16 * lane)) & 0xffff; };
+      r |= halfLane(in.op, f, ftz, sat, part(a), part(b), part(c)) << (16 * lane);
+    }
+    writeInt(in, 0, r, 32);
     return true;
   }
   default: return false;

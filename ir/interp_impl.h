@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ir/float_format.h"
 #include "ir/interp.h"
 
 namespace ori::interp_detail {
@@ -174,6 +175,7 @@ public:
   // Float sources as bit patterns, with |abs| then `-` applied to the sign bit.
   uint32_t readF32Bits(const Instr& in, size_t i) const;
   uint64_t readF64Bits(const Instr& in, size_t i) const;
+  uint64_t readHalfBits(const Instr& in, size_t i, fp::Format f) const; // interp_float.cpp
   void writeInt(const Instr& in, size_t d, uint64_t v, unsigned bits); // 32: zero-extended
   void writePred(const Instr& in, size_t d, bool v);
   uint64_t readCBank(const Operand& o, unsigned bytes) const;

@@ -30,7 +30,7 @@ inline constexpr int kNumMods = 0
 
 enum class ModGroup : uint8_t {
   Dir, Addr, Lut, Part, Carry, Cmp, FType, Type, AtomOp, IRound, FRound, Ftz, Sat, BoolOp,
-  Uniform, Div, CallKind, NoDec, BarOp, VoteOp, ShflOp, Scope, Volatile, Wrap, PrmtMode, ShiftAmt,
+  Uniform, Div, CallKind, NoDec, BarOp, VoteOp, ShflOp, Scope, Volatile, Wrap, PrmtMode, ShiftAmt, FSrc, MufuOp,
 };
 
 std::string_view modText(Mod m);

@@ -8,7 +8,11 @@
 //   FSETP/DSETP -> setp with every comparison (T and F are constants);
 //   I2F -> cvt.rnd.f32/f64.<int>; F2I -> cvt.rni/rzi/rmi/rpi{.ftz}.<int>.<float>
 //     (PTX float-to-int conversions saturate; NaN gives 0 only for non-.f64
-//     sources and 32-bit or narrower results, so the others select 0 for NaN).
+//     sources and 32-bit or narrower results, so the others select 0 for NaN);
+//   DMNMX -> min/max.f64; F2F -> cvt{.rnd}{.ftz}{.sat}.<dst>.<src>; FRND -> cvt.r?i.f32.f32;
+//   FDIV/FSQRT -> div/rcp/sqrt.rnd{.ftz}; MUFU -> rcp/sqrt/rsqrt.approx{.ftz}.f32 (the
+//     interpreter's result is one of those PTX allows); HADD2/HMUL2/HFMA2 -> add/mul/fma.rn
+//     .f16x2/.bf16x2. binary64 results get the canonical NaN as above.
 #include <fmt/format.h>
 
 #include "ir/ori.h"
@@ -128,8 +132,123 @@ bool FnEmitter::emitFloat(const Instr& in) {
     emit(fmt::format("selp.b{} {}, 0, {}, {};", w, intDst(in, 0, w), t, p));
     return true;
   }
+  case Opcode::DMNMX: {
+    std::string a = f64Src(in, 0), b = f64Src(in, 1);
+    Pred p = predSrc(in, 2);
+    std::string r = temp(64), q = temp(1);
+    if (p.isConst) {
+      emit(fmt::format("{}.f64 {}, {}, {};", p.value ? "min" : "max", r, a, b));
+    } else {
+      std::string lo = temp(64), hi = temp(64);
+      emit(fmt::format("min.f64 {}, {}, {};", lo, a, b));
+      emit(fmt::format("max.f64 {}, {}, {};", hi, a, b));
+      emit(fmt::format("selp.b64 {}, {}, {}, {};", r, p.neg ? hi : lo, p.neg ? lo : hi, p.name));
+    }
+    emitCanonicalNaN64(in, r, q);
+    return true;
+  }
+  case Opcode::F2F: {
+    auto dm = in.mods.inGroup(ModGroup::FType), sm = in.mods.inGroup(ModGroup::FSrc);
+    if (!dm || !sm) fail(in.loc, fmt::format("{}: F2F needs a destination and a source format", printInstr(f, in)));
+    auto name = [](Mod m) -> std::pair<std::string, unsigned> {
+      switch (m) {
+      case Mod::F16: case Mod::SRC_F16: return {"f16", 16};
+      case Mod::BF16: case Mod::SRC_BF16: return {"bf16", 16};
+      case Mod::F32: case Mod::SRC_F32: return {"f32", 32};
+      default: return {"f64", 64};
+      }
+    };
+    auto [dt, dbits] = name(*dm);
+    auto [st, sbits] = name(*sm);
+    std::string a = sbits == 64 ? f64Src(in, 0) : sbits == 32 ? f32Src(in, 0) : halfSrc(in, 0);
+    // A rounding modifier only where the conversion can round (PTX rejects it on widening).
+    bool narrows = dbits < sbits || (dbits == 16 && sbits == 16 && dt != st);
+    std::string mods = narrows ? "." + rounding(in) : "";
+    if (in.has(Mod::FTZ) && (dbits == 32 || sbits == 32)) mods += ".ftz";
+    if (in.has(Mod::SAT)) mods += ".sat";
+    if (dbits == 64) {
+      std::string r = temp(64), q = temp(1);
+      emit(fmt::format("cvt{}.f64.{} {}, {};", mods, st, r, a));
+      emitCanonicalNaN64(in, r, q);
+    } else if (dbits == 32) {
+      emit(fmt::format("cvt{}.f32.{} {}, {};", mods, st, intDst(in, 0, 32), a));
+    } else {
+      std::string h = temp(16);
+      emit(fmt::format("cvt{}.{}.{} {}, {};", mods, dt, st, h, a));
+      emit(fmt::format("cvt.u32.u16 {}, {};", intDst(in, 0, 32), h));
+    }
+    return true;
+  }
+  case Opcode::FRND: {
+    bool f64 = in.has(Mod::F64), ftz = in.has(Mod::FTZ);
+    if (f64 && ftz) fail(in.loc, fmt::format("{}: .FTZ applies to binary32 only (the interpreter refuses it)", printInstr(f, in)));
+    auto r = in.mods.inGroup(ModGroup::IRound);
+    std::string rnd = !r ? "rni" : *r == Mod::TRUNC ? "rzi" : *r == Mod::FLOOR ? "rmi" : "rpi";
+    if (!f64) {
+      emit(fmt::format("cvt.{}{}.f32.f32 {}, {};", rnd, ftz ? ".ftz" : "", intDst(in, 0, 32), f32Src(in, 0)));
+      return true;
+    }
+    std::string t = temp(64), q = temp(1);
+    emit(fmt::format("cvt.{}.f64.f64 {}, {};", rnd, t, f64Src(in, 0)));
+    emitCanonicalNaN64(in, t, q);
+    return true;
+  }
+  case Opcode::FDIV: case Opcode::FSQRT: {
+    bool f64 = in.has(Mod::F64), ftz = in.has(Mod::FTZ);
+    if (f64 && ftz) fail(in.loc, fmt::format("{}: .FTZ applies to binary32 only (the interpreter refuses it)", printInstr(f, in)));
+    std::string mods = fmt::format(".{}{}", rounding(in), ftz ? ".ftz" : "");
+    std::string type = f64 ? "f64" : "f32";
+    auto src = [&](size_t i) { return f64 ? f64Src(in, i) : f32Src(in, i); };
+    std::string d = f64 ? temp(64) : intDst(in, 0, 32);
+    const Operand& a = in.srcs.at(0);
+    if (in.op == Opcode::FSQRT) emit(fmt::format("sqrt{}.{} {}, {};", mods, type, d, src(0)));
+    else if (a.kind == Operand::Kind::FImm && a.fimm == 1.0 && !a.neg && !a.abs)
+      emit(fmt::format("rcp{}.{} {}, {};", mods, type, d, src(1)));
+    else emit(fmt::format("div{}.{} {}, {}, {};", mods, type, d, src(0), src(1)));
+    if (f64) emitCanonicalNaN64(in, d, temp(1));
+    return true;
+  }
+  case Opcode::MUFU: {
+    auto fn = in.mods.inGroup(ModGroup::MufuOp);
+    const char* name = !fn ? nullptr : *fn == Mod::RCP ? "rcp" : *fn == Mod::SQRT ? "sqrt" : *fn == Mod::RSQ ? "rsqrt" : nullptr;
+    if (!name) fail(in.loc, fmt::format("{}: this MUFU function has no meaning in the interpreter", printInstr(f, in)));
+    emit(fmt::format("{}.approx{}.f32 {}, {};", name, in.has(Mod::FTZ) ? ".ftz" : "", intDst(in, 0, 32), f32Src(in, 0)));
+    return true;
+  }
+  case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: {
+    bool bf = in.has(Mod::BF16);
+    if (bf && (in.has(Mod::FTZ) || in.has(Mod::SAT)))
+      fail(in.loc, fmt::format("{}: PTX has no .ftz or .sat on .bf16x2 arithmetic", printInstr(f, in)));
+    std::string mods = fmt::format(".rn{}{}", in.has(Mod::FTZ) ? ".ftz" : "", in.has(Mod::SAT) ? ".sat" : "");
+    std::string type = bf ? "bf16x2" : "f16x2";
+    std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32, true);
+    if (in.op == Opcode::HFMA2)
+      emit(fmt::format("fma{}.{} {}, {}, {}, {};", mods, type, intDst(in, 0, 32), a, b, intSrc(in, 2, 32, true)));
+    else
+      emit(fmt::format("{}{}.{} {}, {}, {};", in.op == Opcode::HADD2 ? "add" : "mul", mods, type, intDst(in, 0, 32), a, b));
+    return true;
+  }
   default: return false;
   }
+}
+
+// binary64 result r into destination 0 with NaN made CUDART_NAN (as the interpreter's).
+void FnEmitter::emitCanonicalNaN64(const Instr& in, const std::string& r, const std::string& p) {
+  emit(fmt::format("setp.nan.f64 {}, {}, {};", p, r, r));
+  emit(fmt::format("selp.b64 {}, 0xfff8000000000000, {}, {};", intDst(in, 0, 64), r, p));
+}
+
+// A binary16/bfloat16 source as a 16-bit register, |..| and - applied to bit 15.
+std::string FnEmitter::halfSrc(const Instr& in, size_t i) {
+  const Operand& o = in.srcs.at(i);
+  if (o.kind == Operand::Kind::FImm) fail(in.loc, fmt::format("{}: a float immediate as a 16-bit source has no PTX form here", printInstr(f, in)));
+  std::string h = intSrc(in, i, 16, true);
+  if (!o.abs && !o.neg) return h;
+  std::string t = temp(16);
+  if (o.abs && o.neg) emit(fmt::format("or.b16 {}, {}, 0x8000;", t, h));
+  else if (o.abs) emit(fmt::format("and.b16 {}, {}, 0x7fff;", t, h));
+  else emit(fmt::format("xor.b16 {}, {}, 0x8000;", t, h));
+  return t;
 }
 
 } // namespace ori::ptx::emit_detail

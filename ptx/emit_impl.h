@@ -117,6 +117,8 @@ public:
   // A binary32 / binary64 source with |..| and - applied (as bit operations).
   std::string f32Src(const Instr& in, size_t i);
   std::string f64Src(const Instr& in, size_t i);
+  std::string halfSrc(const Instr& in, size_t i); // emit_float.cpp
+  void emitCanonicalNaN64(const Instr& in, const std::string& r, const std::string& p);
   struct Pred {
     bool isConst = false, value = false; // PT / !PT
     std::string name;

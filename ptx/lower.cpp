@@ -127,6 +127,9 @@ bool isUnmodelledSpecialRegister(std::string_view name) {
 
 PtxType parseType(std::string_view mod) {
   if (mod == ".pred") return {PtxType::Pred, 1};
+  if (mod == ".bf16") return {PtxType::Float, 16, true};
+  if (mod == ".f16x2") return {PtxType::Packed, 32, false};
+  if (mod == ".bf16x2") return {PtxType::Packed, 32, true};
   if (mod.size() < 3 || mod[0] != '.') return {};
   PtxType::Kind k = mod[1] == 's' ? PtxType::Signed : mod[1] == 'u' ? PtxType::Unsigned
                     : mod[1] == 'b' ? PtxType::Bits : mod[1] == 'f' ? PtxType::Float : PtxType::None;

@@ -93,14 +93,17 @@ bool Lowering::run() {
   if (op == "shf") return funnelShift();
   if (op == "min" || op == "max") return minMax();
   if (op == "neg" || op == "abs") return negAbs();
+  if (op == "div" && lastType(pi).kind == PtxType::Float) return floatDiv();
   if (op == "div" || op == "rem") return divRem();
+  if (op == "rcp" || op == "sqrt" || op == "rsqrt") return floatUnary();
+  if (op == "copysign") return copysign();
   if (op == "prmt") return prmt();
   if (op == "popc" || op == "clz" || op == "brev" || op == "bfind") return bitCount();
   if (op == "bfe") return bfe();
   if (op == "bfi") return bfi();
   if (op == "mul24" || op == "mad24") return mul24();
   if (op == "vmin" || op == "vmax") return videoMinMax();
-  if (op == "fma") return fma();
+  if (op == "fma") return lastType(pi).kind == PtxType::Packed ? packedArith() : fma();
   if (op == "setp") return setp();
   if (op == "selp") return selp();
   if (op == "set") return set();
@@ -226,6 +229,7 @@ bool Lowering::addSub() {
   PtxType t = lastType(pi);
   bool sub = pi.opcode == "sub";
   if (t.kind == PtxType::Float) return floatAddSub();
+  if (t.kind == PtxType::Packed) return packedArith();
   if (t.isInt() && t.bits == 16) return narrowArith(t);
   onlyMods(pi, {});
   need(3);
@@ -247,6 +251,7 @@ bool Lowering::mulMad() {
   PtxType t = lastType(pi);
   bool mad = pi.opcode == "mad";
   if (t.kind == PtxType::Float) return floatMulMad();
+  if (t.kind == PtxType::Packed) return packedArith();
   if (t.isInt() && t.bits == 16) return narrowArith(t);
   onlyMods(pi, {".lo", ".hi", ".wide"});
   need(mad ? 4 : 3);

@@ -1,6 +1,7 @@
 // PTX -> Ori, one instruction: cvt, by the kinds of its two types (see
 // lowering.h). Integer to integer: truncation, sign and zero extension;
-// integer to float: I2F; float to integer: F2I. cvt between two float types stays OPAQUE for now.
+// integer to float: I2F; float to integer: F2I; between float formats: F2F, and FRND for the
+// integer roundings (.rni .rzi .rmi .rpi) of a format to itself.
 #include <fmt/format.h>
 
 #include "ptx/lowering.h"
@@ -82,18 +83,73 @@ bool Lowering::cvtFloatInt(PtxType dt, PtxType st) {
   ori::Reg d = dst(0);
   // Float-to-integer conversions saturate in PTX with or without .sat.
   onlyMods(pi, {".rni", ".rzi", ".rmi", ".rpi", ".ftz", ".sat"});
-  if ((st.bits != 32 && st.bits != 64) || (dt.bits != 32 && dt.bits != 64)) return false;
+  if ((st.bits != 32 && st.bits != 64) || dt.bits > 64) return false;
   if (hasMod(pi, ".ftz") && st.bits != 32) return false;
   if (!hasMod(pi, ".rni") && !hasMod(pi, ".rzi") && !hasMod(pi, ".rmi") && !hasMod(pi, ".rpi")) return false;
-  ori::Instr in = make(Opcode::F2I, {st.bits == 64 ? Mod::F64 : Mod::F32, intTypeMod(dt)}, {reg(d)}, {srcReg(1, st)});
+  bool isSigned = dt.kind == PtxType::Signed;
+  Mod type = dt.bits == 8 ? (isSigned ? Mod::S8 : Mod::U8) : dt.bits == 16 ? (isSigned ? Mod::S16 : Mod::U16)
+                                                                           : intTypeMod(dt);
+  // An 8/16-bit result saturates to its type's range; F2I extends it to 32 bits by its
+  // signedness, and narrowResult keeps the low bits as the destination register holds them.
+  bool narrow = dt.bits < 32;
+  ori::Reg r = narrow ? temp32() : d;
+  ori::Instr in = make(Opcode::F2I, {st.bits == 64 ? Mod::F64 : Mod::F32, type}, {reg(r)}, {srcReg(1, st)});
   if (hasMod(pi, ".rzi")) in.mods.set(Mod::TRUNC);
   if (hasMod(pi, ".rmi")) in.mods.set(Mod::FLOOR);
   if (hasMod(pi, ".rpi")) in.mods.set(Mod::CEIL);
   if (hasMod(pi, ".ftz")) in.mods.set(Mod::FTZ);
   emit(std::move(in));
+  if (narrow) narrowResult(d, reg(r), dt, !isSigned);
   return true;
 }
 
-bool Lowering::cvtFloatFloat(PtxType, PtxType) { return false; }
+namespace {
+Mod formatMod(PtxType t, bool source) {
+  if (t.bits == 16) return t.bfloat ? (source ? Mod::SRC_BF16 : Mod::BF16) : (source ? Mod::SRC_F16 : Mod::F16);
+  if (t.bits == 32) return source ? Mod::SRC_F32 : Mod::F32;
+  return source ? Mod::SRC_F64 : Mod::F64;
+}
+} // namespace
+
+// Between .f16 .bf16 .f32 .f64: F2F (.rn .rz .rm .rp; .ftz on a .f32 side; .sat clamps to
+// [0, 1]); the integer roundings of .f32/.f64 to themselves: FRND. A conversion of a
+// format to itself without them is a copy.
+bool Lowering::cvtFloatFloat(PtxType dt, PtxType st) {
+  onlyMods(pi, {".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi", ".ftz", ".sat"});
+  auto ok = [](PtxType t) { return t.bits == 16 || t.bits == 32 || (t.bits == 64 && !t.bfloat); };
+  if (!ok(dt) || !ok(st)) return false;
+  bool same = dt.bits == st.bits && dt.bfloat == st.bfloat;
+  bool ftz = hasMod(pi, ".ftz"), sat = hasMod(pi, ".sat");
+  ori::Reg d = dst(0);
+  OOp a = srcReg(1, st);
+  std::optional<Mod> irnd;
+  for (auto [text, m] : {std::pair{".rni", Mod::RN}, std::pair{".rzi", Mod::TRUNC}, std::pair{".rmi", Mod::FLOOR},
+                         std::pair{".rpi", Mod::CEIL}})
+    if (hasMod(pi, text)) irnd = m;
+  if (irnd) {
+    if (!same || st.bits == 16 || (ftz && st.bits != 32)) return false;
+    ori::Reg r = sat ? L.newTemp(ori::RegFile::R, st.bits == 64 ? "f64" : "f32") : d;
+    ori::Instr in = make(Opcode::FRND, {}, {reg(r)}, {a});
+    if (*irnd != Mod::RN) in.mods.set(*irnd);
+    if (st.bits == 64) in.mods.set(Mod::F64);
+    if (ftz) in.mods.set(Mod::FTZ);
+    emit(std::move(in));
+    if (!sat) return true;
+    a = reg(r);
+    ftz = false;
+  }
+  if (same && !ftz && !sat) {
+    emit(make(Opcode::MOV, {}, {reg(d)}, {a}), st.bits == 64);
+    return true;
+  }
+  ori::Instr in = make(Opcode::F2F, {formatMod(dt, false), formatMod(st, true)}, {reg(d)}, {a});
+  if (!irnd)
+    for (auto [text, m] : {std::pair{".rz", Mod::RZ}, std::pair{".rm", Mod::RM}, std::pair{".rp", Mod::RP}})
+      if (hasMod(pi, text)) in.mods.set(m);
+  if (ftz) in.mods.set(Mod::FTZ);
+  if (sat) in.mods.set(Mod::SAT);
+  emit(std::move(in));
+  return true;
+}
 
 } // namespace ori::ptx::lowering

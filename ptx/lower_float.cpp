@@ -1,5 +1,7 @@
 // PTX -> Ori, one instruction: floating-point arithmetic (see lowering.h).
-// add/sub/mul/fma/mad.rn, min/max and neg/abs on .f32/.f64.
+// add/sub/mul/fma/mad, min/max, neg/abs, copysign on .f32/.f64; div, rcp, sqrt and rsqrt
+// (IEEE forms as the pseudo-instructions FDIV/FSQRT, .approx as MUFU); add/sub/mul/fma on
+// .f16x2/.bf16x2 as HADD2/HMUL2/HFMA2.
 #include <fmt/format.h>
 
 #include "ptx/lowering.h"
@@ -41,10 +43,9 @@ bool Lowering::floatAddSub() {
 
 bool Lowering::floatMulMad() {
   PtxType t = lastType(pi);
-  bool mad = pi.opcode == "mad";
-  // mad.f32 without a rounding modifier is the old unfused form; the rounded ones are fma.
-  bool rounded = hasMod(pi, ".rn") || hasMod(pi, ".rz") || hasMod(pi, ".rm") || hasMod(pi, ".rp");
-  if (mad) return rounded && fma();
+  // mad.f32 without a rounding modifier (PTX ISA < 3.1, .target sm_20 and up) is fma.rn.f32:
+  // ptxas 13.0 makes byte-identical SASS of the two (docs/ptx.md).
+  if (pi.opcode == "mad") return fma();
   onlyMods(pi, {".rn", ".rz", ".rm", ".rp", ".ftz", ".sat"});
   need(3);
   if (t.bits != 32 && t.bits != 64) return false;
@@ -61,6 +62,11 @@ bool Lowering::floatMinMax() {
   need(3);
   OOp which = pi.opcode == "min" ? kPT : kNotPT;
   onlyMods(pi, {".ftz"});
+  if (t.bits == 64 && !hasMod(pi, ".ftz")) {
+    emit(make(Opcode::DMNMX, {}, {reg(dst(0))},
+              {src(1, t, ori::K_REG | ori::K_FIMM), src(2, t, ori::K_REG | ori::K_FIMM), which}));
+    return true;
+  }
   if (t.bits != 32) return false;
   ori::Instr in = make(Opcode::FMNMX, {}, {reg(dst(0))},
                        {src(1, t, ori::K_REG | ori::K_FIMM), src(2, t, ori::K_REG | ori::K_FIMM), which});
@@ -89,6 +95,110 @@ bool Lowering::floatNegAbs() {
   int64_t sign = t.bits == 32 ? 0x80000000ll : INT64_MIN;
   int64_t mask = t.bits == 32 ? 0x7FFFFFFFll : INT64_MAX;
   emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {a, imm(neg ? sign : mask), kRZ, imm(neg ? 0x3C : 0xC0)}), t.bits == 64);
+  return true;
+}
+
+namespace {
+std::optional<Mod> roundingMod(const Instruction& pi) {
+  for (auto [text, m] : {std::pair{".rn", Mod::RN}, std::pair{".rz", Mod::RZ}, std::pair{".rm", Mod::RM},
+                         std::pair{".rp", Mod::RP}})
+    if (hasMod(pi, text)) return m;
+  return std::nullopt;
+}
+} // namespace
+
+// div.{rn,rz,rm,rp}{.ftz}.f32 and .f64: FDIV, IEEE division (a pseudo-instruction: ptxas
+// calls a subroutine of MUFU.RCP and FFMA refinements). div.approx{.ftz}.f32 and div.full:
+// MUFU.RCP then FMUL, as SASS computes them (docs/interpreter.md gives MUFU.RCP its result).
+bool Lowering::floatDiv() {
+  PtxType t = lastType(pi);
+  onlyMods(pi, {".rn", ".rz", ".rm", ".rp", ".ftz", ".approx", ".full"});
+  need(3);
+  bool ftz = hasMod(pi, ".ftz");
+  uint16_t k = ori::K_REG | ori::K_FIMM;
+  if (hasMod(pi, ".approx") || hasMod(pi, ".full")) {
+    if (t.bits != 32) return false;
+    ori::Reg r = L.newTemp(ori::RegFile::R, "f32");
+    ori::Instr rcp = make(Opcode::MUFU, {Mod::RCP}, {reg(r)}, {srcReg(2, t)});
+    ori::Instr mul = make(Opcode::FMUL, {}, {reg(dst(0))}, {src(1, t, k), reg(r)});
+    if (ftz) { rcp.mods.set(Mod::FTZ); mul.mods.set(Mod::FTZ); }
+    emit(std::move(rcp));
+    emit(std::move(mul));
+    return true;
+  }
+  std::optional<Mod> rnd = roundingMod(pi);
+  if (!rnd || (t.bits != 32 && t.bits != 64) || (t.bits == 64 && ftz)) return false;
+  ori::Instr in = make(Opcode::FDIV, {*rnd}, {reg(dst(0))}, {src(1, t, k), src(2, t, k)});
+  if (t.bits == 64) in.mods.set(Mod::F64);
+  if (ftz) in.mods.set(Mod::FTZ);
+  emit(std::move(in));
+  return true;
+}
+
+// rcp, sqrt, rsqrt: .approx{.ftz}.f32 as MUFU (RCP, SQRT, RSQ); rcp and sqrt .rn .rz .rm .rp
+// on .f32/.f64 as FDIV (1/a) and FSQRT.
+bool Lowering::floatUnary() {
+  PtxType t = lastType(pi);
+  onlyMods(pi, {".rn", ".rz", ".rm", ".rp", ".ftz", ".approx"});
+  need(2);
+  bool ftz = hasMod(pi, ".ftz");
+  const std::string& op = pi.opcode;
+  if (hasMod(pi, ".approx")) {
+    if (t.bits != 32) return false; // rcp.approx.ftz.f64, rsqrt.approx.f64: MUFU.RCP64H, not modelled
+    Mod fn = op == "rcp" ? Mod::RCP : op == "sqrt" ? Mod::SQRT : Mod::RSQ;
+    ori::Instr in = make(Opcode::MUFU, {fn}, {reg(dst(0))}, {srcReg(1, t)});
+    if (ftz) in.mods.set(Mod::FTZ);
+    emit(std::move(in));
+    return true;
+  }
+  std::optional<Mod> rnd = roundingMod(pi);
+  if (!rnd || op == "rsqrt" || (t.bits != 32 && t.bits != 64) || (t.bits == 64 && ftz)) return false;
+  ori::Instr in = op == "rcp" ? make(Opcode::FDIV, {*rnd}, {reg(dst(0))}, {OOp::floatImm(1.0), srcReg(1, t)})
+                              : make(Opcode::FSQRT, {*rnd}, {reg(dst(0))}, {srcReg(1, t)});
+  if (t.bits == 64) in.mods.set(Mod::F64);
+  if (ftz) in.mods.set(Mod::FTZ);
+  emit(std::move(in));
+  return true;
+}
+
+// copysign.f32 d, a, b: b's magnitude with a's sign, one LOP3 (d = (a & sign) | (b & ~sign)).
+bool Lowering::copysign() {
+  PtxType t = lastType(pi);
+  onlyMods(pi, {});
+  need(3);
+  if (t.kind != PtxType::Float || (t.bits != 32 && t.bits != 64)) return false;
+  int64_t sign = t.bits == 32 ? 0x80000000ll : INT64_MIN;
+  // LUT over (a, b, c = sign mask): (a & c) | (b & ~c) = 0xF0&0xAA | 0xCC&~0xAA = 0xA0 | 0x44 = 0xE4.
+  emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {srcReg(1, t), srcReg(2, t), imm(sign), imm(0xE4)}),
+       t.bits == 64);
+  return true;
+}
+
+// add/sub/mul/fma on .f16x2 and .bf16x2 (rounded to nearest even; .ftz .sat on .f16x2):
+// HADD2, HMUL2, HFMA2 on both halves. sub negates the second source's halves first.
+bool Lowering::packedArith() {
+  PtxType t = lastType(pi);
+  onlyMods(pi, {".rn", ".ftz", ".sat"});
+  const std::string& op = pi.opcode;
+  bool fma = op == "fma";
+  need(fma ? 4 : 3);
+  if (t.bfloat && (hasMod(pi, ".ftz") || hasMod(pi, ".sat"))) return false;
+  PtxType bits32{PtxType::Bits, 32};
+  auto operand = [&](size_t i) { return src(i, bits32, ori::K_REG | ori::K_IMM); };
+  OOp a = operand(1), b = operand(2);
+  if (op == "sub") {
+    ori::Reg nb = L.newTemp(ori::RegFile::R, "b32");
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(nb)}, {b, imm(0x80008000), kRZ, imm(0x3C)})); // b ^ sign bits
+    b = reg(nb);
+  }
+  Opcode o = fma ? Opcode::HFMA2 : op == "mul" ? Opcode::HMUL2 : Opcode::HADD2;
+  std::vector<OOp> srcs{a, b};
+  if (fma) srcs.push_back(operand(3));
+  ori::Instr in = make(o, {}, {reg(dst(0))}, srcs);
+  if (t.bfloat) in.mods.set(Mod::BF16);
+  if (hasMod(pi, ".ftz")) in.mods.set(Mod::FTZ);
+  if (hasMod(pi, ".sat")) in.mods.set(Mod::SAT);
+  emit(std::move(in));
   return true;
 }
 

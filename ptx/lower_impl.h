@@ -13,11 +13,13 @@ namespace ori::ptx {
 
 // The type an instruction operates on, from its last type modifier.
 struct PtxType {
-  enum Kind : uint8_t { None, Signed, Unsigned, Bits, Float, Pred } kind = None;
+  // Packed: .f16x2 / .bf16x2, two 16-bit floats in 32 bits.
+  enum Kind : uint8_t { None, Signed, Unsigned, Bits, Float, Pred, Packed } kind = None;
   unsigned bits = 0;
+  bool bfloat = false; // .bf16 / .bf16x2
   bool isInt() const { return kind == Signed || kind == Unsigned || kind == Bits; }
 };
-PtxType parseType(std::string_view mod); // ".s32" -> {Signed, 32}; not a type -> None
+PtxType parseType(std::string_view mod); // ".s32" -> {Signed, 32}; ".f16x2" -> {Packed, 32}; not a type -> None
 // %clock64, %envreg3, ...: valid PTX special registers that Ori does not model.
 bool isUnmodelledSpecialRegister(std::string_view name);
 

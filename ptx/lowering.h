@@ -132,6 +132,10 @@ struct Lowering {
   bool floatMulMad();
   bool floatMinMax();
   bool floatNegAbs();
+  bool floatDiv();      // div .approx .full .rn .rz .rm .rp on .f32/.f64
+  bool floatUnary();    // rcp sqrt rsqrt
+  bool copysign();
+  bool packedArith();   // add sub mul fma on .f16x2/.bf16x2
   // lower_mem.cpp
   bool setp();
   // The comparison of setp/set with operands ops[first], ops[first+1] (and the predicate

@@ -46,6 +46,12 @@ constexpr uint64_t kF64Edges[] = {
     0x406fe00000000000ull, 0x4070000000000000ull, 0x40effe0000000000ull, 0x40f0000000000000ull, // 255 256 65535 65536
     0x47efffffe0000000ull, 0x36a0000000000000ull};                            // FLT_MAX, 2^-149
 
+// Lanes of Half2: binary16 +-0, +-inf, NaNs, denormals, the smallest normal, the largest
+// finite, 1, 0.5, 1.5, 2.5, 2048 (ties start), 65504; bfloat16 1.0, its inf, NaN, max.
+constexpr uint16_t kHalfLaneEdges[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe00, 0x0001, 0x8001,
+                                       0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x3800, 0x3e00, 0x4100,
+                                       0x6800, 0x6801, 0x3f80, 0x7f80, 0x7fc0, 0x7f7f, 0x0080, 0x007f};
+
 constexpr uint64_t kLutEdges[] = {0x00, 0xff, 0xf0, 0xcc, 0xaa, 0xc0, 0xfc, 0x3c, 0x96, 0xe8, 0x80, 0xfe};
 constexpr uint64_t kSmallImmEdges[] = {0, 1, 31, 32, 33, 63, 64, 65};
 constexpr uint64_t kPredEdges[] = {0, 1};
@@ -68,6 +74,15 @@ uint64_t randomFloatBits(Rng& rng, bool f64) {
   }
   if (rng() % 4 == 0) man &= ~((uint64_t(1) << (manBits / 2)) - 1); // few significant bits
   return sign << (expBits + manBits) | uint64_t(e) << manBits | man;
+}
+
+uint16_t randomHalfLane(Rng& rng) {
+  switch (rng() % 4) {
+  case 0: return kHalfLaneEdges[rng() % std::size(kHalfLaneEdges)];
+  case 1: return uint16_t(rng());
+  case 2: return uint16_t((rng() & 0x8000) | (0x3000 + rng() % 0x1800)); // binary16 near 1
+  default: return uint16_t((rng() & 0x8000) | (0x3c00 + rng() % 0x0800)); // bfloat16 near 1 / binary16 1..2
+  }
 }
 
 uint64_t randomInt(Rng& rng) {
@@ -106,6 +121,10 @@ uint64_t drawValue(Domain d, Rng& rng) {
     return rng() % 4 == 0 ? b | (rng() << 32) : b; // garbage above the binary32 pattern
   }
   case Domain::F64: return randomFloatBits(rng, true);
+  case Domain::Half2: {
+    uint64_t v = uint64_t(randomHalfLane(rng)) | uint64_t(randomHalfLane(rng)) << 16;
+    return rng() % 4 == 0 ? v | (rng() << 32) : v; // garbage above the pair
+  }
   case Domain::Lut: return rng() & 0xff;
   case Domain::SmallImm: return rng() % 71;
   case Domain::Pred: return rng() & 1;

@@ -194,5 +194,156 @@ std::optional<ModelOutputs> f2i(ModelContext& m) {
   return one(m.wide(z3::ite(x.mk_is_nan(), smt.bv(0, dw), *out)));
 }
 
+namespace {
+constexpr uint64_t kNaN16 = 0x7fff; // binary16 and bfloat16
+
+// A binary format of Z3's: the sort, its width and canonical NaN.
+struct FloatFormat {
+  z3::sort sort;
+  unsigned bits, expBits;
+  uint64_t nan;
+};
+FloatFormat formatOf(Smt& smt, Mod m) {
+  switch (m) {
+  case Mod::F16: case Mod::SRC_F16: return {smt.floatSort(5, 11), 16, 5, kNaN16};
+  case Mod::BF16: case Mod::SRC_BF16: return {smt.floatSort(8, 8), 16, 8, kNaN16};
+  case Mod::F32: case Mod::SRC_F32: return {smt.floatSort(8, 24), 32, 8, kNaN32};
+  default: return {smt.floatSort(11, 53), 64, 11, kNaN64};
+  }
+}
+
+// .FTZ of a 16-bit pattern with `expBits` exponent bits.
+z3::expr flush16(Smt& smt, const z3::expr& b, unsigned expBits) {
+  return z3::ite(b.extract(14, 15 - expBits) == smt.bv(0, expBits), b & smt.bv(0x8000, 16), b);
+}
+
+// Clamp to [0, 1]; NaN and -0.0 give +0.0 (cvt.sat, .SAT).
+z3::expr saturate(Smt& smt, const z3::expr& x, const z3::sort& s) {
+  return z3::ite(!smt.fpLt(smt.floatVal(0.0, s), x), smt.floatVal(0.0, s),
+                 z3::ite(smt.fpLt(smt.floatVal(1.0, s), x), smt.floatVal(1.0, s), x));
+}
+
+// The bits of x in its format, NaN canonical.
+z3::expr bitsOf(const z3::expr& x, uint64_t nan, unsigned bits, Smt& smt) {
+  return z3::ite(x.mk_is_nan(), smt.bv(nan, bits), Smt::toBits(x));
+}
+} // namespace
+
+std::optional<ModelOutputs> dmnmx(ModelContext& m) {
+  Smt& smt = m.smt;
+  z3::expr a = m.f64Src(0), b = m.f64Src(1);
+  z3::expr x = smt.fromBits(a), y = smt.fromBits(b);
+  z3::expr aNeg = a.extract(63, 63) == smt.bv(1, 1);
+  z3::expr same = smt.fpEq(x, y);
+  z3::expr minTakesA = smt.fpLt(x, y) || (same && aNeg);
+  z3::expr maxTakesA = smt.fpLt(y, x) || (same && !aNeg);
+  z3::expr pick = z3::ite(z3::ite(m.predSrc(2), minTakesA, maxTakesA), a, b);
+  return one(z3::ite(x.mk_is_nan() && y.mk_is_nan(), smt.bv(kNaN64, 64),
+                     z3::ite(x.mk_is_nan(), b, z3::ite(y.mk_is_nan(), a, pick))));
+}
+
+// F2F: the source in its format (.FTZ flushes a binary32 source), .SAT, then rounded to the
+// destination's format (.FTZ flushes a binary32 result); NaN gives the destination's canonical NaN.
+std::optional<ModelOutputs> f2f(ModelContext& m) {
+  Smt& smt = m.smt;
+  auto dm = m.mod(ModGroup::FType), sm = m.mod(ModGroup::FSrc);
+  if (!dm || !sm) return std::nullopt;
+  FloatFormat d = formatOf(smt, *dm), s = formatOf(smt, *sm);
+  bool ftz = m.has(Mod::FTZ);
+  z3::expr bits(smt.ctx());
+  if (s.bits == 64) bits = m.f64Src(0);
+  else if (s.bits == 32) bits = ftz ? flush32(smt, m.f32Src(0)) : m.f32Src(0);
+  else {
+    if (m.in.srcs.at(0).kind == Operand::Kind::FImm) return std::nullopt;
+    bits = Smt::low(m.raw(0), 16);
+    if (m.in.srcs[0].abs) bits = bits & smt.bv(0x7fff, 16);
+    if (m.in.srcs[0].neg) bits = bits ^ smt.bv(0x8000, 16);
+  }
+  z3::expr x = smt.fromBits(bits, s.sort);
+  if (m.has(Mod::SAT)) x = saturate(smt, x, s.sort);
+  z3::expr y = s.bits == d.bits && s.expBits == d.expBits ? x : smt.fpConvert(roundingOf(m), x, d.sort);
+  z3::expr out = bitsOf(y, d.nan, d.bits, smt);
+  if (ftz && d.bits == 32) out = flush32(smt, out);
+  return one(m.wide(out));
+}
+
+// FRND: to an integral value in the same format; NaN canonical. .FTZ flushes a binary32 source.
+std::optional<ModelOutputs> frnd(ModelContext& m) {
+  Smt& smt = m.smt;
+  bool f64 = m.has(Mod::F64);
+  if (f64 && m.has(Mod::FTZ)) return std::nullopt;
+  Rounding r = Rounding::NearestEven;
+  switch (m.mod(ModGroup::IRound).value_or(Mod::RN)) {
+  case Mod::TRUNC: r = Rounding::TowardZero; break;
+  case Mod::FLOOR: r = Rounding::Down; break;
+  case Mod::CEIL: r = Rounding::Up; break;
+  default: break;
+  }
+  z3::expr bits = f64 ? m.f64Src(0) : m.has(Mod::FTZ) ? flush32(smt, m.f32Src(0)) : m.f32Src(0);
+  z3::expr y = smt.fpRoundToIntegral(r, smt.fromBits(bits));
+  return one(m.wide(bitsOf(y, f64 ? kNaN64 : kNaN32, f64 ? 64 : 32, smt)));
+}
+
+// MUFU, as docs/interpreter.md defines its results: RCP = RN(1/x), SQRT = RN(sqrt x),
+// RSQ = RN(1/RN(sqrt x)); .FTZ flushes the source and the result.
+std::optional<ModelOutputs> mufu(ModelContext& m) {
+  Smt& smt = m.smt;
+  auto fn = m.mod(ModGroup::MufuOp);
+  if (!fn) return std::nullopt;
+  bool ftz = m.has(Mod::FTZ);
+  z3::expr x = smt.fromBits(ftz ? flush32(smt, m.f32Src(0)) : m.f32Src(0));
+  z3::expr one32 = smt.floatVal(1.0, 32);
+  std::optional<z3::expr> y;
+  switch (*fn) {
+  case Mod::RCP: y = smt.fpDiv(Rounding::NearestEven, one32, x); break;
+  case Mod::SQRT: y = smt.fpSqrt(Rounding::NearestEven, x); break;
+  case Mod::RSQ: y = smt.fpDiv(Rounding::NearestEven, one32, smt.fpSqrt(Rounding::NearestEven, x)); break;
+  default: return std::nullopt;
+  }
+  z3::expr out = ftz ? flush32(smt, Smt::toBits(*y)) : Smt::toBits(*y);
+  return one(m.wide(z3::ite(y->mk_is_nan(), smt.bv(kNaN32, 32), out)));
+}
+
+// FDIV and FSQRT: IEEE division and square root in the requested direction.
+std::optional<ModelOutputs> fdivSqrt(ModelContext& m) {
+  Smt& smt = m.smt;
+  bool div = m.in.op == Opcode::FDIV, f64 = m.has(Mod::F64), ftz = m.has(Mod::FTZ);
+  if (f64 && ftz) return std::nullopt;
+  auto in = [&](size_t i) {
+    if (f64) return smt.fromBits(m.f64Src(i));
+    return smt.fromBits(ftz ? flush32(smt, m.f32Src(i)) : m.f32Src(i));
+  };
+  Rounding r = roundingOf(m);
+  z3::expr y = div ? smt.fpDiv(r, in(0), in(1)) : smt.fpSqrt(r, in(0));
+  if (f64) return one(bitsOf(y, kNaN64, 64, smt));
+  z3::expr out = ftz ? flush32(smt, Smt::toBits(y)) : Smt::toBits(y);
+  return one(m.wide(z3::ite(y.mk_is_nan(), smt.bv(kNaN32, 32), out)));
+}
+
+// HADD2/HMUL2/HFMA2: each 16-bit lane on its own, rounded to nearest even; .FTZ flushes
+// sources and result, .SAT clamps to [0, 1].
+std::optional<ModelOutputs> half2(ModelContext& m) {
+  Smt& smt = m.smt;
+  FloatFormat f = formatOf(smt, m.has(Mod::BF16) ? Mod::BF16 : Mod::F16);
+  bool ftz = m.has(Mod::FTZ), sat = m.has(Mod::SAT);
+  size_t n = m.in.op == Opcode::HFMA2 ? 3 : 2;
+  std::optional<z3::expr> result;
+  for (unsigned lane = 0; lane < 2; ++lane) {
+    std::vector<z3::expr> v;
+    for (size_t i = 0; i < n; ++i) {
+      z3::expr b = m.intSrc(i, 32).extract(16 * lane + 15, 16 * lane);
+      v.push_back(smt.fromBits(ftz ? flush16(smt, b, f.expBits) : b, f.sort));
+    }
+    z3::expr y = m.in.op == Opcode::HADD2   ? smt.fpAdd(Rounding::NearestEven, v[0], v[1])
+                 : m.in.op == Opcode::HMUL2 ? smt.fpMul(Rounding::NearestEven, v[0], v[1])
+                                            : smt.fpFma(Rounding::NearestEven, v[0], v[1], v[2]);
+    if (sat) y = saturate(smt, y, f.sort);
+    z3::expr bits = bitsOf(y, kNaN16, 16, smt);
+    if (ftz) bits = flush16(smt, bits, f.expBits);
+    result = result ? z3::concat(bits, *result) : bits;
+  }
+  return one(m.wide(*result));
+}
+
 } // namespace models
 } // namespace ori::verify

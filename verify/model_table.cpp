@@ -64,6 +64,15 @@ Axis atomOps() {
 
 template <Domain... Ds> std::vector<Domain> fixed(const ModSet&) { return {Ds...}; }
 std::vector<Domain> f2iSources(const ModSet& m) { return {m.test(Mod::F64) ? D::F64 : D::F32}; }
+std::vector<Domain> f2fSources(const ModSet& m) {
+  return {m.test(Mod::SRC_F64) ? D::F64 : m.test(Mod::SRC_F32) ? D::F32 : D::Half2};
+}
+std::vector<Domain> byWidth1(const ModSet& m) { return {m.test(Mod::F64) ? D::F64 : D::F32}; }
+std::vector<Domain> byWidth2(const ModSet& m) { return {m.test(Mod::F64) ? D::F64 : D::F32, m.test(Mod::F64) ? D::F64 : D::F32}; }
+const Axis kFloatFormats = {{Mod::F16}, {Mod::BF16}, {Mod::F32}, {Mod::F64}};
+const Axis kFloatSources = {{Mod::SRC_F16}, {Mod::SRC_BF16}, {Mod::SRC_F32}, {Mod::SRC_F64}};
+const Axis kHalfForms = {{}, {Mod::BF16}};
+
 std::vector<Domain> atomSources(const ModSet& m) {
   if (m.test(Mod::CAS)) return {D::Address, D::Int, D::Int};
   return {D::Address, D::Int};
@@ -108,6 +117,15 @@ const std::vector<ModelEntry> kModelTable = {
     {Opcode::I2F, models::i2f, {kConvTypes, {{}, {Mod::F32}, {Mod::F64}}, kRounding}, fixed<D::Int>},
     {Opcode::F2I, models::f2i,
      {kConvTypes, {{}, {Mod::FTZ}, {Mod::F64}}, {{}, {Mod::TRUNC}, {Mod::FLOOR}, {Mod::CEIL}}}, f2iSources},
+    {Opcode::DMNMX, models::dmnmx, {{{}}}, fixed<D::F64, D::F64, D::Pred>},
+    {Opcode::F2F, models::f2f, {kFloatFormats, kFloatSources, kRounding, kFtz, {{}, {Mod::SAT}}}, f2fSources},
+    {Opcode::FRND, models::frnd, {{{}, {Mod::FTZ}, {Mod::F64}}, {{}, {Mod::TRUNC}, {Mod::FLOOR}, {Mod::CEIL}}}, byWidth1},
+    {Opcode::MUFU, models::mufu, {{{Mod::RCP}, {Mod::RSQ}, {Mod::SQRT}}, kFtz}, fixed<D::F32>},
+    {Opcode::FDIV, models::fdivSqrt, {kRounding, {{}, {Mod::FTZ}, {Mod::F64}}}, byWidth2},
+    {Opcode::FSQRT, models::fdivSqrt, {kRounding, {{}, {Mod::FTZ}, {Mod::F64}}}, byWidth1},
+    {Opcode::HADD2, models::half2, {kHalfForms, kFtz, {{}, {Mod::SAT}}}, fixed<D::Half2, D::Half2>},
+    {Opcode::HMUL2, models::half2, {kHalfForms, kFtz, {{}, {Mod::SAT}}}, fixed<D::Half2, D::Half2>},
+    {Opcode::HFMA2, models::half2, {kHalfForms, kFtz, {{}, {Mod::SAT}}}, fixed<D::Half2, D::Half2, D::Half2>},
     {Opcode::LD, models::load, {kAccess}, fixed<D::Address>},
     {Opcode::LDG, models::load, {{{Mod::E}}, kAccess}, fixed<D::Address>},
     {Opcode::LDS, models::load, {kAccess}, fixed<D::Address>},

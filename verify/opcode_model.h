@@ -79,6 +79,7 @@ enum class Domain : uint8_t {
   Shift,   // shift amounts: 0, 1, 31, 32, 33, 63, 64, 65, huge, random
   F32,     // binary32 patterns: +-0, +-inf, NaNs, denormals, ties, random
   F64,     // binary64 patterns likewise
+  Half2,   // two binary16 or bfloat16 patterns in the low 32 bits (either format's edge cases, random)
   Pred,    // a predicate
   Lut,     // an 8-bit immediate truth table
   SmallImm, // an immediate shift count 0..70
@@ -131,6 +132,12 @@ std::optional<ModelOutputs> fmnmx(ModelContext&);
 std::optional<ModelOutputs> fsetp(ModelContext&);  // FSETP DSETP
 std::optional<ModelOutputs> i2f(ModelContext&);
 std::optional<ModelOutputs> f2i(ModelContext&);
+std::optional<ModelOutputs> dmnmx(ModelContext&);
+std::optional<ModelOutputs> f2f(ModelContext&);
+std::optional<ModelOutputs> frnd(ModelContext&);
+std::optional<ModelOutputs> mufu(ModelContext&);
+std::optional<ModelOutputs> fdivSqrt(ModelContext&); // FDIV FSQRT
+std::optional<ModelOutputs> half2(ModelContext&);    // HADD2 HMUL2 HFMA2
 std::optional<ModelOutputs> load(ModelContext&);   // LD LDG LDS LDL LDC
 std::optional<ModelOutputs> store(ModelContext&);  // ST STG STS STL
 std::optional<ModelOutputs> atomic(ModelContext&); // ATOM RED

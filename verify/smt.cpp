@@ -36,6 +36,20 @@ z3::expr Smt::fromBits(const z3::expr& bits) {
   return bits.mk_from_ieee_bv(floatSort(bits.get_sort().bv_size()));
 }
 
+z3::sort Smt::floatSort(unsigned expBits, unsigned sigBits) { return ctx_.fpa_sort(expBits, sigBits); }
+
+z3::expr Smt::fromBits(const z3::expr& bits, const z3::sort& s) { return bits.mk_from_ieee_bv(s); }
+
+z3::expr Smt::floatVal(double v, const z3::sort& s) { return z3::expr(ctx_, Z3_mk_fpa_numeral_double(ctx_, v, s)); }
+
+z3::expr Smt::fpDiv(Rounding r, const z3::expr& a, const z3::expr& b) {
+  return z3::expr(ctx_, Z3_mk_fpa_div(ctx_, rm(r), a, b));
+}
+z3::expr Smt::fpSqrt(Rounding r, const z3::expr& a) { return z3::expr(ctx_, Z3_mk_fpa_sqrt(ctx_, rm(r), a)); }
+z3::expr Smt::fpConvert(Rounding r, const z3::expr& a, const z3::sort& to) {
+  return z3::expr(ctx_, Z3_mk_fpa_to_fp_float(ctx_, rm(r), a, to));
+}
+
 z3::expr Smt::floatVal(double v, unsigned width) {
   z3::sort s = floatSort(width);
   return z3::expr(ctx_, Z3_mk_fpa_numeral_double(ctx_, v, s));

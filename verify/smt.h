@@ -51,6 +51,12 @@ public:
   // Floats: sorts by width (32 or 64), conversions from and to IEEE bit patterns.
   z3::sort floatSort(unsigned width);
   z3::expr fromBits(const z3::expr& bits); // bits of width 32 or 64
+  z3::sort floatSort(unsigned expBits, unsigned sigBits); // sigBits counts the hidden bit
+  z3::expr fromBits(const z3::expr& bits, const z3::sort& s);
+  z3::expr floatVal(double v, const z3::sort& s);
+  z3::expr fpDiv(Rounding r, const z3::expr& a, const z3::expr& b);
+  z3::expr fpSqrt(Rounding r, const z3::expr& a);
+  z3::expr fpConvert(Rounding r, const z3::expr& a, const z3::sort& to); // between formats
   static z3::expr toBits(const z3::expr& fp) { return fp.mk_to_ieee_bv(); }
   z3::expr floatVal(double v, unsigned width);
   z3::expr rm(Rounding r);
