@@ -10,9 +10,10 @@ namespace ori::ptx::lowering {
 
 bool Lowering::cvt() {
   std::vector<PtxType> ts = types(pi);
-  need(2);
   if (ts.size() != 2) return false;
   PtxType dt = ts[0], st = ts[1];
+  if (dt.kind == PtxType::Packed && st.kind == PtxType::Float && st.bits == 32) return cvtPackHalves(dt);
+  need(2);
   if (dt.isInt() && st.isInt()) return cvtIntInt(dt, st);
   if (dt.kind == PtxType::Float && st.isInt()) return cvtIntFloat(dt, st);
   if (dt.isInt() && st.kind == PtxType::Float) return cvtFloatInt(dt, st);
@@ -110,6 +111,26 @@ Mod formatMod(PtxType t, bool source) {
   return source ? Mod::SRC_F64 : Mod::F64;
 }
 } // namespace
+
+// cvt.rn{.relu}.f16x2.f32 d, a, b (and .bf16x2): a converted into the upper half of d, b into
+// the lower (PTX ISA), each by F2F, then packed by PRMT as mov.b32 {lo, hi} is.
+bool Lowering::cvtPackHalves(PtxType dt) {
+  onlyMods(pi, {".rn", ".rz", ".satfinite"});
+  need(3);
+  if (hasMod(pi, ".satfinite")) return false; // clamps to the largest finite value: not modelled
+  PtxType f32{PtxType::Float, 32};
+  Mod to = dt.bfloat ? Mod::BF16 : Mod::F16;
+  auto half = [&](size_t i) {
+    ori::Reg h = temp32();
+    ori::Instr in = make(Opcode::F2F, {to, Mod::SRC_F32}, {reg(h)}, {srcReg(i, f32)});
+    if (hasMod(pi, ".rz")) in.mods.set(Mod::RZ);
+    emit(std::move(in));
+    return reg(h);
+  };
+  OOp hi = half(1), lo = half(2);
+  emit(make(Opcode::PRMT, {}, {reg(dst(0))}, {lo, imm(0x5410), hi}));
+  return true;
+}
 
 // Between .f16 .bf16 .f32 .f64: F2F (.rn .rz .rm .rp; .ftz on a .f32 side; .sat clamps to
 // [0, 1]); the integer roundings of .f32/.f64 to themselves: FRND. A conversion of a

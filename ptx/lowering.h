@@ -147,6 +147,7 @@ struct Lowering {
   bool cvtIntFloat(PtxType dt, PtxType st);
   bool cvtFloatInt(PtxType dt, PtxType st);
   bool cvtFloatFloat(PtxType dt, PtxType st);
+  bool cvtPackHalves(PtxType dt); // .f16x2/.bf16x2 from two .f32
   bool cvta();
   bool load();
   bool store();

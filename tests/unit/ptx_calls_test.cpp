@@ -40,8 +40,9 @@ TEST(PtxCalls, EveryCorpusCallEndsItsBlock) {
       for (const ori::Block& b : f.blocks)
         for (size_t i = 0; i < b.instrs.size(); ++i) {
           const ori::Instr& in = b.instrs[i];
-          if (in.op == ori::Opcode::OPAQUE)
+          if (in.op == ori::Opcode::OPAQUE) {
             EXPECT_FALSE(in.opaqueText.starts_with("call")) << f.name << ": " << in.opaqueText;
+          }
           if (in.op != ori::Opcode::CALL) continue;
           ++calls;
           EXPECT_EQ(i + 1, b.instrs.size()) << f.name << ": a CALL that does not end its block";
@@ -124,7 +125,9 @@ TEST(PtxCalls, IndirectCallRunsTheFunctionItsRegisterNames) {
       EXPECT_EQ(ptxtest::le64(out, 0) & 0xffffffff, want) << "which = " << which;
   }
   EXPECT_NE(k.emittedPtx.find(".callprototype"), std::string::npos) << k.emittedPtx;
-  if (ptxtest::havePtxas()) EXPECT_EQ(ptxtest::ptxasErrors(k.emittedPtx), "") << k.emittedPtx;
+  if (ptxtest::havePtxas()) {
+    EXPECT_EQ(ptxtest::ptxasErrors(k.emittedPtx), "") << k.emittedPtx;
+  }
 }
 
 // OptiX-style: a runtime function the module never declares, called with registers.

@@ -54,7 +54,9 @@ TEST(PtxConst, LoadsThroughRegistersAndTheGenericWindow) {
     for (const std::vector<uint8_t>& out : ptxtest::runBoth(k, cfg, "out"))
       for (unsigned w = 0; w < 4; ++w) EXPECT_EQ(uint32_t(ptxtest::le64(out, 4 * w)), want[w]) << "word " << w;
   }
-  if (ptxtest::havePtxas()) EXPECT_EQ(ptxtest::ptxasErrors(k.emittedPtx), "") << k.emittedPtx;
+  if (ptxtest::havePtxas()) {
+    EXPECT_EQ(ptxtest::ptxasErrors(k.emittedPtx), "") << k.emittedPtx;
+  }
 }
 
 TEST(PtxConst, ReadingPastTheConstDataFaults) {

@@ -220,4 +220,30 @@ TEST_F(CudaExamples, DivideRuns) {
   expectRun(m, cfg, p + "7", u64s({1, 1, int64Min, 0xffffffffull, ones}));
 }
 
+// half_math: c = a*a + a on a = {x, y} as binary16 lanes; sum = c.lo + c.hi in binary32.
+//   t0: x=1, y=2: c = {2, 6}: 0x4000, 0x4600; sum 8 (0x41000000); 1/2 = 0.5; sqrt 1 = 1.
+//   t1: x=3, y=0.5: c = {12 (0x4a00), 0.75 (0x3a00)}; sum 12.75 (0x414c0000); 3/0.5 = 6;
+//       sqrt 3 = 0x3fddb3d7 (1.7320508 rounded to nearest, from the exact square comparison).
+//   t2: x=2049 rounds to 2048 (a tie, even); 2048^2 overflows binary16 to +inf, + 2048 = inf
+//       (0x7c00); y=-1: 1 + -1 = +0; sum inf; 2049/-1 = -2049 (0xc5001000); sqrt 2049 =
+//       0x42351043 (45.26588...).
+//   t3: x=0.1f rounds to binary16 0x2e66 (0.0999755859375, 614.4 -> 614 in the significand);
+//       its square 0.0099951177... rounds to 0x211e (286.08 -> 286), + x = 0.10997009...
+//       rounds to 0x2f0a (777.75 -> 778) = 1802/16384; y=3: 9 + 3 = 12 (0x4a00);
+//       sum 12 + 1802/16384 = 198410/16384 (0x4141c280, exact: fraction 0.51374816... * 2^23); 0.1f/3 = 0x3d088889 and sqrt(0.1f) = 0x3ea1e89b
+//       (rounded to nearest from the exact quotient and square root).
+TEST_F(CudaExamples, HalfRuns) {
+  ori::Module m = lowerExample("half");
+  const std::string p = "_Z9half_mathPKfS0_PfPjS1_S1__param_";
+  ori::RunConfig cfg;
+  cfg.threads = 4;
+  cfg.buffers[p + "0"] = u32s({0x3f800000, 0x40400000, 0x45001000, 0x3dcccccd}); // 1, 3, 2049, 0.1f
+  cfg.buffers[p + "1"] = u32s({0x40000000, 0x3f000000, 0xbf800000, 0x40400000}); // 2, 0.5, -1, 3
+  for (int k = 2; k < 6; ++k) cfg.buffers[p + std::to_string(k)] = std::vector<uint8_t>(16, 0);
+  expectRun(m, cfg, p + "2", u32s({0x41000000, 0x414c0000, 0x7f800000, 0x4141c280}));
+  expectRun(m, cfg, p + "3", u32s({0x46004000, 0x3a004a00, 0x00007c00, 0x4a002f0a}));
+  expectRun(m, cfg, p + "4", u32s({0x3f000000, 0x40c00000, 0xc5001000, 0x3d088889}));
+  expectRun(m, cfg, p + "5", u32s({0x3f800000, 0x3fddb3d7, 0x42351043, 0x3ea1e89b}));
+}
+
 } // namespace

@@ -14,65 +14,9 @@
 
 namespace {
 
-std::string kernel(const std::string& body) {
-  return R"(.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 out, .param .u64 a, .param .u64 b, .param .u64 c)
-{
-  .reg .b16 %h<8>;
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<12>;
-  .reg .pred %p<4>;
-  .reg .f32 %f<4>;
-  ld.param.u64 %rd0, [out];
-  ld.param.u64 %rd1, [a];
-  ld.param.u64 %rd2, [b];
-  ld.param.u64 %rd3, [c];
-  cvt.u32.u64 %r1, %rd1;
-  cvt.u32.u64 %r2, %rd2;
-  cvt.u32.u64 %r3, %rd3;
-  cvt.u16.u32 %h1, %r1;
-  cvt.u16.u32 %h2, %r2;
-  cvt.u16.u32 %h3, %r3;
-  mov.b32 %f1, %r1;
-  mov.b32 %f2, %r2;
-  mov.b32 %f3, %r3;
-  mov.u32 %r0, 0;
-  mov.u64 %rd9, 0;
-)" + body + R"(
-  st.global.u32 [%rd0], %r0;
-  st.global.u64 [%rd0+8], %rd9;
-  ret;
-}
-)";
-}
-
-struct Case {
-  const char* body;
-  uint64_t a, b, c;
-  uint32_t r0;                 // expected %r0
-  std::optional<uint64_t> rd9; // expected %rd9, where the case writes it
-};
-
-void check(const Case& t) {
-  SCOPED_TRACE(t.body);
-  ptxtest::Kernel k = ptxtest::lowerAndReEmit(kernel(t.body));
-  for (const ori::Function& f : k.lowered.functions)
-    for (const ori::Block& b : f.blocks)
-      for (const ori::Instr& in : b.instrs) EXPECT_NE(in.op, ori::Opcode::OPAQUE) << "not lowered natively";
-  ori::RunConfig cfg;
-  cfg.params = {{"a", t.a}, {"b", t.b}, {"c", t.c}};
-  cfg.buffers["out"] = std::vector<uint8_t>(16, 0xee);
-  for (const std::vector<uint8_t>& out : ptxtest::runBoth(k, cfg, "out")) {
-    EXPECT_EQ(uint32_t(ptxtest::le64(out, 0)), t.r0);
-    if (t.rd9) EXPECT_EQ(ptxtest::le64(out, 8), *t.rd9);
-  }
-  if (ptxtest::havePtxas()) EXPECT_EQ(ptxtest::ptxasErrors(k.emittedPtx), "") << k.emittedPtx;
-}
-
+using ptxtest::Case;
 class IntWidth : public testing::TestWithParam<Case> {};
-TEST_P(IntWidth, RunsAsThePtxIsaSays) { check(GetParam()); }
+TEST_P(IntWidth, RunsAsThePtxIsaSays) { ptxtest::checkCase(GetParam()); }
 
 // ---------------------------------------------------------------- 16-bit arithmetic
 const Case kArith16[] = {
@@ -274,8 +218,8 @@ INSTANTIATE_TEST_SUITE_P(Bits, IntWidth, testing::ValuesIn(kBits));
 
 // A 16-bit register loaded with ld.s8 holds the byte sign-extended to 16 bits.
 TEST(IntWidthLoad, SignedByteIntoA16BitRegister) {
-  check({"ld.param.s8 %h0, [a]; cvt.u32.u16 %r0, %h0;", 0x80, 0, 0, 0xff80});
-  check({"ld.param.s16 %h0, [a]; cvt.u32.u16 %r0, %h0;", 0x8000, 0, 0, 0x8000});
+  ptxtest::checkCase({"ld.param.s8 %h0, [a]; cvt.u32.u16 %r0, %h0;", 0x80, 0, 0, 0xff80});
+  ptxtest::checkCase({"ld.param.s16 %h0, [a]; cvt.u32.u16 %r0, %h0;", 0x8000, 0, 0, 0x8000});
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,75 @@ inline uint64_t le64(const std::vector<uint8_t>& b, size_t off) {
   uint64_t v = 0;
   for (size_t i = 0; i < 8 && off + i < b.size(); ++i) v |= uint64_t(b[off + i]) << (8 * i);
   return v;
+}
+
+// ---------------------------------------------------------------- one computation per case
+// A kernel whose inputs are the parameters a, b, c (also as %r1..3, %h1..3, %f1..3 and
+// %fd1..3) and whose outputs are %r0 and %rd9; checkCase lowers it, runs it before and after
+// --emit=ptx, and compares the outputs with the case's (derived by hand in each test file).
+inline std::string caseKernel(const std::string& body) {
+  return R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 a, .param .u64 b, .param .u64 c)
+{
+  .reg .b16 %h<8>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<12>;
+  .reg .pred %p<4>;
+  .reg .f32 %f<4>;
+  .reg .f64 %fd<4>;
+  ld.param.u64 %rd0, [out];
+  ld.param.u64 %rd1, [a];
+  ld.param.u64 %rd2, [b];
+  ld.param.u64 %rd3, [c];
+  cvt.u32.u64 %r1, %rd1;
+  cvt.u32.u64 %r2, %rd2;
+  cvt.u32.u64 %r3, %rd3;
+  cvt.u16.u32 %h1, %r1;
+  cvt.u16.u32 %h2, %r2;
+  cvt.u16.u32 %h3, %r3;
+  mov.b32 %f1, %r1;
+  mov.b32 %f2, %r2;
+  mov.b32 %f3, %r3;
+  mov.b64 %fd1, %rd1;
+  mov.b64 %fd2, %rd2;
+  mov.b64 %fd3, %rd3;
+  mov.u32 %r0, 0;
+  mov.u64 %rd9, 0;
+)" + body + R"(
+  st.global.u32 [%rd0], %r0;
+  st.global.u64 [%rd0+8], %rd9;
+  ret;
+}
+)";
+}
+
+struct Case {
+  const char* body;
+  uint64_t a, b, c;
+  uint32_t r0;                 // expected %r0
+  std::optional<uint64_t> rd9 = std::nullopt; // expected %rd9, where the case writes it
+};
+
+inline void checkCase(const Case& t) {
+  SCOPED_TRACE(t.body);
+  Kernel k = lowerAndReEmit(caseKernel(t.body));
+  for (const ori::Function& f : k.lowered.functions)
+    for (const ori::Block& b : f.blocks)
+      for (const ori::Instr& in : b.instrs) EXPECT_NE(in.op, ori::Opcode::OPAQUE) << "not lowered natively";
+  ori::RunConfig cfg;
+  cfg.params = {{"a", t.a}, {"b", t.b}, {"c", t.c}};
+  cfg.buffers["out"] = std::vector<uint8_t>(16, 0xee);
+  for (const std::vector<uint8_t>& out : runBoth(k, cfg, "out")) {
+    EXPECT_EQ(uint32_t(le64(out, 0)), t.r0);
+    if (t.rd9) {
+      EXPECT_EQ(le64(out, 8), *t.rd9);
+    }
+  }
+  if (havePtxas()) {
+    EXPECT_EQ(ptxasErrors(k.emittedPtx), "") << k.emittedPtx;
+  }
 }
 
 } // namespace ptxtest
