@@ -299,7 +299,17 @@ private:
         unsupported("barrier with several threads per CTA (threads run one at a time)");
       return;
     case Opcode::OPAQUE: unsupported(fmt::format("OPAQUE \"{}\"", in.opaqueText));
-    case Opcode::VOTE: case Opcode::SHFL: unsupported(fmt::format("{} is a warp-level operation", in.info().name));
+    case Opcode::VOTE: {
+      // A warp of one thread: the only active lane is this one (docs/interpreter.md).
+      if (m_.threads > 1) unsupported("VOTE with several threads per CTA (threads run one at a time)");
+      auto mode = modOf(in, ModGroup::VoteOp);
+      if (!mode) malformed(fmt::format("VOTE at line {} needs .ALL, .ANY or .EQ", in.loc.line));
+      bool a = m_.readPred(in, 0);
+      m_.writeInt(in, 0, a ? uint64_t(1) << (m_.tid % 32) : 0, 32);
+      m_.writePred(in, 1, *mode == Mod::EQ_V ? true : a);
+      return;
+    }
+    case Opcode::SHFL: unsupported(fmt::format("{} is a warp-level operation", in.info().name));
     default: unsupported(fmt::format("{} is not modelled", in.info().name));
     }
   }

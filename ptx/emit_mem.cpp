@@ -306,9 +306,42 @@ bool FnEmitter::emitControl(const Instr& in) {
     }
     return true;
   }
-  case Opcode::VOTE: case Opcode::SHFL:
+  case Opcode::VOTE: {
+    // Among the threads active here. sm_70 and up: vote.sync with activemask as the member
+    // mask (PTX 6.2); older targets have only the vote without .sync (ballot from sm_20), and
+    // there the active mask is the ballot of a true predicate.
+    auto mode = in.mods.inGroup(ModGroup::VoteOp);
+    if (!mode) fail(in.loc, fmt::format("{}: VOTE needs .ALL, .ANY or .EQ", printInstr(f, in)));
+    bool sync = ctx.sm >= 70;
+    Pred a = predSrc(in, 0);
+    std::string mask, tail;
+    if (sync) {
+      ctx.require(6, 2);
+      mask = temp(32);
+      emit(fmt::format("activemask.b32 {};", mask));
+      tail = ", " + mask;
+    }
+    std::string src = a.isConst ? "" : predText(a);
+    if (a.isConst) { // PT / !PT: a constant vote
+      src = temp(1);
+      emit(fmt::format("setp.ne.u32 {}, {}, 0;", src, a.value ? 1 : 0));
+    }
+    std::string dot = sync ? ".sync" : "";
+    const Operand& rd = in.dsts.at(0);
+    if (!(rd.kind == Operand::Kind::Reg && rd.reg.isConst())) {
+      if (sync && a.isConst && a.value) emit(fmt::format("mov.b32 {}, {};", intDst(in, 0, 32), mask));
+      else emit(fmt::format("vote{}.ballot.b32 {}, {}{};", dot, intDst(in, 0, 32), src, tail));
+    }
+    const Operand& pd = in.dsts.at(1);
+    if (!(pd.kind == Operand::Kind::Reg && pd.reg.isConst())) {
+      const char* name = *mode == Mod::ALL ? "all" : *mode == Mod::ANY ? "any" : "uni";
+      emit(fmt::format("vote{}.{}.pred {}, {}{};", dot, name, predDst(in, 1), src, tail));
+    }
+    return true;
+  }
+  case Opcode::SHFL:
     fail(in.loc, fmt::format("cannot emit {} as PTX: the native Ori form has no member mask and the interpreter "
-                             "gives it no meaning (warp-level; PTX vote.sync/shfl.sync stay OPAQUE)", printInstr(f, in)));
+                             "gives it no meaning (warp-level; PTX shfl.sync stays OPAQUE)", printInstr(f, in)));
   case Opcode::OPAQUE: {
     const std::string& t = in.opaqueText;
     // PTX instruction names are lower case; SASS text (FCHK, R2UR ...) is not PTX.

@@ -114,6 +114,7 @@ bool Lowering::run() {
   if (op == "st") return store();
   if (op == "atom" || op == "red") return atomic();
   if (op == "bar") return bar();
+  if (op == "vote" || op == "activemask") return vote();
   if (op == "bra") return bra();
   if (op == "brx") return brx();
   if (op == "ret" || op == "exit") return retExit();

@@ -315,6 +315,32 @@ bool Lowering::atomic() {
   return true;
 }
 
+// vote.{all,any,uni}.pred d, {!}a and vote.ballot.b32 d, {!}a (.sync with a member mask:
+// WARPSYNC mask first), and activemask.b32 d, as SASS has them: VOTE.ALL/ANY/EQ RZ, d, a;
+// VOTE.ANY d, PT, a (the ballot); VOTE.ANY d, PT, PT (the active mask).
+bool Lowering::vote() {
+  PtxType u32{PtxType::Unsigned, 32}, pred{PtxType::Pred, 1};
+  if (pi.opcode == "activemask") {
+    onlyMods(pi, {});
+    need(1);
+    emit(make(Opcode::VOTE, {Mod::ANY}, {reg(dst(0)), kPT}, {kPT}));
+    return true;
+  }
+  onlyMods(pi, {".all", ".any", ".uni", ".ballot", ".sync"});
+  bool sync = hasMod(pi, ".sync");
+  need(sync ? 3 : 2);
+  if (sync) emit(make(Opcode::WARPSYNC, {}, {}, {src(2, u32)}));
+  OOp a = src(1, pred, ori::K_PRED | ori::K_REG);
+  if (hasMod(pi, ".ballot")) {
+    emit(make(Opcode::VOTE, {Mod::ANY}, {reg(dst(0)), kPT}, {a}));
+    return true;
+  }
+  Mod m = hasMod(pi, ".all") ? Mod::ALL : hasMod(pi, ".any") ? Mod::ANY : hasMod(pi, ".uni") ? Mod::EQ_V : Mod::U;
+  if (m == Mod::U) return false;
+  emit(make(Opcode::VOTE, {m}, {kRZ, reg(dst(0))}, {a}));
+  return true;
+}
+
 bool Lowering::bar() {
   if (hasMod(pi, ".warp")) { // bar.warp.sync membermask
     onlyMods(pi, {".warp", ".sync"});

@@ -153,6 +153,7 @@ struct Lowering {
   bool store();
   bool atomic();
   bool bar();
+  bool vote(); // vote, activemask
   bool bra();
   bool brx();
   bool retExit();

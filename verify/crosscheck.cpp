@@ -295,6 +295,8 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts, const std::function<v
           }
         }
         if (e.op == Opcode::LDC) key += fmt::format(",m{}", drawn); // the constant is per launch
+        // The interpreter runs VOTE only in a CTA of one thread (a warp of one lane).
+        if (e.op == Opcode::VOTE) key += fmt::format(",t{}", drawn);
         Group& g = groups[key];
         if (g.xs.empty()) {
           g.in = makeSubject(e.op, mods, pattern, x);

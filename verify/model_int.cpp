@@ -248,6 +248,18 @@ std::optional<ModelOutputs> s2r(ModelContext& m) {
   }
 }
 
+// VOTE in a warp of one thread (the interpreter's only case, docs/interpreter.md): the
+// ballot is the source's bit at the lane (tid mod 32); ALL and ANY give the source, EQ true.
+std::optional<ModelOutputs> vote(ModelContext& m) {
+  Smt& smt = m.smt;
+  auto mode = m.mod(ModGroup::VoteOp);
+  if (!mode) return std::nullopt;
+  z3::expr a = m.predSrc(0);
+  z3::expr lane = m.x.tid & smt.bv(31, 32);
+  z3::expr ballot = z3::ite(a, z3::shl(smt.bv(1, 32), lane), smt.bv(0, 32));
+  return ModelOutputs{{m.wide(ballot), *mode == Mod::EQ_V ? smt.boolVal(true) : a}, std::nullopt};
+}
+
 } // namespace models
 
 ModelOutputs predicatePair(ModelContext& m, const z3::expr& r, const z3::expr& c) {

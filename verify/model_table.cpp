@@ -117,6 +117,7 @@ const std::vector<ModelEntry> kModelTable = {
     {Opcode::I2F, models::i2f, {kConvTypes, {{}, {Mod::F32}, {Mod::F64}}, kRounding}, fixed<D::Int>},
     {Opcode::F2I, models::f2i,
      {kConvTypes, {{}, {Mod::FTZ}, {Mod::F64}}, {{}, {Mod::TRUNC}, {Mod::FLOOR}, {Mod::CEIL}}}, f2iSources},
+    {Opcode::VOTE, models::vote, {{{Mod::ALL}, {Mod::ANY}, {Mod::EQ_V}}}, fixed<D::Pred>},
     {Opcode::DMNMX, models::dmnmx, {{{}}}, fixed<D::F64, D::F64, D::Pred>},
     {Opcode::F2F, models::f2f, {kFloatFormats, kFloatSources, kRounding, kFtz, {{}, {Mod::SAT}}}, f2fSources},
     {Opcode::FRND, models::frnd, {{{}, {Mod::FTZ}, {Mod::F64}}, {{}, {Mod::TRUNC}, {Mod::FLOOR}, {Mod::CEIL}}}, byWidth1},

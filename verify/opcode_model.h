@@ -133,6 +133,7 @@ std::optional<ModelOutputs> fsetp(ModelContext&);  // FSETP DSETP
 std::optional<ModelOutputs> i2f(ModelContext&);
 std::optional<ModelOutputs> f2i(ModelContext&);
 std::optional<ModelOutputs> dmnmx(ModelContext&);
+std::optional<ModelOutputs> vote(ModelContext&); // one-thread warps
 std::optional<ModelOutputs> f2f(ModelContext&);
 std::optional<ModelOutputs> frnd(ModelContext&);
 std::optional<ModelOutputs> mufu(ModelContext&);

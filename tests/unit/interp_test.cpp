@@ -1394,7 +1394,7 @@ TEST(InterpUnsupported, NamesMnemonicAndLine) {
     uint32_t threads;
   };
   const Case cases[] = {
-      {"VOTE.ALL R1, P1, PT", "VOTE.ALL", 1},
+      {"VOTE.ALL R1, P1, PT", "VOTE.ALL", 2}, // one thread per CTA runs it
       {"SHFL.IDX P0, R1, R2, 0x0, 0x1f", "SHFL.IDX", 1},
       {"S2R R1, SR_CLOCKLO", "S2R", 1},
       {"S2R R1, SR_GLOBALTIMERHI", "S2R", 1},

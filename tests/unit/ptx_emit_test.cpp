@@ -156,8 +156,8 @@ std::vector<fs::path> oriFiles() {
 const std::map<std::string, std::string> kCannotEmit = {
     {"params.ori", "LDC c[0x0][R12+0x210] (register-indexed) and c[0x3][..] (another bank) have no PTX form"},
     {"unsupported_opaque.ori", "its OPAQUE text is SASS (FCHK), not PTX"},
-    {"unsupported_warp.ori", "native VOTE/SHFL have no member mask; PTX's vote.sync/shfl.sync need one"},
-    {"no_ptx_form.ori", "the emitter's own error test: a native VOTE"},
+    {"unsupported_warp.ori", "native SHFL has no member mask; PTX's shfl.sync needs one"},
+    {"no_ptx_form.ori", "the emitter's own error test: a native SHFL"},
 };
 
 // ---------------------------------------------------------------- every file
@@ -607,8 +607,7 @@ TEST(PtxEmitControl, OpaquePlaceholdersAndNames) {
 }
 
 TEST(PtxEmitErrors, NoPtxFormGivesADiagnostic) {
-  EXPECT_HAS(emitError(kernel("  VOTE.ALL R1, P1, PT")), "bad.ori:3:3: error: cannot emit VOTE.ALL");
-  EXPECT_HAS(emitError(kernel("  SHFL.IDX PT, R1, R2, 0x1, 0x1f")), "cannot emit SHFL.IDX");
+  EXPECT_HAS(emitError(kernel("  SHFL.IDX PT, R1, R2, 0x1, 0x1f")), "bad.ori:3:3: error: cannot emit SHFL.IDX");
   EXPECT_HAS(emitError(kernel("  OPAQUE \"FCHK P0, R1, R2\" def(P0) use(R1, R2)")), "not PTX text");
   EXPECT_HAS(emitError(kernel("  SHF R1, R2, R3, R4")), "without .L or .R");
   EXPECT_HAS(emitError(".func g()\n{\n  RET\n}\n" + kernel("  MOV.64 R2, c[0x0][0x210]\n  CALL R2, (R3)")),

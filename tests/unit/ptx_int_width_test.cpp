@@ -99,6 +99,31 @@ const Case kCompare[] = {
 };
 INSTANTIATE_TEST_SUITE_P(Compare, IntWidth, testing::ValuesIn(kCompare));
 
+// ---------------------------------------------------------------- votes in a warp of one thread
+// The interpreter runs a vote only when the CTA has one thread (docs/interpreter.md): that lane
+// (0) is the whole warp, so the ballot is bit 0 = the predicate, all/any give the predicate,
+// uni is true, activemask is 1.
+const Case kVote[] = {
+    {"setp.ne.u32 %p1, %r1, 0; vote.sync.ballot.b32 %r0, %p1, 0xffffffff;", 5, 0, 0, 1},
+    {"setp.ne.u32 %p1, %r1, 0; vote.sync.ballot.b32 %r0, %p1, 0xffffffff;", 0, 0, 0, 0},
+    {"setp.ne.u32 %p1, %r1, 0; vote.sync.all.pred %p2, %p1, 0xffffffff; selp.u32 %r0, 1, 2, %p2;", 0, 0, 0, 2},
+    {"setp.ne.u32 %p1, %r1, 0; vote.sync.any.pred %p2, !%p1, 0xffffffff; selp.u32 %r0, 1, 2, %p2;", 0, 0, 0, 1},
+    {"setp.ne.u32 %p1, %r1, 0; vote.sync.uni.pred %p2, %p1, 0xffffffff; selp.u32 %r0, 1, 2, %p2;", 7, 0, 0, 1},
+    {"activemask.b32 %r0;", 0, 0, 0, 1},
+};
+INSTANTIATE_TEST_SUITE_P(Vote, IntWidth, testing::ValuesIn(kVote));
+
+TEST(IntWidthVote, SeveralThreadsAreUnsupported) {
+  ptxtest::Kernel k = ptxtest::lowerAndReEmit(ptxtest::caseKernel("activemask.b32 %r0;"));
+  ori::RunConfig cfg;
+  cfg.threads = 2;
+  cfg.params = {{"a", 0}, {"b", 0}, {"c", 0}};
+  cfg.buffers["out"] = std::vector<uint8_t>(16, 0);
+  ori::RunResult r = ori::runKernel(k.lowered, cfg);
+  EXPECT_EQ(int(r.kind), int(ori::RunResult::Kind::Unsupported));
+  EXPECT_NE(r.message.find("VOTE with several threads"), std::string::npos) << r.message;
+}
+
 // ---------------------------------------------------------------- conversions
 const Case kConvert[] = {
     // Sign extension of a negative half: 0x8000 -> 0xffff8000 and 0xffffffffffff8000.
