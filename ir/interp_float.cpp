@@ -17,6 +17,7 @@
 #include <limits>
 #include <optional>
 
+#include "ir/approx_math.h"
 #include "ir/float_format.h"
 #include "ir/interp_impl.h"
 
@@ -367,6 +368,9 @@ bool Machine::execFloat(const Instr& in) {
     case Mod::RCP: r = 1.0f / vx; break;
     case Mod::SQRT: r = std::sqrt(float(vx)); break;
     case Mod::RSQ: { volatile float s = std::sqrt(float(vx)); r = 1.0f / s; break; }
+    case Mod::EX2: { approx::HostOps o; r = approx::ex2(o, x); break; }
+    case Mod::LG2: { approx::HostOps o; r = approx::lg2(o, x); break; }
+    case Mod::SIN: case Mod::COS: { approx::HostOps o; r = approx::sinCos(o, x, *fn == Mod::COS); break; }
     default: unsupported(fmt::format("MUFU.{}", modText(*fn)));
     }
     writeInt(in, 0, finish32(r, ftz, false), 32);

@@ -10,7 +10,7 @@
 //     (PTX float-to-int conversions saturate; NaN gives 0 only for non-.f64
 //     sources and 32-bit or narrower results, so the others select 0 for NaN);
 //   DMNMX -> min/max.f64; F2F -> cvt{.rnd}{.ftz}{.sat}.<dst>.<src>; FRND -> cvt.r?i.f32.f32;
-//   FDIV/FSQRT -> div/rcp/sqrt.rnd{.ftz}; MUFU -> rcp/sqrt/rsqrt.approx{.ftz}.f32 (the
+//   FDIV/FSQRT -> div/rcp/sqrt.rnd{.ftz}; MUFU -> rcp/sqrt/rsqrt/ex2/lg2/sin/cos.approx{.ftz}.f32 (the
 //     interpreter's result is one of those PTX allows); HADD2/HMUL2/HFMA2 -> add/mul/fma.rn
 //     .f16x2/.bf16x2. binary64 results get the canonical NaN as above.
 #include <fmt/format.h>
@@ -210,8 +210,9 @@ bool FnEmitter::emitFloat(const Instr& in) {
   }
   case Opcode::MUFU: {
     auto fn = in.mods.inGroup(ModGroup::MufuOp);
-    const char* name = !fn ? nullptr : *fn == Mod::RCP ? "rcp" : *fn == Mod::SQRT ? "sqrt" : *fn == Mod::RSQ ? "rsqrt" : nullptr;
-    if (!name) fail(in.loc, fmt::format("{}: this MUFU function has no meaning in the interpreter", printInstr(f, in)));
+    if (!fn) fail(in.loc, fmt::format("{}: MUFU names no function", printInstr(f, in)));
+    const char* name = *fn == Mod::RCP ? "rcp" : *fn == Mod::SQRT ? "sqrt" : *fn == Mod::RSQ ? "rsqrt"
+                     : *fn == Mod::EX2 ? "ex2" : *fn == Mod::LG2 ? "lg2" : *fn == Mod::SIN ? "sin" : "cos";
     emit(fmt::format("{}.approx{}.f32 {}, {};", name, in.has(Mod::FTZ) ? ".ftz" : "", intDst(in, 0, 32), f32Src(in, 0)));
     return true;
   }

@@ -2,6 +2,11 @@
 // logic, shifts, min/max (see lowering.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <set>
+
 #include "ptx/lowering.h"
 
 namespace ori::ptx {
@@ -72,8 +77,42 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
   }
 }
 
+namespace {
+// .target sm_10 .. sm_13 (PTX ISA: "sm_1x: .ftz is implied" for binary32 arithmetic).
+bool isSm1x(const std::string& target) {
+  return target.size() >= 5 && target.compare(0, 4, "sm_1") == 0 && std::isdigit(static_cast<unsigned char>(target[4])) &&
+         (target.size() == 5 || !std::isalnum(static_cast<unsigned char>(target[5])));
+}
+
+// On sm_1x targets ptxas 13.0 compiles every binary32 instruction that takes .ftz as if it
+// had it: add, sub, mul, mad, min, max, abs, neg, setp, set, slct, div, rcp, sqrt, rsqrt,
+// ex2, lg2, cvt.rzi.f32.f32, cvt.rzi.s32.f32, cvt.rn.f32.f64, cvt.f64.f32 give the
+// byte-identical SASS of their .ftz forms for .target sm_20 (docs/spec-notes.md, "ptxas
+// findings"). The copy returned has .ftz written out; an instruction without a binary32
+// operand type is left as it is.
+std::optional<Instruction> withImpliedFtz(const Instruction& pi) {
+  static const std::set<std::string, std::less<>> kTakesFtz = {
+      "add", "sub", "mul", "mad", "fma", "min", "max", "abs", "neg", "setp", "set", "slct",
+      "div", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "cvt"};
+  if (!kTakesFtz.count(pi.opcode) || hasMod(pi, ".ftz")) return std::nullopt;
+  auto isF32 = [](PtxType t) { return t.kind == PtxType::Float && t.bits == 32 && !t.bfloat; };
+  std::vector<PtxType> ts = types(pi);
+  if (ts.empty()) return std::nullopt;
+  // cvt: a .f32 source, or a .f32 result from another float (cvt.rn.f32.f64 is flushed too)
+  bool f32 = isF32(ts.back()) || (pi.opcode == "cvt" && isF32(ts.front()) && ts.back().kind == PtxType::Float);
+  if (!f32) return std::nullopt;
+  Instruction out = pi;
+  auto at = std::find_if(out.mods.begin(), out.mods.end(), // before the first type, as PTX writes it
+                         [](const std::string& m) { return parseType(m).kind != PtxType::None; });
+  out.mods.insert(at, ".ftz");
+  return out;
+}
+} // namespace
+
 bool FunctionLowerer::lowerInstruction(const Instruction& pi) {
   try {
+    if (isSm1x(ast_.target))
+      if (std::optional<Instruction> ftz = withImpliedFtz(pi)) return Lowering{*this, *ftz}.run();
     return Lowering{*this, pi}.run();
   } catch (const NotNative&) {
     return false;
@@ -95,7 +134,8 @@ bool Lowering::run() {
   if (op == "neg" || op == "abs") return negAbs();
   if (op == "div" && lastType(pi).kind == PtxType::Float) return floatDiv();
   if (op == "div" || op == "rem") return divRem();
-  if (op == "rcp" || op == "sqrt" || op == "rsqrt") return floatUnary();
+  if (op == "rcp" || op == "sqrt" || op == "rsqrt" || op == "ex2" || op == "lg2" || op == "sin" || op == "cos")
+    return floatUnary();
   if (op == "copysign") return copysign();
   if (op == "prmt") return prmt();
   if (op == "popc" || op == "clz" || op == "brev" || op == "bfind") return bitCount();

@@ -135,8 +135,10 @@ bool Lowering::floatDiv() {
   return true;
 }
 
-// rcp, sqrt, rsqrt: .approx{.ftz}.f32 as MUFU (RCP, SQRT, RSQ); rcp and sqrt .rn .rz .rm .rp
-// on .f32/.f64 as FDIV (1/a) and FSQRT.
+// rcp, sqrt, rsqrt, ex2, lg2, sin, cos: .approx{.ftz}.f32 as MUFU (RCP, SQRT, RSQ, EX2, LG2,
+// SIN, COS); rcp and sqrt .rn .rz .rm .rp on .f32/.f64 as FDIV (1/a) and FSQRT. ptxas scales
+// a sin/cos argument by 1/(2 pi) first (FMUL.RZ before MUFU.SIN); here MUFU.SIN takes radians,
+// so the source lowers unchanged.
 bool Lowering::floatUnary() {
   PtxType t = lastType(pi);
   onlyMods(pi, {".rn", ".rz", ".rm", ".rp", ".ftz", ".approx"});
@@ -144,15 +146,17 @@ bool Lowering::floatUnary() {
   bool ftz = hasMod(pi, ".ftz");
   const std::string& op = pi.opcode;
   if (hasMod(pi, ".approx")) {
-    if (t.bits != 32) return false; // rcp.approx.ftz.f64, rsqrt.approx.f64: MUFU.RCP64H, not modelled
-    Mod fn = op == "rcp" ? Mod::RCP : op == "sqrt" ? Mod::SQRT : Mod::RSQ;
+    // rcp.approx.ftz.f64, rsqrt.approx.f64 (MUFU.RCP64H) and ex2 on f16/bf16 are not modelled.
+    if (t.bits != 32 || t.kind != PtxType::Float) return false;
+    Mod fn = op == "rcp" ? Mod::RCP : op == "sqrt" ? Mod::SQRT : op == "rsqrt" ? Mod::RSQ
+           : op == "ex2" ? Mod::EX2 : op == "lg2" ? Mod::LG2 : op == "sin" ? Mod::SIN : Mod::COS;
     ori::Instr in = make(Opcode::MUFU, {fn}, {reg(dst(0))}, {srcReg(1, t)});
     if (ftz) in.mods.set(Mod::FTZ);
     emit(std::move(in));
     return true;
   }
   std::optional<Mod> rnd = roundingMod(pi);
-  if (!rnd || op == "rsqrt" || (t.bits != 32 && t.bits != 64) || (t.bits == 64 && ftz)) return false;
+  if (!rnd || (op != "rcp" && op != "sqrt") || (t.bits != 32 && t.bits != 64) || (t.bits == 64 && ftz)) return false;
   ori::Instr in = op == "rcp" ? make(Opcode::FDIV, {*rnd}, {reg(dst(0))}, {OOp::floatImm(1.0), srcReg(1, t)})
                               : make(Opcode::FSQRT, {*rnd}, {reg(dst(0))}, {srcReg(1, t)});
   if (t.bits == 64) in.mods.set(Mod::F64);

@@ -133,7 +133,7 @@ struct Lowering {
   bool floatMinMax();
   bool floatNegAbs();
   bool floatDiv();      // div .approx .full .rn .rz .rm .rp on .f32/.f64
-  bool floatUnary();    // rcp sqrt rsqrt
+  bool floatUnary();    // rcp sqrt rsqrt ex2 lg2 sin cos
   bool copysign();
   bool packedArith();   // add sub mul fma on .f16x2/.bf16x2
   // lower_mem.cpp

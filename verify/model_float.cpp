@@ -2,8 +2,10 @@
 // PTX ISA add/mul/fma .rn .rz .rm .rp .ftz .sat, min/max, setp, cvt), on
 // Z3's IEEE 754 terms. NaN results are canonical (binary32 0x7fffffff,
 // binary64 0xfff8000000000000), so no result depends on which NaN Z3 picks.
+#include <bit>
 #include <cmath>
 
+#include "ir/approx_math.h"
 #include "verify/opcode_model.h"
 
 namespace ori::verify {
@@ -284,8 +286,41 @@ std::optional<ModelOutputs> frnd(ModelContext& m) {
   return one(m.wide(bitsOf(y, f64 ? kNaN64 : kNaN32, f64 ? 64 : 32, smt)));
 }
 
+// The binary32 operations ir/approx_math.h is written over, as Z3 floating-point terms
+// rounded to nearest even.
+struct Z3ApproxOps {
+  using F = z3::expr;
+  using B = z3::expr;
+  Smt& smt;
+  static constexpr Rounding kRne = Rounding::NearestEven;
+  z3::expr c(float x) { return smt.fromBits(smt.bv(std::bit_cast<uint32_t>(x), 32)); }
+  z3::expr add(const z3::expr& a, const z3::expr& b) { return smt.fpAdd(kRne, a, b); }
+  z3::expr sub(const z3::expr& a, const z3::expr& b) { return smt.fpAdd(kRne, a, -b); }
+  z3::expr mul(const z3::expr& a, const z3::expr& b) { return smt.fpMul(kRne, a, b); }
+  z3::expr div(const z3::expr& a, const z3::expr& b) { return smt.fpDiv(kRne, a, b); }
+  z3::expr fma(const z3::expr& a, const z3::expr& b, const z3::expr& c) { return smt.fpFma(kRne, a, b, c); }
+  z3::expr neg(const z3::expr& a) { return -a; }
+  z3::expr rint(const z3::expr& a) { return smt.fpRoundToIntegral(kRne, a); }
+  z3::expr floor(const z3::expr& a) { return smt.fpRoundToIntegral(Rounding::Down, a); }
+  z3::expr lt(const z3::expr& a, const z3::expr& b) { return smt.fpLt(a, b); }
+  z3::expr eq(const z3::expr& a, const z3::expr& b) { return smt.fpEq(a, b); }
+  z3::expr isNaN(const z3::expr& a) { return a.mk_is_nan(); }
+  z3::expr isInf(const z3::expr& a) { return a.mk_is_inf(); }
+  z3::expr any(const z3::expr& a, const z3::expr& b) { return a || b; }
+  z3::expr select(const z3::expr& b, const z3::expr& x, const z3::expr& y) { return z3::ite(b, x, y); }
+  z3::expr pow2(const z3::expr& n) { return smt.fromBits(z3::shl(smt.fpToSigned(n, 32) + smt.bv(127, 32), 23)); }
+  z3::expr exponent(const z3::expr& x) {
+    z3::expr e = Smt::zext(Smt::toBits(x).extract(30, 23), 32) - smt.bv(127, 32);
+    return smt.intToFp(kRne, e, true, 32);
+  }
+  z3::expr significand(const z3::expr& x) {
+    return smt.fromBits((Smt::toBits(x) & smt.bv(0x807fffffu, 32)) | smt.bv(0x3f800000u, 32));
+  }
+};
+
 // MUFU, as docs/interpreter.md defines its results: RCP = RN(1/x), SQRT = RN(sqrt x),
-// RSQ = RN(1/RN(sqrt x)); .FTZ flushes the source and the result.
+// RSQ = RN(1/RN(sqrt x)), EX2/LG2/SIN/COS as ir/approx_math.h computes them; .FTZ flushes
+// the source and the result.
 std::optional<ModelOutputs> mufu(ModelContext& m) {
   Smt& smt = m.smt;
   auto fn = m.mod(ModGroup::MufuOp);
@@ -298,6 +333,9 @@ std::optional<ModelOutputs> mufu(ModelContext& m) {
   case Mod::RCP: y = smt.fpDiv(Rounding::NearestEven, one32, x); break;
   case Mod::SQRT: y = smt.fpSqrt(Rounding::NearestEven, x); break;
   case Mod::RSQ: y = smt.fpDiv(Rounding::NearestEven, one32, smt.fpSqrt(Rounding::NearestEven, x)); break;
+  case Mod::EX2: { Z3ApproxOps o{smt}; y = approx::ex2(o, x); break; }
+  case Mod::LG2: { Z3ApproxOps o{smt}; y = approx::lg2(o, x); break; }
+  case Mod::SIN: case Mod::COS: { Z3ApproxOps o{smt}; y = approx::sinCos(o, x, *fn == Mod::COS); break; }
   default: return std::nullopt;
   }
   z3::expr out = ftz ? flush32(smt, Smt::toBits(*y)) : Smt::toBits(*y);

@@ -121,7 +121,7 @@ const std::vector<ModelEntry> kModelTable = {
     {Opcode::DMNMX, models::dmnmx, {{{}}}, fixed<D::F64, D::F64, D::Pred>},
     {Opcode::F2F, models::f2f, {kFloatFormats, kFloatSources, kRounding, kFtz, {{}, {Mod::SAT}}}, f2fSources},
     {Opcode::FRND, models::frnd, {{{}, {Mod::FTZ}, {Mod::F64}}, {{}, {Mod::TRUNC}, {Mod::FLOOR}, {Mod::CEIL}}}, byWidth1},
-    {Opcode::MUFU, models::mufu, {{{Mod::RCP}, {Mod::RSQ}, {Mod::SQRT}}, kFtz}, fixed<D::F32>},
+    {Opcode::MUFU, models::mufu, {{{Mod::RCP}, {Mod::RSQ}, {Mod::SQRT}, {Mod::EX2}, {Mod::LG2}, {Mod::SIN}, {Mod::COS}}, kFtz}, fixed<D::F32>},
     {Opcode::FDIV, models::fdivSqrt, {kRounding, {{}, {Mod::FTZ}, {Mod::F64}}}, byWidth2},
     {Opcode::FSQRT, models::fdivSqrt, {kRounding, {{}, {Mod::FTZ}, {Mod::F64}}}, byWidth1},
     {Opcode::HADD2, models::half2, {kHalfForms, kFtz, {{}, {Mod::SAT}}}, fixed<D::Half2, D::Half2>},

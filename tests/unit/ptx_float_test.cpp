@@ -120,6 +120,36 @@ const Case kDivide[] = {
 };
 INSTANTIATE_TEST_SUITE_P(Divide, FloatOps, testing::ValuesIn(kDivide));
 
+// ---------------------------------------------------------------- ex2 lg2 sin cos .approx
+// docs/interpreter.md defines MUFU.EX2/LG2/SIN/COS (ir/approx_math.h); where the exact
+// result is a binary32 value the definition gives it, which these cases check.
+const Case kTranscendental[] = {
+    // 2^3 = 8: n = 3, f = 0, the polynomial is 1 at 0.
+    {"ex2.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x40400000, 0, 0, 0x41000000},
+    // 2^-130 is the subnormal 2^19 * 2^-149 = 0x00080000; .ftz flushes it to +0.
+    {"ex2.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0xc3020000, 0, 0, 0x00080000},
+    {"ex2.approx.ftz.f32 %f0, %f1; mov.b32 %r0, %f0;", 0xc3020000, 0, 0, 0x00000000},
+    // 2^128 overflows to +inf; 2^-inf is +0; NaN gives the canonical NaN.
+    {"ex2.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x43000000, 0, 0, 0x7f800000},
+    {"ex2.approx.ftz.f32 %f0, %f1; mov.b32 %r0, %f0;", 0xff800000, 0, 0, 0x00000000},
+    {"ex2.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0xffc00001, 0, 0, 0x7fffffff},
+    // log2 8 = 3 (0x40400000); log2 2^-149 = -149 = -1.1640625 * 2^7 = 0xc3150000, but .ftz
+    // flushes that subnormal to +0 first: -inf.
+    {"lg2.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x41000000, 0, 0, 0x40400000},
+    {"lg2.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x00000001, 0, 0, 0xc3150000},
+    {"lg2.approx.ftz.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x00000001, 0, 0, 0xff800000},
+    // log2 of -1 is NaN, of -0 is -inf, of +inf is +inf.
+    {"lg2.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0xbf800000, 0, 0, 0x7fffffff},
+    {"lg2.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x80000000, 0, 0, 0xff800000},
+    {"lg2.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x7f800000, 0, 0, 0x7f800000},
+    // sin(-0) = -0, cos(+0) = 1, sin(+inf) and cos(-inf) are NaN.
+    {"sin.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x80000000, 0, 0, 0x80000000},
+    {"cos.approx.ftz.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x00000000, 0, 0, 0x3f800000},
+    {"sin.approx.ftz.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x7f800000, 0, 0, 0x7fffffff},
+    {"cos.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0xff800000, 0, 0, 0x7fffffff},
+};
+INSTANTIATE_TEST_SUITE_P(Transcendental, FloatOps, testing::ValuesIn(kTranscendental));
+
 // ---------------------------------------------------------------- min/max.f64, copysign, mad.f32
 const Case kOther[] = {
     // min(-0, +0) is -0; max(NaN, 1) is 1; two NaNs give the canonical 0xfff8000000000000.

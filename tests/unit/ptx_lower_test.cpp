@@ -1,11 +1,13 @@
 // The PTX lowering on the real corpus and on each PTX instruction family:
-// everything lowers, verifies and round-trips through .ori; at least 90% of
-// the corpus becomes native Ori; OPAQUE instructions carry exact defs and uses.
+// everything lowers, verifies and round-trips through .ori; at least 99.5% of
+// the corpus becomes native Ori, the rest only the families docs/ptx.md names;
+// OPAQUE instructions carry exact defs and uses.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include "ir/ori.h"
@@ -76,8 +78,23 @@ INSTANTIATE_TEST_SUITE_P(Corpus, PtxCorpus, testing::ValuesIn(corpusFiles()),
                            return name;
                          });
 
-// The corpus as a whole: the native share of all its instructions.
-TEST(PtxCorpusTotals, NinetyPercentNative) {
+// The families docs/ptx.md names as staying OPAQUE ("What stays OPAQUE"), by the PTX
+// instruction's leading text.
+bool inNamedOpaqueFamily(const std::string& text) {
+  static const std::regex family(
+      // tensor cores; texture and surface; asynchronous copies
+      R"(^((mma|wgmma|ldmatrix|stmatrix)\.|(tex|tld4|txq|suld|sust|sured|suq)\.|cp\.(async|reduce\.async))"
+      // 32-bit generic addresses (.address_size 32 modules): cvta to/from .u32, the address
+      // of a variable in a 32-bit register
+      R"(|cvta(\.to)?\.[a-z]+\.u32\s|mov\.[bu]32\s+\S+,\s*\$?[A-Za-z_$][\w$]*(\+\d+)?$)"
+      // floating-point atomics and reductions
+      R"(|(atom|red)\.([a-z]+\.)*(add|min|max)(\.noftz)?\.(f16|f16x2|bf16|bf16x2|f32|f64)\s))");
+  return std::regex_search(text, family);
+}
+
+// The corpus as a whole: at least 99.5% of its instructions lower to native opcodes, and
+// every one that does not belongs to a family docs/ptx.md names.
+TEST(PtxCorpusTotals, NativeButForTheNamedFamilies) {
   std::vector<fs::path> files = corpusFiles();
   ASSERT_FALSE(files.empty()) << "no corpus files (PtxCorpus.HoldsExactlyTheFilesOfItsProvenance says which are missing)";
   Counts all;
@@ -87,10 +104,33 @@ TEST(PtxCorpusTotals, NinetyPercentNative) {
     Counts c = count(*r.module);
     all.total += c.total;
     all.opaque += c.opaque;
+    for (const ori::Function& f : r.module->functions)
+      for (const ori::Block& b : f.blocks)
+        for (const ori::Instr& in : b.instrs)
+          if (in.op == ori::Opcode::OPAQUE) {
+            EXPECT_TRUE(inNamedOpaqueFamily(in.opaqueText)) << p.filename().string() << ": " << in.opaqueText;
+          }
   }
   double native = double(all.total - all.opaque) / double(all.total);
   std::printf("corpus: %zu instructions, %zu OPAQUE, %.2f%% native\n", all.total, all.opaque, 100 * native);
-  EXPECT_GE(native, 0.90);
+  EXPECT_GE(native, 0.995);
+}
+
+// The family filter itself, on forms in and out of the named families.
+TEST(PtxCorpusTotals, NamedFamiliesAreTheDocumentedOnes) {
+  EXPECT_TRUE(inNamedOpaqueFamily("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\t{@d0}, {@u0}"));
+  EXPECT_TRUE(inNamedOpaqueFamily("tex.2d.v4.f32.f32\t{@d0}, [tex0, {@u0}]"));
+  EXPECT_TRUE(inNamedOpaqueFamily("sust.b.2d.v4.b8.trap\t[s, {@u0}], {@u1}"));
+  EXPECT_TRUE(inNamedOpaqueFamily("cp.async.commit_group"));
+  EXPECT_TRUE(inNamedOpaqueFamily("cvta.global.u32\t@d0, @u0"));
+  EXPECT_TRUE(inNamedOpaqueFamily("mov.b32\t@d0, $stack+2912"));
+  EXPECT_TRUE(inNamedOpaqueFamily("atom.add.f32\t@d0, [@u0], @u1"));
+  EXPECT_TRUE(inNamedOpaqueFamily("atom.global.add.noftz.f16x2\t@d0, [@u0], @u1"));
+  EXPECT_FALSE(inNamedOpaqueFamily("atom.add.u32\t@d0, [@u0], @u1"));
+  EXPECT_FALSE(inNamedOpaqueFamily("mov.b32\t@d0, {@u0, @u1}"));
+  EXPECT_FALSE(inNamedOpaqueFamily("cvta.global.u64\t@d0, @u0"));
+  EXPECT_FALSE(inNamedOpaqueFamily("ex2.approx.f16\t@d0, @u0"));
+  EXPECT_FALSE(inNamedOpaqueFamily("shfl.sync.idx.b32\t@d0, @u0, @u1, 31, -1"));
 }
 
 // ---- OPAQUE defs and uses, per PTX instruction family ----
@@ -123,7 +163,7 @@ Lowered lowerOne(const std::string& decls, const std::string& instr) {
   return Lowered{std::move(*r.module)};
 }
 
-const char* kDecls = ".reg .b32 %r<9>; .reg .b64 %rd<9>; .reg .f32 %f<9>; .reg .pred %p<5>; .reg .b16 %h<5>;"
+const char* kDecls = ".reg .b32 %r<9>; .reg .b64 %rd<9>; .reg .f32 %f<9>; .reg .f64 %fd<5>; .reg .pred %p<5>; .reg .b16 %h<5>;"
                      ".shared .align 4 .b8 smem[64];";
 
 struct Family {
@@ -149,8 +189,8 @@ TEST_P(OpaqueFamily, DefsAndUses) {
 const Family kFamilies[] = {
     {"ShuffleIndex", "shfl.sync.idx.b32 %r1, %r2, %r3, 31, -1;", {"%r1"}, {"%r2", "%r3"}},
     {"ShuffleImmediateLane", "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", {"%r1"}, {"%r2"}},
-    {"Exp2", "ex2.approx.ftz.f32 %f1, %f2;", {"%f1"}, {"%f2"}},
-    {"Sine", "sin.approx.f32 %f1, %f2;", {"%f1"}, {"%f2"}},
+    {"Exp2Half", "ex2.approx.f16 %h1, %h2;", {"%h1"}, {"%h2"}},
+    {"ReciprocalDouble", "rcp.approx.ftz.f64 %fd1, %fd2;", {"%fd1"}, {"%fd2"}},
     {"HalfFromInteger", "cvt.rn.f16.s32 %h1, %r1;", {"%h1"}, {"%r1"}},
     {"WarpMatch", "match.any.sync.b32 %r1, %r2, -1;", {"%r1"}, {"%r2"}},
     {"WarpMatchAll", "match.all.sync.b32 %r1|%p1, %r2, -1;", {"%r1", "%p1"}, {"%r2"}},
@@ -219,3 +259,35 @@ TEST(PtxLowerErrors, GuardNotAPredicate) {
 }
 
 } // namespace
+
+// ---- .target sm_1x: binary32 arithmetic is .ftz (ptxas 13.0 gives it the SASS of the .ftz
+// form for sm_20: docs/spec-notes.md, "ptxas findings") ----
+
+std::string lowerBody(const std::string& target, const std::string& body) {
+  std::string text = ".version 3.0\n.target " + target + "\n.address_size 64\n"
+                     ".visible .entry k(.param .u64 p)\n{\n"
+                     ".reg .f32 %f<6>; .reg .f64 %fd<3>; .reg .b32 %r<3>; .reg .pred %p<2>;\n" +
+                     body + "\nret;\n}\n";
+  ori::ParseResult r = ori::ptx::parseAndLower(text, "sm1x.ptx");
+  if (r.error) throw std::runtime_error(r.error->str());
+  return ori::printModule(*r.module);
+}
+
+TEST(PtxSm1x, BinaryThirtyTwoArithmeticIsFlushToZero) {
+  std::string sm13 = lowerBody("sm_13", "add.f32 %f1, %f2, %f3;\nmad.f32 %f4, %f1, %f2, %f3;\n"
+                                        "setp.lt.f32 %p1, %f1, %f2;\ncvt.rn.f32.f64 %f5, %fd1;");
+  EXPECT_NE(sm13.find("FADD.FTZ %f1, %f2, %f3"), std::string::npos) << sm13;
+  EXPECT_NE(sm13.find("FFMA.FTZ %f4, %f1, %f2, %f3"), std::string::npos) << sm13;
+  EXPECT_NE(sm13.find("FSETP.LT.FTZ"), std::string::npos) << sm13;
+  EXPECT_NE(sm13.find("F2F.F32.SRC_F64.FTZ"), std::string::npos) << sm13;
+  // the same body for sm_20 keeps subnormals
+  std::string sm20 = lowerBody("sm_20", "add.f32 %f1, %f2, %f3;\nsetp.lt.f32 %p1, %f1, %f2;");
+  EXPECT_EQ(sm20.find(".FTZ"), std::string::npos) << sm20;
+}
+
+TEST(PtxSm1x, IntegerAndBinary64InstructionsAreUnchanged) {
+  std::string sm13 = lowerBody("sm_10, map_f64_to_f32", "cvt.rn.f32.s32 %f1, %r1;\nadd.f64 %fd1, %fd2, %fd2;\n"
+                                                        "add.s32 %r1, %r2, %r2;");
+  EXPECT_EQ(sm13.find("OPAQUE"), std::string::npos) << sm13;
+  EXPECT_EQ(sm13.find(".FTZ"), std::string::npos) << sm13;
+}
