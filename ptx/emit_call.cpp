@@ -173,6 +173,9 @@ void FnEmitter::emitCall(const Instr& in) {
     };
     for (size_t k = 1; k < in.srcs.size(); ++k) proto.params.push_back(asParam(in.srcs[k]));
     for (const Operand& d : in.dsts) proto.returns.push_back(asParam(d));
+    if (proto.returns.size() > 1) // as for a function's signature (functionSignature)
+      fail(in.loc, fmt::format("an indirect CALL with {} .param results: PTX allows one (several only in .reg)",
+                               proto.returns.size()));
     sym = regAs(in.srcs[0].reg, 64);
     protoName = uniqueName("__ori_proto");
     callee = &proto;

@@ -161,6 +161,36 @@ bool FnEmitter::emitFloat(const Instr& in) {
     auto [dt, dbits] = name(*dm);
     auto [st, sbits] = name(*sm);
     std::string a = sbits == 64 ? f64Src(in, 0) : sbits == 32 ? f32Src(in, 0) : halfSrc(in, 0);
+    if (in.has(Mod::SAT) && (dt == "bf16" || st == "bf16")) {
+      // ptxas rejects .sat on every conversion with a bfloat16 side. The interpreter clamps the
+      // source value to [0, 1] and then rounds (docs/interpreter.md), so clamp in binary32 or
+      // binary64 first (16-bit sources widen exactly) and convert without .sat: a value in
+      // [0, 1] rounds to one in [0, 1]. .FTZ matters only on a binary32 source or result.
+      bool ftz = in.has(Mod::FTZ) && (sbits == 32 || dbits == 32);
+      std::string w = sbits == 64 ? temp(64) : temp(32);
+      if (sbits == 64) {
+        emit(fmt::format("cvt.sat.f64.f64 {}, {};", w, a));
+      } else {
+        if (sbits == 16) {
+          emit(fmt::format("cvt.f32.{} {}, {};", st, w, a));
+          a = w;
+        }
+        emit(fmt::format("cvt{}.sat.f32.f32 {}, {};", ftz ? ".ftz" : "", w, a));
+      }
+      std::string wt = sbits == 64 ? "f64" : "f32";
+      if (dbits == 64) {
+        std::string r = temp(64), q = temp(1);
+        emit(fmt::format("cvt.f64.f32 {}, {};", r, w));
+        emitCanonicalNaN64(in, r, q);
+      } else if (dbits == 32) {
+        emit(fmt::format("mov.b32 {}, {};", intDst(in, 0, 32), w));
+      } else {
+        std::string h = temp(16);
+        emit(fmt::format("cvt.{}.{}.{} {}, {};", rounding(in), dt, wt, h, w));
+        emit(fmt::format("cvt.u32.u16 {}, {};", intDst(in, 0, 32), h));
+      }
+      return true;
+    }
     // A rounding modifier only where the conversion can round (PTX rejects it on widening).
     bool narrows = dbits < sbits || (dbits == 16 && sbits == 16 && dt != st);
     std::string mods = narrows ? "." + rounding(in) : "";

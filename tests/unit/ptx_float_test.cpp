@@ -46,6 +46,18 @@ const Case kConvert[] = {
     {"cvt.rn.bf16.f32 %h0, %f1; cvt.u32.u16 %r0, %h0;", 0x3f808001, 0, 0, 0x3f81},
     // bfloat16 0x4049 widens to 0x40490000.
     {"cvt.u16.u32 %h1, %r1; cvt.f32.bf16 %f0, %h1; mov.b32 %r0, %f0;", 0x4049, 0, 0, 0x40490000},
+    // .sat with a bfloat16 side (ptxas has no such form; --emit=ptx clamps in binary32 first):
+    // 1.5 clamps to 1.0 (bfloat16 0x3f80); -2 and NaN give +0; 0x3e99999a (0.3) is below 1 and
+    // rounds to nearest: its low half 0x999a is above 0x8000, so 0x3e99 rounds up to 0x3e9a.
+    {"cvt.rn.sat.bf16.f32 %h0, %f1; cvt.u32.u16 %r0, %h0;", 0x3fc00000, 0, 0, 0x3f80},
+    {"cvt.rn.sat.bf16.f32 %h0, %f1; cvt.u32.u16 %r0, %h0;", 0xc0000000, 0, 0, 0x0000},
+    {"cvt.rn.sat.bf16.f32 %h0, %f1; cvt.u32.u16 %r0, %h0;", 0x7fc00000, 0, 0, 0x0000},
+    {"cvt.rn.sat.bf16.f32 %h0, %f1; cvt.u32.u16 %r0, %h0;", 0x3e99999a, 0, 0, 0x3e9a},
+    // bfloat16 2.0 (0x4000) saturates to binary32 1.0; bfloat16 -1 (0xbf80) to +0.
+    {"cvt.u16.u32 %h1, %r1; cvt.sat.f32.bf16 %f0, %h1; mov.b32 %r0, %f0;", 0x4000, 0, 0, 0x3f800000},
+    {"cvt.u16.u32 %h1, %r1; cvt.sat.f32.bf16 %f0, %h1; mov.b32 %r0, %f0;", 0xbf80, 0, 0, 0x00000000},
+    // binary16 2.0 (0x4000) to bfloat16 with .sat: 1.0 = 0x3f80.
+    {"cvt.u16.u32 %h1, %r1; cvt.rn.sat.bf16.f16 %h0, %h1; cvt.u32.u16 %r0, %h0;", 0x4000, 0, 0, 0x3f80},
     // binary32 0x3eaaaaab (exponent -2, fraction 0x2aaaab) widens exactly: binary64 exponent
     // 1021 (0x3fd), fraction 0x2aaaab << 29 = 0x5555560000000.
     {"cvt.f64.f32 %fd0, %f1; mov.b64 %rd9, %fd0;", 0x3eaaaaab, 0, 0, 0, 0x3fd5555560000000ull},
