@@ -176,6 +176,10 @@ void FnEmitter::emitCall(const Instr& in) {
     if (proto.returns.size() > 1) // as for a function's signature (functionSignature)
       fail(in.loc, fmt::format("an indirect CALL with {} .param results: PTX allows one (several only in .reg)",
                                proto.returns.size()));
+    if (!proto.returns.empty() && proto.returns[0].size > 48) // docs/spec-notes.md, "ptxas findings"
+      fail(in.loc, fmt::format("an indirect CALL returning {} bytes: ptxas 13.0 crashes (SIGSEGV) on an indirect call "
+                               "whose .param result is larger than 48 bytes",
+                               proto.returns[0].size));
     sym = regAs(in.srcs[0].reg, 64);
     protoName = uniqueName("__ori_proto");
     callee = &proto;
