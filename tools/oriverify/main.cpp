@@ -10,8 +10,13 @@
 #include <chrono>
 #include <cstdio>
 
+#include <fstream>
+#include <sstream>
+
+#include "ir/ori.h"
 #include "verify/crosscheck.h"
 #include "verify/obligations.h"
+#include "verify/tv.h"
 
 namespace {
 
@@ -71,6 +76,51 @@ int runCrossCheck(const std::string& only, uint64_t samples, uint64_t seed, bool
   return failed ? 1 : 0;
 }
 
+std::optional<ori::Module> readModule(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    fmt::print(stderr, "{}: error: cannot open the file\n", path);
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  ori::ParseResult r = ori::parseOri(ss.str(), path);
+  if (r.error) {
+    fmt::print(stderr, "{}\n", r.error->str());
+    return std::nullopt;
+  }
+  return std::move(*r.module);
+}
+
+// Translation validation: one line per function; exit status 1 if any is refuted.
+int runTv(const std::vector<std::string>& files, const std::string& function, unsigned unroll, unsigned timeout) {
+  std::optional<ori::Module> src = readModule(files[0]), tgt = readModule(files[1]);
+  if (!src || !tgt) return 1;
+  ori::verify::TvOptions opts;
+  opts.unroll = unroll;
+  opts.timeoutSeconds = timeout;
+  std::optional<std::string> only;
+  if (!function.empty()) {
+    if (!src->findFunction(function) && !tgt->findFunction(function)) {
+      fmt::print(stderr, "oriverify: error: no function '{}' in either file\n", function);
+      return 1;
+    }
+    only = function;
+  }
+  bool refuted = false;
+  for (const ori::verify::TvResult& r : ori::verify::validateModule(*src, *tgt, opts, only)) {
+    std::string line = r.line();
+    if (r.verdict == ori::verify::TvResult::Verdict::Refuted && !r.replayArgs.empty()) {
+      // the replay command names both files
+      line = line.substr(0, line.rfind("; replay: ")) +
+             fmt::format("; replay: oriopt --run {} {} and oriopt --run {} {}", r.replayArgs, files[0], r.replayArgs, files[1]);
+    }
+    fmt::print("{}\n", line);
+    refuted = refuted || r.verdict == ori::verify::TvResult::Verdict::Refuted;
+  }
+  return refuted ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -88,6 +138,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(uint64_t(1), uint64_t(1000000)));
   app.add_option("--seed", seed, "random seed (--crosscheck)");
   app.add_flag("-v,--verbose", verbose, "print every combination (--crosscheck)");
+  std::vector<std::string> tvFiles;
+  std::string function;
+  unsigned unroll = 4, timeout = 60;
+  app.add_option("--tv", tvFiles, "translation validation: does TARGET.ori refine SOURCE.ori, function by function?")
+      ->expected(2)
+      ->type_name("SOURCE.ori TARGET.ori");
+  app.add_option("--function", function, "only this function (--tv)");
+  app.add_option("--unroll", unroll, "back edges a path may take before the verdict is unknown (--tv)")
+      ->check(CLI::Range(0u, 64u));
+  app.add_option("--timeout", timeout, "seconds per Z3 query (--tv)")->check(CLI::Range(1u, 3600u));
   app.set_version_flag("--version", std::string("oriverify ") + ORIOPT_VERSION);
   try {
     app.parse(argc, argv);
@@ -97,6 +157,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
+    if (!tvFiles.empty()) return runTv(tvFiles, function, unroll, timeout);
     return crosscheck ? runCrossCheck(only, samples, seed, verbose) : runObligations(only, list, timing);
   } catch (const std::exception& e) {
     fmt::print(stderr, "oriverify: error: {}\n", e.what());

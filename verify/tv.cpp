@@ -1,0 +1,704 @@
+// Translation validation (verify/tv.h, docs/verifier.md "Translation validation").
+//
+// Each side (source, target) is executed symbolically over its CFG unrolled to a bound:
+// a node is (block, number of retreating edges taken so far), nodes are visited in
+// (count, reverse postorder) order, and the states reaching a node are merged with
+// if-then-else on their path conditions. An edge that would exceed the bound adds its path
+// condition to `bound`. Instructions are the opcode models of verify/model_*.cpp. Memory is
+// one byte array indexed by the interpreter's generic addresses (shared, local and const
+// data in their windows; .param storage in a window of its own), so every state space
+// aliases exactly as it does in the interpreter; kernel parameters and other constant banks
+// are read-only arrays. Both sides share one Z3 context, so the inputs (initial memory,
+// banks, thread ids, initial registers, variable addresses, call effects) are the same
+// terms on both.
+#include "verify/tv.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "verify/opcode_model.h"
+#include "verify/smt.h"
+
+namespace ori::verify {
+namespace {
+
+// The interpreter's windows (docs/interpreter.md, "Memory"); kParamWindow is the TV's own
+// place for .param storage.
+constexpr uint64_t kConstWindow = 0x7c0000000000, kSharedWindow = 0x7e0000000000, kLocalWindow = 0x7f0000000000;
+constexpr uint64_t kParamWindow = 0x7b0000000000, kFunctionBase = 0x7d0000000000;
+constexpr uint64_t kSharedSize = 0x38000, kLocalSize = 0x80000, kParamSize = uint64_t(1) << 32;
+
+struct Unmodelled {
+  std::string what;
+};
+
+// What both sides read: one set of terms in one context.
+class Inputs {
+public:
+  explicit Inputs(Smt& smt)
+      : smt(smt), bytes(smt.ctx().array_sort(smt.ctx().bv_sort(64), smt.ctx().bv_sort(8))),
+        mem0(smt.ctx().constant("mem0", bytes)),
+        valid(smt.ctx().function("mapped", smt.ctx().bv_sort(64), smt.ctx().bv_sort(32), smt.ctx().bool_sort())),
+        tid(smt.bvVar("tid.x", 32)), ctaid(smt.bvVar("ctaid.x", 32)), ntid(smt.bvVar("ntid.x", 32)),
+        nctaid(smt.bvVar("nctaid.x", 32)), assumptions(smt.boolVal(true)),
+        snapshots(smt.ctx().array_sort(smt.ctx().bv_sort(32), bytes)),
+        others(smt.ctx().constant("memory after barrier", snapshots)) {
+    assumptions = z3::ult(tid, ntid) && z3::ult(ctaid, nctaid);
+  }
+
+  Smt& smt;
+  z3::sort bytes; // Array(BV64, BV8)
+  z3::expr mem0;
+  z3::func_decl valid; // mapped(address, bytes): an access there does not fault
+  z3::expr tid, ctaid, ntid, nctaid;
+  z3::expr assumptions; // facts about the inputs (thread ids in range, windows of variables)
+  z3::sort snapshots;   // Array(BV32, memory): memory by barrier number
+  z3::expr others;      // the memory other threads leave at barrier k (the same on both sides)
+  std::map<uint32_t, z3::expr> banks;
+  std::map<std::string, z3::expr> bases;   // variable and parameter addresses by key
+  std::map<Reg, z3::expr> initRegs;
+  std::map<std::string, z3::func_decl> functions; // call effects by name
+
+  z3::expr bank(uint32_t b) {
+    auto it = banks.find(b);
+    if (it == banks.end()) it = banks.emplace(b, smt.ctx().constant(fmt::format("c{}", b).c_str(), bytes)).first;
+    return it->second;
+  }
+  // The address of a variable or parameter in its space (an offset for windowed spaces, a
+  // generic address for .global), unconstrained but inside its window.
+  z3::expr base(const std::string& key, std::optional<uint64_t> windowSize) {
+    auto it = bases.find(key);
+    if (it != bases.end()) return it->second;
+    z3::expr b = smt.bvVar("&" + key, 64);
+    if (windowSize) assumptions = assumptions && z3::ult(b, smt.bv(*windowSize, 64));
+    return bases.emplace(key, b).first->second;
+  }
+  z3::expr initReg(Reg r) {
+    auto it = initRegs.find(r);
+    if (it != initRegs.end()) return it->second;
+    std::string name = fmt::format("initial {}{}", regFilePrefix(r.file), r.num);
+    z3::expr v = r.isPredicate() ? smt.boolVar(name) : smt.bvVar(name, 64);
+    return initRegs.emplace(r, v).first->second;
+  }
+  z3::func_decl function(const std::string& name, const z3::sort_vector& domain, const z3::sort& range) {
+    auto it = functions.find(name);
+    if (it == functions.end()) it = functions.emplace(name, smt.ctx().function(name.c_str(), domain, range)).first;
+    return it->second;
+  }
+};
+
+z3::expr readWord(Smt& smt, const z3::expr& mem, const z3::expr& addr) {
+  z3::expr w = z3::select(mem, addr);
+  for (unsigned k = 1; k < 8; ++k) w = z3::concat(z3::select(mem, addr + smt.bv(k, 64)), w);
+  return w;
+}
+z3::expr writeWord(Smt& smt, z3::expr mem, const z3::expr& addr, const z3::expr& word, unsigned bytes) {
+  for (unsigned k = 0; k < bytes; ++k) mem = z3::store(mem, addr + smt.bv(k, 64), word.extract(8 * k + 7, 8 * k));
+  return mem;
+}
+
+unsigned accessBytes(const Instr& in) {
+  if (in.has(Mod::U8) || in.has(Mod::S8)) return 1;
+  if (in.has(Mod::U16) || in.has(Mod::S16)) return 2;
+  return in.has(Mod::W64) ? 8 : 4;
+}
+
+// Does the instruction read its float immediates as binary64?
+bool readsF64(const Instr& in) {
+  if (in.op == Opcode::F2F) return in.has(Mod::SRC_F64);
+  switch (in.op) {
+  case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DSETP: case Opcode::DMNMX: return true;
+  default: return in.has(Mod::F64);
+  }
+}
+
+// Thread-private memory: the local window and .param storage.
+z3::expr isPrivate(Smt& smt, const z3::expr& a) {
+  auto in = [&](uint64_t base, uint64_t size) { return z3::ult(a - smt.bv(base, 64), smt.bv(size, 64)); };
+  return in(kLocalWindow, kLocalSize) || in(kParamWindow, kParamSize);
+}
+
+// One side: the function's states over the unrolled CFG.
+class SideEncoder {
+public:
+  SideEncoder(Inputs& x, const Module& m, const Function& f, unsigned unroll)
+      : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)), exitMem(x.mem0),
+        exitBarriers(x.smt.bv(0, 32)), exitSeen(z3::const_array(x.smt.ctx().bv_sort(32), x.mem0)),
+        x_(x), smt_(x.smt), m_(m), f_(f), unroll_(unroll) {}
+
+  z3::expr fault, bound, exited, exitMem, exitBarriers, exitSeen;
+  std::optional<std::string> unmodelled;
+
+  void run() {
+    computeOrder();
+    size_t n = f_.blocks.size();
+    incoming_.assign((unroll_ + 1) * n, {});
+    incoming_[0].push_back(State{smt_.boolVal(true), {}, x_.mem0, smt_.bv(0, 32),
+                                 z3::const_array(smt_.ctx().bv_sort(32), x_.mem0)});
+    for (unsigned k = 0; k <= unroll_ && !unmodelled; ++k)
+      for (uint32_t b : order_) {
+        std::vector<State>& in = incoming_[k * n + b];
+        if (in.empty()) continue;
+        State s = merge(in);
+        in.clear();
+        try {
+          runBlock(b, k, s);
+        } catch (const Unmodelled& u) {
+          unmodelled = u.what;
+          return;
+        }
+      }
+  }
+
+private:
+  struct State {
+    z3::expr pc;
+    std::map<Reg, z3::expr> regs; // registers written so far
+    z3::expr mem;
+    z3::expr barriers; // barriers passed (BV32)
+    z3::expr seen;     // the memory at each barrier passed, by number
+  };
+
+  Inputs& x_;
+  Smt& smt_;
+  const Module& m_;
+  const Function& f_;
+  unsigned unroll_;
+  std::vector<uint32_t> order_;   // blocks in reverse postorder from bix0
+  std::vector<uint32_t> rpoNum_;  // position in order_, or UINT32_MAX
+  std::vector<std::vector<State>> incoming_;
+
+  // Successor blocks as the instructions say (branch targets anywhere in the block, the
+  // jump tables of BRX, the next block when the last instruction can fall through).
+  std::vector<uint32_t> successors(uint32_t b) const {
+    std::vector<uint32_t> s;
+    bool fallsThrough = true;
+    for (const Instr& in : f_.blocks[b].instrs) {
+      if (in.op == Opcode::BRA && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Label) s.push_back(in.srcs[0].target);
+      if (in.op == Opcode::BRX && in.srcs.size() > 1 && in.srcs[1].kind == Operand::Kind::JumpTable &&
+          in.srcs[1].target < f_.jumpTables.size())
+        for (uint32_t t : f_.jumpTables[in.srcs[1].target].targets) s.push_back(t);
+      bool unconditional = !in.isGuarded();
+      if (unconditional && (in.op == Opcode::BRA || in.op == Opcode::BRX || in.op == Opcode::EXIT || in.op == Opcode::RET))
+        fallsThrough = false;
+    }
+    if (fallsThrough && b + 1 < f_.blocks.size()) s.push_back(b + 1);
+    std::vector<uint32_t> valid;
+    for (uint32_t t : s)
+      if (t < f_.blocks.size()) valid.push_back(t);
+    return valid;
+  }
+
+  // Reverse postorder by an explicit-stack depth-first search from bix0.
+  void computeOrder() {
+    size_t n = f_.blocks.size();
+    std::vector<std::vector<uint32_t>> succ(n);
+    for (uint32_t b = 0; b < n; ++b) succ[b] = successors(b);
+    std::vector<uint8_t> seen(n, 0);
+    std::vector<uint32_t> post;
+    std::vector<std::pair<uint32_t, size_t>> stack{{0, 0}};
+    seen[0] = 1;
+    while (!stack.empty()) {
+      auto& [b, i] = stack.back();
+      if (i < succ[b].size()) {
+        uint32_t t = succ[b][i++];
+        if (!seen[t]) {
+          seen[t] = 1;
+          stack.push_back({t, 0});
+        }
+      } else {
+        post.push_back(b);
+        stack.pop_back();
+      }
+    }
+    order_.assign(post.rbegin(), post.rend());
+    rpoNum_.assign(n, UINT32_MAX);
+    for (uint32_t i = 0; i < order_.size(); ++i) rpoNum_[order_[i]] = i;
+  }
+
+  State merge(const std::vector<State>& in) {
+    if (in.size() == 1) return in[0];
+    State s{in.back().pc, {}, in.back().mem, in.back().barriers, in.back().seen};
+    std::set<Reg> written;
+    for (const State& t : in)
+      for (const auto& [r, v] : t.regs) written.insert(r);
+    for (Reg r : written) s.regs.emplace(r, regOf(in.back(), r));
+    for (size_t i = in.size() - 1; i-- > 0;) {
+      const State& t = in[i];
+      s.pc = s.pc || t.pc;
+      s.mem = z3::ite(t.pc, t.mem, s.mem);
+      s.barriers = z3::ite(t.pc, t.barriers, s.barriers);
+      s.seen = z3::ite(t.pc, t.seen, s.seen);
+      for (Reg r : written) s.regs.at(r) = z3::ite(t.pc, regOf(t, r), s.regs.at(r));
+    }
+    s.pc = s.pc.simplify();
+    return s;
+  }
+
+  z3::expr regOf(const State& s, Reg r) {
+    if (r.isConst()) return r.isPredicate() ? smt_.boolVal(true) : smt_.bv(0, 64);
+    auto it = s.regs.find(r);
+    return it != s.regs.end() ? it->second : x_.initReg(r);
+  }
+
+  void edge(uint32_t from, unsigned k, uint32_t to, State s) {
+    if (to >= f_.blocks.size()) throw Unmodelled{fmt::format("a branch to missing bix{}", to)};
+    unsigned k2 = k + (rpoNum_[to] <= rpoNum_[from] ? 1 : 0);
+    if (k2 > unroll_) {
+      bound = bound || s.pc;
+      return;
+    }
+    incoming_[k2 * f_.blocks.size() + to].push_back(std::move(s));
+  }
+
+  void exit(const State& s) {
+    exited = exited || s.pc;
+    exitMem = z3::ite(s.pc, s.mem, exitMem);
+    exitBarriers = z3::ite(s.pc, s.barriers, exitBarriers);
+    exitSeen = z3::ite(s.pc, s.seen, exitSeen);
+  }
+
+  // BAR: the memory now is observed (other threads may read it after the barrier), and
+  // memory other threads can write (all but the local window and .param storage) becomes
+  // what they left: the barrier's snapshot of `others`, shared by the two sides.
+  void barrier(const z3::expr& g, State& s) {
+    z3::expr a = smt_.bvVar("a", 64);
+    z3::expr priv = isPrivate(smt_, a);
+    z3::expr after = z3::lambda(a, z3::ite(priv, z3::select(s.mem, a), z3::select(z3::select(x_.others, s.barriers), a)));
+    s.seen = z3::ite(g, z3::store(s.seen, s.barriers, s.mem), s.seen);
+    s.mem = z3::ite(g, after, s.mem);
+    s.barriers = z3::ite(g, s.barriers + smt_.bv(1, 32), s.barriers);
+  }
+
+  z3::expr guardOf(const Instr& in, const State& s) {
+    if (!in.guard) return smt_.boolVal(true);
+    z3::expr g = regOf(s, in.guard->reg);
+    return (in.guard->neg ? !g : g).simplify();
+  }
+  // pc && g and pc && !g, kept literal when g is a constant (an unguarded branch ends the path).
+  z3::expr taken(const z3::expr& pc, const z3::expr& g) {
+    return g.is_true() ? pc : g.is_false() ? smt_.boolVal(false) : pc && g;
+  }
+  z3::expr notTaken(const z3::expr& pc, const z3::expr& g) {
+    return g.is_true() ? smt_.boolVal(false) : g.is_false() ? pc : pc && !g;
+  }
+
+  void runBlock(uint32_t b, unsigned k, State s) {
+    for (const Instr& in : f_.blocks[b].instrs) {
+      if (s.pc.is_false()) return;
+      z3::expr g = guardOf(in, s);
+      switch (in.op) {
+      case Opcode::BRA: {
+        if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Label) throw Unmodelled{"BRA without a label"};
+        State t = s;
+        t.pc = taken(s.pc, g);
+        edge(b, k, in.srcs[0].target, t);
+        s.pc = notTaken(s.pc, g);
+        break;
+      }
+      case Opcode::BRX: {
+        if (in.srcs.size() < 2 || in.srcs[1].kind != Operand::Kind::JumpTable || in.srcs[1].target >= f_.jumpTables.size())
+          throw Unmodelled{"BRX without a jump table"};
+        const std::vector<uint32_t>& targets = f_.jumpTables[in.srcs[1].target].targets;
+        z3::expr idx = Smt::low(regOf(s, in.srcs[0].reg), 32);
+        for (size_t j = 0; j < targets.size(); ++j) {
+          State t = s;
+          t.pc = taken(s.pc, g) && idx == smt_.bv(j, 32);
+          edge(b, k, targets[j], t);
+        }
+        fault = fault || (taken(s.pc, g) && z3::uge(idx, smt_.bv(targets.size(), 32)));
+        s.pc = notTaken(s.pc, g);
+        break;
+      }
+      case Opcode::EXIT: case Opcode::RET: {
+        State t = s;
+        t.pc = taken(s.pc, g);
+        exit(t);
+        s.pc = notTaken(s.pc, g);
+        break;
+      }
+      case Opcode::CALL: call(in, g, s); break;
+      case Opcode::BAR:
+        if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Imm && in.srcs[0].imm == 0 &&
+            (in.srcs.size() == 1) && (in.has(Mod::SYNC) || in.has(Mod::ARV)))
+          barrier(g, s);
+        else
+          unmodelledAt(in, "a barrier other than BAR.SYNC 0 (named barriers with thread counts are not modelled)");
+        break;
+      case Opcode::NOP: case Opcode::BSSY: case Opcode::BSYNC: case Opcode::WARPSYNC: break;
+      case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL:
+      case Opcode::ST: case Opcode::STG: case Opcode::STS: case Opcode::STL:
+      case Opcode::ATOM: case Opcode::RED: memoryAccess(in, g, s); break;
+      case Opcode::LDC: constantLoad(in, g, s); break;
+      case Opcode::MOV:
+        if (in.srcs.size() == 1 && in.srcs[0].kind == Operand::Kind::Symbol && in.dsts.size() == 1) {
+          // MOV R, sym: the address (the models leave symbols to the encoder)
+          const Operand& d = in.dsts[0];
+          if (d.kind != Operand::Kind::Reg || !d.reg.isGeneral()) unmodelledAt(in, "MOV of an address into a predicate");
+          z3::expr v = symbolValue(in, in.srcs[0]);
+          if (!in.has(Mod::W64)) v = Smt::zext(Smt::low(v, 32), 64);
+          if (!d.reg.isConst()) s.regs.insert_or_assign(d.reg, z3::ite(g, v, regOf(s, d.reg)));
+          break;
+        }
+        compute(in, s, smt_.bv(0, 64));
+        break;
+      default: compute(in, s, smt_.bv(0, 64)); break;
+      }
+    }
+    if (s.pc.is_false()) return;
+    if (b + 1 < f_.blocks.size()) {
+      edge(b, k, b + 1, s);
+    } else {
+      fault = fault || s.pc; // control falls off the end of the function: an error
+    }
+  }
+
+  [[noreturn]] void unmodelledAt(const Instr& in, const std::string& why) {
+    throw Unmodelled{fmt::format("{} at line {} ({})", in.op == Opcode::OPAQUE ? "OPAQUE" : std::string(in.info().name),
+                                 in.loc.line, why)};
+  }
+
+  // The raw value of source i as the models take it (opcode_model.h, ModelInputs).
+  z3::expr sourceValue(const Instr& in, size_t i, const State& s) {
+    const Operand& o = in.srcs[i];
+    switch (o.kind) {
+    case Operand::Kind::Reg: return regOf(s, o.reg);
+    case Operand::Kind::Imm: return smt_.bv(uint64_t(o.imm), 64);
+    case Operand::Kind::FImm:
+      if (in.op == Opcode::HADD2 || in.op == Opcode::HMUL2 || in.op == Opcode::HFMA2) unmodelledAt(in, "a float immediate of a half-precision pair");
+      return readsF64(in) ? smt_.bv(std::bit_cast<uint64_t>(o.fimm), 64) : smt_.bv(std::bit_cast<uint32_t>(float(o.fimm)), 64);
+    case Operand::Kind::CBank: return readWord(smt_, bankArray(in, o, s), bankOffset(o, s));
+    case Operand::Kind::Symbol: return symbolValue(in, o);
+    default: return smt_.bv(0, 64); // special registers, labels, tables: the model reads them otherwise
+    }
+  }
+
+  z3::expr bankOffset(const Operand& o, const State& s) {
+    z3::expr off = smt_.bv(uint64_t(o.imm), 64);
+    if (o.hasReg) off = off + Smt::zext(Smt::low(regOf(s, o.reg), 32), 64);
+    return off;
+  }
+  // Bank 3 is the module's .const data: the const window of memory (docs/interpreter.md).
+  z3::expr bankArray(const Instr& in, const Operand& o, const State& s) {
+    (void)in;
+    return o.bank == 3 ? s.mem : x_.bank(o.bank);
+  }
+
+  // MOV R, sym: a variable's address in its space, a function's address.
+  z3::expr symbolValue(const Instr& in, const Operand& o) {
+    const Param* param = nullptr;
+    const Variable* v = findVariable(m_, f_, o.sym, &param);
+    if (v || param) return variableBase(in, o.sym, v, param).first;
+    for (size_t i = 0; i < m_.functions.size(); ++i)
+      if (m_.functions[i].name == o.sym) return smt_.bv(kFunctionBase + 16 * i, 64);
+    unmodelledAt(in, fmt::format("undefined symbol '{}'", o.sym));
+  }
+
+  // A variable's address in its space and the window it lives in (0 for .global).
+  std::pair<z3::expr, uint64_t> variableBase(const Instr& in, const std::string& name, const Variable* v, const Param* param) {
+    bool fnScope = v && std::any_of(f_.variables.begin(), f_.variables.end(), [&](const Variable& w) { return &w == v; });
+    if (param || (v && v->space == Space::Param))
+      return {x_.base(fmt::format("{}.param {}", f_.name, name), kParamSize), kParamWindow};
+    switch (v->space) {
+    case Space::Global: return {x_.base(fmt::format("global {}", name), std::nullopt), 0};
+    case Space::Const: return {x_.base(fmt::format("const {}", name), uint64_t(64) << 20), kConstWindow};
+    case Space::Shared:
+      return {x_.base(fnScope ? fmt::format("{}.shared {}", f_.name, name) : fmt::format("shared {}", name), kSharedSize),
+              kSharedWindow};
+    case Space::Local: return {x_.base(fmt::format("{}.local {}", f_.name, name), kLocalSize), kLocalWindow};
+    default: unmodelledAt(in, "a variable of an unknown space");
+    }
+  }
+
+  // Runs the model of `in` with `word` as the memory word it reaches; writes destinations;
+  // returns the memory word afterwards (stores and atomics).
+  std::optional<z3::expr> compute(const Instr& in, State& s, const z3::expr& word) {
+    ModelInputs mi{{}, smt_.boolVal(true), {}, word, x_.tid, x_.ctaid, x_.ntid, x_.nctaid};
+    for (size_t i = 0; i < in.srcs.size(); ++i) mi.srcs.push_back(sourceValue(in, i, s));
+    if (in.guard) mi.guard = regOf(s, in.guard->reg);
+    for (const Operand& d : in.dsts) {
+      if (d.kind != Operand::Kind::Reg) unmodelledAt(in, "a destination that is not a register");
+      mi.oldDsts.push_back(regOf(s, d.reg));
+    }
+    std::optional<ModelOutputs> out;
+    if (in.op != Opcode::OPAQUE && in.op != Opcode::VOTE && in.op != Opcode::SHFL)
+      out = modelInstr(smt_, in, mi);
+    if (!out) {
+      std::string why = in.op == Opcode::OPAQUE       ? "its meaning is unknown"
+                        : in.op == Opcode::VOTE || in.op == Opcode::SHFL ? "warp-level values are not modelled"
+                                                                        : "no model for this modifier combination";
+      unmodelledAt(in, why);
+    }
+    for (size_t i = 0; i < in.dsts.size(); ++i)
+      if (!in.dsts[i].reg.isConst()) s.regs.insert_or_assign(in.dsts[i].reg, out->dsts[i]);
+    return out->memory;
+  }
+
+  void memoryAccess(const Instr& in, const z3::expr& g, State& s) {
+    const Operand& o = in.srcs.empty() ? Operand{} : in.srcs[0];
+    if (o.kind != Operand::Kind::Mem) unmodelledAt(in, "an address that is not [R+imm]");
+    bool atomic = in.op == Opcode::ATOM || in.op == Opcode::RED;
+    bool isStore = atomic || in.op == Opcode::ST || in.op == Opcode::STG || in.op == Opcode::STS || in.op == Opcode::STL;
+    unsigned bytes = atomic ? (in.has(Mod::W64) ? 8 : 4) : accessBytes(in);
+    z3::expr a = smt_.bv(uint64_t(o.imm), 64);
+    if (o.hasReg) a = a + regOf(s, o.reg);
+    enum class Sp { Global, Shared, Local, Generic } sp =
+        in.op == Opcode::LDG || in.op == Opcode::STG   ? Sp::Global
+        : in.op == Opcode::LDS || in.op == Opcode::STS ? Sp::Shared
+        : in.op == Opcode::LDL || in.op == Opcode::STL ? Sp::Local
+                                                       : Sp::Generic;
+    z3::expr addr = a;              // the generic address
+    z3::expr bad = smt_.boolVal(false); // this access faults
+    auto windowFault = [&](const z3::expr& off, uint64_t size) { return !z3::ule(off, smt_.bv(size - bytes, 64)); };
+    if (!o.sym.empty()) {
+      const Param* param = nullptr;
+      const Variable* v = findVariable(m_, f_, o.sym, &param);
+      if (!v && !param) unmodelledAt(in, fmt::format("undefined symbol '{}'", o.sym));
+      auto [base, window] = variableBase(in, o.sym, v, param);
+      Space space = param ? Space::Param : v->space;
+      bool fits = sp == Sp::Generic || (sp == Sp::Global && space == Space::Global) ||
+                  (sp == Sp::Shared && space == Space::Shared) || (sp == Sp::Local && space == Space::Local);
+      if (!fits) unmodelledAt(in, "a variable of another state space");
+      z3::expr off = base + a;
+      addr = smt_.bv(window, 64) + off;
+      if (space == Space::Shared) bad = windowFault(off, kSharedSize);
+      else if (space == Space::Local) bad = windowFault(off, kLocalSize);
+      else bad = !x_.valid(addr, smt_.bv(bytes, 32));
+      if (isStore && space == Space::Const) bad = smt_.boolVal(true);
+    } else if (sp == Sp::Shared) {
+      addr = smt_.bv(kSharedWindow, 64) + a;
+      bad = windowFault(a, kSharedSize);
+    } else if (sp == Sp::Local) {
+      addr = smt_.bv(kLocalWindow, 64) + a;
+      bad = windowFault(a, kLocalSize);
+    } else {
+      auto inWindow = [&](uint64_t base, uint64_t size) { return z3::ult(a - smt_.bv(base, 64), smt_.bv(size, 64)); };
+      z3::expr shared = inWindow(kSharedWindow, kSharedSize), local = inWindow(kLocalWindow, kLocalSize);
+      bad = z3::ite(shared, windowFault(a - smt_.bv(kSharedWindow, 64), kSharedSize),
+                    z3::ite(local, windowFault(a - smt_.bv(kLocalWindow, 64), kLocalSize), !x_.valid(a, smt_.bv(bytes, 32))));
+      if (isStore && sp == Sp::Generic) bad = bad || inWindow(kConstWindow, uint64_t(64) << 20);
+      if (sp == Sp::Global) bad = bad || shared || local;
+    }
+    bad = bad || (addr & smt_.bv(bytes - 1, 64)) != smt_.bv(0, 64);
+    fault = fault || (s.pc && g && bad);
+    std::optional<z3::expr> word = compute(in, s, readWord(smt_, s.mem, addr));
+    if (isStore) {
+      if (!word) unmodelledAt(in, "a store without a memory result");
+      s.mem = writeWord(smt_, s.mem, addr, *word, bytes);
+    }
+  }
+
+  void constantLoad(const Instr& in, const z3::expr& g, State& s) {
+    if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::CBank) unmodelledAt(in, "LDC without a constant-bank operand");
+    const Operand& o = in.srcs[0];
+    unsigned bytes = accessBytes(in);
+    z3::expr off = bankOffset(o, s);
+    z3::expr bad = (off & smt_.bv(bytes - 1, 64)) != smt_.bv(0, 64);
+    z3::expr word = smt_.bv(0, 64);
+    if (o.bank == 3) {
+      z3::expr addr = smt_.bv(kConstWindow, 64) + off;
+      bad = bad || !x_.valid(addr, smt_.bv(bytes, 32));
+      word = readWord(smt_, s.mem, addr);
+    } else {
+      word = readWord(smt_, x_.bank(o.bank), off);
+    }
+    fault = fault || (s.pc && g && bad);
+    compute(in, s, word);
+  }
+
+  // A call: an uninterpreted effect of the callee (named, or the address in the register)
+  // on memory and on the register results; it may also end the thread or fault. Calls with
+  // the same callee and the same memory and arguments have the same effect on both sides.
+  void call(const Instr& in, const z3::expr& g, State& s) {
+    if (in.srcs.empty()) unmodelledAt(in, "CALL without a target");
+    const Operand& t = in.srcs[0];
+    std::string callee = t.kind == Operand::Kind::Symbol ? t.sym : t.kind == Operand::Kind::Reg ? "(indirect)" : "";
+    if (callee.empty()) unmodelledAt(in, "CALL without a target");
+    z3::context& c = smt_.ctx();
+    z3::sort_vector domain(c);
+    z3::expr_vector args(c);
+    domain.push_back(x_.bytes);
+    args.push_back(s.mem);
+    domain.push_back(c.bv_sort(64));
+    args.push_back(t.kind == Operand::Kind::Reg ? regOf(s, t.reg) : smt_.bv(0, 64));
+    for (size_t i = 1; i < in.srcs.size(); ++i) {
+      if (in.srcs[i].kind != Operand::Kind::Reg) continue; // .param arguments are in memory
+      z3::expr v = regOf(s, in.srcs[i].reg);
+      domain.push_back(v.get_sort());
+      args.push_back(v);
+    }
+    std::string sig = fmt::format("{}/{}", callee, args.size());
+    z3::expr memAfter = x_.function("call " + sig + " memory", domain, x_.bytes)(args);
+    z3::expr ends = x_.function("call " + sig + " exits", domain, c.bool_sort())(args);
+    z3::expr faults = x_.function("call " + sig + " faults", domain, c.bool_sort())(args);
+    fault = fault || (s.pc && g && faults);
+    for (size_t i = 0; i < in.dsts.size(); ++i) {
+      const Operand& d = in.dsts[i];
+      if (d.kind != Operand::Kind::Reg || d.reg.isConst()) continue;
+      z3::sort r = d.reg.isPredicate() ? c.bool_sort() : c.bv_sort(64);
+      z3::expr v = x_.function(fmt::format("call {} result {}", sig, i), domain, r)(args);
+      s.regs.insert_or_assign(d.reg, z3::ite(g, v, regOf(s, d.reg)));
+    }
+    State done = s;
+    done.pc = s.pc && g && ends;
+    done.mem = memAfter;
+    exit(done);
+    s.mem = z3::ite(g, memAfter, s.mem);
+    s.pc = s.pc && !(g && ends);
+  }
+};
+
+std::string hex(uint64_t v) { return fmt::format("0x{:x}", v); }
+
+uint64_t numeral(const z3::expr& e) {
+  uint64_t u = 0;
+  if (e.is_numeral()) Z3_get_numeral_uint64(e.ctx(), e, &u);
+  return u;
+}
+
+} // namespace
+
+std::string TvResult::line() const {
+  switch (verdict) {
+  case Verdict::Proved: return reason.empty() ? fmt::format("proved {}", function) : fmt::format("proved {} ({})", function, reason);
+  case Verdict::Unknown: return fmt::format("unknown {}: {}", function, reason);
+  case Verdict::Refuted: {
+    std::string s = fmt::format("refuted {}: {}", function, reason);
+    if (!inputs.empty()) {
+      s += "; counterexample:";
+      for (const auto& [k, v] : inputs) s += fmt::format(" {}={}", k, v);
+    }
+    if (!replayArgs.empty()) s += fmt::format("; replay: oriopt --run {} FILE", replayArgs);
+    return s;
+  }
+  }
+  return {};
+}
+
+TvResult validateFunction(const Module& src, const Module& tgt, const std::string& name, const TvOptions& opts) {
+  auto start = std::chrono::steady_clock::now();
+  TvResult r;
+  r.function = name;
+  auto finish = [&](TvResult::Verdict v, std::string reason) {
+    r.verdict = v;
+    r.reason = std::move(reason);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  };
+  const Function* fs = src.findFunction(name);
+  const Function* ft = tgt.findFunction(name);
+  if (!fs) return finish(TvResult::Verdict::Unknown, "not in the source");
+  if (!ft) return finish(TvResult::Verdict::Refuted, "missing in the target");
+  if (fs->isDeclaration() != ft->isDeclaration() || fs->isEntry != ft->isEntry || fs->params != ft->params ||
+      fs->returns != ft->returns)
+    return finish(TvResult::Verdict::Refuted, "the signature differs");
+  if (*fs == *ft) return finish(TvResult::Verdict::Proved, "unchanged");
+
+  Smt smt;
+  Inputs x(smt);
+  SideEncoder s(x, src, *fs, opts.unroll), t(x, tgt, *ft, opts.unroll);
+  s.run();
+  if (s.unmodelled) return finish(TvResult::Verdict::Unknown, "source: unmodelled " + *s.unmodelled);
+  t.run();
+  if (t.unmodelled) return finish(TvResult::Verdict::Unknown, "target: unmodelled " + *t.unmodelled);
+
+  // Observable memory: everything but the local window and .param storage, except the
+  // return values of a .func (its caller reads them).
+  z3::expr a = smt.bvVar("differing address", 64);
+  auto inRange = [&](const z3::expr& base, uint64_t size) { return z3::ult(a - base, smt.bv(size, 64)); };
+  z3::expr shared = !isPrivate(smt, a); // what other threads see
+  z3::expr observable = shared;
+  for (const Param& p : fs->returns)
+    observable = observable || inRange(smt.bv(kParamWindow, 64) + x.base(fmt::format("{}.param {}", name, p.name), kParamSize), p.size);
+  z3::expr memDiffers = observable && z3::select(s.exitMem, a) != z3::select(t.exitMem, a);
+  // At each barrier both passed, what other threads may read must agree; and they must pass
+  // the same number.
+  z3::expr kb = smt.bvVar("differing barrier", 32);
+  z3::expr barriersDiffer = s.exitBarriers != t.exitBarriers;
+  z3::expr atBarrierDiffers = z3::ult(kb, s.exitBarriers) && shared &&
+                              z3::select(z3::select(s.exitSeen, kb), a) != z3::select(z3::select(t.exitSeen, kb), a);
+
+  z3::solver solver(smt.ctx());
+  z3::params p(smt.ctx());
+  p.set("timeout", opts.timeoutSeconds * 1000);
+  solver.set(p);
+  solver.add(x.assumptions);
+  solver.add(!s.fault);
+  solver.push();
+  solver.add(!s.bound && !t.bound);
+  solver.add((t.fault || !t.exited || barriersDiffer || atBarrierDiffers || memDiffers).simplify());
+  z3::check_result res = solver.check();
+  if (res == z3::unknown) return finish(TvResult::Verdict::Unknown, "timeout or Z3 gave up: " + solver.reason_unknown());
+  if (res == z3::sat) {
+    z3::model mdl = solver.get_model();
+    auto val = [&](const z3::expr& e) { return mdl.eval(e, true); };
+    std::string reason;
+    if (val(t.fault).is_true()) reason = "the target faults where the source does not";
+    else if (!val(t.exited).is_true()) reason = "the target does not end where the source does";
+    else if (val(barriersDiffer).is_true())
+      reason = fmt::format("the source passes {} barriers, the target {}", numeral(val(s.exitBarriers)),
+                           numeral(val(t.exitBarriers)));
+    else if (val(atBarrierDiffers).is_true())
+      reason = fmt::format("memory at {} differs at barrier {}: source {}, target {}", hex(numeral(val(a))),
+                           numeral(val(kb)), hex(numeral(val(z3::select(z3::select(s.exitSeen, kb), a)))),
+                           hex(numeral(val(z3::select(z3::select(t.exitSeen, kb), a)))));
+    else
+      reason = fmt::format("memory at {} differs at the end: source {}, target {}", hex(numeral(val(a))),
+                           hex(numeral(val(z3::select(s.exitMem, a)))), hex(numeral(val(z3::select(t.exitMem, a)))));
+    // The inputs: parameters (bank 0 bytes), the thread, initial registers read, memory.
+    std::string replay;
+    for (const Param& prm : fs->params) {
+      if (!fs->isEntry) break;
+      uint64_t v = 0;
+      for (uint32_t k = 0; k < std::min<uint32_t>(prm.size, 8); ++k)
+        v |= numeral(val(z3::select(x.bank(0), smt.bv(prm.offset + k, 64)))) << (8 * k);
+      r.inputs.push_back({"param " + prm.name, hex(v)});
+      if (prm.count == 0) replay += fmt::format("--param {}={} ", prm.name, hex(v));
+    }
+    uint64_t tid = numeral(val(x.tid)), ntid = numeral(val(x.ntid)), ctaid = numeral(val(x.ctaid)),
+             nctaid = numeral(val(x.nctaid));
+    r.inputs.push_back({"tid.x", hex(tid)});
+    r.inputs.push_back({"ntid.x", hex(ntid)});
+    r.inputs.push_back({"ctaid.x", hex(ctaid)});
+    r.inputs.push_back({"nctaid.x", hex(nctaid)});
+    for (const auto& [reg, e] : x.initRegs) {
+      z3::expr v = val(e);
+      if (v.is_bool() ? v.is_true() : numeral(v) != 0)
+        r.inputs.push_back({fmt::format("initial {}{}", regFilePrefix(reg.file), reg.num), v.is_bool() ? "true" : hex(numeral(v))});
+    }
+    replay += fmt::format("--threads {} --ctas {}", ntid, nctaid);
+    r.replayArgs = replay;
+    solver.pop();
+    return finish(TvResult::Verdict::Refuted, reason);
+  }
+  // Proved within the bound; any input that needs more back edges makes it unknown.
+  solver.pop();
+  solver.add(s.bound || t.bound);
+  z3::check_result more = solver.check();
+  if (more == z3::unsat) return finish(TvResult::Verdict::Proved, "");
+  if (more == z3::sat)
+    return finish(TvResult::Verdict::Unknown, fmt::format("unroll bound: some input takes more than {} back edges", opts.unroll));
+  return finish(TvResult::Verdict::Unknown, "timeout deciding the unroll bound: " + solver.reason_unknown());
+}
+
+std::vector<TvResult> validateModule(const Module& src, const Module& tgt, const TvOptions& opts,
+                                     const std::optional<std::string>& only) {
+  std::vector<TvResult> out;
+  for (const Function& f : src.functions) {
+    if (only && f.name != *only) continue;
+    out.push_back(validateFunction(src, tgt, f.name, opts));
+  }
+  for (const Function& f : tgt.functions) {
+    if ((only && f.name != *only) || src.findFunction(f.name)) continue;
+    TvResult r;
+    r.function = f.name;
+    r.reason = "new function in the target";
+    out.push_back(r);
+  }
+  return out;
+}
+
+} // namespace ori::verify

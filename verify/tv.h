@@ -1,0 +1,52 @@
+// Translation validation (docs/verifier.md, "Translation validation"): a function before
+// (source) and after (target) a phase, each encoded symbolically with the opcode models of
+// verify/model_*.cpp, and a Z3 check that the target refines the source: for every input on
+// which the source does not fault, the target does not fault and leaves the same observable
+// state (memory other threads and the caller can see, at the end of the function). Verdicts:
+// proved, refuted with a counterexample, or unknown with a reason; unknown is never proved.
+//
+// No Z3 types here: tools and tests include this header.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace ori::verify {
+
+struct TvOptions {
+  unsigned unroll = 4;          // back edges any path may take; a path needing more: unknown
+  unsigned timeoutSeconds = 60; // per function and query
+};
+
+struct TvResult {
+  enum class Verdict { Proved, Refuted, Unknown };
+  Verdict verdict = Verdict::Unknown;
+  std::string function;
+  // Unknown: why ("unroll bound", "unmodelled instruction OPAQUE at line 7", "timeout").
+  // Refuted: where the two differ ("target faults", "memory at 0x... differs: 0x5 vs 0x0").
+  std::string reason;
+  // Refuted: the inputs that tell the two apart (name, value), e.g. ("param n", "0x3"),
+  // ("tid.x", "0x0"), ("initial R4", "0x7"), ("memory 0x10000000", "0x2a").
+  std::vector<std::pair<std::string, std::string>> inputs;
+  // Refuted: the oriopt --run arguments (without the file) that replay it.
+  std::string replayArgs;
+  double seconds = 0;
+
+  // "proved F", "refuted F: REASON; inputs ...", "unknown F: REASON".
+  std::string line() const;
+};
+
+// Validates function `name` of `src` against the function of the same name in `tgt`.
+TvResult validateFunction(const Module& src, const Module& tgt, const std::string& name, const TvOptions& opts = {});
+
+// Every function of `src` that `tgt` also has and that differs (or only `only`): one result
+// each, in module order. A function present in one module only is refuted ("missing in the
+// target") or, when only the target has it, reported as unknown ("new function").
+std::vector<TvResult> validateModule(const Module& src, const Module& tgt, const TvOptions& opts = {},
+                                     const std::optional<std::string>& only = std::nullopt);
+
+} // namespace ori::verify
