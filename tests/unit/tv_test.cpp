@@ -111,13 +111,38 @@ L2:
   EXIT
 })";
 
-TEST(TranslationValidation, ALoopBeyondTheUnrollBoundIsUnknown) {
+// Beyond the bound (n is any value), removing a dead instruction from the loop is proved by
+// induction: at the loop header the two states keep equal registers and memory.
+TEST(TranslationValidation, ALoopBeyondTheUnrollBoundIsProvedByInduction) {
   std::string tgt = kLoop;
   std::string dead = "  IADD3 R3, R2, 0x7, RZ\n";
   tgt.erase(tgt.find(dead), dead.size());
   TvResult r = check(kLoop, tgt, 3);
+  EXPECT_EQ(r.verdict, TvResult::Verdict::Proved) << r.line();
+  EXPECT_NE(r.reason.find("induction"), std::string::npos) << r.reason;
+}
+
+// A correct change whose proof needs R2(target) = R2(source) + 1 at the header: no
+// relation of equal registers carries it, and the bound cannot see the end: unknown.
+TEST(TranslationValidation, ALoopNeedingAnotherRelationIsUnknown) {
+  std::string tgt = kLoop;
+  tgt.replace(tgt.find("  MOV R2, 0x0"), std::string("  MOV R2, 0x0").size(), "  MOV R2, 0x1");
+  tgt.replace(tgt.find("  STG.E [R4], R2"), std::string("  STG.E [R4], R2").size(), "  IADD3 R6, R2, -0x1, RZ\n  STG.E [R4], R6");
+  TvResult r = check(kLoop, tgt, 3);
   EXPECT_EQ(r.verdict, TvResult::Verdict::Unknown) << r.line();
   EXPECT_NE(r.reason.find("unroll bound"), std::string::npos) << r.reason;
+}
+
+// Wrong only from the 11th iteration on: the bound (3) cannot see it, and induction must
+// not prove it.
+TEST(TranslationValidation, AnErrorBeyondTheBoundIsNeverProved) {
+  std::string tgt = kLoop;
+  tgt.replace(tgt.find("  IADD3 R1, R1, 0x1, RZ"), std::string("  IADD3 R1, R1, 0x1, RZ").size(),
+              "  ISETP.EQ.U32.AND P1, PT, R1, 0xa, PT\n  @P1 IADD3 R2, R2, 0x1, RZ\n  IADD3 R1, R1, 0x1, RZ");
+  TvResult r = check(kLoop, tgt, 3);
+  EXPECT_NE(r.verdict, TvResult::Verdict::Proved) << r.line();
+  // with a bound that reaches it, it is refuted
+  EXPECT_EQ(check(kLoop, tgt, 12).verdict, TvResult::Verdict::Refuted);
 }
 
 TEST(TranslationValidation, AWrongLoopBodyIsRefutedWithinTheBound) {
@@ -127,16 +152,20 @@ TEST(TranslationValidation, AWrongLoopBodyIsRefutedWithinTheBound) {
   EXPECT_EQ(r.verdict, TvResult::Verdict::Refuted) << r.line();
 }
 
-// A loop with a constant trip count (3) fits a bound of 3: proved.
+// A loop with a constant trip count (3) fits a bound of 3 and is proved by unrolling; with a
+// bound of 2 the unrolling cannot see its end and induction proves it.
 TEST(TranslationValidation, ABoundedLoopIsProved) {
   std::string src = kLoop;
   src.replace(src.find("R1, c[0x0][0x210], PT"), std::string("R1, c[0x0][0x210], PT").size(), "R1, 0x3, PT");
   std::string tgt = src;
   std::string dead = "  IADD3 R3, R2, 0x7, RZ\n";
   tgt.erase(tgt.find(dead), dead.size());
-  EXPECT_EQ(check(src, tgt, 3).verdict, TvResult::Verdict::Proved);
-  // ... and a bound of 2 cannot see its end
-  EXPECT_EQ(check(src, tgt, 2).verdict, TvResult::Verdict::Unknown);
+  TvResult r3 = check(src, tgt, 3);
+  EXPECT_EQ(r3.verdict, TvResult::Verdict::Proved);
+  EXPECT_EQ(r3.reason, "");
+  TvResult r2 = check(src, tgt, 2);
+  EXPECT_EQ(r2.verdict, TvResult::Verdict::Proved);
+  EXPECT_NE(r2.reason.find("induction"), std::string::npos) << r2.reason;
 }
 
 // Shared memory across a barrier: other threads read what is there at BAR.SYNC.
