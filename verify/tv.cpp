@@ -47,8 +47,8 @@ public:
         valid(smt.ctx().function("mapped", smt.ctx().bv_sort(64), smt.ctx().bv_sort(32), smt.ctx().bool_sort())),
         tid(smt.bvVar("tid.x", 32)), ctaid(smt.bvVar("ctaid.x", 32)), ntid(smt.bvVar("ntid.x", 32)),
         nctaid(smt.bvVar("nctaid.x", 32)), assumptions(smt.boolVal(true)),
-        snapshots(smt.ctx().array_sort(smt.ctx().bv_sort(32), bytes)),
-        others(smt.ctx().constant("memory after barrier", snapshots)) {
+        others(smt.ctx().function("memory after barrier", smt.ctx().bv_sort(32), bytes)),
+        history(smt.ctx().constant("memory at earlier barriers", bytes)) {
     assumptions = z3::ult(tid, ntid) && z3::ult(ctaid, nctaid);
   }
 
@@ -59,8 +59,8 @@ public:
   z3::func_decl valid; // mapped(address, bytes): an access there does not fault
   z3::expr tid, ctaid, ntid, nctaid;
   z3::expr assumptions; // facts about the inputs (thread ids in range, windows of variables)
-  z3::sort snapshots;   // Array(BV32, memory): memory by barrier number
-  z3::expr others;      // the memory other threads leave at barrier k (the same on both sides)
+  z3::func_decl others; // barrier number -> the shared memory other threads leave there
+  z3::expr history;      // stands for memory at barriers before a segment (the same on both sides)
   std::map<uint32_t, z3::expr> banks;
   std::map<std::string, z3::expr> bases;   // variable and parameter addresses by key
   std::map<Reg, z3::expr> initRegs;
@@ -131,10 +131,11 @@ public:
   SideEncoder(Inputs& x, const Module& m, const Function& f, unsigned unroll)
       : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)), exitMem(x.mem0),
         exitPriv(x.priv0),
-        exitBarriers(x.smt.bv(0, 32)), exitSeen(z3::const_array(x.smt.ctx().bv_sort(32), x.mem0)),
+        exitBarriers(x.smt.bv(0, 32)),
         x_(x), smt_(x.smt), m_(m), f_(f), unroll_(unroll) {}
 
-  z3::expr fault, bound, exited, exitMem, exitPriv, exitBarriers, exitSeen;
+  z3::expr fault, bound, exited, exitMem, exitPriv, exitBarriers;
+  std::vector<std::pair<std::string, z3::expr>> faultSites; // where `fault` comes from (for reasons)
   std::optional<std::string> unmodelled;
 
   struct State {
@@ -143,12 +144,22 @@ public:
     z3::expr mem;      // shared memory (Inputs::mem0)
     z3::expr priv;     // private memory (Inputs::priv0)
     z3::expr barriers; // barriers passed (BV32)
-    z3::expr seen;     // the memory at each barrier passed, by number
   };
+  // The shared memory at a barrier: under `when`, barrier number `index` saw `mem`.
+  struct Snapshot {
+    z3::expr when, index, mem;
+  };
+  std::vector<Snapshot> snapshots;
+  // The memory the k-th barrier saw (`before` for barriers no snapshot here records).
+  z3::expr snapshotAt(const z3::expr& k, const z3::expr& before) const {
+    z3::expr m = before;
+    for (const Snapshot& sn : snapshots) m = z3::ite(sn.when && sn.index == k, sn.mem, m);
+    return m;
+  }
 
   // The whole function from bix0 and the interpreter's initial state, loops unrolled.
   void run() {
-    State init{smt_.boolVal(true), {}, x_.mem0, x_.priv0, smt_.bv(0, 32), z3::const_array(smt_.ctx().bv_sort(32), x_.mem0)};
+    State init{smt_.boolVal(true), {}, x_.mem0, x_.priv0, smt_.bv(0, 32)};
     runFrom(0, init);
   }
 
@@ -265,7 +276,7 @@ private:
 
   State merge(const std::vector<State>& in) {
     if (in.size() == 1) return in[0];
-    State s{in.back().pc, {}, in.back().mem, in.back().priv, in.back().barriers, in.back().seen};
+    State s{in.back().pc, {}, in.back().mem, in.back().priv, in.back().barriers};
     std::set<Reg> written;
     for (const State& t : in)
       for (const auto& [r, v] : t.regs) written.insert(r);
@@ -276,7 +287,6 @@ private:
       s.mem = z3::ite(t.pc, t.mem, s.mem);
       s.priv = z3::ite(t.pc, t.priv, s.priv);
       s.barriers = z3::ite(t.pc, t.barriers, s.barriers);
-      s.seen = z3::ite(t.pc, t.seen, s.seen);
       for (Reg r : written) s.regs.at(r) = z3::ite(t.pc, regOf(t, r), s.regs.at(r));
     }
     s.pc = s.pc.simplify();
@@ -303,20 +313,24 @@ private:
     incoming_[k2 * f_.blocks.size() + to].push_back(std::move(s));
   }
 
+  void addFault(const Instr& in, const z3::expr& cond) {
+    fault = fault || cond;
+    faultSites.push_back({fmt::format("{} at line {}", in.op == Opcode::OPAQUE ? "OPAQUE" : std::string(in.info().name), in.loc.line), cond});
+  }
+
   void exit(const State& s) {
     exited = exited || s.pc;
     exitMem = z3::ite(s.pc, s.mem, exitMem);
     exitPriv = z3::ite(s.pc, s.priv, exitPriv);
     exitBarriers = z3::ite(s.pc, s.barriers, exitBarriers);
-    exitSeen = z3::ite(s.pc, s.seen, exitSeen);
   }
 
   // BAR: the shared memory now is observed (other threads may read it after the barrier)
   // and becomes what they left: the barrier's snapshot of `others`, the same on both sides.
   // The thread's private memory stays.
   void barrier(const z3::expr& g, State& s) {
-    s.seen = z3::ite(g, z3::store(s.seen, s.barriers, s.mem), s.seen);
-    s.mem = z3::ite(g, z3::select(x_.others, s.barriers), s.mem);
+    snapshots.push_back({s.pc && g, s.barriers, s.mem});
+    s.mem = z3::ite(g, x_.others(s.barriers), s.mem);
     s.barriers = z3::ite(g, s.barriers + smt_.bv(1, 32), s.barriers);
   }
 
@@ -356,7 +370,7 @@ private:
           t.pc = taken(s.pc, g) && idx == smt_.bv(j, 32);
           edge(b, k, targets[j], t);
         }
-        fault = fault || (taken(s.pc, g) && z3::uge(idx, smt_.bv(targets.size(), 32)));
+        addFault(in, taken(s.pc, g) && z3::uge(idx, smt_.bv(targets.size(), 32)));
         s.pc = notTaken(s.pc, g);
         break;
       }
@@ -400,6 +414,7 @@ private:
       edge(b, k, b + 1, s);
     } else {
       fault = fault || s.pc; // control falls off the end of the function: an error
+      faultSites.push_back({fmt::format("falling off the end of bix{}", b), s.pc});
     }
   }
 
@@ -530,7 +545,7 @@ private:
       if (sp == Sp::Global) bad = bad || shared || local;
     }
     bad = bad || (addr & smt_.bv(bytes - 1, 64)) != smt_.bv(0, 64);
-    fault = fault || (s.pc && g && bad);
+    addFault(in, s.pc && g && bad);
     z3::expr priv = isPrivate(smt_, addr);
     std::optional<z3::expr> word = compute(in, s, readWord(smt_, z3::ite(priv, s.priv, s.mem), addr));
     if (isStore) {
@@ -554,7 +569,7 @@ private:
     } else {
       word = readWord(smt_, x_.bank(o.bank), off);
     }
-    fault = fault || (s.pc && g && bad);
+    addFault(in, s.pc && g && bad);
     compute(in, s, word);
   }
 
@@ -586,7 +601,7 @@ private:
     z3::expr privAfter = x_.function("call " + sig + " private memory", domain, x_.bytes)(args);
     z3::expr ends = x_.function("call " + sig + " exits", domain, c.bool_sort())(args);
     z3::expr faults = x_.function("call " + sig + " faults", domain, c.bool_sort())(args);
-    fault = fault || (s.pc && g && faults);
+    addFault(in, s.pc && g && faults);
     for (size_t i = 0; i < in.dsts.size(); ++i) {
       const Operand& d = in.dsts[i];
       if (d.kind != Operand::Kind::Reg || d.reg.isConst()) continue;
@@ -618,7 +633,16 @@ z3::solver makeSolver(Smt& smt) {
 // of a sat answer is in `solver` afterwards.
 z3::check_result checkWithFallback(Smt& smt, z3::solver& solver, unsigned timeoutMs) {
   z3::check_result r = solver.check();
-  if (r != z3::unknown) return r;
+  if (r == z3::unsat) return r;
+  if (r == z3::sat) {
+    // The QF_AUFBV solver's models do not always evaluate every term (uninterpreted functions
+    // and arrays); a counterexample must, so a model that does not satisfy the assertions is
+    // found again by the general solver.
+    z3::model m = solver.get_model();
+    bool ok = true;
+    for (const z3::expr& e : solver.assertions()) ok = ok && m.eval(e, true).is_true();
+    if (ok) return r;
+  }
   z3::solver general(smt.ctx());
   z3::params p(smt.ctx());
   p.set("timeout", timeoutMs);
@@ -676,7 +700,7 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
   // The states at each cut point: fresh registers per side, one memory and barrier history.
   using State = SideEncoder::State;
   auto entryState = [&]() {
-    return State{smt.boolVal(true), {}, x.mem0, x.priv0, smt.bv(0, 32), z3::const_array(smt.ctx().bv_sort(32), x.mem0)};
+    return State{smt.boolVal(true), {}, x.mem0, x.priv0, smt.bv(0, 32)};
   };
   std::map<uint32_t, std::pair<State, State>> at;
   for (uint32_t h : headers) {
@@ -684,8 +708,7 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
     z3::expr mem = smt.ctx().constant(("memory" + tag).c_str(), x.bytes);
     z3::expr privMem = smt.ctx().constant(("private memory" + tag).c_str(), x.bytes);
     z3::expr bars = smt.bvVar("barriers" + tag, 32);
-    z3::expr seen = smt.ctx().constant(("seen" + tag).c_str(), x.snapshots);
-    State a{smt.boolVal(true), {}, mem, privMem, bars, seen}, b = a;
+    State a{smt.boolVal(true), {}, mem, privMem, bars}, b = a;
     auto fresh = [&](const std::string& side, Reg r) {
       std::string n = fmt::format("{}{}{}{}", side, tag, regFilePrefix(r.file), r.num);
       return r.isPredicate() ? smt.boolVar(n) : smt.bvVar(n, 64);
@@ -726,10 +749,12 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
 
   z3::expr a = smt.bvVar("address", 64), kb = smt.bvVar("barrier", 32);
   // Shared memory and its history; with `withPrivate`, the thread's own memory too.
-  auto sameMemory = [&](const State& p, const State& q, bool withPrivate) {
+  // (Barriers before the segment saw the same memory by assumption: `history` on both sides.)
+  auto sameMemory = [&](const State& p, const State& q, bool withPrivate, const SideEncoder& es, const SideEncoder& et) {
     z3::expr memDiff = z3::select(p.mem, a) != z3::select(q.mem, a);
     if (withPrivate) memDiff = memDiff || z3::select(p.priv, a) != z3::select(q.priv, a);
-    z3::expr seenDiff = z3::ult(kb, p.barriers) && z3::select(z3::select(p.seen, kb), a) != z3::select(z3::select(q.seen, kb), a);
+    z3::expr seenDiff = z3::ult(kb, p.barriers) &&
+                        z3::select(es.snapshotAt(kb, x.history), a) != z3::select(et.snapshotAt(kb, x.history), a);
     return !(memDiff || seenDiff || p.barriers != q.barriers);
   };
   for (int round = 0; round < 10000; ++round) {
@@ -740,9 +765,9 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
       // What must hold whatever the candidates: no new fault, no cut-short path, the same
       // cut point or end reached, the same memory there.
       z3::expr fixedBad = g.t->fault || g.s->bound || g.t->bound || g.s->exited != g.t->exited;
-      State exitS{g.s->exited, {}, g.s->exitMem, g.s->exitPriv, g.s->exitBarriers, g.s->exitSeen};
-      State exitT{g.t->exited, {}, g.t->exitMem, g.t->exitPriv, g.t->exitBarriers, g.t->exitSeen};
-      z3::expr exitBad = g.s->exited && !sameMemory(exitS, exitT, false);
+      State exitS{g.s->exited, {}, g.s->exitMem, g.s->exitPriv, g.s->exitBarriers};
+      State exitT{g.t->exited, {}, g.t->exitMem, g.t->exitPriv, g.t->exitBarriers};
+      z3::expr exitBad = g.s->exited && !sameMemory(exitS, exitT, false, *g.s, *g.t);
       for (const Param& p : fs.returns) { // a .func's return values (in .param storage)
         z3::expr base = smt.bv(kParamWindow, 64) + x.base(fmt::format("{}.param {}", fs.name, p.name), kParamSize);
         exitBad = exitBad || (g.s->exited && z3::ult(a - base, smt.bv(p.size, 64)) &&
@@ -759,7 +784,7 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
         if (it != g.t->arrivals.end()) { st = g.t->mergeStates(it->second); pt = st->pc; }
         fixedBad = fixedBad || ps != pt;
         if (ss && st) {
-          fixedBad = fixedBad || (ps && !sameMemory(*ss, *st, true));
+          fixedBad = fixedBad || (ps && !sameMemory(*ss, *st, true, *g.s, *g.t));
           candBad = candBad || (ps && !relation(h, *ss, *st));
           arrive.emplace_back(h, ps, *ss, *st);
         }
@@ -874,7 +899,7 @@ TvResult validateFunction(const Module& src, const Module& tgt, const std::strin
   z3::expr kb = smt.bvVar("differing barrier", 32);
   z3::expr barriersDiffer = s.exitBarriers != t.exitBarriers;
   z3::expr atBarrierDiffers = z3::ult(kb, s.exitBarriers) && !isPrivate(smt, a) &&
-                              z3::select(z3::select(s.exitSeen, kb), a) != z3::select(z3::select(t.exitSeen, kb), a);
+                              z3::select(s.snapshotAt(kb, x.mem0), a) != z3::select(t.snapshotAt(kb, x.mem0), a);
 
   unsigned timeoutMs = opts.timeoutSeconds * 1000;
   auto newSolver = [&](const z3::expr& query) {
@@ -899,15 +924,22 @@ TvResult validateFunction(const Module& src, const Module& tgt, const std::strin
     z3::model mdl = solver.get_model();
     auto val = [&](const z3::expr& e) { return mdl.eval(e, true); };
     std::string reason;
-    if (val(t.fault).is_true()) reason = "the target faults where the source does not";
+    if (val(t.fault).is_true()) {
+      reason = "the target faults where the source does not";
+      for (const auto& [where, c] : t.faultSites)
+        if (val(c).is_true()) {
+          reason += ": " + where;
+          break;
+        }
+    }
     else if (!val(t.exited).is_true()) reason = "the target does not end where the source does";
     else if (val(barriersDiffer).is_true())
       reason = fmt::format("the source passes {} barriers, the target {}", numeral(val(s.exitBarriers)),
                            numeral(val(t.exitBarriers)));
     else if (val(atBarrierDiffers).is_true())
       reason = fmt::format("memory at {} differs at barrier {}: source {}, target {}", hex(numeral(val(a))),
-                           numeral(val(kb)), hex(numeral(val(z3::select(z3::select(s.exitSeen, kb), a)))),
-                           hex(numeral(val(z3::select(z3::select(t.exitSeen, kb), a)))));
+                           numeral(val(kb)), hex(numeral(val(z3::select(s.snapshotAt(kb, x.mem0), a)))),
+                           hex(numeral(val(z3::select(t.snapshotAt(kb, x.mem0), a)))));
     else
       reason = fmt::format("memory at {} differs at the end: source {}, target {}", hex(numeral(val(a))),
                            hex(numeral(val(z3::select(z3::ite(isPrivate(smt, a), s.exitPriv, s.exitMem), a)))),
