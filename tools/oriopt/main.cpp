@@ -9,6 +9,7 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "ir/interp.h"
@@ -17,6 +18,7 @@
 #include "ir/verify.h"
 #include "tools/oriopt/dumps.h"
 #include "tools/oriopt/pipeline.h"
+#include "tools/oriopt/verify_phases.h"
 
 namespace {
 
@@ -41,6 +43,7 @@ struct Options {
   bool dumpRpoSlots = false, eraseUnreachable = false, unsplitBlocks = false;
   std::string reorderBlocks; // "0,2,1": testing aid, a block order to move to
   std::string impl = "optimized";
+  bool verify = false; // translation validation after every phase
   std::string function;
   // --run
   bool run = false;
@@ -306,10 +309,31 @@ int runMain(const Options& o) {
       reorderBlocksPass(f, ctx, order);
     }
   }
-  for (const PipelineEntry* e : phases)
+  // --verify: each step's output against its input, before the next step runs.
+  auto checkStep = [&](const Module& before, const std::string& step) {
+    if (!o.verify || !ctx.error.empty()) return;
+    VerifyReport rep = verifyStep(before, m, step);
+    std::cerr << rep.lines;
+    if (rep.refuted) {
+      std::cerr << "oriopt: error: " << step << " changed the behaviour of a function (above)\n";
+      std::exit(1);
+    }
+  };
+  for (const PipelineEntry* e : phases) {
+    std::optional<Module> before;
+    if (o.verify) before = m;
     for (Function& f : m.functions) e->run(f, ctx);
-  if (o.eraseUnreachable)
+    if (before) {
+      const PhaseInfo* info = findPhase(std::to_string(e->phase));
+      checkStep(*before, fmt::format("phase {} {}", e->phase, info ? info->name : ""));
+    }
+  }
+  if (o.eraseUnreachable) {
+    std::optional<Module> before;
+    if (o.verify) before = m;
     for (Function& f : m.functions) eraseUnreachablePass(f, ctx);
+    if (before) checkStep(*before, "--erase-unreachable");
+  }
   if (!ctx.error.empty()) {
     std::cerr << "oriopt: error: " << ctx.error << "\n";
     return 1;
@@ -441,6 +465,9 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
       ->option_text("0,BIX,...");
   app.add_flag("--unsplit-blocks", o.unsplitBlocks,
                "Testing: merge each unlabelled block into the one before it, so control flow sits inside blocks for phase 6 to split");
+  app.add_flag("--verify", o.verify,
+               "After every phase, prove with Z3 that each function it changed behaves the same (translation "
+               "validation; where Z3 cannot decide, compare random runs in the interpreter); a difference stops with exit status 1");
   app.add_option("--impl", o.impl, "Which half computes the analyses and runs the passes; both: run the two and fail on the first difference")
       ->check(CLI::IsMember({"optimized", "reference", "both"}));
   app.add_option("--function", o.function, "Dump only this function");

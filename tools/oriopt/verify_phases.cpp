@@ -1,0 +1,95 @@
+// oriopt --verify (tools/oriopt/verify_phases.h).
+#include "tools/oriopt/verify_phases.h"
+
+#include <fmt/format.h>
+
+#include <random>
+
+#include "ir/interp.h"
+#include "verify/tv.h"
+
+namespace ori {
+namespace {
+
+// Random launches of kernel k: each 64-bit scalar parameter a buffer of random bytes, the
+// others small values (they often bound loops); 1-4 threads, 1-2 CTAs. Seeded by the
+// function's name, so a run repeats.
+std::vector<RunConfig> randomLaunches(const Function& k, int count) {
+  std::mt19937_64 rng(std::hash<std::string>{}(k.name));
+  std::vector<RunConfig> out;
+  for (int i = 0; i < count; ++i) {
+    RunConfig cfg;
+    cfg.entry = k.name;
+    cfg.threads = 1 + uint32_t(rng() % 4);
+    cfg.ctas = 1 + uint32_t(rng() % 2);
+    cfg.maxSteps = 200'000;
+    for (const Param& p : k.params) {
+      if (p.size == 8 && p.count == 0) {
+        std::vector<uint8_t> bytes(4096);
+        for (uint8_t& b : bytes) b = uint8_t(rng());
+        cfg.buffers[p.name] = std::move(bytes);
+      } else {
+        cfg.params[p.name] = rng() % 64;
+      }
+    }
+    out.push_back(std::move(cfg));
+  }
+  return out;
+}
+
+// The interpreter's verdict on a function Z3 could not decide: "" when every launch that
+// the source finishes (ok or fault) ends the same way after, else the first difference.
+// *compared counts those launches.
+std::string interpreterCheck(const Module& before, const Module& after, const Function& f, int* compared) {
+  *compared = 0;
+  for (const RunConfig& cfg : randomLaunches(f, 8)) {
+    RunResult a = runKernel(before, cfg), b = runKernel(after, cfg);
+    if (a.kind != RunResult::Kind::Ok && a.kind != RunResult::Kind::Fault) continue;
+    ++*compared;
+    if (a.kind == RunResult::Kind::Fault) {
+      if (b.kind == RunResult::Kind::Ok) continue; // the phase may remove a fault
+      if (b.kind != RunResult::Kind::Fault || a.thread != b.thread || a.addr != b.addr)
+        return fmt::format("before: {}; after: {}", formatExit(a, "before"), formatExit(b, "after"));
+      continue;
+    }
+    if (b.kind != RunResult::Kind::Ok)
+      return fmt::format("before: {}; after: {}", formatExit(a, "before"), formatExit(b, "after"));
+    for (const auto& [name, bytes] : a.buffers)
+      if (b.buffers.at(name) != bytes) return fmt::format("buffer {} differs", name);
+    if (a.variables != b.variables) return "a .global variable differs";
+  }
+  return {};
+}
+
+} // namespace
+
+VerifyReport verifyStep(const Module& before, const Module& after, const std::string& step) {
+  VerifyReport rep;
+  for (const Function& f : before.functions) {
+    const Function* g = after.findFunction(f.name);
+    if (g && *g == f) continue;
+    verify::TvResult r = verify::validateFunction(before, after, f.name);
+    std::string line = fmt::format("verify {}: {}", step, r.line());
+    if (r.verdict == verify::TvResult::Verdict::Refuted) rep.refuted = true;
+    if (r.verdict == verify::TvResult::Verdict::Unknown && g) {
+      if (!f.isEntry) {
+        line += "; not run in the interpreter (not a kernel)";
+      } else {
+        int compared = 0;
+        std::string diff = interpreterCheck(before, after, f, &compared);
+        if (!diff.empty()) {
+          rep.refuted = true;
+          line += "; the interpreter sees a difference: " + diff;
+        } else if (compared == 0) {
+          line += "; the interpreter finished none of 8 random launches (unsupported or out of steps): not checked";
+        } else {
+          line += fmt::format("; the interpreter: {} of 8 random launches compared, all the same", compared);
+        }
+      }
+    }
+    rep.lines += line + "\n";
+  }
+  return rep;
+}
+
+} // namespace ori
