@@ -216,6 +216,8 @@ private:
   }
 
   std::set<uint32_t> cuts_;
+  size_t encoded_ = 0; // instructions encoded so far (unrolled copies counted)
+  static constexpr size_t kMaxEncodedInstrs = 20000;
 
   Inputs& x_;
   Smt& smt_;
@@ -348,6 +350,9 @@ private:
   }
 
   void runBlock(uint32_t b, unsigned k, State s) {
+    encoded_ += f_.blocks[b].instrs.size();
+    if (encoded_ > kMaxEncodedInstrs)
+      throw Unmodelled{fmt::format("the unrolled function exceeds {} instructions", kMaxEncodedInstrs)};
     for (const Instr& in : f_.blocks[b].instrs) {
       if (s.pc.is_false()) return;
       z3::expr g = guardOf(in, s);
@@ -667,7 +672,8 @@ struct Observation {
 // makes, drop the pairs a counterexample breaks, repeat. Success proves refinement for
 // every input; failure only means no such relation was found (the verdict stays unknown).
 std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src, const Function& fs, const Module& tgt,
-                                          const Function& ft, const TvOptions& opts) {
+                                          const Function& ft, const TvOptions& opts,
+                                          std::chrono::steady_clock::time_point deadline) {
   SideEncoder probe(x, src, fs, 0);
   std::set<uint32_t> headers = probe.loopHeaders();
   std::map<uint32_t, uint32_t> corr; // source header -> target block
@@ -792,14 +798,17 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
       for (;;) {
         z3::solver solver = makeSolver(smt);
         z3::params prm(smt.ctx());
-        prm.set("timeout", opts.timeoutSeconds * 1000);
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        if (left <= 0) return fmt::format("the inductive proof ran out of its time ({} s per function)", opts.budgetSeconds);
+        unsigned queryMs = unsigned(std::min<long long>(left, (long long)opts.timeoutSeconds * 1000));
+        prm.set("timeout", queryMs);
         solver.set(prm);
         solver.add(assume);
         // candBad is rebuilt from the current candidates
         z3::expr cb = smt.boolVal(false);
         for (auto& [h, reached, ss, st] : arrive) cb = cb || (reached && !relation(h, ss, st));
         solver.add(fixedBad || exitBad || cb);
-        z3::check_result res = checkWithFallback(smt, solver, opts.timeoutSeconds * 1000);
+        z3::check_result res = checkWithFallback(smt, solver, queryMs);
         if (res == z3::unknown) return "timeout in the inductive proof: " + solver.reason_unknown();
         if (res == z3::unsat) break;
         z3::model m = solver.get_model();
@@ -877,11 +886,26 @@ TvResult validateFunction(const Module& src, const Module& tgt, const std::strin
 
   Smt smt;
   Inputs x(smt);
+  auto deadline = start + std::chrono::seconds(opts.budgetSeconds);
+  // With loops, induction first: its queries are loop-free segments, small where the
+  // unrolled function is large, and a correct pass usually keeps equal registers equal.
+  // When it fails, the unrolling below looks for a real counterexample.
+  std::optional<std::string> inductionFailed;
+  if (!SideEncoder(x, src, *fs, 0).loopHeaders().empty()) {
+    inductionFailed = inductiveProof(smt, x, src, *fs, tgt, *ft, opts, deadline);
+    if (!inductionFailed) return finish(TvResult::Verdict::Proved, "by induction over the loops");
+  }
   SideEncoder s(x, src, *fs, opts.unroll), t(x, tgt, *ft, opts.unroll);
   s.run();
-  if (s.unmodelled) return finish(TvResult::Verdict::Unknown, "source: unmodelled " + *s.unmodelled);
+  auto unmodelledReason = [&](const char* side, const std::string& what) {
+    std::string r = what.starts_with("the unrolled function") ? fmt::format("{}: {}", side, what)
+                                                                : fmt::format("{}: unmodelled {}", side, what);
+    if (inductionFailed) r += "; " + *inductionFailed;
+    return r;
+  };
+  if (s.unmodelled) return finish(TvResult::Verdict::Unknown, unmodelledReason("source", *s.unmodelled));
   t.run();
-  if (t.unmodelled) return finish(TvResult::Verdict::Unknown, "target: unmodelled " + *t.unmodelled);
+  if (t.unmodelled) return finish(TvResult::Verdict::Unknown, unmodelledReason("target", *t.unmodelled));
 
   // Observable memory: everything but the local window and .param storage, except the
   // return values of a .func (its caller reads them).
@@ -914,7 +938,9 @@ TvResult validateFunction(const Module& src, const Module& tgt, const std::strin
   z3::expr wrong = (!s.bound && !t.bound && (t.fault || !t.exited || barriersDiffer || atBarrierDiffers || memDiffers)).simplify();
   z3::solver solver = newSolver(wrong);
   z3::check_result res = checkWithFallback(smt, solver, timeoutMs);
-  if (res == z3::unknown) return finish(TvResult::Verdict::Unknown, "timeout or Z3 gave up: " + solver.reason_unknown());
+  if (res == z3::unknown)
+    return finish(TvResult::Verdict::Unknown, "timeout or Z3 gave up: " + solver.reason_unknown() +
+                                                  (inductionFailed ? "; " + *inductionFailed : std::string()));
   if (res == z3::sat) {
     // Prefer a launch the interpreter replays quickly: one small CTA when one shows it.
     z3::solver small = newSolver(wrong && z3::ule(x.ntid, smt.bv(32, 32)) && z3::ule(x.nctaid, smt.bv(2, 32)));
@@ -973,12 +999,9 @@ TvResult validateFunction(const Module& src, const Module& tgt, const std::strin
   solver = newSolver(s.bound || t.bound);
   z3::check_result more = checkWithFallback(smt, solver, timeoutMs);
   if (more == z3::unsat) return finish(TvResult::Verdict::Proved, "");
-  if (more == z3::sat) {
-    std::optional<std::string> why = inductiveProof(smt, x, src, *fs, tgt, *ft, opts);
-    if (!why) return finish(TvResult::Verdict::Proved, "by induction over the loops");
-    return finish(TvResult::Verdict::Unknown,
-                  fmt::format("unroll bound: some input takes more than {} back edges, and {}", opts.unroll, *why));
-  }
+  if (more == z3::sat)
+    return finish(TvResult::Verdict::Unknown, fmt::format("unroll bound: some input takes more than {} back edges, and {}",
+                                                          opts.unroll, inductionFailed.value_or("no loop header was found")));
   return finish(TvResult::Verdict::Unknown, "timeout deciding the unroll bound: " + solver.reason_unknown());
 }
 

@@ -19,7 +19,8 @@ namespace ori::verify {
 
 struct TvOptions {
   unsigned unroll = 4;          // back edges any path may take; a path needing more: unknown
-  unsigned timeoutSeconds = 60; // per function and query
+  unsigned timeoutSeconds = 60; // per Z3 query
+  unsigned budgetSeconds = 300; // per function, all queries together (the inductive proof makes many)
 };
 
 struct TvResult {
