@@ -343,6 +343,15 @@ std::string selectEntry(const Module& mod, const RunConfig& cfg, const Function*
 
 using namespace interp_detail;
 
+std::variant<LaunchLayout, std::string> layoutLaunch(const Module& mod, const RunConfig& cfg) {
+  Machine m;
+  m.module = &mod;
+  if (std::string e = selectEntry(mod, cfg, m.entry); !e.empty()) return e;
+  if (m.entry->blocks.empty()) return fmt::format("kernel '{}' has no blocks", m.entry->name);
+  if (std::string e = m.setUp(cfg); !e.empty()) return e;
+  return m.layout();
+}
+
 RunResult runKernel(const Module& mod, const RunConfig& cfg) {
   RunResult res;
   auto error = [&](std::string msg) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "ir/ir.h"
@@ -37,6 +38,26 @@ struct RunResult {
 };
 
 RunResult runKernel(const Module& m, const RunConfig& cfg);
+
+// Where runKernel places what the kernel of `cfg` can address (docs/interpreter.md,
+// "Memory"); the translation validator builds counterexamples that replay on it.
+struct LaunchLayout {
+  struct Bytes {
+    uint64_t at = 0; // generic address (global), or offset in its window or frame area
+    std::vector<uint8_t> bytes;
+  };
+  std::vector<Bytes> global; // mapped global memory: .global variables, then buffers, by address
+  std::vector<std::string> globalNames; // the variable or parameter each region of `global` is
+  std::map<const Variable*, uint64_t> variables; // .global: generic address; .const/.shared: window
+                                                 // offset; .local/.param: offset in its frame area
+  std::vector<uint8_t> constData;   // the const window (c[0x3]) from offset 0
+  std::vector<Bytes> sharedInit;    // initial bytes in the shared window (the rest: zero)
+  std::vector<Bytes> localInit;     // the kernel frame's local area (the rest: zero)
+  std::vector<Bytes> paramInit;     // the kernel frame's .param variables (the rest: zero)
+  std::vector<uint8_t> cbank0;      // constant bank 0 from offset 0 (beyond it, and other banks: 0)
+};
+// The layout, or the configuration error runKernel would report.
+std::variant<LaunchLayout, std::string> layoutLaunch(const Module& m, const RunConfig& cfg);
 
 // "exit: ok threads=T", "exit: timeout thread=T", "exit: fault thread=T addr=0x..",
 // "exit: unsupported \"MNEMONIC\" at FILE:LINE" (no trailing newline).

@@ -202,6 +202,8 @@ public:
   uint64_t symbolAddress(const Operand& o) const;
   uint64_t load(const Location& l, unsigned bytes);
   void store(const Location& l, unsigned bytes, uint64_t v);
+  // After setUp: where everything is (interp.h, layoutLaunch).
+  LaunchLayout layout() const;
 
 private:
   enum class OpSpace : uint8_t { Generic, Global, Shared, Local };

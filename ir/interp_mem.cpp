@@ -212,6 +212,24 @@ std::string Machine::setUp(const RunConfig& cfg) {
   return {};
 }
 
+LaunchLayout Machine::layout() const {
+  LaunchLayout L;
+  for (const Buffer& b : buffers) {
+    L.global.push_back({b.base, b.bytes});
+    L.globalNames.push_back(b.name);
+  }
+  for (auto [v, off] : varOffset_) L.variables[v] = off;
+  L.constData = constData;
+  for (auto [off, v] : sharedInits_) L.sharedInit.push_back({off, std::vector<uint8_t>(v->init.begin(), v->init.begin() + ptrdiff_t(initBytes(*v)))});
+  const FrameLayout& F = layouts_.at(entry);
+  for (const Variable* v : F.localInits)
+    L.localInit.push_back({varOffset_.at(v), std::vector<uint8_t>(v->init.begin(), v->init.begin() + ptrdiff_t(initBytes(*v)))});
+  for (const Variable* v : F.paramInits)
+    L.paramInit.push_back({varOffset_.at(v), std::vector<uint8_t>(v->init.begin(), v->init.begin() + ptrdiff_t(initBytes(*v)))});
+  L.cbank0 = cbank0;
+  return L;
+}
+
 void Machine::startCta() {
   shared.clear();
   for (auto [off, v] : sharedInits_) shared.writeBytes(off, v->init.data(), initBytes(*v));

@@ -15,12 +15,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
 #include <memory>
-#include <tuple>
 #include <set>
+#include <tuple>
 
 #include "verify/opcode_model.h"
 #include "verify/smt.h"
@@ -30,7 +31,8 @@ namespace {
 
 // The interpreter's windows (docs/interpreter.md, "Memory"); kParamWindow is the TV's own
 // place for .param storage.
-constexpr uint64_t kConstWindow = 0x7c0000000000, kSharedWindow = 0x7e0000000000, kLocalWindow = 0x7f0000000000;
+constexpr uint64_t kConstWindow = 0x7c0000000000, kSharedWindow = 0x7e0000000000,
+                   kLocalWindow = 0x7f0000000000;
 constexpr uint64_t kParamWindow = 0x7b0000000000, kFunctionBase = 0x7d0000000000;
 constexpr uint64_t kSharedSize = 0x38000, kLocalSize = 0x80000, kParamSize = uint64_t(1) << 32;
 
@@ -41,10 +43,12 @@ struct Unmodelled {
 // What both sides read: one set of terms in one context.
 class Inputs {
 public:
-  explicit Inputs(Smt& smt)
+  explicit Inputs(Smt &smt)
       : smt(smt), bytes(smt.ctx().array_sort(smt.ctx().bv_sort(64), smt.ctx().bv_sort(8))),
-        mem0(smt.ctx().constant("memory", bytes)), priv0(smt.ctx().constant("private memory", bytes)),
-        valid(smt.ctx().function("mapped", smt.ctx().bv_sort(64), smt.ctx().bv_sort(32), smt.ctx().bool_sort())),
+        mem0(smt.ctx().constant("memory", bytes)),
+        priv0(smt.ctx().constant("private memory", bytes)),
+        valid(smt.ctx().function("mapped", smt.ctx().bv_sort(64), smt.ctx().bv_sort(32),
+                                 smt.ctx().bool_sort())),
         tid(smt.bvVar("tid.x", 32)), ctaid(smt.bvVar("ctaid.x", 32)), ntid(smt.bvVar("ntid.x", 32)),
         nctaid(smt.bvVar("nctaid.x", 32)), assumptions(smt.boolVal(true)),
         others(smt.ctx().function("memory after barrier", smt.ctx().bv_sort(32), bytes)),
@@ -52,98 +56,124 @@ public:
     assumptions = z3::ult(tid, ntid) && z3::ult(ctaid, nctaid);
   }
 
-  Smt& smt;
-  z3::sort bytes; // Array(BV64, BV8)
-  z3::expr mem0;  // memory other threads share (global, shared, const)
-  z3::expr priv0; // the thread's own: the local window and .param storage
+  Smt &smt;
+  z3::sort bytes;      // Array(BV64, BV8)
+  z3::expr mem0;       // memory other threads share (global, shared, const)
+  z3::expr priv0;      // the thread's own: the local window and .param storage
   z3::func_decl valid; // mapped(address, bytes): an access there does not fault
   z3::expr tid, ctaid, ntid, nctaid;
   z3::expr assumptions; // facts about the inputs (thread ids in range, windows of variables)
   z3::func_decl others; // barrier number -> the shared memory other threads leave there
-  z3::expr history;      // stands for memory at barriers before a segment (the same on both sides)
+  z3::expr history;     // stands for memory at barriers before a segment (the same on both sides)
   std::map<uint32_t, z3::expr> banks;
-  std::map<std::string, z3::expr> bases;   // variable and parameter addresses by key
+  std::map<std::string, z3::expr> bases; // variable and parameter addresses by key
   std::map<Reg, z3::expr> initRegs;
   std::map<std::string, z3::func_decl> functions; // call effects by name
 
   z3::expr bank(uint32_t b) {
     auto it = banks.find(b);
-    if (it == banks.end()) it = banks.emplace(b, smt.ctx().constant(fmt::format("c{}", b).c_str(), bytes)).first;
+    if (it == banks.end())
+      it = banks.emplace(b, smt.ctx().constant(fmt::format("c{}", b).c_str(), bytes)).first;
     return it->second;
   }
   // The address of a variable or parameter in its space (an offset for windowed spaces, a
   // generic address for .global), unconstrained but inside its window.
-  z3::expr base(const std::string& key, std::optional<uint64_t> windowSize) {
+  z3::expr base(const std::string &key, std::optional<uint64_t> windowSize) {
     auto it = bases.find(key);
-    if (it != bases.end()) return it->second;
+    if (it != bases.end())
+      return it->second;
     z3::expr b = smt.bvVar("&" + key, 64);
-    if (windowSize) assumptions = assumptions && z3::ult(b, smt.bv(*windowSize, 64));
+    if (windowSize)
+      assumptions = assumptions && z3::ult(b, smt.bv(*windowSize, 64));
     return bases.emplace(key, b).first->second;
   }
   z3::expr initReg(Reg r) {
     auto it = initRegs.find(r);
-    if (it != initRegs.end()) return it->second;
+    if (it != initRegs.end())
+      return it->second;
     std::string name = fmt::format("initial {}{}", regFilePrefix(r.file), r.num);
     z3::expr v = r.isPredicate() ? smt.boolVar(name) : smt.bvVar(name, 64);
     return initRegs.emplace(r, v).first->second;
   }
-  z3::func_decl function(const std::string& name, const z3::sort_vector& domain, const z3::sort& range) {
+  // mapped(address, bytes), remembered: a replayable counterexample pins every use down.
+  std::vector<std::pair<z3::expr, unsigned>> mappedUses;
+  z3::expr mapped(const z3::expr &addr, unsigned bytes) {
+    mappedUses.emplace_back(addr, bytes);
+    return valid(addr, smt.bv(bytes, 32));
+  }
+  z3::func_decl function(const std::string &name, const z3::sort_vector &domain,
+                         const z3::sort &range) {
     auto it = functions.find(name);
-    if (it == functions.end()) it = functions.emplace(name, smt.ctx().function(name.c_str(), domain, range)).first;
+    if (it == functions.end())
+      it = functions.emplace(name, smt.ctx().function(name.c_str(), domain, range)).first;
     return it->second;
   }
 };
 
-z3::expr readWord(Smt& smt, const z3::expr& mem, const z3::expr& addr) {
+z3::expr readWord(Smt &smt, const z3::expr &mem, const z3::expr &addr) {
   z3::expr w = z3::select(mem, addr);
-  for (unsigned k = 1; k < 8; ++k) w = z3::concat(z3::select(mem, addr + smt.bv(k, 64)), w);
+  for (unsigned k = 1; k < 8; ++k)
+    w = z3::concat(z3::select(mem, addr + smt.bv(k, 64)), w);
   return w;
 }
-z3::expr writeWord(Smt& smt, z3::expr mem, const z3::expr& addr, const z3::expr& word, unsigned bytes) {
-  for (unsigned k = 0; k < bytes; ++k) mem = z3::store(mem, addr + smt.bv(k, 64), word.extract(8 * k + 7, 8 * k));
+z3::expr writeWord(Smt &smt, z3::expr mem, const z3::expr &addr, const z3::expr &word,
+                   unsigned bytes) {
+  for (unsigned k = 0; k < bytes; ++k)
+    mem = z3::store(mem, addr + smt.bv(k, 64), word.extract(8 * k + 7, 8 * k));
   return mem;
 }
 
-unsigned accessBytes(const Instr& in) {
-  if (in.has(Mod::U8) || in.has(Mod::S8)) return 1;
-  if (in.has(Mod::U16) || in.has(Mod::S16)) return 2;
+unsigned accessBytes(const Instr &in) {
+  if (in.has(Mod::U8) || in.has(Mod::S8))
+    return 1;
+  if (in.has(Mod::U16) || in.has(Mod::S16))
+    return 2;
   return in.has(Mod::W64) ? 8 : 4;
 }
 
 // Does the instruction read its float immediates as binary64?
-bool readsF64(const Instr& in) {
-  if (in.op == Opcode::F2F) return in.has(Mod::SRC_F64);
+bool readsF64(const Instr &in) {
+  if (in.op == Opcode::F2F)
+    return in.has(Mod::SRC_F64);
   switch (in.op) {
-  case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DSETP: case Opcode::DMNMX: return true;
-  default: return in.has(Mod::F64);
+  case Opcode::DADD:
+  case Opcode::DMUL:
+  case Opcode::DFMA:
+  case Opcode::DSETP:
+  case Opcode::DMNMX:
+    return true;
+  default:
+    return in.has(Mod::F64);
   }
 }
 
 // Thread-private memory: the local window and .param storage.
-z3::expr isPrivate(Smt& smt, const z3::expr& a) {
-  auto in = [&](uint64_t base, uint64_t size) { return z3::ult(a - smt.bv(base, 64), smt.bv(size, 64)); };
+z3::expr isPrivate(Smt &smt, const z3::expr &a) {
+  auto in = [&](uint64_t base, uint64_t size) {
+    return z3::ult(a - smt.bv(base, 64), smt.bv(size, 64));
+  };
   return in(kLocalWindow, kLocalSize) || in(kParamWindow, kParamSize);
 }
 
 // One side: the function's states over the unrolled CFG.
 class SideEncoder {
 public:
-  SideEncoder(Inputs& x, const Module& m, const Function& f, unsigned unroll)
-      : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)), exitMem(x.mem0),
-        exitPriv(x.priv0),
-        exitBarriers(x.smt.bv(0, 32)),
-        x_(x), smt_(x.smt), m_(m), f_(f), unroll_(unroll) {}
+  SideEncoder(Inputs &x, const Module &m, const Function &f, unsigned unroll)
+      : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)),
+        exitMem(x.mem0), exitPriv(x.priv0), exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt),
+        m_(m), f_(f), unroll_(unroll) {}
 
   z3::expr fault, bound, exited, exitMem, exitPriv, exitBarriers;
-  std::vector<std::pair<std::string, z3::expr>> faultSites; // where `fault` comes from (for reasons)
+  std::vector<std::pair<std::string, z3::expr>>
+      faultSites; // where `fault` comes from (for reasons)
   std::optional<std::string> unmodelled;
 
   struct State {
     z3::expr pc;
     std::map<Reg, z3::expr> regs; // registers written so far (all of them in a segment)
-    z3::expr mem;      // shared memory (Inputs::mem0)
-    z3::expr priv;     // private memory (Inputs::priv0)
-    z3::expr barriers; // barriers passed (BV32)
+    z3::expr mem;                 // shared memory (Inputs::mem0)
+    z3::expr priv;                // private memory (Inputs::priv0)
+    z3::expr barriers;            // barriers passed (BV32)
   };
   // The shared memory at a barrier: under `when`, barrier number `index` saw `mem`.
   struct Snapshot {
@@ -151,9 +181,10 @@ public:
   };
   std::vector<Snapshot> snapshots;
   // The memory the k-th barrier saw (`before` for barriers no snapshot here records).
-  z3::expr snapshotAt(const z3::expr& k, const z3::expr& before) const {
+  z3::expr snapshotAt(const z3::expr &k, const z3::expr &before) const {
     z3::expr m = before;
-    for (const Snapshot& sn : snapshots) m = z3::ite(sn.when && sn.index == k, sn.mem, m);
+    for (const Snapshot &sn : snapshots)
+      m = z3::ite(sn.when && sn.index == k, sn.mem, m);
     return m;
   }
 
@@ -166,20 +197,22 @@ public:
   // A segment: from block `start` in state `init` until control reaches a block of `cuts`
   // (recorded in `arrivals`, not entered) or ends. With cuts covering every cycle and
   // unroll 0, no path is cut short (`bound` stays false).
-  void runSegment(uint32_t start, const State& init, const std::set<uint32_t>& cuts) {
+  void runSegment(uint32_t start, const State &init, const std::set<uint32_t> &cuts) {
     cuts_ = cuts;
     runFrom(start, init);
   }
   std::map<uint32_t, std::vector<State>> arrivals;
 
-  State mergeStates(const std::vector<State>& in) { return merge(in); }
+  State mergeStates(const std::vector<State> &in) { return merge(in); }
   // Registers the function mentions.
   std::set<Reg> registers() const {
     std::set<Reg> rs;
-    for (const Block& b : f_.blocks)
-      for (const Instr& in : b.instrs) {
-        for (Reg r : in.defs()) rs.insert(r);
-        for (Reg r : in.uses()) rs.insert(r);
+    for (const Block &b : f_.blocks)
+      for (const Instr &in : b.instrs) {
+        for (Reg r : in.defs())
+          rs.insert(r);
+        for (Reg r : in.uses())
+          rs.insert(r);
       }
     return rs;
   }
@@ -190,25 +223,27 @@ public:
     std::set<uint32_t> hs;
     for (uint32_t b : order_)
       for (uint32_t t : successors(b))
-        if (rpoNum_[t] <= rpoNum_[b]) hs.insert(t);
+        if (rpoNum_[t] <= rpoNum_[b])
+          hs.insert(t);
     return hs;
   }
 
 private:
-  void runFrom(uint32_t start, const State& init) {
+  void runFrom(uint32_t start, const State &init) {
     computeOrder(start);
     size_t n = f_.blocks.size();
     incoming_.assign((unroll_ + 1) * n, {});
     incoming_[start].push_back(init);
     for (unsigned k = 0; k <= unroll_ && !unmodelled; ++k)
       for (uint32_t b : order_) {
-        std::vector<State>& in = incoming_[k * n + b];
-        if (in.empty()) continue;
+        std::vector<State> &in = incoming_[k * n + b];
+        if (in.empty())
+          continue;
         State s = merge(in);
         in.clear();
         try {
           runBlock(b, k, s);
-        } catch (const Unmodelled& u) {
+        } catch (const Unmodelled &u) {
           unmodelled = u.what;
           return;
         }
@@ -219,13 +254,13 @@ private:
   size_t encoded_ = 0; // instructions encoded so far (unrolled copies counted)
   static constexpr size_t kMaxEncodedInstrs = 20000;
 
-  Inputs& x_;
-  Smt& smt_;
-  const Module& m_;
-  const Function& f_;
+  Inputs &x_;
+  Smt &smt_;
+  const Module &m_;
+  const Function &f_;
   unsigned unroll_;
-  std::vector<uint32_t> order_;   // blocks in reverse postorder from bix0
-  std::vector<uint32_t> rpoNum_;  // position in order_, or UINT32_MAX
+  std::vector<uint32_t> order_;  // blocks in reverse postorder from bix0
+  std::vector<uint32_t> rpoNum_; // position in order_, or UINT32_MAX
   std::vector<std::vector<State>> incoming_;
 
   // Successor blocks as the instructions say (branch targets anywhere in the block, the
@@ -233,19 +268,24 @@ private:
   std::vector<uint32_t> successors(uint32_t b) const {
     std::vector<uint32_t> s;
     bool fallsThrough = true;
-    for (const Instr& in : f_.blocks[b].instrs) {
-      if (in.op == Opcode::BRA && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Label) s.push_back(in.srcs[0].target);
-      if (in.op == Opcode::BRX && in.srcs.size() > 1 && in.srcs[1].kind == Operand::Kind::JumpTable &&
-          in.srcs[1].target < f_.jumpTables.size())
-        for (uint32_t t : f_.jumpTables[in.srcs[1].target].targets) s.push_back(t);
+    for (const Instr &in : f_.blocks[b].instrs) {
+      if (in.op == Opcode::BRA && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Label)
+        s.push_back(in.srcs[0].target);
+      if (in.op == Opcode::BRX && in.srcs.size() > 1 &&
+          in.srcs[1].kind == Operand::Kind::JumpTable && in.srcs[1].target < f_.jumpTables.size())
+        for (uint32_t t : f_.jumpTables[in.srcs[1].target].targets)
+          s.push_back(t);
       bool unconditional = !in.isGuarded();
-      if (unconditional && (in.op == Opcode::BRA || in.op == Opcode::BRX || in.op == Opcode::EXIT || in.op == Opcode::RET))
+      if (unconditional && (in.op == Opcode::BRA || in.op == Opcode::BRX || in.op == Opcode::EXIT ||
+                            in.op == Opcode::RET))
         fallsThrough = false;
     }
-    if (fallsThrough && b + 1 < f_.blocks.size()) s.push_back(b + 1);
+    if (fallsThrough && b + 1 < f_.blocks.size())
+      s.push_back(b + 1);
     std::vector<uint32_t> valid;
     for (uint32_t t : s)
-      if (t < f_.blocks.size()) valid.push_back(t);
+      if (t < f_.blocks.size())
+        valid.push_back(t);
     return valid;
   }
 
@@ -253,13 +293,14 @@ private:
   void computeOrder(uint32_t start) {
     size_t n = f_.blocks.size();
     std::vector<std::vector<uint32_t>> succ(n);
-    for (uint32_t b = 0; b < n; ++b) succ[b] = successors(b);
+    for (uint32_t b = 0; b < n; ++b)
+      succ[b] = successors(b);
     std::vector<uint8_t> seen(n, 0);
     std::vector<uint32_t> post;
     std::vector<std::pair<uint32_t, size_t>> stack{{start, 0}};
     seen[start] = 1;
     while (!stack.empty()) {
-      auto& [b, i] = stack.back();
+      auto &[b, i] = stack.back();
       if (i < succ[b].size()) {
         uint32_t t = succ[b][i++];
         if (!seen[t] && !(cuts_.count(t) && t != start)) {
@@ -273,36 +314,43 @@ private:
     }
     order_.assign(post.rbegin(), post.rend());
     rpoNum_.assign(n, UINT32_MAX);
-    for (uint32_t i = 0; i < order_.size(); ++i) rpoNum_[order_[i]] = i;
+    for (uint32_t i = 0; i < order_.size(); ++i)
+      rpoNum_[order_[i]] = i;
   }
 
-  State merge(const std::vector<State>& in) {
-    if (in.size() == 1) return in[0];
+  State merge(const std::vector<State> &in) {
+    if (in.size() == 1)
+      return in[0];
     State s{in.back().pc, {}, in.back().mem, in.back().priv, in.back().barriers};
     std::set<Reg> written;
-    for (const State& t : in)
-      for (const auto& [r, v] : t.regs) written.insert(r);
-    for (Reg r : written) s.regs.emplace(r, regOf(in.back(), r));
+    for (const State &t : in)
+      for (const auto &[r, v] : t.regs)
+        written.insert(r);
+    for (Reg r : written)
+      s.regs.emplace(r, regOf(in.back(), r));
     for (size_t i = in.size() - 1; i-- > 0;) {
-      const State& t = in[i];
+      const State &t = in[i];
       s.pc = s.pc || t.pc;
       s.mem = z3::ite(t.pc, t.mem, s.mem);
       s.priv = z3::ite(t.pc, t.priv, s.priv);
       s.barriers = z3::ite(t.pc, t.barriers, s.barriers);
-      for (Reg r : written) s.regs.at(r) = z3::ite(t.pc, regOf(t, r), s.regs.at(r));
+      for (Reg r : written)
+        s.regs.at(r) = z3::ite(t.pc, regOf(t, r), s.regs.at(r));
     }
     s.pc = s.pc.simplify();
     return s;
   }
 
-  z3::expr regOf(const State& s, Reg r) {
-    if (r.isConst()) return r.isPredicate() ? smt_.boolVal(true) : smt_.bv(0, 64);
+  z3::expr regOf(const State &s, Reg r) {
+    if (r.isConst())
+      return r.isPredicate() ? smt_.boolVal(true) : smt_.bv(0, 64);
     auto it = s.regs.find(r);
     return it != s.regs.end() ? it->second : x_.initReg(r);
   }
 
   void edge(uint32_t from, unsigned k, uint32_t to, State s) {
-    if (to >= f_.blocks.size()) throw Unmodelled{fmt::format("a branch to missing bix{}", to)};
+    if (to >= f_.blocks.size())
+      throw Unmodelled{fmt::format("a branch to missing bix{}", to)};
     if (cuts_.count(to)) {
       arrivals[to].push_back(std::move(s));
       return;
@@ -315,12 +363,15 @@ private:
     incoming_[k2 * f_.blocks.size() + to].push_back(std::move(s));
   }
 
-  void addFault(const Instr& in, const z3::expr& cond) {
+  void addFault(const Instr &in, const z3::expr &cond) {
     fault = fault || cond;
-    faultSites.push_back({fmt::format("{} at line {}", in.op == Opcode::OPAQUE ? "OPAQUE" : std::string(in.info().name), in.loc.line), cond});
+    faultSites.push_back(
+        {fmt::format("{} at line {}",
+                     in.op == Opcode::OPAQUE ? "OPAQUE" : std::string(in.info().name), in.loc.line),
+         cond});
   }
 
-  void exit(const State& s) {
+  void exit(const State &s) {
     exited = exited || s.pc;
     exitMem = z3::ite(s.pc, s.mem, exitMem);
     exitPriv = z3::ite(s.pc, s.priv, exitPriv);
@@ -330,35 +381,39 @@ private:
   // BAR: the shared memory now is observed (other threads may read it after the barrier)
   // and becomes what they left: the barrier's snapshot of `others`, the same on both sides.
   // The thread's private memory stays.
-  void barrier(const z3::expr& g, State& s) {
+  void barrier(const z3::expr &g, State &s) {
     snapshots.push_back({s.pc && g, s.barriers, s.mem});
     s.mem = z3::ite(g, x_.others(s.barriers), s.mem);
     s.barriers = z3::ite(g, s.barriers + smt_.bv(1, 32), s.barriers);
   }
 
-  z3::expr guardOf(const Instr& in, const State& s) {
-    if (!in.guard) return smt_.boolVal(true);
+  z3::expr guardOf(const Instr &in, const State &s) {
+    if (!in.guard)
+      return smt_.boolVal(true);
     z3::expr g = regOf(s, in.guard->reg);
     return (in.guard->neg ? !g : g).simplify();
   }
   // pc && g and pc && !g, kept literal when g is a constant (an unguarded branch ends the path).
-  z3::expr taken(const z3::expr& pc, const z3::expr& g) {
+  z3::expr taken(const z3::expr &pc, const z3::expr &g) {
     return g.is_true() ? pc : g.is_false() ? smt_.boolVal(false) : pc && g;
   }
-  z3::expr notTaken(const z3::expr& pc, const z3::expr& g) {
+  z3::expr notTaken(const z3::expr &pc, const z3::expr &g) {
     return g.is_true() ? smt_.boolVal(false) : g.is_false() ? pc : pc && !g;
   }
 
   void runBlock(uint32_t b, unsigned k, State s) {
     encoded_ += f_.blocks[b].instrs.size();
     if (encoded_ > kMaxEncodedInstrs)
-      throw Unmodelled{fmt::format("the unrolled function exceeds {} instructions", kMaxEncodedInstrs)};
-    for (const Instr& in : f_.blocks[b].instrs) {
-      if (s.pc.is_false()) return;
+      throw Unmodelled{
+          fmt::format("the unrolled function exceeds {} instructions", kMaxEncodedInstrs)};
+    for (const Instr &in : f_.blocks[b].instrs) {
+      if (s.pc.is_false())
+        return;
       z3::expr g = guardOf(in, s);
       switch (in.op) {
       case Opcode::BRA: {
-        if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Label) throw Unmodelled{"BRA without a label"};
+        if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Label)
+          throw Unmodelled{"BRA without a label"};
         State t = s;
         t.pc = taken(s.pc, g);
         edge(b, k, in.srcs[0].target, t);
@@ -366,9 +421,10 @@ private:
         break;
       }
       case Opcode::BRX: {
-        if (in.srcs.size() < 2 || in.srcs[1].kind != Operand::Kind::JumpTable || in.srcs[1].target >= f_.jumpTables.size())
+        if (in.srcs.size() < 2 || in.srcs[1].kind != Operand::Kind::JumpTable ||
+            in.srcs[1].target >= f_.jumpTables.size())
           throw Unmodelled{"BRX without a jump table"};
-        const std::vector<uint32_t>& targets = f_.jumpTables[in.srcs[1].target].targets;
+        const std::vector<uint32_t> &targets = f_.jumpTables[in.srcs[1].target].targets;
         z3::expr idx = Smt::low(regOf(s, in.srcs[0].reg), 32);
         for (size_t j = 0; j < targets.size(); ++j) {
           State t = s;
@@ -379,42 +435,68 @@ private:
         s.pc = notTaken(s.pc, g);
         break;
       }
-      case Opcode::EXIT: case Opcode::RET: {
+      case Opcode::EXIT:
+      case Opcode::RET: {
         State t = s;
         t.pc = taken(s.pc, g);
         exit(t);
         s.pc = notTaken(s.pc, g);
         break;
       }
-      case Opcode::CALL: call(in, g, s); break;
+      case Opcode::CALL:
+        call(in, g, s);
+        break;
       case Opcode::BAR:
         if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Imm && in.srcs[0].imm == 0 &&
             (in.srcs.size() == 1) && (in.has(Mod::SYNC) || in.has(Mod::ARV)))
           barrier(g, s);
         else
-          unmodelledAt(in, "a barrier other than BAR.SYNC 0 (named barriers with thread counts are not modelled)");
+          unmodelledAt(in, "a barrier other than BAR.SYNC 0 (named barriers with thread counts are "
+                           "not modelled)");
         break;
-      case Opcode::NOP: case Opcode::BSSY: case Opcode::BSYNC: case Opcode::WARPSYNC: break;
-      case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL:
-      case Opcode::ST: case Opcode::STG: case Opcode::STS: case Opcode::STL:
-      case Opcode::ATOM: case Opcode::RED: memoryAccess(in, g, s); break;
-      case Opcode::LDC: constantLoad(in, g, s); break;
+      case Opcode::NOP:
+      case Opcode::BSSY:
+      case Opcode::BSYNC:
+      case Opcode::WARPSYNC:
+        break;
+      case Opcode::LD:
+      case Opcode::LDG:
+      case Opcode::LDS:
+      case Opcode::LDL:
+      case Opcode::ST:
+      case Opcode::STG:
+      case Opcode::STS:
+      case Opcode::STL:
+      case Opcode::ATOM:
+      case Opcode::RED:
+        memoryAccess(in, g, s);
+        break;
+      case Opcode::LDC:
+        constantLoad(in, g, s);
+        break;
       case Opcode::MOV:
-        if (in.srcs.size() == 1 && in.srcs[0].kind == Operand::Kind::Symbol && in.dsts.size() == 1) {
+        if (in.srcs.size() == 1 && in.srcs[0].kind == Operand::Kind::Symbol &&
+            in.dsts.size() == 1) {
           // MOV R, sym: the address (the models leave symbols to the encoder)
-          const Operand& d = in.dsts[0];
-          if (d.kind != Operand::Kind::Reg || !d.reg.isGeneral()) unmodelledAt(in, "MOV of an address into a predicate");
+          const Operand &d = in.dsts[0];
+          if (d.kind != Operand::Kind::Reg || !d.reg.isGeneral())
+            unmodelledAt(in, "MOV of an address into a predicate");
           z3::expr v = symbolValue(in, in.srcs[0]);
-          if (!in.has(Mod::W64)) v = Smt::zext(Smt::low(v, 32), 64);
-          if (!d.reg.isConst()) s.regs.insert_or_assign(d.reg, z3::ite(g, v, regOf(s, d.reg)));
+          if (!in.has(Mod::W64))
+            v = Smt::zext(Smt::low(v, 32), 64);
+          if (!d.reg.isConst())
+            s.regs.insert_or_assign(d.reg, z3::ite(g, v, regOf(s, d.reg)));
           break;
         }
         compute(in, s, smt_.bv(0, 64));
         break;
-      default: compute(in, s, smt_.bv(0, 64)); break;
+      default:
+        compute(in, s, smt_.bv(0, 64));
+        break;
       }
     }
-    if (s.pc.is_false()) return;
+    if (s.pc.is_false())
+      return;
     if (b + 1 < f_.blocks.size()) {
       edge(b, k, b + 1, s);
     } else {
@@ -423,118 +505,158 @@ private:
     }
   }
 
-  [[noreturn]] void unmodelledAt(const Instr& in, const std::string& why) {
-    throw Unmodelled{fmt::format("{} at line {} ({})", in.op == Opcode::OPAQUE ? "OPAQUE" : std::string(in.info().name),
+  [[noreturn]] void unmodelledAt(const Instr &in, const std::string &why) {
+    throw Unmodelled{fmt::format("{} at line {} ({})",
+                                 in.op == Opcode::OPAQUE ? "OPAQUE" : std::string(in.info().name),
                                  in.loc.line, why)};
   }
 
   // The raw value of source i as the models take it (opcode_model.h, ModelInputs).
-  z3::expr sourceValue(const Instr& in, size_t i, const State& s) {
-    const Operand& o = in.srcs[i];
+  z3::expr sourceValue(const Instr &in, size_t i, const State &s) {
+    const Operand &o = in.srcs[i];
     switch (o.kind) {
-    case Operand::Kind::Reg: return regOf(s, o.reg);
-    case Operand::Kind::Imm: return smt_.bv(uint64_t(o.imm), 64);
+    case Operand::Kind::Reg:
+      return regOf(s, o.reg);
+    case Operand::Kind::Imm:
+      return smt_.bv(uint64_t(o.imm), 64);
     case Operand::Kind::FImm:
-      if (in.op == Opcode::HADD2 || in.op == Opcode::HMUL2 || in.op == Opcode::HFMA2) unmodelledAt(in, "a float immediate of a half-precision pair");
-      return readsF64(in) ? smt_.bv(std::bit_cast<uint64_t>(o.fimm), 64) : smt_.bv(std::bit_cast<uint32_t>(float(o.fimm)), 64);
-    case Operand::Kind::CBank: return readWord(smt_, bankArray(in, o, s), bankOffset(o, s));
-    case Operand::Kind::Symbol: return symbolValue(in, o);
-    default: return smt_.bv(0, 64); // special registers, labels, tables: the model reads them otherwise
+      if (in.op == Opcode::HADD2 || in.op == Opcode::HMUL2 || in.op == Opcode::HFMA2)
+        unmodelledAt(in, "a float immediate of a half-precision pair");
+      return readsF64(in) ? smt_.bv(std::bit_cast<uint64_t>(o.fimm), 64)
+                          : smt_.bv(std::bit_cast<uint32_t>(float(o.fimm)), 64);
+    case Operand::Kind::CBank:
+      return readWord(smt_, bankArray(in, o, s), bankOffset(o, s));
+    case Operand::Kind::Symbol:
+      return symbolValue(in, o);
+    default:
+      return smt_.bv(0, 64); // special registers, labels, tables: the model reads them otherwise
     }
   }
 
-  z3::expr bankOffset(const Operand& o, const State& s) {
+  z3::expr bankOffset(const Operand &o, const State &s) {
     z3::expr off = smt_.bv(uint64_t(o.imm), 64);
-    if (o.hasReg) off = off + Smt::zext(Smt::low(regOf(s, o.reg), 32), 64);
+    if (o.hasReg)
+      off = off + Smt::zext(Smt::low(regOf(s, o.reg), 32), 64);
     return off;
   }
   // Bank 3 is the module's .const data: the const window of memory (docs/interpreter.md).
-  z3::expr bankArray(const Instr& in, const Operand& o, const State& s) {
+  z3::expr bankArray(const Instr &in, const Operand &o, const State &s) {
     (void)in;
     return o.bank == 3 ? s.mem : x_.bank(o.bank);
   }
 
   // MOV R, sym: a variable's address in its space, a function's address.
-  z3::expr symbolValue(const Instr& in, const Operand& o) {
-    const Param* param = nullptr;
-    const Variable* v = findVariable(m_, f_, o.sym, &param);
-    if (v || param) return variableBase(in, o.sym, v, param).first;
+  z3::expr symbolValue(const Instr &in, const Operand &o) {
+    const Param *param = nullptr;
+    const Variable *v = findVariable(m_, f_, o.sym, &param);
+    if (v || param)
+      return variableBase(in, o.sym, v, param).first;
     for (size_t i = 0; i < m_.functions.size(); ++i)
-      if (m_.functions[i].name == o.sym) return smt_.bv(kFunctionBase + 16 * i, 64);
+      if (m_.functions[i].name == o.sym)
+        return smt_.bv(kFunctionBase + 16 * i, 64);
     unmodelledAt(in, fmt::format("undefined symbol '{}'", o.sym));
   }
 
   // A variable's address in its space and the window it lives in (0 for .global).
-  std::pair<z3::expr, uint64_t> variableBase(const Instr& in, const std::string& name, const Variable* v, const Param* param) {
-    bool fnScope = v && std::any_of(f_.variables.begin(), f_.variables.end(), [&](const Variable& w) { return &w == v; });
+  std::pair<z3::expr, uint64_t> variableBase(const Instr &in, const std::string &name,
+                                             const Variable *v, const Param *param) {
+    bool fnScope = v && std::any_of(f_.variables.begin(), f_.variables.end(),
+                                    [&](const Variable &w) { return &w == v; });
     if (param || (v && v->space == Space::Param))
       return {x_.base(fmt::format("{}.param {}", f_.name, name), kParamSize), kParamWindow};
     switch (v->space) {
-    case Space::Global: return {x_.base(fmt::format("global {}", name), std::nullopt), 0};
-    case Space::Const: return {x_.base(fmt::format("const {}", name), uint64_t(64) << 20), kConstWindow};
+    case Space::Global:
+      return {x_.base(fmt::format("global {}", name), std::nullopt), 0};
+    case Space::Const:
+      return {x_.base(fmt::format("const {}", name), uint64_t(64) << 20), kConstWindow};
     case Space::Shared:
-      return {x_.base(fnScope ? fmt::format("{}.shared {}", f_.name, name) : fmt::format("shared {}", name), kSharedSize),
+      return {x_.base(fnScope ? fmt::format("{}.shared {}", f_.name, name)
+                              : fmt::format("shared {}", name),
+                      kSharedSize),
               kSharedWindow};
-    case Space::Local: return {x_.base(fmt::format("{}.local {}", f_.name, name), kLocalSize), kLocalWindow};
-    default: unmodelledAt(in, "a variable of an unknown space");
+    case Space::Local:
+      return {x_.base(fmt::format("{}.local {}", f_.name, name), kLocalSize), kLocalWindow};
+    default:
+      unmodelledAt(in, "a variable of an unknown space");
     }
   }
 
   // Runs the model of `in` with `word` as the memory word it reaches; writes destinations;
   // returns the memory word afterwards (stores and atomics).
-  std::optional<z3::expr> compute(const Instr& in, State& s, const z3::expr& word) {
+  std::optional<z3::expr> compute(const Instr &in, State &s, const z3::expr &word) {
     ModelInputs mi{{}, smt_.boolVal(true), {}, word, x_.tid, x_.ctaid, x_.ntid, x_.nctaid};
-    for (size_t i = 0; i < in.srcs.size(); ++i) mi.srcs.push_back(sourceValue(in, i, s));
-    if (in.guard) mi.guard = regOf(s, in.guard->reg);
-    for (const Operand& d : in.dsts) {
-      if (d.kind != Operand::Kind::Reg) unmodelledAt(in, "a destination that is not a register");
+    for (size_t i = 0; i < in.srcs.size(); ++i)
+      mi.srcs.push_back(sourceValue(in, i, s));
+    if (in.guard)
+      mi.guard = regOf(s, in.guard->reg);
+    for (const Operand &d : in.dsts) {
+      if (d.kind != Operand::Kind::Reg)
+        unmodelledAt(in, "a destination that is not a register");
       mi.oldDsts.push_back(regOf(s, d.reg));
     }
     std::optional<ModelOutputs> out;
     if (in.op != Opcode::OPAQUE && in.op != Opcode::VOTE && in.op != Opcode::SHFL)
       out = modelInstr(smt_, in, mi);
     if (!out) {
-      std::string why = in.op == Opcode::OPAQUE       ? "its meaning is unknown"
-                        : in.op == Opcode::VOTE || in.op == Opcode::SHFL ? "warp-level values are not modelled"
-                                                                        : "no model for this modifier combination";
+      std::string why = in.op == Opcode::OPAQUE ? "its meaning is unknown"
+                        : in.op == Opcode::VOTE || in.op == Opcode::SHFL
+                            ? "warp-level values are not modelled"
+                            : "no model for this modifier combination";
       unmodelledAt(in, why);
     }
     for (size_t i = 0; i < in.dsts.size(); ++i)
-      if (!in.dsts[i].reg.isConst()) s.regs.insert_or_assign(in.dsts[i].reg, out->dsts[i]);
+      if (!in.dsts[i].reg.isConst())
+        s.regs.insert_or_assign(in.dsts[i].reg, out->dsts[i]);
     return out->memory;
   }
 
-  void memoryAccess(const Instr& in, const z3::expr& g, State& s) {
-    const Operand& o = in.srcs.empty() ? Operand{} : in.srcs[0];
-    if (o.kind != Operand::Kind::Mem) unmodelledAt(in, "an address that is not [R+imm]");
+  void memoryAccess(const Instr &in, const z3::expr &g, State &s) {
+    const Operand &o = in.srcs.empty() ? Operand{} : in.srcs[0];
+    if (o.kind != Operand::Kind::Mem)
+      unmodelledAt(in, "an address that is not [R+imm]");
     bool atomic = in.op == Opcode::ATOM || in.op == Opcode::RED;
-    bool isStore = atomic || in.op == Opcode::ST || in.op == Opcode::STG || in.op == Opcode::STS || in.op == Opcode::STL;
+    bool isStore = atomic || in.op == Opcode::ST || in.op == Opcode::STG || in.op == Opcode::STS ||
+                   in.op == Opcode::STL;
     unsigned bytes = atomic ? (in.has(Mod::W64) ? 8 : 4) : accessBytes(in);
     z3::expr a = smt_.bv(uint64_t(o.imm), 64);
-    if (o.hasReg) a = a + regOf(s, o.reg);
-    enum class Sp { Global, Shared, Local, Generic } sp =
-        in.op == Opcode::LDG || in.op == Opcode::STG   ? Sp::Global
-        : in.op == Opcode::LDS || in.op == Opcode::STS ? Sp::Shared
-        : in.op == Opcode::LDL || in.op == Opcode::STL ? Sp::Local
-                                                       : Sp::Generic;
-    z3::expr addr = a;              // the generic address
+    if (o.hasReg)
+      a = a + regOf(s, o.reg);
+    enum class Sp {
+      Global,
+      Shared,
+      Local,
+      Generic
+    } sp = in.op == Opcode::LDG || in.op == Opcode::STG   ? Sp::Global
+           : in.op == Opcode::LDS || in.op == Opcode::STS ? Sp::Shared
+           : in.op == Opcode::LDL || in.op == Opcode::STL ? Sp::Local
+                                                          : Sp::Generic;
+    z3::expr addr = a;                  // the generic address
     z3::expr bad = smt_.boolVal(false); // this access faults
-    auto windowFault = [&](const z3::expr& off, uint64_t size) { return !z3::ule(off, smt_.bv(size - bytes, 64)); };
+    auto windowFault = [&](const z3::expr &off, uint64_t size) {
+      return !z3::ule(off, smt_.bv(size - bytes, 64));
+    };
     if (!o.sym.empty()) {
-      const Param* param = nullptr;
-      const Variable* v = findVariable(m_, f_, o.sym, &param);
-      if (!v && !param) unmodelledAt(in, fmt::format("undefined symbol '{}'", o.sym));
+      const Param *param = nullptr;
+      const Variable *v = findVariable(m_, f_, o.sym, &param);
+      if (!v && !param)
+        unmodelledAt(in, fmt::format("undefined symbol '{}'", o.sym));
       auto [base, window] = variableBase(in, o.sym, v, param);
       Space space = param ? Space::Param : v->space;
       bool fits = sp == Sp::Generic || (sp == Sp::Global && space == Space::Global) ||
-                  (sp == Sp::Shared && space == Space::Shared) || (sp == Sp::Local && space == Space::Local);
-      if (!fits) unmodelledAt(in, "a variable of another state space");
+                  (sp == Sp::Shared && space == Space::Shared) ||
+                  (sp == Sp::Local && space == Space::Local);
+      if (!fits)
+        unmodelledAt(in, "a variable of another state space");
       z3::expr off = base + a;
       addr = smt_.bv(window, 64) + off;
-      if (space == Space::Shared) bad = windowFault(off, kSharedSize);
-      else if (space == Space::Local) bad = windowFault(off, kLocalSize);
-      else bad = !x_.valid(addr, smt_.bv(bytes, 32));
-      if (isStore && space == Space::Const) bad = smt_.boolVal(true);
+      if (space == Space::Shared)
+        bad = windowFault(off, kSharedSize);
+      else if (space == Space::Local)
+        bad = windowFault(off, kLocalSize);
+      else
+        bad = !x_.mapped(addr, bytes);
+      if (isStore && space == Space::Const)
+        bad = smt_.boolVal(true);
     } else if (sp == Sp::Shared) {
       addr = smt_.bv(kSharedWindow, 64) + a;
       bad = windowFault(a, kSharedSize);
@@ -542,34 +664,43 @@ private:
       addr = smt_.bv(kLocalWindow, 64) + a;
       bad = windowFault(a, kLocalSize);
     } else {
-      auto inWindow = [&](uint64_t base, uint64_t size) { return z3::ult(a - smt_.bv(base, 64), smt_.bv(size, 64)); };
-      z3::expr shared = inWindow(kSharedWindow, kSharedSize), local = inWindow(kLocalWindow, kLocalSize);
+      auto inWindow = [&](uint64_t base, uint64_t size) {
+        return z3::ult(a - smt_.bv(base, 64), smt_.bv(size, 64));
+      };
+      z3::expr shared = inWindow(kSharedWindow, kSharedSize),
+               local = inWindow(kLocalWindow, kLocalSize);
       bad = z3::ite(shared, windowFault(a - smt_.bv(kSharedWindow, 64), kSharedSize),
-                    z3::ite(local, windowFault(a - smt_.bv(kLocalWindow, 64), kLocalSize), !x_.valid(a, smt_.bv(bytes, 32))));
-      if (isStore && sp == Sp::Generic) bad = bad || inWindow(kConstWindow, uint64_t(64) << 20);
-      if (sp == Sp::Global) bad = bad || shared || local;
+                    z3::ite(local, windowFault(a - smt_.bv(kLocalWindow, 64), kLocalSize),
+                            !x_.mapped(a, bytes)));
+      if (isStore && sp == Sp::Generic)
+        bad = bad || inWindow(kConstWindow, uint64_t(64) << 20);
+      if (sp == Sp::Global)
+        bad = bad || shared || local;
     }
     bad = bad || (addr & smt_.bv(bytes - 1, 64)) != smt_.bv(0, 64);
     addFault(in, s.pc && g && bad);
     z3::expr priv = isPrivate(smt_, addr);
-    std::optional<z3::expr> word = compute(in, s, readWord(smt_, z3::ite(priv, s.priv, s.mem), addr));
+    std::optional<z3::expr> word =
+        compute(in, s, readWord(smt_, z3::ite(priv, s.priv, s.mem), addr));
     if (isStore) {
-      if (!word) unmodelledAt(in, "a store without a memory result");
+      if (!word)
+        unmodelledAt(in, "a store without a memory result");
       s.mem = z3::ite(priv, s.mem, writeWord(smt_, s.mem, addr, *word, bytes));
       s.priv = z3::ite(priv, writeWord(smt_, s.priv, addr, *word, bytes), s.priv);
     }
   }
 
-  void constantLoad(const Instr& in, const z3::expr& g, State& s) {
-    if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::CBank) unmodelledAt(in, "LDC without a constant-bank operand");
-    const Operand& o = in.srcs[0];
+  void constantLoad(const Instr &in, const z3::expr &g, State &s) {
+    if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::CBank)
+      unmodelledAt(in, "LDC without a constant-bank operand");
+    const Operand &o = in.srcs[0];
     unsigned bytes = accessBytes(in);
     z3::expr off = bankOffset(o, s);
     z3::expr bad = (off & smt_.bv(bytes - 1, 64)) != smt_.bv(0, 64);
     z3::expr word = smt_.bv(0, 64);
     if (o.bank == 3) {
       z3::expr addr = smt_.bv(kConstWindow, 64) + off;
-      bad = bad || !x_.valid(addr, smt_.bv(bytes, 32));
+      bad = bad || !x_.mapped(addr, bytes);
       word = readWord(smt_, s.mem, addr);
     } else {
       word = readWord(smt_, x_.bank(o.bank), off);
@@ -581,12 +712,16 @@ private:
   // A call: an uninterpreted effect of the callee (named, or the address in the register)
   // on memory and on the register results; it may also end the thread or fault. Calls with
   // the same callee and the same memory and arguments have the same effect on both sides.
-  void call(const Instr& in, const z3::expr& g, State& s) {
-    if (in.srcs.empty()) unmodelledAt(in, "CALL without a target");
-    const Operand& t = in.srcs[0];
-    std::string callee = t.kind == Operand::Kind::Symbol ? t.sym : t.kind == Operand::Kind::Reg ? "(indirect)" : "";
-    if (callee.empty()) unmodelledAt(in, "CALL without a target");
-    z3::context& c = smt_.ctx();
+  void call(const Instr &in, const z3::expr &g, State &s) {
+    if (in.srcs.empty())
+      unmodelledAt(in, "CALL without a target");
+    const Operand &t = in.srcs[0];
+    std::string callee = t.kind == Operand::Kind::Symbol ? t.sym
+                         : t.kind == Operand::Kind::Reg  ? "(indirect)"
+                                                         : "";
+    if (callee.empty())
+      unmodelledAt(in, "CALL without a target");
+    z3::context &c = smt_.ctx();
     z3::sort_vector domain(c);
     z3::expr_vector args(c);
     domain.push_back(x_.bytes);
@@ -596,7 +731,8 @@ private:
     domain.push_back(c.bv_sort(64));
     args.push_back(t.kind == Operand::Kind::Reg ? regOf(s, t.reg) : smt_.bv(0, 64));
     for (size_t i = 1; i < in.srcs.size(); ++i) {
-      if (in.srcs[i].kind != Operand::Kind::Reg) continue; // .param arguments are in memory
+      if (in.srcs[i].kind != Operand::Kind::Reg)
+        continue; // .param arguments are in memory
       z3::expr v = regOf(s, in.srcs[i].reg);
       domain.push_back(v.get_sort());
       args.push_back(v);
@@ -608,8 +744,9 @@ private:
     z3::expr faults = x_.function("call " + sig + " faults", domain, c.bool_sort())(args);
     addFault(in, s.pc && g && faults);
     for (size_t i = 0; i < in.dsts.size(); ++i) {
-      const Operand& d = in.dsts[i];
-      if (d.kind != Operand::Kind::Reg || d.reg.isConst()) continue;
+      const Operand &d = in.dsts[i];
+      if (d.kind != Operand::Kind::Reg || d.reg.isConst())
+        continue;
       z3::sort r = d.reg.isPredicate() ? c.bool_sort() : c.bv_sort(64);
       z3::expr v = x_.function(fmt::format("call {} result {}", sig, i), domain, r)(args);
       s.regs.insert_or_assign(d.reg, z3::ite(g, v, regOf(s, d.reg)));
@@ -628,33 +765,41 @@ private:
 // Z3's solver for arrays, uninterpreted functions and bit-vectors: on these queries it is
 // orders of magnitude faster than the default (a loop unrolled twice: 0.3 s against 55 s).
 // ORIOPT_TV_LOGIC names another logic, for experiments.
-z3::solver makeSolver(Smt& smt) {
-  const char* logic = std::getenv("ORIOPT_TV_LOGIC");
+z3::solver makeSolver(Smt &smt) {
+  const char *logic = std::getenv("ORIOPT_TV_LOGIC");
   return z3::solver(smt.ctx(), logic && *logic ? logic : "QF_AUFBV");
 }
 
 // solver.check(), and where the QF_AUFBV solver gives up (it is incomplete on the arrays of
 // arrays that hold barrier snapshots), the same assertions on Z3's default solver. The model
 // of a sat answer is in `solver` afterwards.
-z3::check_result checkWithFallback(Smt& smt, z3::solver& solver, unsigned timeoutMs) {
+z3::check_result checkWithFallback(Smt &smt, z3::solver &solver, unsigned timeoutMs) {
+  // Taken before check(): a tactic solver that gives up leaves its assertions preprocessed
+  // (variables solved away), and a model of those does not assign the eliminated ones.
+  z3::expr_vector asserted = solver.assertions();
   z3::check_result r = solver.check();
-  if (r == z3::unsat) return r;
+  if (r == z3::unsat)
+    return r;
   if (r == z3::sat) {
     // The QF_AUFBV solver's models do not always evaluate every term (uninterpreted functions
     // and arrays); a counterexample must, so a model that does not satisfy the assertions is
     // found again by the general solver.
     z3::model m = solver.get_model();
     bool ok = true;
-    for (const z3::expr& e : solver.assertions()) ok = ok && m.eval(e, true).is_true();
-    if (ok) return r;
+    for (const z3::expr &e : asserted)
+      ok = ok && m.eval(e, true).is_true();
+    if (ok)
+      return r;
   }
   z3::solver general(smt.ctx());
   z3::params p(smt.ctx());
   p.set("timeout", timeoutMs);
   general.set(p);
-  for (const z3::expr& e : solver.assertions()) general.add(e);
+  for (const z3::expr &e : asserted)
+    general.add(e);
   r = general.check();
-  if (r != z3::unknown) solver = general;
+  if (r != z3::unknown)
+    solver = general;
   return r;
 }
 
@@ -671,43 +816,53 @@ struct Observation {
 // register pairs are found Houdini-style: start from every pair (r, r) and every pair a copy
 // makes, drop the pairs a counterexample breaks, repeat. Success proves refinement for
 // every input; failure only means no such relation was found (the verdict stays unknown).
-std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src, const Function& fs, const Module& tgt,
-                                          const Function& ft, const TvOptions& opts,
+std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src,
+                                          const Function &fs, const Module &tgt, const Function &ft,
+                                          const TvOptions &opts,
                                           std::chrono::steady_clock::time_point deadline) {
   SideEncoder probe(x, src, fs, 0);
   std::set<uint32_t> headers = probe.loopHeaders();
   std::map<uint32_t, uint32_t> corr; // source header -> target block
   std::set<uint32_t> tgtCuts;
   for (uint32_t h : headers) {
-    const std::string& label = fs.blocks[h].label;
+    const std::string &label = fs.blocks[h].label;
     std::optional<uint32_t> t = label.empty() ? std::nullopt : ft.findBlock(label);
-    if (!t) return fmt::format("loop header bix{} has no block of the same label in the target", h);
+    if (!t)
+      return fmt::format("loop header bix{} has no block of the same label in the target", h);
     corr[h] = *t;
     tgtCuts.insert(*t);
   }
-  std::set<Reg> regsS = SideEncoder(x, src, fs, 0).registers(), regsT = SideEncoder(x, tgt, ft, 0).registers();
+  std::set<Reg> regsS = SideEncoder(x, src, fs, 0).registers(),
+                regsT = SideEncoder(x, tgt, ft, 0).registers();
   // Candidate pairs (source register, target register).
   std::set<std::pair<Reg, Reg>> start;
   for (Reg r : regsS)
-    if (regsT.count(r)) start.insert({r, r});
-  auto copies = [](const Function& f, auto add) {
-    for (const Block& b : f.blocks)
-      for (const Instr& in : b.instrs)
-        if (in.op == Opcode::MOV && !in.isGuarded() && in.dsts.size() == 1 && in.srcs.size() == 1 && in.srcs[0].isReg() &&
-            in.dsts[0].isReg() && !in.srcs[0].neg && !in.srcs[0].abs && !in.srcs[0].reg.isConst() && !in.dsts[0].reg.isConst() &&
+    if (regsT.count(r))
+      start.insert({r, r});
+  auto copies = [](const Function &f, auto add) {
+    for (const Block &b : f.blocks)
+      for (const Instr &in : b.instrs)
+        if (in.op == Opcode::MOV && !in.isGuarded() && in.dsts.size() == 1 && in.srcs.size() == 1 &&
+            in.srcs[0].isReg() && in.dsts[0].isReg() && !in.srcs[0].neg && !in.srcs[0].abs &&
+            !in.srcs[0].reg.isConst() && !in.dsts[0].reg.isConst() &&
             in.srcs[0].reg.isPredicate() == in.dsts[0].reg.isPredicate())
           add(in.dsts[0].reg, in.srcs[0].reg);
   };
-  copies(ft, [&](Reg d, Reg a) { if (regsS.count(a)) start.insert({a, d}); });
-  copies(fs, [&](Reg d, Reg a) { if (regsT.count(a)) start.insert({d, a}); });
+  copies(ft, [&](Reg d, Reg a) {
+    if (regsS.count(a))
+      start.insert({a, d});
+  });
+  copies(fs, [&](Reg d, Reg a) {
+    if (regsT.count(a))
+      start.insert({d, a});
+  });
   std::map<uint32_t, std::set<std::pair<Reg, Reg>>> cand;
-  for (uint32_t h : headers) cand[h] = start;
+  for (uint32_t h : headers)
+    cand[h] = start;
 
   // The states at each cut point: fresh registers per side, one memory and barrier history.
   using State = SideEncoder::State;
-  auto entryState = [&]() {
-    return State{smt.boolVal(true), {}, x.mem0, x.priv0, smt.bv(0, 32)};
-  };
+  auto entryState = [&]() { return State{smt.boolVal(true), {}, x.mem0, x.priv0, smt.bv(0, 32)}; };
   std::map<uint32_t, std::pair<State, State>> at;
   for (uint32_t h : headers) {
     std::string tag = fmt::format("@bix{} ", h);
@@ -715,22 +870,28 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
     z3::expr privMem = smt.ctx().constant(("private memory" + tag).c_str(), x.bytes);
     z3::expr bars = smt.bvVar("barriers" + tag, 32);
     State a{smt.boolVal(true), {}, mem, privMem, bars}, b = a;
-    auto fresh = [&](const std::string& side, Reg r) {
+    auto fresh = [&](const std::string &side, Reg r) {
       std::string n = fmt::format("{}{}{}{}", side, tag, regFilePrefix(r.file), r.num);
       return r.isPredicate() ? smt.boolVar(n) : smt.bvVar(n, 64);
     };
-    for (Reg r : regsS) if (!r.isConst()) a.regs.emplace(r, fresh("source", r));
-    for (Reg r : regsT) if (!r.isConst()) b.regs.emplace(r, fresh("target", r));
+    for (Reg r : regsS)
+      if (!r.isConst())
+        a.regs.emplace(r, fresh("source", r));
+    for (Reg r : regsT)
+      if (!r.isConst())
+        b.regs.emplace(r, fresh("target", r));
     at.emplace(h, std::make_pair(a, b));
   }
-  auto regIn = [&](const State& st, Reg r) -> z3::expr {
-    if (r.isConst()) return r.isPredicate() ? smt.boolVal(true) : smt.bv(0, 64);
+  auto regIn = [&](const State &st, Reg r) -> z3::expr {
+    if (r.isConst())
+      return r.isPredicate() ? smt.boolVal(true) : smt.bv(0, 64);
     auto it = st.regs.find(r);
     return it != st.regs.end() ? it->second : x.initReg(r);
   };
-  auto relation = [&](uint32_t h, const State& a, const State& b) {
+  auto relation = [&](uint32_t h, const State &a, const State &b) {
     z3::expr e = smt.boolVal(true);
-    for (const auto& [ra, rb] : cand[h]) e = e && regIn(a, ra) == regIn(b, rb);
+    for (const auto &[ra, rb] : cand[h])
+      e = e && regIn(a, ra) == regIn(b, rb);
     return e;
   };
 
@@ -741,41 +902,50 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
   };
   std::vector<Segment> segments;
   auto addSegment = [&](std::optional<uint32_t> h) {
-    Segment g{std::make_unique<SideEncoder>(x, src, fs, 0), std::make_unique<SideEncoder>(x, tgt, ft, 0), h};
+    Segment g{std::make_unique<SideEncoder>(x, src, fs, 0),
+              std::make_unique<SideEncoder>(x, tgt, ft, 0), h};
     g.s->runSegment(h ? *h : 0, h ? at.at(*h).first : entryState(), headers);
     g.t->runSegment(h ? corr.at(*h) : 0, h ? at.at(*h).second : entryState(), tgtCuts);
     segments.push_back(std::move(g));
   };
   addSegment(std::nullopt);
-  for (uint32_t h : headers) addSegment(h);
-  for (const Segment& g : segments) {
-    if (g.s->unmodelled) return "source: unmodelled " + *g.s->unmodelled;
-    if (g.t->unmodelled) return "target: unmodelled " + *g.t->unmodelled;
+  for (uint32_t h : headers)
+    addSegment(h);
+  for (const Segment &g : segments) {
+    if (g.s->unmodelled)
+      return "source: unmodelled " + *g.s->unmodelled;
+    if (g.t->unmodelled)
+      return "target: unmodelled " + *g.t->unmodelled;
   }
 
   z3::expr a = smt.bvVar("address", 64), kb = smt.bvVar("barrier", 32);
   // Shared memory and its history; with `withPrivate`, the thread's own memory too.
   // (Barriers before the segment saw the same memory by assumption: `history` on both sides.)
-  auto sameMemory = [&](const State& p, const State& q, bool withPrivate, const SideEncoder& es, const SideEncoder& et) {
+  auto sameMemory = [&](const State &p, const State &q, bool withPrivate, const SideEncoder &es,
+                        const SideEncoder &et) {
     z3::expr memDiff = z3::select(p.mem, a) != z3::select(q.mem, a);
-    if (withPrivate) memDiff = memDiff || z3::select(p.priv, a) != z3::select(q.priv, a);
-    z3::expr seenDiff = z3::ult(kb, p.barriers) &&
-                        z3::select(es.snapshotAt(kb, x.history), a) != z3::select(et.snapshotAt(kb, x.history), a);
+    if (withPrivate)
+      memDiff = memDiff || z3::select(p.priv, a) != z3::select(q.priv, a);
+    z3::expr seenDiff = z3::ult(kb, p.barriers) && z3::select(es.snapshotAt(kb, x.history), a) !=
+                                                       z3::select(et.snapshotAt(kb, x.history), a);
     return !(memDiff || seenDiff || p.barriers != q.barriers);
   };
   for (int round = 0; round < 10000; ++round) {
     bool changed = false;
-    for (const Segment& g : segments) {
-      State s0 = g.from ? at.at(*g.from).first : entryState(), t0 = g.from ? at.at(*g.from).second : entryState();
-      z3::expr assume = x.assumptions && !g.s->fault && (g.from ? relation(*g.from, s0, t0) : smt.boolVal(true));
+    for (const Segment &g : segments) {
+      State s0 = g.from ? at.at(*g.from).first : entryState(),
+            t0 = g.from ? at.at(*g.from).second : entryState();
+      z3::expr assume =
+          x.assumptions && !g.s->fault && (g.from ? relation(*g.from, s0, t0) : smt.boolVal(true));
       // What must hold whatever the candidates: no new fault, no cut-short path, the same
       // cut point or end reached, the same memory there.
       z3::expr fixedBad = g.t->fault || g.s->bound || g.t->bound || g.s->exited != g.t->exited;
       State exitS{g.s->exited, {}, g.s->exitMem, g.s->exitPriv, g.s->exitBarriers};
       State exitT{g.t->exited, {}, g.t->exitMem, g.t->exitPriv, g.t->exitBarriers};
       z3::expr exitBad = g.s->exited && !sameMemory(exitS, exitT, false, *g.s, *g.t);
-      for (const Param& p : fs.returns) { // a .func's return values (in .param storage)
-        z3::expr base = smt.bv(kParamWindow, 64) + x.base(fmt::format("{}.param {}", fs.name, p.name), kParamSize);
+      for (const Param &p : fs.returns) { // a .func's return values (in .param storage)
+        z3::expr base = smt.bv(kParamWindow, 64) +
+                        x.base(fmt::format("{}.param {}", fs.name, p.name), kParamSize);
         exitBad = exitBad || (g.s->exited && z3::ult(a - base, smt.bv(p.size, 64)) &&
                               z3::select(g.s->exitPriv, a) != z3::select(g.t->exitPriv, a));
       }
@@ -786,8 +956,14 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
         auto it = g.t->arrivals.find(corr.at(h));
         z3::expr ps = smt.boolVal(false), pt = smt.boolVal(false);
         std::optional<State> ss, st;
-        if (is != g.s->arrivals.end()) { ss = g.s->mergeStates(is->second); ps = ss->pc; }
-        if (it != g.t->arrivals.end()) { st = g.t->mergeStates(it->second); pt = st->pc; }
+        if (is != g.s->arrivals.end()) {
+          ss = g.s->mergeStates(is->second);
+          ps = ss->pc;
+        }
+        if (it != g.t->arrivals.end()) {
+          st = g.t->mergeStates(it->second);
+          pt = st->pc;
+        }
         fixedBad = fixedBad || ps != pt;
         if (ss && st) {
           fixedBad = fixedBad || (ps && !sameMemory(*ss, *st, true, *g.s, *g.t));
@@ -798,27 +974,37 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
       for (;;) {
         z3::solver solver = makeSolver(smt);
         z3::params prm(smt.ctx());
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-        if (left <= 0) return fmt::format("the inductive proof ran out of its time ({} s per function)", opts.budgetSeconds);
-        unsigned queryMs = unsigned(std::min<long long>(left, (long long)opts.timeoutSeconds * 1000));
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        deadline - std::chrono::steady_clock::now())
+                        .count();
+        if (left <= 0)
+          return fmt::format("the inductive proof ran out of its time ({} s per function)",
+                             opts.budgetSeconds);
+        unsigned queryMs =
+            unsigned(std::min<long long>(left, (long long)opts.timeoutSeconds * 1000));
         prm.set("timeout", queryMs);
         solver.set(prm);
         solver.add(assume);
         // candBad is rebuilt from the current candidates
         z3::expr cb = smt.boolVal(false);
-        for (auto& [h, reached, ss, st] : arrive) cb = cb || (reached && !relation(h, ss, st));
+        for (auto &[h, reached, ss, st] : arrive)
+          cb = cb || (reached && !relation(h, ss, st));
         solver.add(fixedBad || exitBad || cb);
         z3::check_result res = checkWithFallback(smt, solver, queryMs);
-        if (res == z3::unknown) return "timeout in the inductive proof: " + solver.reason_unknown();
-        if (res == z3::unsat) break;
+        if (res == z3::unknown)
+          return "timeout in the inductive proof: " + solver.reason_unknown();
+        if (res == z3::unsat)
+          break;
         z3::model m = solver.get_model();
-        auto holds = [&](const z3::expr& e) { return m.eval(e, true).is_true(); };
+        auto holds = [&](const z3::expr &e) { return m.eval(e, true).is_true(); };
         if (holds(fixedBad) || holds(exitBad))
-          return g.from ? fmt::format("no inductive relation at bix{} keeps the two in step", *g.from)
-                        : std::string("the two do not stay in step up to the first loop header");
+          return g.from
+                     ? fmt::format("no inductive relation at bix{} keeps the two in step", *g.from)
+                     : std::string("the two do not stay in step up to the first loop header");
         bool dropped = false;
-        for (auto& [h, reached, ss, st] : arrive) {
-          if (!holds(reached)) continue;
+        for (auto &[h, reached, ss, st] : arrive) {
+          if (!holds(reached))
+            continue;
           for (auto it = cand[h].begin(); it != cand[h].end();) {
             if (!holds(regIn(ss, it->first) == regIn(st, it->second))) {
               it = cand[h].erase(it);
@@ -828,44 +1014,261 @@ std::optional<std::string> inductiveProof(Smt& smt, Inputs& x, const Module& src
             }
           }
         }
-        if (!dropped) return "the inductive proof made no progress";
+        if (!dropped)
+          return "the inductive proof made no progress";
         changed = true;
       }
       (void)candBad;
     }
-    if (!changed) return std::nullopt;
+    if (!changed)
+      return std::nullopt;
   }
   return "the inductive proof did not converge";
 }
 
 std::string hex(uint64_t v) { return fmt::format("0x{:x}", v); }
 
-uint64_t numeral(const z3::expr& e) {
+uint64_t numeral(const z3::expr &e) {
   uint64_t u = 0;
-  if (e.is_numeral()) Z3_get_numeral_uint64(e.ctx(), e, &u);
+  if (e.is_numeral())
+    Z3_get_numeral_uint64(e.ctx(), e, &u);
   return u;
 }
 
+// A counterexample `oriopt --run` replays (docs/verifier.md, "Replaying a counterexample"):
+// the query is narrowed to the launch the interpreter makes. One thread in one CTA (other
+// threads would run too, and their faults or stores could hide the difference); registers
+// zero; each parameter by value, or each 8-byte one a buffer of kReplayBufferBytes bytes
+// whose contents the solver picks; variables and buffers where layoutLaunch puts them, with
+// their initial bytes, and nothing else of global memory mapped. The difference must be one
+// a run shows: a fault, a different end, or a byte of a buffer.
+constexpr uint64_t kReplayBufferBytes = 128;
+
+struct Replay {
+  z3::model model;
+  RunConfig cfg;
+  std::string args;
+};
+
+// The key Inputs::base gives a variable (SideEncoder::variableBase).
+std::string baseKey(const Function *owner, const Variable &v) {
+  switch (v.space) {
+  case Space::Global:
+    return "global " + v.name;
+  case Space::Const:
+    return "const " + v.name;
+  case Space::Shared:
+    return owner ? fmt::format("{}.shared {}", owner->name, v.name) : "shared " + v.name;
+  case Space::Local:
+    return owner ? fmt::format("{}.local {}", owner->name, v.name) : "";
+  case Space::Param:
+    return owner ? fmt::format("{}.param {}", owner->name, v.name) : "";
+  }
+  return "";
+}
+
+std::string hexBytes(const std::vector<uint8_t> &b) {
+  std::string out;
+  for (uint8_t c : b)
+    out += fmt::format("{:02x}", c);
+  return out;
+}
+
+// Replay constraints for one way of binding the parameters (`asBuffers`: the 8-byte ones
+// are buffers); nullopt with `why` set when the launch cannot express the encoding.
+std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const Module &tgt,
+                                 const Function &f, const z3::expr &base,
+                                 const z3::expr &endsDiffer, const z3::expr &a,
+                                 const z3::expr &byteDiffers, bool asBuffers, unsigned timeoutMs,
+                                 std::string &why) {
+  RunConfig cfg;
+  cfg.entry = f.name;
+  for (const Param &p : f.params) {
+    if (p.count != 0 || p.size > 8) {
+      why = fmt::format("parameter '{}' is an aggregate, which --run cannot bind", p.name);
+      return std::nullopt;
+    }
+    if (asBuffers && p.size == 8)
+      cfg.buffers[p.name].assign(kReplayBufferBytes, 0);
+    else
+      cfg.params[p.name] = 0;
+  }
+  auto laid = layoutLaunch(src, cfg), laidT = layoutLaunch(tgt, cfg);
+  if (auto *e = std::get_if<std::string>(&laid)) {
+    why = "the interpreter cannot launch it: " + *e;
+    return std::nullopt;
+  }
+  const LaunchLayout &L = std::get<LaunchLayout>(laid);
+  if (!std::holds_alternative<LaunchLayout>(laidT) ||
+      std::get<LaunchLayout>(laidT).global.size() != L.global.size() ||
+      std::get<LaunchLayout>(laidT).cbank0 != L.cbank0) {
+    why = "the two modules' variables are laid out differently";
+    return std::nullopt;
+  }
+  z3::context &c = smt.ctx();
+  z3::expr pin = x.tid == smt.bv(0, 32) && x.ctaid == smt.bv(0, 32) && x.ntid == smt.bv(1, 32) &&
+                 x.nctaid == smt.bv(1, 32);
+  for (const auto &[reg, e] : x.initRegs)
+    pin = pin && (e.is_bool() ? !e : e == smt.bv(0, 64));
+  auto zeros = [&] { return z3::const_array(c.bv_sort(64), smt.bv(0, 8)); };
+  auto storeBytes = [&](z3::expr mem, uint64_t at, const std::vector<uint8_t> &bytes) {
+    for (size_t k = 0; k < bytes.size(); ++k)
+      if (bytes[k] != 0)
+        mem = z3::store(mem, smt.bv(at + k, 64), smt.bv(bytes[k], 8));
+    return mem;
+  };
+  // Global memory: variables with their bytes, buffers with the solver's; the const window.
+  z3::expr mem = zeros();
+  std::map<std::string, std::vector<z3::expr>> bufferBytes;
+  z3::expr mappedRegion = smt.boolVal(false); // as a function of a placeholder address/size
+  z3::expr pa = smt.bvVar("replay address", 64), pn = smt.bvVar("replay size", 64);
+  auto within = [&](uint64_t b, uint64_t size) {
+    return z3::uge(pa, smt.bv(b, 64)) && z3::ule(pa + pn, smt.bv(b + size, 64));
+  };
+  z3::expr inBuffer = smt.boolVal(false);
+  for (size_t i = 0; i < L.global.size(); ++i) {
+    const auto &g = L.global[i];
+    mappedRegion = mappedRegion || within(g.at, g.bytes.size());
+    if (cfg.buffers.count(L.globalNames[i])) {
+      auto &v = bufferBytes[L.globalNames[i]];
+      for (uint64_t k = 0; k < g.bytes.size(); ++k) {
+        v.push_back(smt.bvVar(fmt::format("buffer {}[{}]", L.globalNames[i], k), 8));
+        mem = z3::store(mem, smt.bv(g.at + k, 64), v.back());
+      }
+      inBuffer = inBuffer || within(g.at, g.bytes.size());
+    } else {
+      mem = storeBytes(mem, g.at, g.bytes);
+    }
+  }
+  mappedRegion = mappedRegion || within(kConstWindow, L.constData.size());
+  mem = storeBytes(mem, kConstWindow, L.constData);
+  for (const auto &b : L.sharedInit)
+    mem = storeBytes(mem, kSharedWindow + b.at, b.bytes);
+  pin = pin && x.mem0 == mem;
+  z3::expr priv = zeros();
+  for (const auto &b : L.localInit)
+    priv = storeBytes(priv, kLocalWindow + b.at, b.bytes);
+  for (const auto &b : L.paramInit)
+    priv = storeBytes(priv, kParamWindow + b.at, b.bytes);
+  pin = pin && x.priv0 == priv;
+  for (const auto &[a, n] : x.mappedUses) {
+    z3::expr_vector from(c), to(c);
+    from.push_back(pa);
+    from.push_back(pn);
+    to.push_back(a);
+    to.push_back(smt.bv(n, 64));
+    z3::expr region = mappedRegion;
+    pin = pin && (x.valid(a, smt.bv(n, 32)) == region.substitute(from, to));
+  }
+  // Bank 0: the interpreter's bytes, with the by-value parameters the solver's.
+  std::map<uint64_t, z3::expr> paramBytes;
+  z3::expr bank0 = zeros();
+  for (size_t k = 0; k < L.cbank0.size(); ++k)
+    if (L.cbank0[k] != 0)
+      bank0 = z3::store(bank0, smt.bv(k, 64), smt.bv(L.cbank0[k], 8));
+  for (const Param &p : f.params)
+    if (cfg.params.count(p.name))
+      for (uint32_t k = 0; k < p.size; ++k) {
+        z3::expr b = smt.bvVar(fmt::format("param {}[{}]", p.name, k), 8);
+        paramBytes.emplace(p.offset + k, b);
+        bank0 = z3::store(bank0, smt.bv(p.offset + k, 64), b);
+      }
+  for (const auto &[b, arr] : x.banks)
+    pin = pin && arr == (b == 0 ? bank0 : zeros());
+  // Variable addresses.
+  std::map<std::string, uint64_t> at;
+  for (const Variable &v : src.variables)
+    if (auto it = L.variables.find(&v); it != L.variables.end())
+      at[baseKey(nullptr, v)] = it->second;
+  for (const Function &g : src.functions)
+    for (const Variable &v : g.variables)
+      if (auto it = L.variables.find(&v);
+          it != L.variables.end() &&
+          (&g == src.findFunction(f.name) || v.space == Space::Global || v.space == Space::Const))
+        at.emplace(baseKey(v.space == Space::Global || v.space == Space::Const ? nullptr : &g, v),
+                   it->second);
+  for (const auto &[key, e] : x.bases) {
+    auto it = at.find(key);
+    if (it == at.end()) {
+      why = fmt::format("the interpreter has no address for '{}'", key);
+      return std::nullopt;
+    }
+    pin = pin && e == smt.bv(it->second, 64);
+  }
+  z3::solver solver = makeSolver(smt);
+  z3::params prm(c);
+  prm.set("timeout", timeoutMs);
+  solver.set(prm);
+  // A run shows its end and its buffers' bytes: the byte at `a` must be in a buffer.
+  z3::expr_vector from(c), to(c);
+  from.push_back(pa);
+  from.push_back(pn);
+  to.push_back(a);
+  to.push_back(smt.bv(1, 64));
+  solver.add(base && pin && (endsDiffer || (inBuffer.substitute(from, to) && byteDiffers)));
+  z3::check_result res = checkWithFallback(smt, solver, timeoutMs);
+  if (res != z3::sat) {
+    why = res == z3::unsat
+              ? "no counterexample fits the interpreter's launch (one thread, registers zero, "
+                "parameters by value or as 128-byte buffers)"
+              : "timeout looking for a counterexample the interpreter can run";
+    return std::nullopt;
+  }
+  z3::model m = solver.get_model();
+  auto num = [&](const z3::expr &e) {
+    uint64_t u = 0;
+    z3::expr v = m.eval(e, true);
+    if (v.is_numeral())
+      Z3_get_numeral_uint64(c, v, &u);
+    return u;
+  };
+  std::string args = "--threads 1 --ctas 1";
+  for (const Param &p : f.params) {
+    if (!cfg.params.count(p.name))
+      continue;
+    uint64_t v = 0;
+    for (uint32_t k = 0; k < p.size; ++k)
+      v |= num(paramBytes.at(p.offset + k)) << (8 * k);
+    cfg.params[p.name] = v;
+    args += fmt::format(" --param {}=0x{:x}", p.name, v);
+  }
+  for (auto &[name, bytes] : bufferBytes) {
+    std::vector<uint8_t> &out = cfg.buffers[name];
+    for (size_t k = 0; k < bytes.size(); ++k)
+      out[k] = uint8_t(num(bytes[k]));
+    args += fmt::format(" --buffer {}=hex:{} --dump-buffer {}", name, hexBytes(out), name);
+  }
+  cfg.threads = cfg.ctas = 1;
+  return Replay{m, cfg, args};
+}
 } // namespace
 
 std::string TvResult::line() const {
   switch (verdict) {
-  case Verdict::Proved: return reason.empty() ? fmt::format("proved {}", function) : fmt::format("proved {} ({})", function, reason);
-  case Verdict::Unknown: return fmt::format("unknown {}: {}", function, reason);
+  case Verdict::Proved:
+    return reason.empty() ? fmt::format("proved {}", function)
+                          : fmt::format("proved {} ({})", function, reason);
+  case Verdict::Unknown:
+    return fmt::format("unknown {}: {}", function, reason);
   case Verdict::Refuted: {
     std::string s = fmt::format("refuted {}: {}", function, reason);
     if (!inputs.empty()) {
       s += "; counterexample:";
-      for (const auto& [k, v] : inputs) s += fmt::format(" {}={}", k, v);
+      for (const auto &[k, v] : inputs)
+        s += fmt::format(" {}={}", k, v);
     }
-    if (!replayArgs.empty()) s += fmt::format("; replay: oriopt --run {} FILE", replayArgs);
+    if (!replayArgs.empty())
+      s += fmt::format("; replay: oriopt --run {} FILE", replayArgs);
+    else if (!noReplay.empty() && !inputs.empty())
+      s += fmt::format("; no replay: {}", noReplay);
     return s;
   }
   }
   return {};
 }
 
-TvResult validateFunction(const Module& src, const Module& tgt, const std::string& name, const TvOptions& opts) {
+TvResult validateFunction(const Module &src, const Module &tgt, const std::string &name,
+                          const TvOptions &opts) {
   auto start = std::chrono::steady_clock::now();
   TvResult r;
   r.function = name;
@@ -875,145 +1278,208 @@ TvResult validateFunction(const Module& src, const Module& tgt, const std::strin
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   };
-  const Function* fs = src.findFunction(name);
-  const Function* ft = tgt.findFunction(name);
-  if (!fs) return finish(TvResult::Verdict::Unknown, "not in the source");
-  if (!ft) return finish(TvResult::Verdict::Refuted, "missing in the target");
-  if (fs->isDeclaration() != ft->isDeclaration() || fs->isEntry != ft->isEntry || fs->params != ft->params ||
-      fs->returns != ft->returns)
+  const Function *fs = src.findFunction(name);
+  const Function *ft = tgt.findFunction(name);
+  if (!fs)
+    return finish(TvResult::Verdict::Unknown, "not in the source");
+  if (!ft) {
+    r.noReplay = "no input is needed";
+    return finish(TvResult::Verdict::Refuted, "missing in the target");
+  }
+  if (fs->isDeclaration() != ft->isDeclaration() || fs->isEntry != ft->isEntry ||
+      fs->params != ft->params || fs->returns != ft->returns) {
+    r.noReplay = "no input is needed";
     return finish(TvResult::Verdict::Refuted, "the signature differs");
-  if (*fs == *ft) return finish(TvResult::Verdict::Proved, "unchanged");
+  }
+  if (*fs == *ft)
+    return finish(TvResult::Verdict::Proved, "unchanged");
 
   Smt smt;
   Inputs x(smt);
   auto deadline = start + std::chrono::seconds(opts.budgetSeconds);
   // With loops, induction first: its queries are loop-free segments, small where the
   // unrolled function is large, and a correct pass usually keeps equal registers equal.
-  // When it fails, the unrolling below looks for a real counterexample.
+  // When it fails, the unrolling below looks for a real counterexample; induction may use
+  // half the budget, so that search always has the other half.
   std::optional<std::string> inductionFailed;
   if (!SideEncoder(x, src, *fs, 0).loopHeaders().empty()) {
-    inductionFailed = inductiveProof(smt, x, src, *fs, tgt, *ft, opts, deadline);
-    if (!inductionFailed) return finish(TvResult::Verdict::Proved, "by induction over the loops");
+    inductionFailed = inductiveProof(smt, x, src, *fs, tgt, *ft, opts,
+                                     start + std::chrono::milliseconds(opts.budgetSeconds * 500));
+    if (!inductionFailed)
+      return finish(TvResult::Verdict::Proved, "by induction over the loops");
   }
   SideEncoder s(x, src, *fs, opts.unroll), t(x, tgt, *ft, opts.unroll);
   s.run();
-  auto unmodelledReason = [&](const char* side, const std::string& what) {
-    std::string r = what.starts_with("the unrolled function") ? fmt::format("{}: {}", side, what)
-                                                                : fmt::format("{}: unmodelled {}", side, what);
-    if (inductionFailed) r += "; " + *inductionFailed;
+  auto unmodelledReason = [&](const char *side, const std::string &what) {
+    std::string r = what.starts_with("the unrolled function")
+                        ? fmt::format("{}: {}", side, what)
+                        : fmt::format("{}: unmodelled {}", side, what);
+    if (inductionFailed)
+      r += "; " + *inductionFailed;
     return r;
   };
-  if (s.unmodelled) return finish(TvResult::Verdict::Unknown, unmodelledReason("source", *s.unmodelled));
+  if (s.unmodelled)
+    return finish(TvResult::Verdict::Unknown, unmodelledReason("source", *s.unmodelled));
   t.run();
-  if (t.unmodelled) return finish(TvResult::Verdict::Unknown, unmodelledReason("target", *t.unmodelled));
+  if (t.unmodelled)
+    return finish(TvResult::Verdict::Unknown, unmodelledReason("target", *t.unmodelled));
 
   // Observable memory: everything but the local window and .param storage, except the
   // return values of a .func (its caller reads them).
   z3::expr a = smt.bvVar("differing address", 64);
-  auto inRange = [&](const z3::expr& base, uint64_t size) { return z3::ult(a - base, smt.bv(size, 64)); };
+  auto inRange = [&](const z3::expr &base, uint64_t size) {
+    return z3::ult(a - base, smt.bv(size, 64));
+  };
   // Shared memory (the private part of the address space is never written there), and of
   // the private memory only a .func's return values, which its caller reads.
   z3::expr memDiffers = !isPrivate(smt, a) && z3::select(s.exitMem, a) != z3::select(t.exitMem, a);
-  for (const Param& p : fs->returns) {
-    z3::expr base = smt.bv(kParamWindow, 64) + x.base(fmt::format("{}.param {}", name, p.name), kParamSize);
-    memDiffers = memDiffers || (inRange(base, p.size) && z3::select(s.exitPriv, a) != z3::select(t.exitPriv, a));
+  for (const Param &p : fs->returns) {
+    z3::expr base =
+        smt.bv(kParamWindow, 64) + x.base(fmt::format("{}.param {}", name, p.name), kParamSize);
+    memDiffers = memDiffers ||
+                 (inRange(base, p.size) && z3::select(s.exitPriv, a) != z3::select(t.exitPriv, a));
   }
   // At each barrier both passed, what other threads may read must agree; and they must pass
   // the same number.
   z3::expr kb = smt.bvVar("differing barrier", 32);
   z3::expr barriersDiffer = s.exitBarriers != t.exitBarriers;
-  z3::expr atBarrierDiffers = z3::ult(kb, s.exitBarriers) && !isPrivate(smt, a) &&
-                              z3::select(s.snapshotAt(kb, x.mem0), a) != z3::select(t.snapshotAt(kb, x.mem0), a);
+  z3::expr atBarrierDiffers =
+      z3::ult(kb, s.exitBarriers) && !isPrivate(smt, a) &&
+      z3::select(s.snapshotAt(kb, x.mem0), a) != z3::select(t.snapshotAt(kb, x.mem0), a);
 
-  unsigned timeoutMs = opts.timeoutSeconds * 1000;
-  auto newSolver = [&](const z3::expr& query) {
+  // Each query: its own timeout, within what is left of the function's budget.
+  auto queryMs = [&] {
+    long long left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         deadline - std::chrono::steady_clock::now())
+                         .count();
+    return unsigned(std::clamp<long long>(left, 1, (long long)opts.timeoutSeconds * 1000));
+  };
+  auto newSolver = [&](const z3::expr &query) {
     z3::solver solver = makeSolver(smt);
     z3::params p(smt.ctx());
-    p.set("timeout", timeoutMs);
+    p.set("timeout", queryMs());
     solver.set(p);
     solver.add(x.assumptions && !s.fault);
     solver.add(query);
     return solver;
   };
-  z3::expr wrong = (!s.bound && !t.bound && (t.fault || !t.exited || barriersDiffer || atBarrierDiffers || memDiffers)).simplify();
+  z3::expr wrong = (!s.bound && !t.bound &&
+                    (t.fault || !t.exited || barriersDiffer || atBarrierDiffers || memDiffers))
+                       .simplify();
   z3::solver solver = newSolver(wrong);
-  z3::check_result res = checkWithFallback(smt, solver, timeoutMs);
+  z3::check_result res = checkWithFallback(smt, solver, queryMs());
   if (res == z3::unknown)
-    return finish(TvResult::Verdict::Unknown, "timeout or Z3 gave up: " + solver.reason_unknown() +
-                                                  (inductionFailed ? "; " + *inductionFailed : std::string()));
+    return finish(TvResult::Verdict::Unknown,
+                  "timeout or Z3 gave up: " + solver.reason_unknown() +
+                      (inductionFailed ? "; " + *inductionFailed : std::string()));
   if (res == z3::sat) {
-    // Prefer a launch the interpreter replays quickly: one small CTA when one shows it.
-    z3::solver small = newSolver(wrong && z3::ule(x.ntid, smt.bv(32, 32)) && z3::ule(x.nctaid, smt.bv(2, 32)));
-    if (checkWithFallback(smt, small, timeoutMs) == z3::sat) solver = small;
-  }
-  if (res == z3::sat) {
-    z3::model mdl = solver.get_model();
-    auto val = [&](const z3::expr& e) { return mdl.eval(e, true); };
+    // A counterexample the interpreter replays, when the launch can express it; else one
+    // with a small launch, else any.
+    std::optional<Replay> replay;
+    bool hasBarrier = false;
+    for (const Function *g : {fs, ft})
+      for (const Block &b : g->blocks)
+        for (const Instr &in : b.instrs)
+          hasBarrier = hasBarrier || in.op == Opcode::BAR;
+    if (!fs->isEntry)
+      r.noReplay = "a .func cannot be launched";
+    else if (!x.functions.empty())
+      r.noReplay = "its calls are uninterpreted";
+    else if (hasBarrier)
+      r.noReplay = "it has barriers, and the interpreter runs one thread at a time";
+    else {
+      z3::expr base = x.assumptions && !s.fault && !s.bound && !t.bound;
+      z3::expr byteDiffers =
+          !isPrivate(smt, a) && z3::select(s.exitMem, a) != z3::select(t.exitMem, a);
+      for (bool asBuffers : {true, false}) {
+        replay = findReplay(smt, x, src, tgt, *fs, base, t.fault || !t.exited, a, byteDiffers,
+                            asBuffers, queryMs(), r.noReplay);
+        if (replay)
+          break;
+      }
+      if (replay)
+        r.noReplay.clear();
+    }
+    if (!replay) {
+      z3::solver small =
+          newSolver(wrong && z3::ule(x.ntid, smt.bv(32, 32)) && z3::ule(x.nctaid, smt.bv(2, 32)));
+      if (checkWithFallback(smt, small, queryMs()) == z3::sat)
+        solver = small;
+    }
+    z3::model mdl = replay ? replay->model : solver.get_model();
+    auto val = [&](const z3::expr &e) { return mdl.eval(e, true); };
     std::string reason;
     if (val(t.fault).is_true()) {
       reason = "the target faults where the source does not";
-      for (const auto& [where, c] : t.faultSites)
+      for (const auto &[where, c] : t.faultSites)
         if (val(c).is_true()) {
           reason += ": " + where;
           break;
         }
-    }
-    else if (!val(t.exited).is_true()) reason = "the target does not end where the source does";
+    } else if (!val(t.exited).is_true())
+      reason = "the target does not end where the source does";
     else if (val(barriersDiffer).is_true())
-      reason = fmt::format("the source passes {} barriers, the target {}", numeral(val(s.exitBarriers)),
-                           numeral(val(t.exitBarriers)));
+      reason = fmt::format("the source passes {} barriers, the target {}",
+                           numeral(val(s.exitBarriers)), numeral(val(t.exitBarriers)));
     else if (val(atBarrierDiffers).is_true())
-      reason = fmt::format("memory at {} differs at barrier {}: source {}, target {}", hex(numeral(val(a))),
-                           numeral(val(kb)), hex(numeral(val(z3::select(s.snapshotAt(kb, x.mem0), a)))),
+      reason = fmt::format("memory at {} differs at barrier {}: source {}, target {}",
+                           hex(numeral(val(a))), numeral(val(kb)),
+                           hex(numeral(val(z3::select(s.snapshotAt(kb, x.mem0), a)))),
                            hex(numeral(val(z3::select(t.snapshotAt(kb, x.mem0), a)))));
     else
-      reason = fmt::format("memory at {} differs at the end: source {}, target {}", hex(numeral(val(a))),
-                           hex(numeral(val(z3::select(z3::ite(isPrivate(smt, a), s.exitPriv, s.exitMem), a)))),
-                           hex(numeral(val(z3::select(z3::ite(isPrivate(smt, a), t.exitPriv, t.exitMem), a)))));
-    // The inputs: parameters (bank 0 bytes), the thread, initial registers read, memory.
-    std::string replay;
-    for (const Param& prm : fs->params) {
-      if (!fs->isEntry) break;
+      reason = fmt::format(
+          "memory at {} differs at the end: source {}, target {}", hex(numeral(val(a))),
+          hex(numeral(val(z3::select(z3::ite(isPrivate(smt, a), s.exitPriv, s.exitMem), a)))),
+          hex(numeral(val(z3::select(z3::ite(isPrivate(smt, a), t.exitPriv, t.exitMem), a)))));
+    // The inputs: parameters (bank 0 bytes), the thread, initial registers read.
+    for (const Param &prm : fs->params) {
+      if (!fs->isEntry)
+        break;
       uint64_t v = 0;
       for (uint32_t k = 0; k < std::min<uint32_t>(prm.size, 8); ++k)
         v |= numeral(val(z3::select(x.bank(0), smt.bv(prm.offset + k, 64)))) << (8 * k);
       r.inputs.push_back({"param " + prm.name, hex(v)});
-      if (prm.count == 0) replay += fmt::format("--param {}={} ", prm.name, hex(v));
     }
-    uint64_t tid = numeral(val(x.tid)), ntid = numeral(val(x.ntid)), ctaid = numeral(val(x.ctaid)),
-             nctaid = numeral(val(x.nctaid));
-    r.inputs.push_back({"tid.x", hex(tid)});
-    r.inputs.push_back({"ntid.x", hex(ntid)});
-    r.inputs.push_back({"ctaid.x", hex(ctaid)});
-    r.inputs.push_back({"nctaid.x", hex(nctaid)});
-    for (const auto& [reg, e] : x.initRegs) {
+    r.inputs.push_back({"tid.x", hex(numeral(val(x.tid)))});
+    r.inputs.push_back({"ntid.x", hex(numeral(val(x.ntid)))});
+    r.inputs.push_back({"ctaid.x", hex(numeral(val(x.ctaid)))});
+    r.inputs.push_back({"nctaid.x", hex(numeral(val(x.nctaid)))});
+    for (const auto &[reg, e] : x.initRegs) {
       z3::expr v = val(e);
       if (v.is_bool() ? v.is_true() : numeral(v) != 0)
-        r.inputs.push_back({fmt::format("initial {}{}", regFilePrefix(reg.file), reg.num), v.is_bool() ? "true" : hex(numeral(v))});
+        r.inputs.push_back({fmt::format("initial {}{}", regFilePrefix(reg.file), reg.num),
+                            v.is_bool() ? "true" : hex(numeral(v))});
     }
-    replay += fmt::format("--threads {} --ctas {}", ntid, nctaid);
-    r.replayArgs = replay;
+    if (replay) {
+      r.replay = replay->cfg;
+      r.replayArgs = replay->args;
+    }
     return finish(TvResult::Verdict::Refuted, reason);
   }
   // Proved within the bound; any input that needs more back edges makes it unknown.
   solver = newSolver(s.bound || t.bound);
-  z3::check_result more = checkWithFallback(smt, solver, timeoutMs);
-  if (more == z3::unsat) return finish(TvResult::Verdict::Proved, "");
+  z3::check_result more = checkWithFallback(smt, solver, queryMs());
+  if (more == z3::unsat)
+    return finish(TvResult::Verdict::Proved, "");
   if (more == z3::sat)
-    return finish(TvResult::Verdict::Unknown, fmt::format("unroll bound: some input takes more than {} back edges, and {}",
-                                                          opts.unroll, inductionFailed.value_or("no loop header was found")));
-  return finish(TvResult::Verdict::Unknown, "timeout deciding the unroll bound: " + solver.reason_unknown());
+    return finish(TvResult::Verdict::Unknown,
+                  fmt::format("unroll bound: some input takes more than {} back edges, and {}",
+                              opts.unroll, inductionFailed.value_or("no loop header was found")));
+  return finish(TvResult::Verdict::Unknown,
+                "timeout deciding the unroll bound: " + solver.reason_unknown());
 }
 
-std::vector<TvResult> validateModule(const Module& src, const Module& tgt, const TvOptions& opts,
-                                     const std::optional<std::string>& only) {
+std::vector<TvResult> validateModule(const Module &src, const Module &tgt, const TvOptions &opts,
+                                     const std::optional<std::string> &only) {
   std::vector<TvResult> out;
-  for (const Function& f : src.functions) {
-    if (only && f.name != *only) continue;
+  for (const Function &f : src.functions) {
+    if (only && f.name != *only)
+      continue;
     out.push_back(validateFunction(src, tgt, f.name, opts));
   }
-  for (const Function& f : tgt.functions) {
-    if ((only && f.name != *only) || src.findFunction(f.name)) continue;
+  for (const Function &f : tgt.functions) {
+    if ((only && f.name != *only) || src.findFunction(f.name))
+      continue;
     TvResult r;
     r.function = f.name;
     r.reason = "new function in the target";

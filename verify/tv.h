@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/interp.h"
 #include "ir/ir.h"
 
 namespace ori::verify {
@@ -33,8 +34,13 @@ struct TvResult {
   // Refuted: the inputs that tell the two apart (name, value), e.g. ("param n", "0x3"),
   // ("tid.x", "0x0"), ("initial R4", "0x7"), ("memory 0x10000000", "0x2a").
   std::vector<std::pair<std::string, std::string>> inputs;
-  // Refuted: the oriopt --run arguments (without the file) that replay it.
+  // Refuted, for a kernel whose counterexample the interpreter can run: the launch that
+  // replays it (one thread, registers zero, parameters by value or as buffers with the
+  // counterexample's bytes), and the same as oriopt --run arguments (without the file).
+  // The two runs end differently or leave different bytes in a dumped buffer.
+  std::optional<RunConfig> replay;
   std::string replayArgs;
+  std::string noReplay; // Refuted without a replay: why none was found
   double seconds = 0;
 
   // "proved F", "refuted F: REASON; inputs ...", "unknown F: REASON".

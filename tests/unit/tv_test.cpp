@@ -18,11 +18,28 @@ ori::Module parse(const std::string& text) {
   return std::move(*r.module);
 }
 
+// Every refutation with inputs comes with a replay (unless barriers stop it), and the replay
+// is run on both sides: the runs must really differ.
 TvResult check(const std::string& src, const std::string& tgt, unsigned unroll = 4) {
   ori::verify::TvOptions o;
   o.unroll = unroll;
   o.timeoutSeconds = 60;
-  return ori::verify::validateFunction(parse(src), parse(tgt), "k", o);
+  ori::Module s = parse(src), t = parse(tgt);
+  TvResult r = ori::verify::validateFunction(s, t, "k", o);
+  if (r.verdict == TvResult::Verdict::Refuted) {
+    EXPECT_TRUE(r.replay || !r.noReplay.empty()) << r.line();
+    // One thread runs these kernels in the interpreter, so only barriers stop a replay of
+    // a counterexample that has inputs at all.
+    bool barriers = src.find("BAR.") != std::string::npos || tgt.find("BAR.") != std::string::npos;
+    if (!r.inputs.empty() && !barriers) EXPECT_TRUE(r.replay) << r.line();
+    if (r.replay) {
+      ori::RunResult a = ori::runKernel(s, *r.replay), b = ori::runKernel(t, *r.replay);
+      EXPECT_NE(a.kind, ori::RunResult::Kind::Error) << a.message;
+      EXPECT_TRUE(a.kind != b.kind || a.buffers != b.buffers || a.variables != b.variables)
+          << "the replay does not tell the two apart: " << r.line();
+    }
+  }
+  return r;
 }
 
 // out[tid] = a + b, with a dead computation in the source.

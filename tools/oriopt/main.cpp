@@ -153,6 +153,12 @@ RunConfig makeRunConfig(const Options& o, const Module& m) {
       if (!readFile(value.substr(1), content))
         usageError(fmt::format("--buffer {}: cannot read '{}'", name, value.substr(1)));
       bytes.assign(content.begin(), content.end());
+    } else if (value.starts_with("hex:")) { // the bytes themselves, as oriverify's replay lines give them
+      std::string h = value.substr(4);
+      bool ok = h.size() % 2 == 0 && h.size() / 2 <= (size_t(1) << 30) &&
+                std::all_of(h.begin(), h.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); });
+      if (!ok) usageError(fmt::format("--buffer {}: 'hex:' must be followed by pairs of hex digits", name));
+      for (size_t k = 0; k < h.size(); k += 2) bytes.push_back(uint8_t(std::stoul(h.substr(k, 2), nullptr, 16)));
     } else {
       auto size = parseInteger(value);
       if (!size || value[0] == '-' || *size > (uint64_t(1) << 30))
@@ -476,7 +482,7 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_option("--ctas", o.ctas, "CTAs for --run (nctaid.x)")->check(CLI::Range(1u, 1u << 20));
   app.add_option("--entry", o.entry, "Kernel to run (default: the only .entry)");
   app.add_option("--param", o.params, "Bind a scalar kernel parameter (integer, or float text for .f32/.f64)")->option_text("NAME=INT")->allow_extra_args(false);
-  app.add_option("--buffer", o.buffers, "Bind a pointer parameter to a new buffer of SIZE zero bytes or the bytes of FILE")->option_text("NAME=SIZE|NAME=@FILE")->allow_extra_args(false);
+  app.add_option("--buffer", o.buffers, "Bind a pointer parameter to a new buffer of SIZE zero bytes, the bytes of FILE, or the BYTES given in hex")->option_text("NAME=SIZE|NAME=@FILE|NAME=hex:BYTES")->allow_extra_args(false);
   app.add_option("--dump-buffer", o.dumpBuffers, "After --run, print the buffer's bytes in hex")->option_text("NAME")->allow_extra_args(false);
   app.add_option("--max-steps", o.maxSteps, "Instructions per thread before --run reports a timeout")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   try {
