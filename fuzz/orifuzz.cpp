@@ -39,6 +39,7 @@
 #include "fuzz/dce_checks.h"
 #include "fuzz/kernel_gen.h"
 #include "fuzz/liveness_checks.h"
+#include "fuzz/tv_checks.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"
@@ -75,6 +76,15 @@ const std::vector<Check>& checkTable() {
        "random terminating kernels (fuzz/kernel_gen.h): after phases 10, 16, 19 and 16+19 the interpreter "
        "gives the same result on three launch inputs derived from the kernel (fuzz/dce_checks.h)",
        false, gen::kernel(), checks::dceBehaviour},
+      {"tv-passes",
+       "random terminating kernels (fuzz/kernel_gen.h): the translation validator never refutes what phases "
+       "10, 16, 19, 112 and --erase-unreachable make of them (fuzz/tv_checks.h)",
+       false, gen::kernel(), checks::tvPasses},
+      {"tv-mutants",
+       "random terminating kernels (fuzz/kernel_gen.h): four wrong variants of the phases (a live instruction, "
+       "a split copy, a needed BRA, a reachable block dropped) are never proved where the interpreter tells them "
+       "apart, and every replayed counterexample differs (fuzz/tv_checks.h)",
+       false, gen::kernel(), checks::tvMutants},
       // Fails on every CFG with a natural loop: its shrunk reproducer must be
       // a one-block self loop (fuzz/CMakeLists.txt tests the shrinker with it).
       {"selftest-fail-on-loop", "fails on any function with a natural loop (tests the shrinker)", true,

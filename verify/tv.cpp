@@ -1038,11 +1038,11 @@ uint64_t numeral(const z3::expr &e) {
 // A counterexample `oriopt --run` replays (docs/verifier.md, "Replaying a counterexample"):
 // the query is narrowed to the launch the interpreter makes. One thread in one CTA (other
 // threads would run too, and their faults or stores could hide the difference); registers
-// zero; each parameter by value, or each 8-byte one a buffer of kReplayBufferBytes bytes
+// zero; each parameter by value, or each 8-byte one a buffer of kReplayBufferBytes bytes (as many as fuzz/kernel_gen.h's kernels use)
 // whose contents the solver picks; variables and buffers where layoutLaunch puts them, with
 // their initial bytes, and nothing else of global memory mapped. The difference must be one
 // a run shows: a fault, a different end, or a byte of a buffer.
-constexpr uint64_t kReplayBufferBytes = 128;
+constexpr uint64_t kReplayBufferBytes = 256;
 
 struct Replay {
   z3::model model;
@@ -1077,18 +1077,16 @@ std::string hexBytes(const std::vector<uint8_t> &b) {
 // Replay constraints for one way of binding the parameters (`asBuffers`: the 8-byte ones
 // are buffers); nullopt with `why` set when the launch cannot express the encoding.
 std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const Module &tgt,
-                                 const Function &f, const z3::expr &base,
+                                 const Function &f, const SideEncoder &es, const SideEncoder &et,
+                                 const z3::expr &base,
                                  const z3::expr &endsDiffer, const z3::expr &a,
                                  const z3::expr &byteDiffers, bool asBuffers, unsigned timeoutMs,
                                  std::string &why) {
   RunConfig cfg;
   cfg.entry = f.name;
+  // An aggregate (array) parameter gets what --param gives it: at most 8 bytes, the rest 0.
   for (const Param &p : f.params) {
-    if (p.count != 0 || p.size > 8) {
-      why = fmt::format("parameter '{}' is an aggregate, which --run cannot bind", p.name);
-      return std::nullopt;
-    }
-    if (asBuffers && p.size == 8)
+    if (asBuffers && p.size == 8 && p.count == 0)
       cfg.buffers[p.name].assign(kReplayBufferBytes, 0);
     else
       cfg.params[p.name] = 0;
@@ -1168,13 +1166,18 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
       bank0 = z3::store(bank0, smt.bv(k, 64), smt.bv(L.cbank0[k], 8));
   for (const Param &p : f.params)
     if (cfg.params.count(p.name))
-      for (uint32_t k = 0; k < p.size; ++k) {
+      for (uint32_t k = 0; k < std::min<uint32_t>(p.size, 8); ++k) {
         z3::expr b = smt.bvVar(fmt::format("param {}[{}]", p.name, k), 8);
         paramBytes.emplace(p.offset + k, b);
         bank0 = z3::store(bank0, smt.bv(p.offset + k, 64), b);
       }
   for (const auto &[b, arr] : x.banks)
     pin = pin && arr == (b == 0 ? bank0 : zeros());
+  // Barriers: the replay runs one thread, so what the other threads leave at a barrier is the
+  // memory the thread itself had there, on both sides.
+  for (const SideEncoder *side : {&es, &et})
+    for (const SideEncoder::Snapshot &sn : side->snapshots)
+      pin = pin && z3::implies(sn.when, x.others(sn.index) == sn.mem);
   // Variable addresses.
   std::map<std::string, uint64_t> at;
   for (const Variable &v : src.variables)
@@ -1210,7 +1213,7 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
   if (res != z3::sat) {
     why = res == z3::unsat
               ? "no counterexample fits the interpreter's launch (one thread, registers zero, "
-                "parameters by value or as 128-byte buffers)"
+                "parameters by value or as 256-byte buffers)"
               : "timeout looking for a counterexample the interpreter can run";
     return std::nullopt;
   }
@@ -1227,7 +1230,7 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
     if (!cfg.params.count(p.name))
       continue;
     uint64_t v = 0;
-    for (uint32_t k = 0; k < p.size; ++k)
+    for (uint32_t k = 0; k < std::min<uint32_t>(p.size, 8); ++k)
       v |= num(paramBytes.at(p.offset + k)) << (8 * k);
     cfg.params[p.name] = v;
     args += fmt::format(" --param {}=0x{:x}", p.name, v);
@@ -1376,23 +1379,16 @@ TvResult validateFunction(const Module &src, const Module &tgt, const std::strin
     // A counterexample the interpreter replays, when the launch can express it; else one
     // with a small launch, else any.
     std::optional<Replay> replay;
-    bool hasBarrier = false;
-    for (const Function *g : {fs, ft})
-      for (const Block &b : g->blocks)
-        for (const Instr &in : b.instrs)
-          hasBarrier = hasBarrier || in.op == Opcode::BAR;
     if (!fs->isEntry)
       r.noReplay = "a .func cannot be launched";
     else if (!x.functions.empty())
       r.noReplay = "its calls are uninterpreted";
-    else if (hasBarrier)
-      r.noReplay = "it has barriers, and the interpreter runs one thread at a time";
     else {
       z3::expr base = x.assumptions && !s.fault && !s.bound && !t.bound;
       z3::expr byteDiffers =
           !isPrivate(smt, a) && z3::select(s.exitMem, a) != z3::select(t.exitMem, a);
       for (bool asBuffers : {true, false}) {
-        replay = findReplay(smt, x, src, tgt, *fs, base, t.fault || !t.exited, a, byteDiffers,
+        replay = findReplay(smt, x, src, tgt, *fs, s, t, base, t.fault || !t.exited, a, byteDiffers,
                             asBuffers, queryMs(), r.noReplay);
         if (replay)
           break;
