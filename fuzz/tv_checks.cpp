@@ -63,8 +63,6 @@ std::vector<Place> places(const Function& f, const Function& g, WrongVariant v) 
   return out;
 }
 
-RunResult run(const Module& m, const RunConfig& in) { return runKernel(m, in); }
-
 } // namespace
 
 const char* variantName(WrongVariant v) {
@@ -100,13 +98,13 @@ std::string tvMutantCheck(const Module& m, size_t fi, WrongVariant v, size_t pic
     for (const RunConfig& in : inputs) {
       RunConfig cfg = in;
       cfg.entry = f.name;
-      if (std::string d = compareRuns(run(m, cfg), run(tgt, cfg)); !d.empty()) {
+      if (std::string d = compareRuns(runKernel(m, cfg), runKernel(tgt, cfg)); !d.empty()) {
         differs = d;
         break;
       }
     }
   if (o.tv.verdict == verify::TvResult::Verdict::Refuted && o.tv.replay) {
-    RunResult a = run(m, *o.tv.replay), b = run(tgt, *o.tv.replay);
+    RunResult a = runKernel(m, *o.tv.replay), b = runKernel(tgt, *o.tv.replay);
     bool compared = false;
     std::string d = compareRuns(a, b, &compared);
     if (!compared || d.empty())
