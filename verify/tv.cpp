@@ -330,15 +330,38 @@ private:
       s.regs.emplace(r, regOf(in.back(), r));
     for (size_t i = in.size() - 1; i-- > 0;) {
       const State &t = in[i];
-      s.pc = s.pc || t.pc;
-      s.mem = z3::ite(t.pc, t.mem, s.mem);
-      s.priv = z3::ite(t.pc, t.priv, s.priv);
-      s.barriers = z3::ite(t.pc, t.barriers, s.barriers);
+      s.pc = orPc(s.pc, t.pc);
+      s.mem = iteOf(t.pc, t.mem, s.mem);
+      s.priv = iteOf(t.pc, t.priv, s.priv);
+      s.barriers = iteOf(t.pc, t.barriers, s.barriers);
       for (Reg r : written)
-        s.regs.at(r) = z3::ite(t.pc, regOf(t, r), s.regs.at(r));
+        s.regs.at(r) = iteOf(t.pc, regOf(t, r), s.regs.at(r));
     }
-    s.pc = s.pc.simplify();
     return s;
+  }
+
+  // ite(c, a, b), without the ite when both are the same term (Z3 shares equal terms, so
+  // a value no path changed stays one term however many paths merge).
+  static z3::expr iteOf(const z3::expr &c, const z3::expr &a, const z3::expr &b) {
+    return z3::eq(a, b) ? a : z3::ite(c, a, b);
+  }
+  // a || b for path conditions, folding the two halves of a branch (p && g, p && !g) back
+  // into p. Z3's simplify would find this too, but it walks the whole term each time, and
+  // path conditions grow with the function: quadratic time on long functions.
+  static z3::expr orPc(const z3::expr &a, const z3::expr &b) {
+    if (a.is_false() || b.is_true())
+      return b;
+    if (b.is_false() || a.is_true())
+      return a;
+    if (z3::eq(a, b))
+      return a;
+    auto halves = [](const z3::expr &x, const z3::expr &y) {
+      return x.is_and() && y.is_and() && x.num_args() == 2 && y.num_args() == 2 &&
+             z3::eq(x.arg(0), y.arg(0)) && y.arg(1).is_not() && z3::eq(y.arg(1).arg(0), x.arg(1));
+    };
+    if (halves(a, b) || (halves(b, a)))
+      return a.arg(0);
+    return a || b;
   }
 
   z3::expr regOf(const State &s, Reg r) {
@@ -391,7 +414,9 @@ private:
     if (!in.guard)
       return smt_.boolVal(true);
     z3::expr g = regOf(s, in.guard->reg);
-    return (in.guard->neg ? !g : g).simplify();
+    if (!in.guard->neg)
+      return g;
+    return g.is_true() ? smt_.boolVal(false) : g.is_false() ? smt_.boolVal(true) : !g;
   }
   // pc && g and pc && !g, kept literal when g is a constant (an unguarded branch ends the path).
   z3::expr taken(const z3::expr &pc, const z3::expr &g) {
