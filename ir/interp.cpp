@@ -295,13 +295,13 @@ private:
     case Opcode::BSYNC:
     case Opcode::WARPSYNC: return;
     case Opcode::BAR:
-      if (m_.threads > 1)
+      if (m_.threads > 1 && !m_.alone)
         unsupported("barrier with several threads per CTA (threads run one at a time)");
       return;
     case Opcode::OPAQUE: unsupported(fmt::format("OPAQUE \"{}\"", in.opaqueText));
     case Opcode::VOTE: {
       // A warp of one thread: the only active lane is this one (docs/interpreter.md).
-      if (m_.threads > 1) unsupported("VOTE with several threads per CTA (threads run one at a time)");
+      if (m_.threads > 1 && !m_.alone) unsupported("VOTE with several threads per CTA (threads run one at a time)");
       auto mode = modOf(in, ModGroup::VoteOp);
       if (!mode) malformed(fmt::format("VOTE at line {} needs .ALL, .ANY or .EQ", in.loc.line));
       bool a = m_.readPred(in, 0);
@@ -367,9 +367,15 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
   if (cfg.ctas == 0) return error("the CTA count must be at least 1");
   if (uint64_t(cfg.threads) * cfg.ctas > UINT32_MAX)
     return error(fmt::format("{} threads x {} CTAs is more than 2^32-1 threads", cfg.threads, cfg.ctas));
+  if (cfg.onlyThread && *cfg.onlyThread >= uint64_t(cfg.threads) * cfg.ctas)
+    return error(fmt::format("thread {} is not in a launch of {} threads x {} CTAs", *cfg.onlyThread, cfg.threads, cfg.ctas));
+  for (const auto& [r, v] : cfg.initialRegs)
+    if (r.isConst()) return error(fmt::format("register {}{} is a constant and cannot be given a value", regFilePrefix(r.file), r.isPredicate() ? "T" : "Z"));
   if (std::string e = m.setUp(cfg); !e.empty()) return error(e);
   m.threads = cfg.threads;
   m.ctas = cfg.ctas;
+  m.alone = cfg.onlyThread.has_value();
+  m.initialRegs = cfg.initialRegs;
 
   // The float semantics assume the host rounds to nearest between operations
   // (ir/interp_float.cpp); whatever mode the caller uses is restored on return.
@@ -379,9 +385,12 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
     ~RoundingGuard() { std::fesetround(saved); }
   } rounding;
   Runner runner(m, cfg.maxSteps);
-  for (uint32_t c = 0; c < cfg.ctas && res.kind == RunResult::Kind::Ok; ++c) {
+  // Every thread, CTA by CTA; or only the one RunConfig::onlyThread names.
+  const uint32_t c0 = cfg.onlyThread ? *cfg.onlyThread / cfg.threads : 0, c1 = cfg.onlyThread ? c0 + 1 : cfg.ctas;
+  const uint32_t t0 = cfg.onlyThread ? *cfg.onlyThread % cfg.threads : 0, t1 = cfg.onlyThread ? t0 + 1 : cfg.threads;
+  for (uint32_t c = c0; c < c1 && res.kind == RunResult::Kind::Ok; ++c) {
     m.startCta();
-    for (uint32_t t = 0; t < cfg.threads; ++t) {
+    for (uint32_t t = t0; t < t1; ++t) {
       m.ctaid = c;
       m.tid = t;
       try {

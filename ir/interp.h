@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -22,6 +23,13 @@ struct RunConfig {
   uint64_t maxSteps = 10'000'000; // per thread; beyond it the run ends in Timeout
   std::map<std::string, uint64_t> params;                // scalar parameter values by name
   std::map<std::string, std::vector<uint8_t>> buffers;   // parameter name -> initial bytes
+  // Registers' values at each thread's start (the others start at 0); a predicate is its bit 0.
+  // The translation validator's counterexamples give the registers a function reads before
+  // writing them (docs/verifier.md, "Replaying a counterexample").
+  std::map<Reg, uint64_t> initialRegs;
+  // Run only this thread of the launch (linear index ctaid.x * ntid.x + tid.x), as if it were
+  // alone: barriers pass at once, a VOTE sees one lane. ntid.x and nctaid.x stay as given.
+  std::optional<uint32_t> onlyThread;
 };
 
 struct RunResult {

@@ -152,6 +152,8 @@ public:
   const Module* module = nullptr;
   const Function* entry = nullptr;
   uint32_t threads = 1, ctas = 1, tid = 0, ctaid = 0;
+  bool alone = false; // RunConfig::onlyThread: no other thread runs (barriers, VOTE)
+  std::map<Reg, uint64_t> initialRegs; // RunConfig::initialRegs
   std::vector<uint8_t> cbank0; // constant bank 0 from offset 0 (parameters at kParamBase)
   std::vector<Buffer> buffers; // sorted by base: .global variables, then parameter buffers
   std::vector<uint8_t> constData; // module .const variables from offset 0

@@ -271,6 +271,7 @@ void pushFrame(Machine& m, const Function* f, const FrameLayout& L,
 
 void Machine::startThread() {
   regs.clear();
+  for (const auto& [r, v] : initialRegs) regs.set(r, v);
   local.clear();
   frames.clear();
   paramStackUsed = 0;

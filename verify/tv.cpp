@@ -1061,16 +1061,31 @@ uint64_t numeral(const z3::expr &e) {
 }
 
 // A counterexample `oriopt --run` replays (docs/verifier.md, "Replaying a counterexample"):
-// the query is narrowed to the launch the interpreter makes. One thread in one CTA (other
-// threads would run too, and their faults or stores could hide the difference); registers
-// zero; each parameter by value, or each 8-byte one a buffer of kReplayBufferBytes bytes (as many as fuzz/kernel_gen.h's kernels use)
-// whose contents the solver picks; variables and buffers where layoutLaunch puts them, with
-// their initial bytes, and nothing else of global memory mapped. The difference must be one
-// a run shows: a fault, a different end, or a byte of a buffer.
+// the query is narrowed to the launch the interpreter makes. One thread runs, alone (other
+// threads would run too, and their faults or stores could hide the difference): the only one
+// of a one-thread launch with registers zero; or, given a counterexample `hint`, its thread of
+// its launch (--only-thread) with its registers read before written (--reg). Leaving the
+// thread and the registers free instead makes queries Z3 does not finish in minutes. Each
+// parameter by value, or each 8-byte one a buffer of kReplayBufferBytes bytes (as many as
+// fuzz/kernel_gen.h's kernels use) whose contents the solver picks; variables and buffers
+// where layoutLaunch puts them, with their initial bytes, and nothing else of global memory
+// mapped. The difference must be one a run shows: a fault, a different end, or a byte of a
+// buffer.
 constexpr uint64_t kReplayBufferBytes = 256;
 
+// The inputs a replay's launch fixes, and their values: `valid` applications first (their
+// values mention other inputs), then the inputs themselves.
+struct Substitution {
+  z3::expr_vector mappedUses, mapped, inputs, values;
+  z3::expr operator()(z3::expr e) {
+    e = e.substitute(mappedUses, mapped);
+    return e.substitute(inputs, values);
+  }
+};
+
 struct Replay {
-  z3::model model;
+  z3::model model; // of the fixed query: evaluate terms through `fixed`
+  Substitution fixed;
   RunConfig cfg;
   std::string args;
 };
@@ -1105,8 +1120,8 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
                                  const Function &f, const SideEncoder &es, const SideEncoder &et,
                                  const z3::expr &base,
                                  const z3::expr &endsDiffer, const z3::expr &a,
-                                 const z3::expr &byteDiffers, bool asBuffers, unsigned timeoutMs,
-                                 std::string &why) {
+                                 const z3::expr &byteDiffers, bool asBuffers,
+                                 const z3::model *hint, unsigned timeoutMs, std::string &why) {
   RunConfig cfg;
   cfg.entry = f.name;
   // An aggregate (array) parameter gets what --param gives it: at most 8 bytes, the rest 0.
@@ -1128,11 +1143,42 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
     why = "the two modules' variables are laid out differently";
     return std::nullopt;
   }
+  // The launch: --threads and --ctas take 1 to 2^20, and at most 2^32-1 threads in all.
+  constexpr uint64_t kMaxDim = uint64_t(1) << 20;
+  // The scalar inputs the launch fixes (thread, registers, variable addresses, what is
+  // mapped) are substituted by their values (`fix`): asserted as equalities instead, the
+  // queries with a counterexample's thread and registers took Z3 minutes. The memories are
+  // asserted equal to their contents: substituted, every read becomes a read through the
+  // buffers' store chains, and a loop unrolled 12 times no longer finishes.
   z3::context &c = smt.ctx();
-  z3::expr pin = x.tid == smt.bv(0, 32) && x.ctaid == smt.bv(0, 32) && x.ntid == smt.bv(1, 32) &&
-                 x.nctaid == smt.bv(1, 32);
-  for (const auto &[reg, e] : x.initRegs)
-    pin = pin && (e.is_bool() ? !e : e == smt.bv(0, 64));
+  Substitution fixed{z3::expr_vector(c), z3::expr_vector(c), z3::expr_vector(c),
+                     z3::expr_vector(c)};
+  auto fix = [&](const z3::expr &input, const z3::expr &value) {
+    fixed.inputs.push_back(input);
+    fixed.values.push_back(value);
+  };
+  z3::expr pin = smt.boolVal(true);
+  if (hint) {
+    auto value = [&](const z3::expr &e) { return hint->eval(e, true); };
+    const uint64_t ntid = numeral(value(x.ntid)), nctaid = numeral(value(x.nctaid));
+    if (ntid == 0 || ntid > kMaxDim || nctaid == 0 || nctaid > kMaxDim || ntid * nctaid > UINT32_MAX) {
+      why = fmt::format("the counterexample's launch ({} x {} threads) is larger than the "
+                        "interpreter takes",
+                        ntid, nctaid);
+      return std::nullopt;
+    }
+    for (const z3::expr &e : {x.tid, x.ctaid, x.ntid, x.nctaid})
+      fix(e, value(e));
+    for (const auto &[reg, e] : x.initRegs)
+      fix(e, value(e));
+  } else { // the plainest replay: one thread, registers zero, as the interpreter starts them
+    fix(x.tid, smt.bv(0, 32));
+    fix(x.ctaid, smt.bv(0, 32));
+    fix(x.ntid, smt.bv(1, 32));
+    fix(x.nctaid, smt.bv(1, 32));
+    for (const auto &[reg, e] : x.initRegs)
+      fix(e, e.is_bool() ? smt.boolVal(false) : smt.bv(0, 64));
+  }
   auto zeros = [&] { return z3::const_array(c.bv_sort(64), smt.bv(0, 8)); };
   auto storeBytes = [&](z3::expr mem, uint64_t at, const std::vector<uint8_t> &bytes) {
     for (size_t k = 0; k < bytes.size(); ++k)
@@ -1175,13 +1221,14 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
     priv = storeBytes(priv, kParamWindow + b.at, b.bytes);
   pin = pin && x.priv0 == priv;
   for (const auto &[a, n] : x.mappedUses) {
-    z3::expr_vector from(c), to(c);
-    from.push_back(pa);
-    from.push_back(pn);
-    to.push_back(a);
-    to.push_back(smt.bv(n, 64));
+    z3::expr_vector here(c), use(c);
+    here.push_back(pa);
+    here.push_back(pn);
+    use.push_back(a);
+    use.push_back(smt.bv(n, 64));
     z3::expr region = mappedRegion;
-    pin = pin && (x.valid(a, smt.bv(n, 32)) == region.substitute(from, to));
+    fixed.mappedUses.push_back(x.valid(a, smt.bv(n, 32)));
+    fixed.mapped.push_back(region.substitute(here, use));
   }
   // Bank 0: the interpreter's bytes, with the by-value parameters the solver's.
   std::map<uint64_t, z3::expr> paramBytes;
@@ -1221,7 +1268,7 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
       why = fmt::format("the interpreter has no address for '{}'", key);
       return std::nullopt;
     }
-    pin = pin && e == smt.bv(it->second, 64);
+    fix(e, smt.bv(it->second, 64));
   }
   z3::solver solver = makeSolver(smt);
   z3::params prm(c);
@@ -1233,24 +1280,39 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
   from.push_back(pn);
   to.push_back(a);
   to.push_back(smt.bv(1, 64));
-  solver.add(base && pin && (endsDiffer || (inBuffer.substitute(from, to) && byteDiffers)));
+  z3::expr query = base && pin && (endsDiffer || (inBuffer.substitute(from, to) && byteDiffers));
+  solver.add(fixed(query));
   z3::check_result res = checkWithFallback(smt, solver, timeoutMs);
   if (res != z3::sat) {
     why = res == z3::unsat
-              ? "no counterexample fits the interpreter's launch (one thread, registers zero, "
-                "parameters by value or as 256-byte buffers)"
+              ? "no counterexample fits the interpreter's launch (one thread alone, parameters "
+                "by value or as 256-byte buffers)"
               : "timeout looking for a counterexample the interpreter can run";
     return std::nullopt;
   }
   z3::model m = solver.get_model();
   auto num = [&](const z3::expr &e) {
     uint64_t u = 0;
-    z3::expr v = m.eval(e, true);
+    z3::expr v = m.eval(fixed(e), true);
     if (v.is_numeral())
       Z3_get_numeral_uint64(c, v, &u);
     return u;
   };
-  std::string args = "--threads 1 --ctas 1";
+  cfg.threads = uint32_t(num(x.ntid));
+  cfg.ctas = uint32_t(num(x.nctaid));
+  std::string args = fmt::format("--threads {} --ctas {}", cfg.threads, cfg.ctas);
+  if (hint) {
+    cfg.onlyThread = uint32_t(num(x.ctaid) * cfg.threads + num(x.tid));
+    args += fmt::format(" --only-thread {}", *cfg.onlyThread);
+  }
+  for (const auto &[reg, e] : x.initRegs) {
+    z3::expr v = m.eval(fixed(e), true);
+    uint64_t bits = v.is_bool() ? uint64_t(v.is_true()) : num(e);
+    if (bits == 0)
+      continue;
+    cfg.initialRegs[reg] = bits;
+    args += fmt::format(" --reg {}{}=0x{:x}", regFilePrefix(reg.file), reg.num, bits);
+  }
   for (const Param &p : f.params) {
     if (!cfg.params.count(p.name))
       continue;
@@ -1266,8 +1328,7 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
       out[k] = uint8_t(num(bytes[k]));
     args += fmt::format(" --buffer {}=hex:{} --dump-buffer {}", name, hexBytes(out), name);
   }
-  cfg.threads = cfg.ctas = 1;
-  return Replay{m, cfg, args};
+  return Replay{m, fixed, cfg, args};
 }
 } // namespace
 
@@ -1404,6 +1465,16 @@ TvResult validateFunction(const Module &src, const Module &tgt, const std::strin
     // A counterexample the interpreter replays, when the launch can express it; else one
     // with a small launch, else any.
     std::optional<Replay> replay;
+    bool small = false;
+    auto useSmallLaunch = [&] {
+      if (small)
+        return;
+      small = true;
+      z3::solver q =
+          newSolver(wrong && z3::ule(x.ntid, smt.bv(32, 32)) && z3::ule(x.nctaid, smt.bv(2, 32)));
+      if (checkWithFallback(smt, q, queryMs()) == z3::sat)
+        solver = q;
+    };
     if (!fs->isEntry)
       r.noReplay = "a .func cannot be launched";
     else if (!x.functions.empty())
@@ -1412,23 +1483,27 @@ TvResult validateFunction(const Module &src, const Module &tgt, const std::strin
       z3::expr base = x.assumptions && !s.fault && !s.bound && !t.bound;
       z3::expr byteDiffers =
           !isPrivate(smt, a) && z3::select(s.exitMem, a) != z3::select(t.exitMem, a);
-      for (bool asBuffers : {true, false}) {
-        replay = findReplay(smt, x, src, tgt, *fs, s, t, base, t.fault || !t.exited, a, byteDiffers,
-                            asBuffers, queryMs(), r.noReplay);
-        if (replay)
-          break;
+      // The plainest launch first: one thread, registers zero, pointers as buffers; then the
+      // thread and registers of a counterexample with a small launch (else of any).
+      auto tryReplay = [&](const z3::model *hint) {
+        for (bool asBuffers : {true, false})
+          if (!replay)
+            replay = findReplay(smt, x, src, tgt, *fs, s, t, base, t.fault || !t.exited, a,
+                                byteDiffers, asBuffers, hint, queryMs(), r.noReplay);
+      };
+      tryReplay(nullptr);
+      if (!replay) {
+        useSmallLaunch();
+        z3::model hint = solver.get_model();
+        tryReplay(&hint);
       }
       if (replay)
         r.noReplay.clear();
     }
-    if (!replay) {
-      z3::solver small =
-          newSolver(wrong && z3::ule(x.ntid, smt.bv(32, 32)) && z3::ule(x.nctaid, smt.bv(2, 32)));
-      if (checkWithFallback(smt, small, queryMs()) == z3::sat)
-        solver = small;
-    }
+    if (!replay)
+      useSmallLaunch();
     z3::model mdl = replay ? replay->model : solver.get_model();
-    auto val = [&](const z3::expr &e) { return mdl.eval(e, true); };
+    auto val = [&](const z3::expr &e) { return mdl.eval(replay ? replay->fixed(e) : e, true); };
     std::string reason;
     if (val(t.fault).is_true()) {
       reason = "the target faults where the source does not";

@@ -44,13 +44,15 @@ struct Options {
   std::string reorderBlocks; // "0,2,1": testing aid, a block order to move to
   std::string impl = "optimized";
   bool verify = false; // translation validation after every phase
+  verify::TvOptions verifyOpts; // its bounds
   std::string function;
   // --run
   bool run = false;
   uint32_t threads = 1, ctas = 1;
   uint64_t maxSteps = 10'000'000;
   std::string entry;
-  std::vector<std::string> params, buffers, dumpBuffers;
+  std::vector<std::string> params, buffers, dumpBuffers, regs;
+  std::optional<uint32_t> onlyThread;
 };
 
 [[noreturn]] void usageError(const std::string& msg) {
@@ -168,6 +170,25 @@ RunConfig makeRunConfig(const Options& o, const Module& m) {
     if (!cfg.buffers.emplace(name, std::move(bytes)).second)
       usageError(fmt::format("--buffer {} is given twice", name));
   }
+  for (const std::string& r : o.regs) {
+    auto [name, value] = splitAssignment("--reg", r);
+    // R5, UR3, P1, UP0: a file prefix and a decimal number (the validator prints them so)
+    std::optional<Reg> reg;
+    for (RegFile file : {RegFile::UR, RegFile::UP, RegFile::R, RegFile::P, RegFile::B}) {
+      std::string_view prefix = regFilePrefix(file);
+      if (!name.starts_with(prefix)) continue;
+      std::string digits = name.substr(prefix.size());
+      if (!digits.empty() && digits.size() <= 9 &&
+          std::all_of(digits.begin(), digits.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+        reg = Reg{file, uint32_t(std::stoul(digits))};
+      break;
+    }
+    if (!reg) usageError(fmt::format("--reg {}: '{}' is not a register (R5, UR3, P1, UP0)", r, name));
+    std::optional<uint64_t> bits = value == "true" ? 1 : value == "false" ? 0 : parseInteger(value);
+    if (!bits) usageError(fmt::format("--reg {}: '{}' is not an integer", name, value));
+    if (!cfg.initialRegs.emplace(*reg, *bits).second) usageError(fmt::format("--reg {} is given twice", name));
+  }
+  cfg.onlyThread = o.onlyThread;
   for (const std::string& d : o.dumpBuffers)
     if (!cfg.buffers.count(d)) usageError(fmt::format("--dump-buffer {}: no --buffer {} was given", d, d));
   return cfg;
@@ -318,7 +339,7 @@ int runMain(const Options& o) {
   // --verify: each step's output against its input, before the next step runs.
   auto checkStep = [&](const Module& before, const std::string& step) {
     if (!o.verify || !ctx.error.empty()) return;
-    VerifyReport rep = verifyStep(before, m, step);
+    VerifyReport rep = verifyStep(before, m, step, o.verifyOpts);
     std::cerr << rep.lines;
     if (rep.refuted) {
       std::cerr << "oriopt: error: " << step << " changed the behaviour of a function (above)\n";
@@ -474,6 +495,13 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_flag("--verify", o.verify,
                "After every phase, prove with Z3 that each function it changed behaves the same (translation "
                "validation; where Z3 cannot decide, compare random runs in the interpreter); a difference stops with exit status 1");
+  app.add_option("--verify-timeout", o.verifyOpts.timeoutSeconds, "--verify: seconds per Z3 query (default 60)")
+      ->check(CLI::Range(1u, 86400u));
+  app.add_option("--verify-budget", o.verifyOpts.budgetSeconds,
+                 "--verify: seconds per function and phase for all its queries (default 300)")
+      ->check(CLI::Range(1u, 86400u));
+  app.add_option("--verify-unroll", o.verifyOpts.unroll, "--verify: back edges a path may take before it counts as unknown (default 4)")
+      ->check(CLI::Range(0u, 64u));
   app.add_option("--impl", o.impl, "Which half computes the analyses and runs the passes; both: run the two and fail on the first difference")
       ->check(CLI::IsMember({"optimized", "reference", "both"}));
   app.add_option("--function", o.function, "Dump only this function");
@@ -484,6 +512,10 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_option("--param", o.params, "Bind a scalar kernel parameter (integer, or float text for .f32/.f64)")->option_text("NAME=INT")->allow_extra_args(false);
   app.add_option("--buffer", o.buffers, "Bind a pointer parameter to a new buffer of SIZE zero bytes, the bytes of FILE, or the BYTES given in hex")->option_text("NAME=SIZE|NAME=@FILE|NAME=hex:BYTES")->allow_extra_args(false);
   app.add_option("--dump-buffer", o.dumpBuffers, "After --run, print the buffer's bytes in hex")->option_text("NAME")->allow_extra_args(false);
+  app.add_option("--reg", o.regs, "Start every thread with this value in a register (the others start at 0; a predicate: 0, 1, true or false)")
+      ->option_text("NAME=INT")->allow_extra_args(false);
+  app.add_option("--only-thread", o.onlyThread, "Run only this thread of the launch (ctaid.x * ntid.x + tid.x), alone: barriers pass at once")
+      ->option_text("N");
   app.add_option("--max-steps", o.maxSteps, "Instructions per thread before --run reports a timeout")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   try {
     app.parse(argc, argv);

@@ -63,12 +63,13 @@ std::string interpreterCheck(const Module& before, const Module& after, const Fu
 
 } // namespace
 
-VerifyReport verifyStep(const Module& before, const Module& after, const std::string& step) {
+VerifyReport verifyStep(const Module& before, const Module& after, const std::string& step,
+                        const verify::TvOptions& opts) {
   VerifyReport rep;
   for (const Function& f : before.functions) {
     const Function* g = after.findFunction(f.name);
     if (g && *g == f) continue;
-    verify::TvResult r = verify::validateFunction(before, after, f.name);
+    verify::TvResult r = verify::validateFunction(before, after, f.name, opts);
     std::string line = fmt::format("verify {}: {}", step, r.line());
     if (r.verdict == verify::TvResult::Verdict::Refuted) rep.refuted = true;
     if (r.verdict == verify::TvResult::Verdict::Unknown && g) {

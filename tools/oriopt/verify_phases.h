@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ir/ir.h"
+#include "verify/tv.h"
 
 namespace ori {
 
@@ -15,6 +16,8 @@ struct VerifyReport {
 };
 
 // Checks `after` against `before` for the step named `step` ("phase 16 OriPerformLiveDeadFirst").
-VerifyReport verifyStep(const Module& before, const Module& after, const std::string& step);
+// `opts`: the validator's bounds (--unroll, --verify-timeout, --verify-budget).
+VerifyReport verifyStep(const Module& before, const Module& after, const std::string& step,
+                        const verify::TvOptions& opts);
 
 } // namespace ori
