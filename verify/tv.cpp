@@ -1278,8 +1278,11 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
   std::map<std::string, std::vector<z3::expr>> bufferBytes;
   z3::expr mappedRegion = smt.boolVal(false); // as a function of a placeholder address/size
   z3::expr pa = smt.bvVar("replay address", 64), pn = smt.bvVar("replay size", 64);
+  // [pa, pa + pn) inside [b, b + size), without wrapping around 2^64 (pa + pn would: an
+  // access at 0xff..fe looked mapped, and the replay faulted where the source did not).
   auto within = [&](uint64_t b, uint64_t size) {
-    return z3::uge(pa, smt.bv(b, 64)) && z3::ule(pa + pn, smt.bv(b + size, 64));
+    return z3::uge(pa, smt.bv(b, 64)) && z3::ule(pn, smt.bv(size, 64)) &&
+           z3::ule(pa - smt.bv(b, 64), smt.bv(size, 64) - pn);
   };
   z3::expr inBuffer = smt.boolVal(false);
   for (size_t i = 0; i < L.global.size(); ++i) {
