@@ -37,21 +37,21 @@ std::vector<RunConfig> randomLaunches(const Function& k, int count) {
   return out;
 }
 
-// The interpreter's verdict on a function Z3 could not decide: "" when every launch that
-// the source finishes (ok or fault) ends the same way after, else the first difference.
-// *compared counts those launches.
-std::string interpreterCheck(const Module& before, const Module& after, const Function& f, int* compared) {
-  *compared = 0;
+// The interpreter's verdict on a function Z3 could not decide, by the refinement the
+// validator proves (docs/verifier.md): "" when every launch the source ends ok ends ok after
+// with the same memory, else the first difference. A launch on which the source faults
+// constrains nothing: PTX leaves the faulting access undefined, and a phase may remove it (a
+// dead load) so that the run goes on and faults later (nvcc13_GPU-Raytracer_Pathtracer after
+// phase 10: 0x28000 before, 0x28004 after, a dead component of a vector load). *compared
+// counts the launches compared, *faulting those the source faults on.
+std::string interpreterCheck(const Module& before, const Module& after, const Function& f, int* compared,
+                             int* faulting) {
+  *compared = *faulting = 0;
   for (const RunConfig& cfg : randomLaunches(f, 8)) {
     RunResult a = runKernel(before, cfg), b = runKernel(after, cfg);
-    if (a.kind != RunResult::Kind::Ok && a.kind != RunResult::Kind::Fault) continue;
+    if (a.kind == RunResult::Kind::Fault) ++*faulting;
+    if (a.kind != RunResult::Kind::Ok) continue;
     ++*compared;
-    if (a.kind == RunResult::Kind::Fault) {
-      if (b.kind == RunResult::Kind::Ok) continue; // the phase may remove a fault
-      if (b.kind != RunResult::Kind::Fault || a.thread != b.thread || a.addr != b.addr)
-        return fmt::format("before: {}; after: {}", formatExit(a, "before"), formatExit(b, "after"));
-      continue;
-    }
     if (b.kind != RunResult::Kind::Ok)
       return fmt::format("before: {}; after: {}", formatExit(a, "before"), formatExit(b, "after"));
     for (const auto& [name, bytes] : a.buffers)
@@ -76,15 +76,17 @@ VerifyReport verifyStep(const Module& before, const Module& after, const std::st
       if (!f.isEntry) {
         line += "; not run in the interpreter (not a kernel)";
       } else {
-        int compared = 0;
-        std::string diff = interpreterCheck(before, after, f, &compared);
+        int compared = 0, faulting = 0;
+        std::string diff = interpreterCheck(before, after, f, &compared, &faulting);
+        std::string faults = faulting ? fmt::format(" ({} where the source faults, which constrain nothing)", faulting) : "";
         if (!diff.empty()) {
           rep.refuted = true;
           line += "; the interpreter sees a difference: " + diff;
         } else if (compared == 0) {
-          line += "; the interpreter finished none of 8 random launches (unsupported or out of steps): not checked";
+          line += "; the interpreter ended ok in none of 8 random launches (unsupported, out of steps, or a fault in the "
+                  "source): not checked";
         } else {
-          line += fmt::format("; the interpreter: {} of 8 random launches compared, all the same", compared);
+          line += fmt::format("; the interpreter: {} of 8 random launches compared, all the same{}", compared, faults);
         }
       }
     }
