@@ -193,15 +193,21 @@ std::optional<ModelOutputs> modelInstr(Smt& smt, const Instr& in, const ModelInp
   std::optional<ModelOutputs> out = e->model(m);
   if (!out || out->dsts.size() != in.dsts.size()) return std::nullopt;
   // The guard: false leaves every destination and the memory as they were.
+  // An unguarded result is the result itself, not ite(true, ...): Z3 does not simplify terms
+  // as it builds them, and the translation validator relies on equal computations giving
+  // equal terms (a copy MOV.64 R2, R1 must give R1's term).
   z3::expr g = !in.guard ? smt.boolVal(true) : in.guard->neg ? !x.guard : x.guard;
+  auto guarded = [&](const z3::expr& result, const z3::expr& old) {
+    return g.is_true() ? result : g.is_false() ? old : z3::ite(g, result, old);
+  };
   for (size_t i = 0; i < out->dsts.size(); ++i) {
     const Operand& d = in.dsts[i];
     if (d.kind == Operand::Kind::Reg && d.reg.isConst()) // RZ/PT: writes are discarded
       out->dsts[i] = d.reg.isPredicate() ? smt.boolVal(true) : smt.bv(0, 64);
     else
-      out->dsts[i] = z3::ite(g, out->dsts[i], x.oldDsts[i]);
+      out->dsts[i] = guarded(out->dsts[i], x.oldDsts[i]);
   }
-  if (out->memory) out->memory = z3::ite(g, *out->memory, x.memory);
+  if (out->memory) out->memory = guarded(*out->memory, x.memory);
   return out;
 }
 
