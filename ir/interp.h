@@ -63,6 +63,13 @@ struct LaunchLayout {
   std::vector<Bytes> localInit;     // the kernel frame's local area (the rest: zero)
   std::vector<Bytes> paramInit;     // the kernel frame's .param variables (the rest: zero)
   std::vector<uint8_t> cbank0;      // constant bank 0 from offset 0 (beyond it, and other banks: 0)
+  // Each function's frame: its local area (a callee's sits above its caller's, aligned to
+  // localAlign) and the offsets of its parameters and return values in its parameter area.
+  struct Frame {
+    uint64_t localSize = 0, localAlign = 1;
+    std::map<std::string, uint64_t> params;
+  };
+  std::map<const Function*, Frame> frames;
 };
 // The layout, or the configuration error runKernel would report.
 std::variant<LaunchLayout, std::string> layoutLaunch(const Module& m, const RunConfig& cfg);

@@ -227,6 +227,14 @@ LaunchLayout Machine::layout() const {
   for (const Variable* v : F.paramInits)
     L.paramInit.push_back({varOffset_.at(v), std::vector<uint8_t>(v->init.begin(), v->init.begin() + ptrdiff_t(initBytes(*v)))});
   L.cbank0 = cbank0;
+  for (const auto& [g, FL] : layouts_) {
+    LaunchLayout::Frame& fr = L.frames[g];
+    fr.localSize = FL.localSize;
+    fr.localAlign = FL.localAlign;
+    if (g->isEntry) continue;
+    for (const auto* list : {&g->params, &g->returns})
+      for (const Param& p : *list) fr.params[p.name] = paramOffset_.at(&p);
+  }
   return L;
 }
 

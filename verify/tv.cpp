@@ -70,6 +70,12 @@ public:
   std::map<std::string, z3::expr> bases; // variable and parameter addresses by key
   std::map<Reg, z3::expr> initRegs;
   std::map<std::string, z3::func_decl> functions; // call effects by name
+  unsigned inlineDepth = 0;     // calls to module functions inlined up to this depth
+  size_t inlinedCalls = 0;      // calls inlined so far (both sides)
+  // Calls to module functions left as uninterpreted effects (beyond the inline depth,
+  // indirect): a difference may then come from an effect the real callee does not have,
+  // so a counterexample is not a refutation.
+  std::set<std::string> approximations;
 
   z3::expr bank(uint32_t b) {
     auto it = banks.find(b);
@@ -78,14 +84,20 @@ public:
     return it->second;
   }
   // The address of a variable or parameter in its space (an offset for windowed spaces, a
-  // generic address for .global), unconstrained but inside its window.
-  z3::expr base(const std::string &key, std::optional<uint64_t> windowSize) {
+  // generic address for .global), unconstrained but aligned as the interpreter aligns it and,
+  // with its `size` bytes, inside its window.
+  z3::expr base(const std::string &key, std::optional<uint64_t> windowSize, uint64_t align,
+                uint64_t size) {
     auto it = bases.find(key);
     if (it != bases.end())
       return it->second;
     z3::expr b = smt.bvVar("&" + key, 64);
     if (windowSize)
-      assumptions = assumptions && z3::ult(b, smt.bv(*windowSize, 64));
+      assumptions = assumptions && z3::ult(b, smt.bv(*windowSize, 64)) &&
+                    (size <= *windowSize ? z3::ule(b, smt.bv(*windowSize - size, 64))
+                                         : smt.boolVal(true));
+    if (align > 1 && (align & (align - 1)) == 0)
+      assumptions = assumptions && (b & smt.bv(align - 1, 64)) == smt.bv(0, 64);
     return bases.emplace(key, b).first->second;
   }
   z3::expr initReg(Reg r) {
@@ -162,7 +174,7 @@ public:
   SideEncoder(Inputs &x, const Module &m, const Function &f, unsigned unroll)
       : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)),
         exitMem(x.mem0), exitPriv(x.priv0), exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt),
-        m_(m), f_(f), unroll_(unroll) {}
+        m_(m), f_(f), unroll_(unroll), frame_(f.name), encoded_(&ownEncoded_) {}
 
   z3::expr fault, bound, exited, exitMem, exitPriv, exitBarriers;
   std::vector<std::pair<std::string, z3::expr>>
@@ -252,7 +264,6 @@ private:
   }
 
   std::set<uint32_t> cuts_;
-  size_t encoded_ = 0; // instructions encoded so far (unrolled copies counted)
   static constexpr size_t kMaxEncodedInstrs = 20000;
 
   Inputs &x_;
@@ -260,6 +271,15 @@ private:
   const Module &m_;
   const Function &f_;
   unsigned unroll_;
+  // The frame: the function's name, or for an inlined callee the call path
+  // ("kernel>f>g"), which keys its .local and .param variables (Inputs::base) apart from
+  // other frames'. A callee's registers start at zero (a fresh register file, as in the
+  // interpreter) and its RETs return to the caller (`returns_`) instead of ending the thread.
+  std::string frame_;
+  unsigned depth_ = 0;
+  std::vector<State> returns_;
+  size_t ownEncoded_ = 0;
+  size_t *encoded_; // instructions encoded so far (unrolled copies and callees counted)
   std::vector<uint32_t> order_;  // blocks in reverse postorder from bix0
   std::vector<uint32_t> rpoNum_; // position in order_, or UINT32_MAX
   std::vector<std::vector<State>> incoming_;
@@ -369,7 +389,11 @@ private:
     if (r.isConst())
       return r.isPredicate() ? smt_.boolVal(true) : smt_.bv(0, 64);
     auto it = s.regs.find(r);
-    return it != s.regs.end() ? it->second : x_.initReg(r);
+    if (it != s.regs.end())
+      return it->second;
+    if (depth_ > 0)
+      return r.isPredicate() ? smt_.boolVal(false) : smt_.bv(0, 64);
+    return x_.initReg(r);
   }
 
   void edge(uint32_t from, unsigned k, uint32_t to, State s) {
@@ -428,8 +452,8 @@ private:
   }
 
   void runBlock(uint32_t b, unsigned k, State s) {
-    encoded_ += f_.blocks[b].instrs.size();
-    if (encoded_ > kMaxEncodedInstrs)
+    *encoded_ += f_.blocks[b].instrs.size();
+    if (*encoded_ > kMaxEncodedInstrs)
       throw Unmodelled{
           fmt::format("the unrolled function exceeds {} instructions", kMaxEncodedInstrs)};
     for (const Instr &in : f_.blocks[b].instrs) {
@@ -465,7 +489,10 @@ private:
       case Opcode::RET: {
         State t = s;
         t.pc = taken(s.pc, g);
-        exit(t);
+        if (in.op == Opcode::RET && depth_ > 0)
+          returns_.push_back(t);
+        else
+          exit(t);
         s.pc = notTaken(s.pc, g);
         break;
       }
@@ -588,20 +615,24 @@ private:
                                              const Variable *v, const Param *param) {
     bool fnScope = v && std::any_of(f_.variables.begin(), f_.variables.end(),
                                     [&](const Variable &w) { return &w == v; });
+    uint64_t align = v ? v->align : param->align, size = v ? v->size() : param->size;
     if (param || (v && v->space == Space::Param))
-      return {x_.base(fmt::format("{}.param {}", f_.name, name), kParamSize), kParamWindow};
+      return {x_.base(fmt::format("{}.param {}", frame_, name), kParamSize, align, size),
+              kParamWindow};
     switch (v->space) {
     case Space::Global:
-      return {x_.base(fmt::format("global {}", name), std::nullopt), 0};
+      return {x_.base(fmt::format("global {}", name), std::nullopt, align, size), 0};
     case Space::Const:
-      return {x_.base(fmt::format("const {}", name), uint64_t(64) << 20), kConstWindow};
+      return {x_.base(fmt::format("const {}", name), uint64_t(64) << 20, align, size),
+              kConstWindow};
     case Space::Shared:
       return {x_.base(fnScope ? fmt::format("{}.shared {}", f_.name, name)
                               : fmt::format("shared {}", name),
-                      kSharedSize),
+                      kSharedSize, align, size),
               kSharedWindow};
     case Space::Local:
-      return {x_.base(fmt::format("{}.local {}", f_.name, name), kLocalSize), kLocalWindow};
+      return {x_.base(fmt::format("{}.local {}", frame_, name), kLocalSize, align, size),
+              kLocalWindow};
     default:
       unmodelledAt(in, "a variable of an unknown space");
     }
@@ -675,12 +706,16 @@ private:
         unmodelledAt(in, "a variable of another state space");
       z3::expr off = base + a;
       addr = smt_.bv(window, 64) + off;
+      // Within the variable's own bytes no access faults (but for alignment, below); the
+      // interpreter allocates every variable.
+      uint32_t size = v ? v->size() : param->size;
+      z3::expr inside = size >= bytes ? z3::ule(a, smt_.bv(size - bytes, 64)) : smt_.boolVal(false);
       if (space == Space::Shared)
         bad = windowFault(off, kSharedSize);
       else if (space == Space::Local)
         bad = windowFault(off, kLocalSize);
       else
-        bad = !x_.mapped(addr, bytes);
+        bad = !inside && !x_.mapped(addr, bytes);
       if (isStore && space == Space::Const)
         bad = smt_.boolVal(true);
     } else if (sp == Sp::Shared) {
@@ -700,8 +735,10 @@ private:
                             !x_.mapped(a, bytes)));
       if (isStore && sp == Sp::Generic)
         bad = bad || inWindow(kConstWindow, uint64_t(64) << 20);
+      // A global access faults in every window: the interpreter's global accesses reach
+      // buffers and .global variables only.
       if (sp == Sp::Global)
-        bad = bad || shared || local;
+        bad = bad || shared || local || inWindow(kConstWindow, uint64_t(64) << 20);
     }
     bad = bad || (addr & smt_.bv(bytes - 1, 64)) != smt_.bv(0, 64);
     addFault(in, s.pc && g && bad);
@@ -735,9 +772,12 @@ private:
     compute(in, s, word);
   }
 
-  // A call: an uninterpreted effect of the callee (named, or the address in the register)
-  // on memory and on the register results; it may also end the thread or fault. Calls with
-  // the same callee and the same memory and arguments have the same effect on both sides.
+  // A call to a function of the module with a body, its arguments and results .param
+  // variables: inlined up to Inputs::inlineDepth, with the interpreter's semantics
+  // (docs/interpreter.md, "Calls"). Any other call: an uninterpreted effect of the callee
+  // (named, or the address in the register) on memory and on the register results; it may
+  // also end the thread or fault. Calls with the same callee and the same memory and
+  // arguments have the same effect on both sides.
   void call(const Instr &in, const z3::expr &g, State &s) {
     if (in.srcs.empty())
       unmodelledAt(in, "CALL without a target");
@@ -747,6 +787,22 @@ private:
                                                          : "";
     if (callee.empty())
       unmodelledAt(in, "CALL without a target");
+    const Function *fn = t.kind == Operand::Kind::Symbol ? m_.findFunction(t.sym) : nullptr;
+    bool hasBody = fn && !fn->isEntry && !fn->isDeclaration();
+    bool paramLists = std::all_of(in.srcs.begin() + 1, in.srcs.end(),
+                                  [](const Operand &o) { return o.kind == Operand::Kind::Symbol; }) &&
+                      std::all_of(in.dsts.begin(), in.dsts.end(),
+                                  [](const Operand &o) { return o.kind == Operand::Kind::Symbol; });
+    if (hasBody && paramLists && depth_ < x_.inlineDepth) {
+      inlineCall(in, g, s, *fn);
+      return;
+    }
+    if (hasBody)
+      x_.approximations.insert(fmt::format("the call to {} at line {} ({})", fn->name, in.loc.line,
+                                           paramLists ? "beyond the inline depth"
+                                                      : "registers as arguments or results"));
+    else if (t.kind == Operand::Kind::Reg)
+      x_.approximations.insert(fmt::format("the indirect call at line {}", in.loc.line));
     z3::context &c = smt_.ctx();
     z3::sort_vector domain(c);
     z3::expr_vector args(c);
@@ -785,6 +841,110 @@ private:
     s.mem = z3::ite(g, memAfter, s.mem);
     s.priv = z3::ite(g, privAfter, s.priv);
     s.pc = s.pc && !(g && ends);
+  }
+
+  // The .param or .local variable (or formal parameter) `name` of this frame: base, size.
+  std::pair<z3::expr, uint32_t> frameVariable(const Instr &in, const std::string &name) {
+    const Param *param = nullptr;
+    const Variable *v = findVariable(m_, f_, name, &param);
+    if (!v && !param)
+      unmodelledAt(in, fmt::format("undefined symbol '{}'", name));
+    if (v && v->space != Space::Param && v->space != Space::Local)
+      unmodelledAt(in, fmt::format("'{}' is not a .param variable", name));
+    return {variableBase(in, name, v, param).first, v ? v->size() : param->size};
+  }
+
+  static constexpr uint64_t kMaxFrameBytes = 4096;
+
+  // Inlines `fn` at `in`: a fresh frame (registers zero; .local and .param storage zero but
+  // for initializers), each argument copied into the parameter of its position (the
+  // smaller size), the callee run to its RETs, each return value copied into the result
+  // variable of its position. EXIT in the callee ends the thread; faults, unrolling bounds
+  // and barriers count as the caller's.
+  void inlineCall(const Instr &in, const z3::expr &g, State &s, const Function &fn) {
+    size_t nargs = in.srcs.size() - 1;
+    if ((nargs != 0 && nargs != fn.params.size()) ||
+        (!in.dsts.empty() && in.dsts.size() != fn.returns.size()))
+      unmodelledAt(in, fmt::format("a call whose lists do not match {}'s signature", fn.name));
+    ++x_.inlinedCalls;
+    SideEncoder callee(x_, m_, fn, unroll_);
+    callee.frame_ = frame_ + ">" + fn.name;
+    callee.depth_ = depth_ + 1;
+    callee.encoded_ = encoded_;
+    auto pb = [&](const z3::expr &base, uint64_t k) {
+      return smt_.bv(kParamWindow, 64) + base + smt_.bv(k, 64);
+    };
+    // Arguments, read before the callee's frame is written.
+    std::vector<std::vector<z3::expr>> argBytes;
+    for (size_t k = 0; k < nargs; ++k) {
+      auto [base, size] = frameVariable(in, in.srcs[k + 1].sym);
+      std::vector<z3::expr> bytes;
+      for (uint32_t i = 0; i < std::min(size, fn.params[k].size); ++i)
+        bytes.push_back(z3::select(s.priv, pb(base, i)));
+      argBytes.push_back(std::move(bytes));
+    }
+    // The fresh frame.
+    z3::expr priv = s.priv;
+    uint64_t frameBytes = 0;
+    auto clear = [&](const z3::expr &addr0, uint32_t size, const std::vector<uint8_t> &init) {
+      frameBytes += size;
+      if (frameBytes > kMaxFrameBytes)
+        unmodelledAt(in, fmt::format("{}'s frame is larger than {} bytes", fn.name, kMaxFrameBytes));
+      for (uint32_t i = 0; i < size; ++i)
+        priv = z3::store(priv, addr0 + smt_.bv(i, 64), smt_.bv(i < init.size() ? init[i] : 0, 8));
+    };
+    for (const Param &p : fn.params)
+      clear(pb(callee.frameVariable(in, p.name).first, 0), p.size, {});
+    for (const Param &p : fn.returns)
+      clear(pb(callee.frameVariable(in, p.name).first, 0), p.size, {});
+    for (const Variable &v : fn.variables)
+      if (v.space == Space::Param)
+        clear(pb(callee.frameVariable(in, v.name).first, 0), v.size(), v.init);
+      else if (v.space == Space::Local)
+        clear(smt_.bv(kLocalWindow, 64) + callee.frameVariable(in, v.name).first, v.size(), v.init);
+    for (size_t k = 0; k < nargs; ++k) {
+      z3::expr base = callee.frameVariable(in, fn.params[k].name).first;
+      for (size_t i = 0; i < argBytes[k].size(); ++i)
+        priv = z3::store(priv, pb(base, i), argBytes[k][i]);
+    }
+    callee.runFrom(0, State{taken(s.pc, g), {}, s.mem, priv, s.barriers});
+    if (callee.unmodelled)
+      throw Unmodelled{fmt::format("{} (in {}, called at line {})", *callee.unmodelled, fn.name,
+                                   in.loc.line)};
+    fault = fault || callee.fault;
+    faultSites.insert(faultSites.end(), callee.faultSites.begin(), callee.faultSites.end());
+    bound = bound || callee.bound;
+    snapshots.insert(snapshots.end(), callee.snapshots.begin(), callee.snapshots.end());
+    if (!callee.exited.is_false()) {
+      exited = exited || callee.exited;
+      exitMem = z3::ite(callee.exited, callee.exitMem, exitMem);
+      exitPriv = z3::ite(callee.exited, callee.exitPriv, exitPriv);
+      exitBarriers = z3::ite(callee.exited, callee.exitBarriers, exitBarriers);
+    }
+    // Back in the caller: its registers, the callee's memory, the results copied.
+    std::vector<State> after;
+    if (!callee.returns_.empty()) {
+      State r = callee.merge(callee.returns_);
+      std::vector<std::vector<z3::expr>> results;
+      for (size_t k = 0; k < in.dsts.size(); ++k) {
+        auto [base, size] = callee.frameVariable(in, fn.returns[k].name);
+        std::vector<z3::expr> bytes;
+        for (uint32_t i = 0; i < std::min(size, frameVariable(in, in.dsts[k].sym).second); ++i)
+          bytes.push_back(z3::select(r.priv, pb(base, i)));
+        results.push_back(std::move(bytes));
+      }
+      for (size_t k = 0; k < in.dsts.size(); ++k) {
+        z3::expr base = frameVariable(in, in.dsts[k].sym).first;
+        for (size_t i = 0; i < results[k].size(); ++i)
+          r.priv = z3::store(r.priv, pb(base, i), results[k][i]);
+      }
+      after.push_back(State{r.pc, s.regs, r.mem, r.priv, r.barriers});
+    }
+    State skipped = s;
+    skipped.pc = notTaken(s.pc, g);
+    if (!skipped.pc.is_false() || after.empty())
+      after.push_back(skipped);
+    s = merge(after);
   }
 };
 
@@ -1056,7 +1216,7 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
       z3::expr exitBad = g.s->exited && !sameMemory(exitS, exitT, false, *g.s, *g.t);
       for (const Param &p : fs.returns) { // a .func's return values (in .param storage)
         z3::expr base = smt.bv(kParamWindow, 64) +
-                        x.base(fmt::format("{}.param {}", fs.name, p.name), kParamSize);
+                        x.base(fmt::format("{}.param {}", fs.name, p.name), kParamSize, p.align, p.size);
         exitBad = exitBad || (g.s->exited && z3::ult(a - base, smt.bv(p.size, 64)) &&
                               z3::select(g.s->exitPriv, a) != z3::select(g.t->exitPriv, a));
       }
@@ -1192,6 +1352,50 @@ std::string baseKey(const Function *owner, const Variable &v) {
     return owner ? fmt::format("{}.param {}", owner->name, v.name) : "";
   }
   return "";
+}
+
+// The interpreter's address of a variable of an inlined callee's frame, keyed
+// "k>f>g.local v" or "k>f>g.param v" (SideEncoder::frame_): each frame's local area right
+// above its caller's, aligned (ir/interp_mem.cpp, pushFrame); parameter areas, which only the
+// validator gives addresses, at depth << 24 in its own window, so frames never overlap.
+std::optional<uint64_t> frameAddress(const Module &m, const LaunchLayout &L,
+                                     const std::string &key) {
+  bool local = true;
+  size_t dot = key.rfind(".local ");
+  if (dot == std::string::npos) {
+    local = false;
+    dot = key.rfind(".param ");
+  }
+  if (dot == std::string::npos)
+    return std::nullopt;
+  std::string name = key.substr(dot + 7);
+  std::vector<const LaunchLayout::Frame *> path;
+  const Function *g = nullptr;
+  for (size_t from = 0; from <= dot;) {
+    size_t to = std::min(key.find('>', from), dot);
+    g = m.findFunction(key.substr(from, to - from));
+    auto it = g ? L.frames.find(g) : L.frames.end();
+    if (it == L.frames.end())
+      return std::nullopt;
+    path.push_back(&it->second);
+    from = to + 1;
+  }
+  uint64_t base = 0;
+  for (size_t i = 1; i < path.size(); ++i) {
+    uint64_t align = path[i]->localAlign, end = base + path[i - 1]->localSize;
+    base = (end + align - 1) / align * align;
+  }
+  uint64_t paramBase = uint64_t(path.size() - 1) << 24;
+  for (const Variable &v : g->variables)
+    if (v.name == name && v.space == (local ? Space::Local : Space::Param)) {
+      auto it = L.variables.find(&v);
+      if (it == L.variables.end())
+        return std::nullopt;
+      return (local ? base : paramBase) + it->second;
+    }
+  if (auto it = path.back()->params.find(name); !local && it != path.back()->params.end())
+    return paramBase + it->second;
+  return std::nullopt;
 }
 
 std::string hexBytes(const std::vector<uint8_t> &b) {
@@ -1352,7 +1556,17 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
           (&g == src.findFunction(f.name) || v.space == Space::Global || v.space == Space::Const))
         at.emplace(baseKey(v.space == Space::Global || v.space == Space::Const ? nullptr : &g, v),
                    it->second);
+  const LaunchLayout &LT = std::get<LaunchLayout>(laidT);
   for (const auto &[key, e] : x.bases) {
+    if (key.find('>') != std::string::npos) {
+      std::optional<uint64_t> s = frameAddress(src, L, key), t = frameAddress(tgt, LT, key);
+      if (!s || s != t) {
+        why = fmt::format("the two modules lay out the callee frame of '{}' differently", key);
+        return std::nullopt;
+      }
+      fix(e, smt.bv(*s, 64));
+      continue;
+    }
     auto it = at.find(key);
     if (it == at.end()) {
       why = fmt::format("the interpreter has no address for '{}'", key);
@@ -1446,8 +1660,9 @@ std::string TvResult::line() const {
   return {};
 }
 
-TvResult validateFunction(const Module &src, const Module &tgt, const std::string &name,
-                          const TvOptions &opts) {
+namespace {
+TvResult validateWith(const Module &src, const Module &tgt, const std::string &name,
+                      const TvOptions &opts, size_t &inlinedCalls) {
   auto start = std::chrono::steady_clock::now();
   TvResult r;
   r.function = name;
@@ -1475,6 +1690,12 @@ TvResult validateFunction(const Module &src, const Module &tgt, const std::strin
 
   Smt smt;
   Inputs x(smt);
+  x.inlineDepth = opts.inlineDepth;
+  struct CountInlined {
+    Inputs &x;
+    size_t &out;
+    ~CountInlined() { out = x.inlinedCalls; }
+  } countInlined{x, inlinedCalls};
   auto deadline = start + std::chrono::seconds(opts.budgetSeconds);
   // With loops, induction first: its queries are loop-free segments, small where the
   // unrolled function is large, and a correct pass usually keeps equal registers equal.
@@ -1520,7 +1741,8 @@ TvResult validateFunction(const Module &src, const Module &tgt, const std::strin
   z3::expr memDiffers = !isPrivate(smt, a) && z3::select(s.exitMem, a) != z3::select(t.exitMem, a);
   for (const Param &p : fs->returns) {
     z3::expr base =
-        smt.bv(kParamWindow, 64) + x.base(fmt::format("{}.param {}", name, p.name), kParamSize);
+        smt.bv(kParamWindow, 64) +
+        x.base(fmt::format("{}.param {}", name, p.name), kParamSize, p.align, p.size);
     memDiffers = memDiffers ||
                  (inRange(base, p.size) && z3::select(s.exitPriv, a) != z3::select(t.exitPriv, a));
   }
@@ -1557,6 +1779,10 @@ TvResult validateFunction(const Module &src, const Module &tgt, const std::strin
     return finish(TvResult::Verdict::Unknown,
                   "timeout or Z3 gave up: " + solver.reason_unknown() +
                       (inductionFailed ? "; " + *inductionFailed : std::string()));
+  if (res == z3::sat && !x.approximations.empty())
+    return finish(TvResult::Verdict::Unknown,
+                  fmt::format("a difference that may come from {}, an uninterpreted effect",
+                              *x.approximations.begin()));
   if (res == z3::sat) {
     // A counterexample the interpreter replays, when the launch can express it; else one
     // with a small launch, else any.
@@ -1659,6 +1885,28 @@ TvResult validateFunction(const Module &src, const Module &tgt, const std::strin
                               opts.unroll, inductionFailed.value_or("no loop header was found")));
   return finish(TvResult::Verdict::Unknown,
                 "timeout deciding the unroll bound: " + solver.reason_unknown());
+}
+
+} // namespace
+
+TvResult validateFunction(const Module &src, const Module &tgt, const std::string &name,
+                          const TvOptions &opts) {
+  size_t inlined = 0;
+  TvResult r = validateWith(src, tgt, name, opts, inlined);
+  // Inlining made the encoding too large: the calls as uninterpreted effects instead.
+  if (r.verdict == TvResult::Verdict::Unknown && inlined > 0 &&
+      r.reason.find("the unrolled function exceeds") != std::string::npos &&
+      r.seconds < opts.budgetSeconds) {
+    TvOptions flat = opts;
+    flat.inlineDepth = 0;
+    flat.budgetSeconds = std::max(1u, unsigned(opts.budgetSeconds - r.seconds));
+    TvResult r2 = validateWith(src, tgt, name, flat, inlined);
+    r2.seconds += r.seconds;
+    if (r2.verdict == TvResult::Verdict::Unknown)
+      r2.reason += " (calls not inlined: inlined, " + r.reason + ")";
+    return r2;
+  }
+  return r;
 }
 
 std::vector<TvResult> validateModule(const Module &src, const Module &tgt, const TvOptions &opts,

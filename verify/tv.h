@@ -22,6 +22,10 @@ struct TvOptions {
   unsigned unroll = 4;          // back edges any path may take; a path needing more: unknown
   unsigned timeoutSeconds = 60; // per Z3 query
   unsigned budgetSeconds = 300; // per function, all queries together (the inductive proof makes many)
+  // Calls to functions of the module inlined up to this depth; deeper calls, indirect calls
+  // and calls to declarations are uninterpreted effects. When inlining makes the encoding too
+  // large, the function is validated again with every call uninterpreted.
+  unsigned inlineDepth = 3;
 };
 
 struct TvResult {

@@ -20,8 +20,9 @@ ori::Module parse(const std::string& text) {
 
 // Every refutation with inputs comes with a replay (unless barriers stop it), and the replay
 // is run on both sides: the runs must really differ.
-TvResult check(const std::string& src, const std::string& tgt, unsigned unroll = 4) {
+TvResult check(const std::string& src, const std::string& tgt, unsigned unroll = 4, unsigned inlineDepth = 3) {
   ori::verify::TvOptions o;
+  o.inlineDepth = inlineDepth;
   o.unroll = unroll;
   o.timeoutSeconds = 60;
   ori::Module s = parse(src), t = parse(tgt);
@@ -292,6 +293,109 @@ TEST(TranslationValidation, MissingFunctionsAndSignaturesAreRefuted) {
   std::string sig = kStore;
   sig.replace(sig.find(".u32 b"), 6, ".u64 b");
   EXPECT_EQ(check(kStore, sig).verdict, TvResult::Verdict::Refuted);
+}
+
+// out[tid] = inc(tid), inc a .func of the module called with PTX's .param conventions.
+const char* kCall = R"(.func (.u32 r) inc(.u32 x)
+{
+  .local .b32 scratch
+  LD R5, [x]
+  IADD3 R5, R5, 0x1, RZ
+  ST [scratch], R5
+  LD R7, [scratch]
+  ST [r], R7
+  RET
+}
+.entry k(.u64 out)
+{
+  .param .b32 a
+  .param .b32 b
+  S2R R4, SR_TID.X
+  ST [a], R4
+  CALL (b), inc, (a)
+  LD R6, [b]
+  IMAD.WIDE.U32 R2, R4, 0x4, c[0x0][0x210]
+  STG.E [R2], R6
+  EXIT
+})";
+
+std::string replaceCall(const std::string& with) {
+  std::string t = kCall, call = "  CALL (b), inc, (a)\n  LD R6, [b]\n";
+  return t.replace(t.find(call), call.size(), with);
+}
+
+// The call replaced by what the callee computes: only the callee's body tells that the
+// two agree, so it is proved with the call inlined and unknown with it uninterpreted.
+TEST(TranslationValidation, CallsToModuleFunctionsAreInlined) {
+  std::string tgt = replaceCall("  IADD3 R6, R4, 0x1, RZ\n");
+  TvResult r = check(kCall, tgt);
+  EXPECT_EQ(r.verdict, TvResult::Verdict::Proved) << r.line();
+  TvResult flat = check(kCall, tgt, 4, 0);
+  EXPECT_EQ(flat.verdict, TvResult::Verdict::Unknown) << flat.line();
+  EXPECT_NE(flat.reason.find("the call to inc at line"), std::string::npos) << flat.reason;
+}
+
+// A wrong value through an inlined call is refuted, and the replay (whose .param and .local
+// addresses of the callee's frame are the interpreter's) tells the two apart.
+TEST(TranslationValidation, AWrongResultOfAnInlinedCallIsRefutedWithAReplay) {
+  TvResult r = check(kCall, replaceCall("  IADD3 R6, R4, 0x2, RZ\n"));
+  ASSERT_EQ(r.verdict, TvResult::Verdict::Refuted) << r.line();
+  EXPECT_TRUE(r.replay) << r.line();
+  // The other way round: the target calls, the source computes.
+  TvResult back = check(replaceCall("  IADD3 R6, R4, 0x2, RZ\n"), kCall);
+  ASSERT_EQ(back.verdict, TvResult::Verdict::Refuted) << back.line();
+  EXPECT_TRUE(back.replay) << back.line();
+}
+
+// EXIT inside a callee ends the thread: the store after the call never happens.
+TEST(TranslationValidation, AnExitInACalleeEndsTheThread) {
+  std::string src = kCall;
+  src.replace(src.find("  ST [r], R7\n  RET"), std::string("  ST [r], R7\n  RET").size(), "  EXIT");
+  std::string tgt = src;
+  std::string store = "  STG.E [R2], R6\n";
+  tgt.erase(tgt.find(store), store.size());
+  EXPECT_EQ(check(src, tgt).verdict, TvResult::Verdict::Proved);
+  EXPECT_EQ(check(kCall, tgt).verdict, TvResult::Verdict::Refuted);
+}
+
+// A recursive function is inlined to the depth and no further: what the deeper calls do is
+// unknown, so a change that needs it is never proved nor refuted.
+TEST(TranslationValidation, RecursionBeyondTheInlineDepthIsUnknown) {
+  std::string src = R"(.func (.u32 r) down(.u32 x)
+{
+  .param .b32 a
+  .param .b32 b
+  LD R1, [x]
+  ISETP.EQ.U32.AND P0, PT, R1, RZ, PT
+  @P0 BRA DONE
+  IADD3 R2, R1, -0x1, RZ
+  ST [a], R2
+  CALL (b), down, (a)
+  LD R3, [b]
+  ST [r], R3
+  RET
+DONE:
+  ST [r], RZ
+  RET
+}
+.entry k(.u32 n, .u64 out)
+{
+  .param .b32 a
+  .param .b32 b
+  MOV R4, c[0x0][0x210]
+  ST [a], R4
+  CALL (b), down, (a)
+  LD R6, [b]
+  MOV.64 R2, c[0x0][0x214]
+  STG.E [R2], R6
+  EXIT
+})";
+  // down(n) is 0 for every n, but only the first calls are inlined.
+  std::string tgt = src;
+  tgt.replace(tgt.find("  LD R6, [b]\n"), std::string("  LD R6, [b]\n").size(), "  MOV R6, RZ\n");
+  TvResult r = check(src, tgt);
+  EXPECT_EQ(r.verdict, TvResult::Verdict::Unknown) << r.line();
+  EXPECT_NE(r.reason.find("beyond the inline depth"), std::string::npos) << r.reason;
 }
 
 } // namespace

@@ -502,6 +502,9 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
       ->check(CLI::Range(1u, 86400u));
   app.add_option("--verify-unroll", o.verifyOpts.unroll, "--verify: back edges a path may take before it counts as unknown (default 4)")
       ->check(CLI::Range(0u, 64u));
+  app.add_option("--verify-inline-depth", o.verifyOpts.inlineDepth,
+                 "--verify: nested calls to functions of the module inlined; deeper ones are uninterpreted (default 3)")
+      ->check(CLI::Range(0u, 16u));
   app.add_option("--impl", o.impl, "Which half computes the analyses and runs the passes; both: run the two and fail on the first difference")
       ->check(CLI::IsMember({"optimized", "reference", "both"}));
   app.add_option("--function", o.function, "Dump only this function");

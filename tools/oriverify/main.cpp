@@ -94,13 +94,14 @@ std::optional<ori::Module> readModule(const std::string& path) {
 
 // Translation validation: one line per function; exit status 1 if any is refuted.
 int runTv(const std::vector<std::string>& files, const std::string& function, unsigned unroll, unsigned timeout,
-          unsigned budget) {
+          unsigned budget, unsigned inlineDepth) {
   std::optional<ori::Module> src = readModule(files[0]), tgt = readModule(files[1]);
   if (!src || !tgt) return 1;
   ori::verify::TvOptions opts;
   opts.unroll = unroll;
   opts.timeoutSeconds = timeout;
   opts.budgetSeconds = budget;
+  opts.inlineDepth = inlineDepth;
   std::optional<std::string> only;
   if (!function.empty()) {
     if (!src->findFunction(function) && !tgt->findFunction(function)) {
@@ -142,13 +143,16 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose, "print every combination (--crosscheck)");
   std::vector<std::string> tvFiles;
   std::string function;
-  unsigned unroll = 4, timeout = 60, budget = 300;
+  unsigned unroll = 4, timeout = 60, budget = 300, inlineDepth = 3;
   app.add_option("--tv", tvFiles, "translation validation: does TARGET.ori refine SOURCE.ori, function by function?")
       ->expected(2)
       ->type_name("SOURCE.ori TARGET.ori");
   app.add_option("--function", function, "only this function (--tv)");
   app.add_option("--unroll", unroll, "back edges a path may take before the verdict is unknown (--tv)")
       ->check(CLI::Range(0u, 64u));
+  app.add_option("--inline-depth", inlineDepth,
+                 "nested calls to functions of the module inlined; deeper ones are uninterpreted (--tv)")
+      ->check(CLI::Range(0u, 16u));
   app.add_option("--timeout", timeout, "seconds per Z3 query (--tv)")->check(CLI::Range(1u, 3600u));
   app.add_option("--budget", budget, "seconds per function, all its Z3 queries together (--tv)")
       ->check(CLI::Range(1u, 86400u));
@@ -161,7 +165,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
-    if (!tvFiles.empty()) return runTv(tvFiles, function, unroll, timeout, budget);
+    if (!tvFiles.empty()) return runTv(tvFiles, function, unroll, timeout, budget, inlineDepth);
     return crosscheck ? runCrossCheck(only, samples, seed, verbose) : runObligations(only, list, timing);
   } catch (const std::exception& e) {
     fmt::print(stderr, "oriverify: error: {}\n", e.what());
