@@ -32,7 +32,9 @@ TvResult check(const std::string& src, const std::string& tgt, unsigned unroll =
     // One thread runs these kernels in the interpreter, so only barriers stop a replay of
     // a counterexample that has inputs at all.
     bool barriers = src.find("BAR.") != std::string::npos || tgt.find("BAR.") != std::string::npos;
-    if (!r.inputs.empty() && !barriers) EXPECT_TRUE(r.replay) << r.line();
+    if (!r.inputs.empty() && !barriers) {
+      EXPECT_TRUE(r.replay) << r.line();
+    }
     if (r.replay) {
       ori::RunResult a = ori::runKernel(s, *r.replay), b = ori::runKernel(t, *r.replay);
       EXPECT_NE(a.kind, ori::RunResult::Kind::Error) << a.message;
