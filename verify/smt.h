@@ -41,7 +41,15 @@ public:
   z3::expr bvVar(const std::string& name, unsigned width) { return ctx_.bv_const(name.c_str(), width); }
   z3::expr boolVal(bool b) { return ctx_.bool_val(b); }
   z3::expr boolVar(const std::string& name) { return ctx_.bool_const(name.c_str()); }
-  static z3::expr low(const z3::expr& e, unsigned bits) { return e.extract(bits - 1, 0); }
+  // The low `bits` bits. Z3 does not simplify terms as they are built, and the translation
+  // validator needs a copy to give its source's very term: the whole of a value is the value,
+  // and the low bits of a zero-extended value are the value extended.
+  static z3::expr low(const z3::expr& e, unsigned bits) {
+    if (e.get_sort().bv_size() == bits) return e;
+    if (e.is_app() && e.decl().decl_kind() == Z3_OP_ZERO_EXT && e.arg(0).get_sort().bv_size() == bits)
+      return e.arg(0);
+    return e.extract(bits - 1, 0);
+  }
   static z3::expr zext(const z3::expr& e, unsigned width);
   static z3::expr sext(const z3::expr& e, unsigned width);
   // 1 bit -> Boolean and back.
