@@ -793,14 +793,17 @@ private:
                                   [](const Operand &o) { return o.kind == Operand::Kind::Symbol; }) &&
                       std::all_of(in.dsts.begin(), in.dsts.end(),
                                   [](const Operand &o) { return o.kind == Operand::Kind::Symbol; });
-    if (hasBody && paramLists && depth_ < x_.inlineDepth) {
+    bool small = hasBody && frameBytes(*fn) <= kMaxFrameBytes;
+    if (hasBody && paramLists && small && depth_ < x_.inlineDepth) {
       inlineCall(in, g, s, *fn);
       return;
     }
     if (hasBody)
-      x_.approximations.insert(fmt::format("the call to {} at line {} ({})", fn->name, in.loc.line,
-                                           paramLists ? "beyond the inline depth"
-                                                      : "registers as arguments or results"));
+      x_.approximations.insert(fmt::format(
+          "the call to {} at line {} ({})", fn->name, in.loc.line,
+          !paramLists ? "registers as arguments or results"
+          : !small    ? fmt::format("a frame larger than {} bytes", kMaxFrameBytes)
+                      : std::string("beyond the inline depth")));
     else if (t.kind == Operand::Kind::Reg)
       x_.approximations.insert(fmt::format("the indirect call at line {}", in.loc.line));
     z3::context &c = smt_.ctx();
@@ -854,7 +857,18 @@ private:
     return {variableBase(in, name, v, param).first, v ? v->size() : param->size};
   }
 
+  // A callee's frame is zeroed byte by byte at each inlined call: larger ones are not inlined.
   static constexpr uint64_t kMaxFrameBytes = 4096;
+  static uint64_t frameBytes(const Function &fn) {
+    uint64_t n = 0;
+    for (const auto *list : {&fn.params, &fn.returns})
+      for (const Param &p : *list)
+        n += p.size;
+    for (const Variable &v : fn.variables)
+      if (v.space == Space::Param || v.space == Space::Local)
+        n += v.size();
+    return n;
+  }
 
   // Inlines `fn` at `in`: a fresh frame (registers zero; .local and .param storage zero but
   // for initializers), each argument copied into the parameter of its position (the
@@ -883,13 +897,9 @@ private:
         bytes.push_back(z3::select(s.priv, pb(base, i)));
       argBytes.push_back(std::move(bytes));
     }
-    // The fresh frame.
+    // The fresh frame (at most kMaxFrameBytes: call() checked).
     z3::expr priv = s.priv;
-    uint64_t frameBytes = 0;
     auto clear = [&](const z3::expr &addr0, uint32_t size, const std::vector<uint8_t> &init) {
-      frameBytes += size;
-      if (frameBytes > kMaxFrameBytes)
-        unmodelledAt(in, fmt::format("{}'s frame is larger than {} bytes", fn.name, kMaxFrameBytes));
       for (uint32_t i = 0; i < size; ++i)
         priv = z3::store(priv, addr0 + smt_.bv(i, 64), smt_.bv(i < init.size() ? init[i] : 0, 8));
     };

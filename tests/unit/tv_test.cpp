@@ -360,6 +360,21 @@ TEST(TranslationValidation, AnExitInACalleeEndsTheThread) {
   EXPECT_EQ(check(kCall, tgt).verdict, TvResult::Verdict::Refuted);
 }
 
+// A callee whose frame is larger than the validator zeroes at a call (4 KiB) is not inlined:
+// a change the callee's body does not matter to is still proved, one that needs it is unknown.
+TEST(TranslationValidation, ACalleeWithALargeFrameIsNotInlined) {
+  std::string src = kCall;
+  src.replace(src.find(".local .b32 scratch"), std::string(".local .b32 scratch").size(), ".local .b32 scratch[2048]");
+  std::string inlined = src, call = "  CALL (b), inc, (a)\n  LD R6, [b]\n";
+  inlined.replace(inlined.find(call), call.size(), "  IADD3 R6, R4, 0x1, RZ\n");
+  TvResult r = check(src, inlined);
+  EXPECT_EQ(r.verdict, TvResult::Verdict::Unknown) << r.line();
+  EXPECT_NE(r.reason.find("a frame larger than 4096 bytes"), std::string::npos) << r.reason;
+  std::string dead = src;
+  dead.replace(dead.find("  EXIT"), 6, "  IADD3 R9, R4, 0x5, RZ\n  EXIT");
+  EXPECT_EQ(check(dead, src).verdict, TvResult::Verdict::Proved);
+}
+
 // A recursive function is inlined to the depth and no further: what the deeper calls do is
 // unknown, so a change that needs it is never proved nor refuted.
 TEST(TranslationValidation, RecursionBeyondTheInlineDepthIsUnknown) {
