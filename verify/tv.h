@@ -23,8 +23,8 @@ struct TvOptions {
   unsigned timeoutSeconds = 60; // per Z3 query
   unsigned budgetSeconds = 300; // per function, all queries together (the inductive proof makes many)
   // Calls to functions of the module inlined up to this depth; deeper calls, indirect calls
-  // and calls to declarations are uninterpreted effects. When inlining makes the encoding too
-  // large, the function is validated again with every call uninterpreted.
+  // and calls to declarations are uninterpreted effects. A function with calls is validated
+  // first with every call uninterpreted (half the budget), then, unless that proved it, inlined.
   unsigned inlineDepth = 3;
 };
 
