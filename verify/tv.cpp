@@ -1231,6 +1231,9 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
             }
           }
         }
+      if (traceEnabled())
+        fmt::print(stderr, "tv: {}: induction round {}: syntactic pass{}\n", fs.name, round,
+                   dropped ? ", pairs dropped" : ", nothing dropped");
       if (dropped)
         continue;
     }
