@@ -1056,6 +1056,8 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
                                           const TvOptions &opts,
                                           std::chrono::steady_clock::time_point deadline,
                                           bool syntacticFirst) {
+  const double secondsGiven =
+      std::max(0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
   SideEncoder probe(x, src, fs, 0);
   std::set<uint32_t> headers = probe.loopHeaders();
   std::map<uint32_t, uint32_t> corr; // source header -> target block
@@ -1287,8 +1289,7 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
                         deadline - std::chrono::steady_clock::now())
                         .count();
         if (left <= 0)
-          return fmt::format("the inductive proof ran out of its time ({} s per function)",
-                             opts.budgetSeconds);
+          return fmt::format("the inductive proof ran out of the {:.0f} s it had", secondsGiven);
         unsigned queryMs =
             unsigned(std::min<long long>(left, (long long)opts.timeoutSeconds * 1000));
         prm.set("timeout", queryMs);
