@@ -26,6 +26,10 @@ std::string printInstr(const Function& f, const Instr& in);
 std::string printOperand(const Function& f, const Operand& o);
 std::string printReg(const Function& f, Reg r);
 
+// A register as the text names it: "R12", "UR3", "P1", "PT" (a constant); nullopt for
+// anything else, or a number too large for a register.
+std::optional<Reg> parseRegisterName(std::string_view text);
+
 // Bits an integer immediate in source k of `in` may have: 8 (LUT), 32 or 64.
 unsigned immediateBits(const Instr& in, size_t k);
 // A name the parser reads as a label, variable, table or function (not a

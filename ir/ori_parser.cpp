@@ -957,6 +957,12 @@ private:
 
 } // namespace
 
+std::optional<Reg> parseRegisterName(std::string_view text) {
+  bool tooBig = false;
+  std::optional<Reg> r = parseRegName(text, &tooBig);
+  return tooBig ? std::nullopt : r;
+}
+
 unsigned immediateBits(const Instr& in, size_t k) {
   if ((in.op == Opcode::LOP3 && k == 3) || (in.op == Opcode::PLOP3 && k >= 3)) return 8;
   bool wide = in.has(Mod::W64) || in.has(Mod::U64) || in.has(Mod::S64) ||

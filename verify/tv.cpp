@@ -70,8 +70,7 @@ public:
   std::map<std::string, z3::expr> bases; // variable and parameter addresses by key
   std::map<Reg, z3::expr> initRegs;
   std::map<std::string, z3::func_decl> functions; // call effects by name
-  unsigned inlineDepth = 0;     // calls to module functions inlined up to this depth
-  size_t inlinedCalls = 0;      // calls inlined so far (both sides)
+  unsigned inlineDepth = 0; // calls to module functions inlined up to this depth
   // Calls to module functions left as uninterpreted effects (beyond the inline depth,
   // indirect): a difference may then come from an effect the real callee does not have,
   // so a counterexample is not a refutation.
@@ -880,7 +879,6 @@ private:
     if ((nargs != 0 && nargs != fn.params.size()) ||
         (!in.dsts.empty() && in.dsts.size() != fn.returns.size()))
       unmodelledAt(in, fmt::format("a call whose lists do not match {}'s signature", fn.name));
-    ++x_.inlinedCalls;
     SideEncoder callee(x_, m_, fn, unroll_);
     callee.frame_ = frame_ + ">" + fn.name;
     callee.depth_ = depth_ + 1;
@@ -935,19 +933,19 @@ private:
     std::vector<State> after;
     if (!callee.returns_.empty()) {
       State r = callee.merge(callee.returns_);
-      std::vector<std::vector<z3::expr>> results;
+      // (each result variable with the bytes it gets, all read before any is written)
+      std::vector<std::pair<z3::expr, std::vector<z3::expr>>> results;
       for (size_t k = 0; k < in.dsts.size(); ++k) {
-        auto [base, size] = callee.frameVariable(in, fn.returns[k].name);
+        auto [from, size] = callee.frameVariable(in, fn.returns[k].name);
+        auto [to, room] = frameVariable(in, in.dsts[k].sym);
         std::vector<z3::expr> bytes;
-        for (uint32_t i = 0; i < std::min(size, frameVariable(in, in.dsts[k].sym).second); ++i)
-          bytes.push_back(z3::select(r.priv, pb(base, i)));
-        results.push_back(std::move(bytes));
+        for (uint32_t i = 0; i < std::min(size, room); ++i)
+          bytes.push_back(z3::select(r.priv, pb(from, i)));
+        results.emplace_back(to, std::move(bytes));
       }
-      for (size_t k = 0; k < in.dsts.size(); ++k) {
-        z3::expr base = frameVariable(in, in.dsts[k].sym).first;
-        for (size_t i = 0; i < results[k].size(); ++i)
-          r.priv = z3::store(r.priv, pb(base, i), results[k][i]);
-      }
+      for (const auto &[to, bytes] : results)
+        for (size_t i = 0; i < bytes.size(); ++i)
+          r.priv = z3::store(r.priv, pb(to, i), bytes[i]);
       after.push_back(State{r.pc, s.regs, r.mem, r.priv, r.barriers});
     }
     State skipped = s;
@@ -1260,7 +1258,6 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
         exitBad = exitBad || (g.s->exited && z3::ult(a - base, smt.bv(p.size, 64)) &&
                               z3::select(g.s->exitPriv, a) != z3::select(g.t->exitPriv, a));
       }
-      z3::expr candBad = smt.boolVal(false);
       std::vector<std::tuple<uint32_t, z3::expr, State, State>> arrive; // cut, reached, states
       for (uint32_t h : headers) {
         auto is = g.s->arrivals.find(h);
@@ -1278,7 +1275,6 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
         fixedBad = fixedBad || ps != pt;
         if (ss && st) {
           fixedBad = fixedBad || (ps && !sameMemory(*ss, *st, true, *g.s, *g.t));
-          candBad = candBad || (ps && !relation(h, *ss, *st));
           arrive.emplace_back(h, ps, *ss, *st);
         }
       }
@@ -1341,7 +1337,6 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
         changed = true;
         break;
       }
-      (void)candBad;
     }
     if (!changed)
       return std::nullopt;
@@ -1712,14 +1707,9 @@ std::string TvResult::line() const {
 }
 
 namespace {
-// What a validation met besides its verdict.
-struct Encountered {
-  size_t inlinedCalls = 0;
-  bool approximated = false; // a call to a module function stayed uninterpreted
-};
-
+// `approximated`: whether a call to a module function stayed uninterpreted.
 TvResult validateWith(const Module &src, const Module &tgt, const std::string &name,
-                      const TvOptions &opts, Encountered &met) {
+                      const TvOptions &opts, bool &approximated) {
   auto start = std::chrono::steady_clock::now();
   TvResult r;
   r.function = name;
@@ -1748,14 +1738,11 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
   Smt smt;
   Inputs x(smt);
   x.inlineDepth = opts.inlineDepth;
-  struct Report {
+  struct Report { // on every return
     Inputs &x;
-    Encountered &out;
-    ~Report() {
-      out.inlinedCalls = x.inlinedCalls;
-      out.approximated = !x.approximations.empty();
-    }
-  } report{x, met};
+    bool &out;
+    ~Report() { out = !x.approximations.empty(); }
+  } report{x, approximated};
   auto deadline = start + std::chrono::seconds(opts.budgetSeconds);
   // With loops, induction first: its queries are loop-free segments, small where the
   // unrolled function is large, and a correct pass usually keeps equal registers equal.
@@ -1956,21 +1943,18 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
 // not prove, the calls are inlined, with what is left of the budget.
 TvResult validateFunction(const Module &src, const Module &tgt, const std::string &name,
                           const TvOptions &opts) {
-  if (opts.inlineDepth == 0) {
-    Encountered met;
-    return validateWith(src, tgt, name, opts, met);
-  }
+  bool approximated = false;
+  if (opts.inlineDepth == 0)
+    return validateWith(src, tgt, name, opts, approximated);
   TvOptions flat = opts;
   flat.inlineDepth = 0;
   flat.budgetSeconds = std::max(1u, opts.budgetSeconds / 2);
-  Encountered flatMet;
-  TvResult r = validateWith(src, tgt, name, flat, flatMet);
-  if (!flatMet.approximated || r.verdict == TvResult::Verdict::Proved)
+  TvResult r = validateWith(src, tgt, name, flat, approximated);
+  if (!approximated || r.verdict == TvResult::Verdict::Proved)
     return r;
   TvOptions deep = opts;
-  deep.budgetSeconds = std::max(1u, unsigned(opts.budgetSeconds - std::min<double>(r.seconds, opts.budgetSeconds - 1)));
-  Encountered met;
-  TvResult r2 = validateWith(src, tgt, name, deep, met);
+  deep.budgetSeconds = unsigned(std::max(1.0, opts.budgetSeconds - r.seconds));
+  TvResult r2 = validateWith(src, tgt, name, deep, approximated);
   r2.seconds += r.seconds;
   if (r2.verdict == TvResult::Verdict::Unknown && r2.reason != r.reason)
     r2.reason += "; with calls uninterpreted: " + r.reason;

@@ -172,18 +172,10 @@ RunConfig makeRunConfig(const Options& o, const Module& m) {
   }
   for (const std::string& r : o.regs) {
     auto [name, value] = splitAssignment("--reg", r);
-    // R5, UR3, P1, UP0: a file prefix and a decimal number (the validator prints them so)
-    std::optional<Reg> reg;
-    for (RegFile file : {RegFile::UR, RegFile::UP, RegFile::R, RegFile::P, RegFile::B}) {
-      std::string_view prefix = regFilePrefix(file);
-      if (!name.starts_with(prefix)) continue;
-      std::string digits = name.substr(prefix.size());
-      if (!digits.empty() && digits.size() <= 9 &&
-          std::all_of(digits.begin(), digits.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
-        reg = Reg{file, uint32_t(std::stoul(digits))};
-      break;
-    }
-    if (!reg) usageError(fmt::format("--reg {}: '{}' is not a register (R5, UR3, P1, UP0)", r, name));
+    // R5, UR3, P1, UP0 as the .ori reader reads them (the validator prints them so); RZ and PT
+    // cannot hold a value
+    std::optional<Reg> reg = parseRegisterName(name);
+    if (!reg || reg->isConst()) usageError(fmt::format("--reg {}: '{}' is not a register (R5, UR3, P1, UP0)", r, name));
     std::optional<uint64_t> bits = value == "true" ? 1 : value == "false" ? 0 : parseInteger(value);
     if (!bits) usageError(fmt::format("--reg {}: '{}' is not an integer", name, value));
     if (!cfg.initialRegs.emplace(*reg, *bits).second) usageError(fmt::format("--reg {} is given twice", name));
