@@ -207,6 +207,23 @@ std::string_view describe(Phase3Outcome outcome); // "ran", "vetoed by knob 235 
 // (MEMORY without SIDE_EFFECT) may go: docs/liveness.md "Loads".
 bool keptWhenDead(const Instr& i);
 
+// OriBranchOpt, phase 15 (spec/003 "OriBranchOpt"): what one run did. Both
+// halves count the same rewrites in the same order, so the counts are equal.
+struct BranchOptCounts {
+  uint32_t constantConditions = 0; // @PT BRA -> BRA, @!PT BRA deleted
+  uint32_t identicalTargets = 0;   // @P BRA to the fall-through block -> BRA
+  uint32_t threaded = 0;           // BRA to a block holding only a BRA -> its target
+  uint32_t folded = 0;             // BRA to the next block deleted
+  uint32_t erasedBlocks = 0;       // unreachable blocks erased (at entry and at the end)
+  uint32_t rewrites() const { return constantConditions + identicalTargets + threaded + folded; }
+  friend bool operator==(const BranchOptCounts&, const BranchOptCounts&) = default;
+};
+// Threading follows at most this many blocks that hold only a BRA in one
+// rewrite (spec/003 "A depth limit prevents infinite loops on pathological
+// CFGs with cycles of empty blocks"; the spec gives no value). A chain that
+// comes back to a block it passed is a cycle and is not threaded at all.
+inline constexpr uint32_t kBranchThreadDepth = 64;
+
 // "" when equal, else a line naming the first difference, e.g.
 // "succs of bix3: reference [4, 5], optimized [5, 4]".
 std::string firstDifference(const CfgFacts& reference, const CfgFacts& optimized);

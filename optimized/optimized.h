@@ -86,11 +86,31 @@ uint32_t oriPerformLiveDead(Function& f);
 // Drops every empty block without a label (only fall-through reaches it)
 // unless it is the only block, renumbering labels and tables. Returns how many.
 uint32_t dropEmptyUnlabelledBlocks(Function& f);
+// Appends each block without a label to the block before it when that one
+// does not end in control flow (only fall-through reaches it, and a block
+// boundary there cannot be written in .ori or PTX), as a rewrite that deletes
+// a block's last BRA leaves them. Renumbers labels and tables. Returns how many.
+uint32_t mergeUnlabelledBlocks(Function& f);
 
 // Phase 19 OriSplitLiveRanges (spec/004; docs/liveness.md): for a value live
 // through a natural loop and neither read nor written in it, a copy into a
 // fresh register at the end of the preheader and back at the loop's exits.
 // Returns the number of splits.
 uint32_t oriSplitLiveRanges(Function& f);
+
+// Phase 15 OriBranchOpt (spec/003 "OriBranchOpt"; docs/branch-and-switch.md).
+// Erases unreachable blocks, then walks the RPO computed at that point once,
+// skipping RPO index 0 (the entry), and re-tries each block until no rule
+// matches. The first rule that matches the BRA ending the block is applied:
+//   1. constant condition: @PT BRA X becomes BRA X; @!PT BRA X is deleted;
+//   2. identical targets: @P BRA X where X is the next block becomes BRA X;
+//   3. threading: BRA X (guarded or not) where X holds only an unconditional
+//      BRA becomes BRA Y, Y the end of that chain (at most kBranchThreadDepth
+//      blocks; a chain that cycles is left alone);
+//   4. folding: an unconditional BRA to the next block is deleted.
+// Each rewrite spends one unit of `budget` (knob 464; negative = unbounded);
+// once it is spent nothing more is rewritten. If anything was rewritten,
+// blocks left unreachable are erased and unlabelled blocks left empty dropped.
+BranchOptCounts oriBranchOpt(Function& f, int64_t budget);
 
 } // namespace ori::optimized

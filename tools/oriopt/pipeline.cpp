@@ -104,12 +104,31 @@ void oriSplitLiveRangesPhase(Function& f, PassContext& ctx) {
   runTransform(f, ctx, "OriSplitLiveRanges", reference::oriSplitLiveRanges, optimized::oriSplitLiveRanges);
 }
 
+// The opt level sub_7DDB50 reports: knob 499 (OptBudget) spent caps it at
+// O1 (docs/phases-and-knobs.md, 002:851).
+int gateOptLevel(const PassContext& ctx) {
+  return ctx.knobs.getInt("OptBudget") == 0 ? std::min(ctx.optLevel, 1) : ctx.optLevel;
+}
+
+// Phase 15 OriBranchOpt (spec/003): from -O2 (sub_7DDB50 > 1), unless knob 214
+// disables the sub_7917F0 body or knob 487 turns general optimization off;
+// knob 464 is the budget of rewrites.
+void oriBranchOptPhase(Function& f, PassContext& ctx) {
+  if (gateOptLevel(ctx) < 2 || ctx.knobs.getBool("DisableMergeEquivalentConditionalFlow") ||
+      !ctx.knobs.getBool("GeneralOptimizationEnable"))
+    return;
+  const int64_t budget = ctx.knobs.getInt("MergeEquivalentConditionalFlowBudget");
+  runTransform(f, ctx, "OriBranchOpt", [&](Function& g) { reference::oriBranchOpt(g, budget); },
+               [&](Function& g) { optimized::oriBranchOpt(g, budget); });
+}
+
 // Implemented phases in pipeline order.
 constexpr PipelineEntry kPipeline[] = {
     {0, nullptr}, // sentinel so the array is not empty; never runs (see pipeline())
     {3, analyzeControlFlowPhase},
     {6, setControlFlowOpLastInBBPhase},
     {10, earlyOriSimpleLiveDeadPhase, false},
+    {15, oriBranchOptPhase, false},
     {16, oriPerformLiveDeadPhase, false},
     {19, oriSplitLiveRangesPhase, false},
     {33, oriPerformLiveDeadPhase, false},

@@ -1,0 +1,119 @@
+// Phase 15 OriBranchOpt (spec/003 "OriBranchOpt"): the rules and the visiting
+// order of reference/ori_branch_opt.cpp (see optimized/optimized.h), with
+// every test made on the block itself instead of a recomputed CFG: the
+// fall-through of block b is b + 1 and the rules never move a block, so one
+// RPO at entry and the instruction lists are all the pass needs. Threading
+// marks the blocks of a chain with a per-walk stamp instead of a set.
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+#include "optimized/optimized.h"
+
+namespace ori::optimized {
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+
+struct BranchOpt {
+  Function& f;
+  std::vector<uint32_t> stamp; // walk number that last passed each block
+  uint32_t walk = 0;
+
+  // The target of a block holding only an unconditional BRA, else kNone.
+  uint32_t onlyBraTarget(uint32_t b) const {
+    const auto& instrs = f.blocks[b].instrs;
+    if (instrs.size() != 1 || instrs[0].op != Opcode::BRA || instrs[0].isGuarded()) return kNone;
+    return instrs[0].srcs[0].target;
+  }
+
+  // End of the chain of BRA-only blocks from `start`, kNone for a cycle.
+  uint32_t threadTarget(uint32_t start) {
+    ++walk;
+    uint32_t at = start;
+    for (uint32_t hops = 0; hops < kBranchThreadDepth; ++hops) {
+      const uint32_t next = onlyBraTarget(at);
+      if (next == kNone) break;
+      if (stamp[at] == walk) return kNone;
+      stamp[at] = walk;
+      at = next;
+    }
+    return stamp[at] == walk ? kNone : at;
+  }
+
+  // Applies the first rule that matches block b's ending BRA; false if none does.
+  bool rewriteOnce(uint32_t b, BranchOptCounts& counts, int64_t& budget) {
+    auto& instrs = f.blocks[b].instrs;
+    if (instrs.empty() || instrs.back().op != Opcode::BRA) return false;
+    Instr& bra = instrs.back();
+    const uint32_t target = bra.srcs[0].target;
+    enum { None, ConstantTrue, ConstantFalse, Identical, Thread, Fold } rule = None;
+    uint32_t to = kNone;
+    if (bra.guard && bra.guard->reg.isConst()) rule = bra.guard->neg ? ConstantFalse : ConstantTrue;
+    else if (bra.isGuarded() && target == b + 1) rule = Identical;
+    else if ((to = threadTarget(target)) != kNone && to != target) rule = Thread;
+    else if (!bra.isGuarded() && target == b + 1) rule = Fold;
+    if (rule == None || budget == 0) return false;
+    if (budget > 0) --budget;
+    switch (rule) {
+    case ConstantTrue: bra.guard.reset(); ++counts.constantConditions; break;
+    case ConstantFalse: instrs.pop_back(); ++counts.constantConditions; break;
+    case Identical: bra.guard.reset(); ++counts.identicalTargets; break;
+    case Thread: bra.srcs[0].target = to; ++counts.threaded; break;
+    case Fold: instrs.pop_back(); ++counts.folded; break;
+    case None: break;
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+uint32_t mergeUnlabelledBlocks(Function& f) {
+  // One pass: each block either moves down or joins the block kept before it.
+  const size_t n = f.blocks.size();
+  std::vector<uint32_t> newIndex(n);
+  size_t kept = 0;
+  for (size_t b = 0; b < n; ++b) {
+    Block& blk = f.blocks[b];
+    const bool join = kept > 0 && blk.label.empty() &&
+                      (f.blocks[kept - 1].instrs.empty() || !f.blocks[kept - 1].instrs.back().info().is(CONTROL));
+    if (join) {
+      auto& into = f.blocks[kept - 1].instrs;
+      into.insert(into.end(), std::make_move_iterator(blk.instrs.begin()), std::make_move_iterator(blk.instrs.end()));
+      newIndex[b] = uint32_t(kept - 1); // never a target: it has no label
+      continue;
+    }
+    newIndex[b] = uint32_t(kept);
+    if (kept != b) f.blocks[kept] = std::move(blk);
+    ++kept;
+  }
+  if (kept == n) return 0;
+  f.blocks.resize(kept);
+  for (Block& blk : f.blocks)
+    for (Instr& in : blk.instrs)
+      for (Operand& o : in.srcs)
+        if (o.kind == Operand::Kind::Label) o.target = newIndex[o.target];
+  for (JumpTable& jt : f.jumpTables)
+    for (uint32_t& t : jt.targets) t = newIndex[t];
+  return uint32_t(n - kept);
+}
+
+BranchOptCounts oriBranchOpt(Function& f, int64_t budget) {
+  BranchOptCounts counts;
+  if (f.blocks.empty()) return counts;
+  counts.erasedBlocks += uint32_t(eraseUnreachableBlocks(f).size());
+  const std::vector<uint32_t> rpo = computeCfg(f).rpo;
+  BranchOpt pass{f, std::vector<uint32_t>(f.blocks.size(), 0)};
+  for (size_t i = 1; i < rpo.size(); ++i)
+    while (pass.rewriteOnce(rpo[i], counts, budget)) {
+    }
+  if (counts.rewrites() > 0) {
+    counts.erasedBlocks += uint32_t(eraseUnreachableBlocks(f).size());
+    mergeUnlabelledBlocks(f);
+    dropEmptyUnlabelledBlocks(f);
+  }
+  return counts;
+}
+
+} // namespace ori::optimized
