@@ -12,7 +12,8 @@
 //    exactly the reachable blocks, unchanged; phase 112 puts the blocks back
 //    in label-id order and undoes a random reordering up to BRAs that jump to
 //    the next block, and keeps behaviour through two reorderings of
-//    functions with unlabelled blocks.
+//    functions with unlabelled blocks;
+//  - phase 15 OriBranchOpt (checkBranchOpt below).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -58,9 +59,13 @@ const std::vector<Instr>& templateInstrs() {
 
 // A cfg_gen function made runnable and observable (see the file comment),
 // with the label ids the parser would give it.
-Function instrument(Function f) {
+// With keepBraOnly, a block holding only an unguarded BRA stays bare (no path
+// hash), so phase 15 can thread through it.
+Function instrument(Function f, bool keepBraOnly = false) {
   const std::vector<Instr>& t = templateInstrs();
   for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    const auto& old = f.blocks[b].instrs;
+    if (keepBraOnly && b > 0 && old.size() == 1 && old[0].op == Opcode::BRA && !old[0].isGuarded()) continue;
     std::vector<Instr> out;
     if (b == 0) out.assign(t.begin(), t.begin() + 4);
     Instr hash = t[4];
@@ -278,6 +283,77 @@ RC_GTEST_PROP(CfgTransformProps, TwoReorderingsAndPhase112KeepBehaviour, ()) {
   expectSameBehaviour(f, placed);
   const std::vector<uint32_t> ids = labelIds(placed);
   RC_ASSERT(std::is_sorted(ids.begin(), ids.end()));
+}
+
+// Phase 15 OriBranchOpt on random CFGs whose blocks often hold only a BRA
+// and whose guards are sometimes the constants PT and !PT: the halves agree
+// (function and counts), behaviour is kept, and what the rules promise holds
+// (no BRA on a constant guard outside the entry, every block reachable, a
+// budget of k makes at most k rewrites). Returns the counts, so the test can
+// check that every rule fired somewhere.
+int percent() { return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 100)); }
+
+BranchOptCounts checkBranchOpt() {
+  Function g = *gen::cfgFunction();
+  const uint32_t n = uint32_t(g.blocks.size());
+  // Trampolines: blocks holding only a BRA, to an original block or to another
+  // trampoline (chains and cycles), which some branches are sent through.
+  const uint32_t trampolines = uint32_t(*rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 4)));
+  for (uint32_t k = 0; k < trampolines; ++k) {
+    Block t;
+    t.label = "Tramp" + std::to_string(k);
+    t.labelId = 0x10 * (n + k) + 0x8000;
+    Instr bra;
+    bra.op = Opcode::BRA;
+    bra.srcs.push_back(Operand::label(percent() < 60 ? uint32_t(percent()) % n : n + uint32_t(percent()) % trampolines));
+    t.instrs.push_back(bra);
+    g.blocks.push_back(std::move(t));
+  }
+  for (uint32_t b = 0; b < n; ++b) {
+    std::vector<Instr>& instrs = g.blocks[b].instrs;
+    if (instrs.empty() || instrs.back().op != Opcode::BRA) continue;
+    Instr& bra = instrs.back();
+    if (trampolines > 0 && percent() < 40) bra.srcs[0].target = n + uint32_t(percent()) % trampolines;
+    if (percent() < 40) instrs.erase(instrs.begin(), instrs.end() - 1); // drop the NOPs: maybe BRA-only
+    if (instrs.back().isGuarded() && percent() < 20) instrs.back().guard = Operand::reg_(PT, percent() < 50);
+  }
+  const Function f = instrument(g, true);
+  const int64_t budget = percent() < 80 ? -1 : percent() % 6;
+  BranchOptCounts counts, reference;
+  const Function out = applyBoth(f, BOTH([&](Function& h) { counts = optimized::oriBranchOpt(h, budget); },
+                                         [&](Function& h) { reference = reference::oriBranchOpt(h, budget); }));
+#if defined(ORIOPT_HAVE_REFERENCE)
+  RC_ASSERT(counts == reference);
+#endif
+  if (budget >= 0) RC_ASSERT(int64_t(counts.rewrites()) <= budget);
+  expectSameBehaviour(f, out);
+  const CfgFacts cfg = optimized::computeCfg(out);
+  if (counts.rewrites() > 0)
+    for (uint32_t b = 0; b < out.blocks.size(); ++b) RC_ASSERT(cfg.rpoNumber[b] != kNoBlock);
+  if (budget < 0)
+    for (uint32_t b = 1; b < out.blocks.size(); ++b)
+      for (const Instr& in : out.blocks[b].instrs)
+        RC_ASSERT(!(in.op == Opcode::BRA && in.guard && in.guard->reg.isConst()));
+  return counts;
+}
+
+TEST(CfgTransformProps, Phase15BranchOptAgreesKeepsBehaviourAndFiresEveryRule) {
+  BranchOptCounts total;
+  const bool ok = rc::check("phase 15 on random CFGs", [&] {
+    const BranchOptCounts c = checkBranchOpt();
+    total.constantConditions += c.constantConditions;
+    total.identicalTargets += c.identicalTargets;
+    total.threaded += c.threaded;
+    total.folded += c.folded;
+    total.erasedBlocks += c.erasedBlocks;
+  });
+  EXPECT_TRUE(ok);
+  // The generator must reach every rule, or the property proves little.
+  EXPECT_GT(total.constantConditions, 0u);
+  EXPECT_GT(total.identicalTargets, 0u);
+  EXPECT_GT(total.threaded, 0u);
+  EXPECT_GT(total.folded, 0u);
+  EXPECT_GT(total.erasedBlocks, 0u);
 }
 
 // A 200,000-block function: a chain of NOPs whose last block exits, bix 1

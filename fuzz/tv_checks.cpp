@@ -20,6 +20,7 @@ Function afterPhase(const Function& f, WrongVariant v) {
   case WrongVariant::SplitForgetsCopy: optimized::oriSplitLiveRanges(g); break;
   case WrongVariant::LayoutDropsBranch: optimized::placeBlocksInSourceOrder(g); break;
   case WrongVariant::EraseDropsReachable: optimized::eraseUnreachableBlocks(g); break;
+  case WrongVariant::BranchOptWrongTarget: optimized::oriBranchOpt(g, -1); break;
   }
   return g;
 }
@@ -58,6 +59,11 @@ std::vector<Place> places(const Function& f, const Function& g, WrongVariant v) 
     case WrongVariant::EraseDropsReachable:
       if (b > 0 && b + 1 < g.blocks.size() && !instrs.empty()) out.push_back({b, 0});
       break;
+    case WrongVariant::BranchOptWrongTarget:
+      if (g.blocks.size() > 1 && !instrs.empty() && instrs.back().op == Opcode::BRA && !instrs.back().srcs.empty() &&
+          instrs.back().srcs[0].kind == Operand::Kind::Label)
+        out.push_back({b, instrs.size() - 1});
+      break;
     }
   }
   return out;
@@ -71,6 +77,7 @@ const char* variantName(WrongVariant v) {
   case WrongVariant::SplitForgetsCopy: return "phase 19 forgetting a copy";
   case WrongVariant::LayoutDropsBranch: return "phase 112 dropping a needed BRA";
   case WrongVariant::EraseDropsReachable: return "--erase-unreachable emptying a reachable block";
+  case WrongVariant::BranchOptWrongTarget: return "phase 15 threading a BRA to the wrong block";
   }
   return "?";
 }
@@ -81,8 +88,14 @@ Function wrongVariant(const Function& f, WrongVariant v, size_t pick) {
   Function g = afterPhase(f, v);
   const Place p = places(f, g, v).at(pick);
   auto& instrs = g.blocks[p.block].instrs;
-  if (v == WrongVariant::EraseDropsReachable) instrs.clear(); // its label now names the next block
-  else instrs.erase(instrs.begin() + long(p.instr));
+  if (v == WrongVariant::EraseDropsReachable) {
+    instrs.clear(); // its label now names the next block
+  } else if (v == WrongVariant::BranchOptWrongTarget) {
+    uint32_t& t = instrs[p.instr].srcs[0].target;
+    t = (t + 1) % uint32_t(g.blocks.size());
+  } else {
+    instrs.erase(instrs.begin() + long(p.instr));
+  }
   return g;
 }
 
@@ -143,6 +156,7 @@ std::string tvPasses(const Function& f) {
   opts.budgetSeconds = 10;
   const std::pair<const char*, std::function<void(Function&)>> phases[] = {
       {"phase 10", [](Function& g) { optimized::earlyOriSimpleLiveDead(g); }},
+      {"phase 15", [](Function& g) { optimized::oriBranchOpt(g, -1); }},
       {"phase 16", [](Function& g) { optimized::oriPerformLiveDead(g); }},
       {"phase 19", [](Function& g) { optimized::oriSplitLiveRanges(g); }},
       {"phase 112", [](Function& g) { optimized::placeBlocksInSourceOrder(g); }},

@@ -2,7 +2,7 @@
 // properties (fuzz/prop_tv.cpp), the orifuzz checks `tv-passes` and `tv-mutants`, and the
 // corpus test (tests/unit/tv_mutants_test.cpp):
 //  - what the implemented phases make of a function is never refuted;
-//  - a wrong variant of a phase (the four bugs below, planted in the phase's real output) is
+//  - a wrong variant of a phase (the bugs below, planted in the phase's real output) is
 //    never proved when the interpreter tells it apart from the input, and each refutation's
 //    replay, run in the interpreter on both, really differs.
 // Each check returns "" when it holds, else one line naming the first problem.
@@ -24,10 +24,12 @@ enum class WrongVariant {
   SplitForgetsCopy,    // phase 19, then one of the copies it added deleted
   LayoutDropsBranch,   // phase 112, then an unguarded BRA to a block other than the next deleted
   EraseDropsReachable, // --erase-unreachable, then a reachable block's instructions deleted
+  BranchOptWrongTarget, // phase 15, then one BRA sent to the block after its target
 };
 inline constexpr WrongVariant kWrongVariants[] = {WrongVariant::DceDropsLive, WrongVariant::SplitForgetsCopy,
                                                   WrongVariant::LayoutDropsBranch,
-                                                  WrongVariant::EraseDropsReachable};
+                                                  WrongVariant::EraseDropsReachable,
+                                                  WrongVariant::BranchOptWrongTarget};
 const char* variantName(WrongVariant v);
 
 // The places where the bug can be planted in f (after the phase), and f with the bug at
@@ -49,7 +51,7 @@ std::string tvMutantCheck(const Module& m, size_t fi, WrongVariant v, size_t pic
 
 // `tv-mutants`: every variant at one place (chosen from f's text) on f with inputsFor(f).
 std::string tvMutants(const Function& f);
-// `tv-passes`: phases 10, 16, 19, 112 and --erase-unreachable on f, each validated: never refuted.
+// `tv-passes`: phases 10, 15, 16, 19, 112 and --erase-unreachable on f, each validated: never refuted.
 std::string tvPasses(const Function& f);
 
 } // namespace ori::checks

@@ -1,6 +1,7 @@
-// The translation validator against planted bugs (fuzz/tv_checks.h): each of four wrong
+// The translation validator against planted bugs (fuzz/tv_checks.h): each of five wrong
 // variants of the phases (phase 16 dropping a live instruction, phase 19 forgetting a copy,
-// phase 112 dropping a needed BRA, the erase of unreachable blocks emptying a reachable one)
+// phase 112 dropping a needed BRA, the erase of unreachable blocks emptying a reachable one,
+// phase 15 threading a BRA to the wrong block)
 // is planted at three places in the phase's real output on random kernels (fuzz/kernel_gen.h, fixed seeds)
 // and on small entry kernels of the PTX corpus. No mutant the interpreter tells apart may be
 // proved, every replayed counterexample must differ in the interpreter, and each variant must
