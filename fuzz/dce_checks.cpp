@@ -42,16 +42,6 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-// "" when a and b print the same, else the first differing line.
-std::string firstTextDifference(const Function& a, const Function& b, const char* nameA, const char* nameB) {
-  const std::vector<std::string> x = lines(printFunction(a)), y = lines(printFunction(b));
-  for (size_t i = 0; i < std::max(x.size(), y.size()); ++i) {
-    const std::string p = i < x.size() ? x[i] : "<end>", q = i < y.size() ? y[i] : "<end>";
-    if (p != q) return fmt::format("line {}: {} '{}', {} '{}'", i + 1, nameA, p, nameB, q);
-  }
-  return "";
-}
-
 std::vector<const Instr*> flatten(const Function& f) {
   std::vector<const Instr*> out;
   for (const Block& b : f.blocks)
@@ -128,6 +118,16 @@ const char* kindName(RunResult::Kind k) {
 }
 
 } // namespace
+
+std::string firstTextDifference(const Function& a, const Function& b, const char* nameA, const char* nameB) {
+  const std::vector<std::string> x = lines(printFunction(a)), y = lines(printFunction(b));
+  for (size_t i = 0; i < std::max(x.size(), y.size()); ++i) {
+    const std::string p = i < x.size() ? x[i] : "<end>", q = i < y.size() ? y[i] : "<end>";
+    if (p != q) return fmt::format("line {}: {} '{}', {} '{}'", i + 1, nameA, p, nameB, q);
+  }
+  return "";
+}
+
 
 std::string dcePhaseHalvesAgree([[maybe_unused]] const Function& f, [[maybe_unused]] int phase) {
 #if defined(ORIOPT_HAVE_REFERENCE)

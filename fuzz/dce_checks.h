@@ -14,6 +14,10 @@
 
 namespace ori::checks {
 
+// "" when a and b print the same, else the first differing line, naming the
+// two as nameA and nameB.
+std::string firstTextDifference(const Function& a, const Function& b, const char* nameA, const char* nameB);
+
 // The phase's two halves, each on its own copy of f, print the same text and
 // report the same count ("" as well when reference/ is not built). Phase is
 // 10, 16 or 19 (33, 61, 84 are phase 16 again).

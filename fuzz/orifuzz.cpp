@@ -34,6 +34,7 @@
 #include <tuple>
 #include <vector>
 
+#include "fuzz/branch_checks.h"
 #include "fuzz/cfg_checks.h"
 #include "fuzz/cfg_gen.h"
 #include "fuzz/dce_checks.h"
@@ -76,13 +77,21 @@ const std::vector<Check>& checkTable() {
        "random terminating kernels (fuzz/kernel_gen.h): after phases 10, 16, 19 and 16+19 the interpreter "
        "gives the same result on three launch inputs derived from the kernel (fuzz/dce_checks.h)",
        false, gen::kernel(), checks::dceBehaviour},
+      {"branch-diff",
+       "random terminating kernels (fuzz/kernel_gen.h): phase 15 OriBranchOpt, reference == optimized printed "
+       "output and counts, unbounded and on a budget of 2 rewrites (fuzz/branch_checks.h)",
+       false, gen::kernel(), checks::branchDiff},
+      {"branch-behaviour",
+       "random terminating kernels (fuzz/kernel_gen.h): the interpreter gives the same result before and after "
+       "phase 15 on three launch inputs (fuzz/branch_checks.h)",
+       false, gen::kernel(), checks::branchBehaviour},
       {"tv-passes",
        "random terminating kernels (fuzz/kernel_gen.h): the translation validator never refutes what phases "
-       "10, 16, 19, 112 and --erase-unreachable make of them (fuzz/tv_checks.h)",
+       "10, 15, 16, 19, 112 and --erase-unreachable make of them (fuzz/tv_checks.h)",
        false, gen::kernel(), checks::tvPasses},
       {"tv-mutants",
-       "random terminating kernels (fuzz/kernel_gen.h): four wrong variants of the phases (a live instruction, "
-       "a split copy, a needed BRA, a reachable block dropped) are never proved where the interpreter tells them "
+       "random terminating kernels (fuzz/kernel_gen.h): five wrong variants of the phases (a live instruction, "
+       "a split copy, a needed BRA, a reachable block dropped, a BRA threaded to the wrong block) are never proved where the interpreter tells them "
        "apart, and every replayed counterexample differs (fuzz/tv_checks.h)",
        false, gen::kernel(), checks::tvMutants},
       // Fails on every CFG with a natural loop: its shrunk reproducer must be
