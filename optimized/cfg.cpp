@@ -32,6 +32,44 @@ inline void addSucc(std::vector<uint32_t>& out, std::vector<uint32_t>& seen, uin
   out.push_back(s);
 }
 
+// Depth-first postorder from bix 0 over CSR successors (block b's are
+// edges[succStart[b], succStart[b + 1])), successors in successor-list order.
+// The stack holds (block, next edge index). Returns the reverse postorder and
+// sets rpoNumber (which must hold kNoBlock for every block) for the blocks it
+// reaches; the others keep kNoBlock.
+std::vector<uint32_t> reversePostorder(const std::vector<uint32_t>& succStart, const std::vector<uint32_t>& edges,
+                                       std::vector<int32_t>& rpoNumber) {
+  constexpr int32_t kVisited = kNoBlock - 1; // while on the way
+  std::vector<uint32_t> post;
+  post.reserve(rpoNumber.size());
+  std::vector<std::pair<uint32_t, uint32_t>> stack;
+  stack.reserve(64);
+  stack.emplace_back(0u, succStart[0]);
+  rpoNumber[0] = kVisited;
+  while (!stack.empty()) {
+    auto& [b, e] = stack.back();
+    if (e < succStart[b + 1]) {
+      const uint32_t s = edges[e++];
+      if (rpoNumber[s] == kNoBlock) {
+        rpoNumber[s] = kVisited;
+        stack.emplace_back(s, succStart[s]); // invalidates b and e; the loop re-reads them
+      }
+      continue;
+    }
+    post.push_back(b);
+    stack.pop_back();
+  }
+  const uint32_t m = uint32_t(post.size());
+  std::vector<uint32_t> rpo(m);
+  for (uint32_t i = 0; i < m; ++i) {
+    rpo[m - 1 - i] = post[i];
+    rpoNumber[post[i]] = int32_t(m - 1 - i);
+  }
+  return rpo;
+}
+
+} // namespace
+
 // Appends the successor list of block b by its last instruction (optimized.h).
 void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out, std::vector<uint32_t>& seen) {
   const uint32_t n = uint32_t(f.blocks.size());
@@ -70,8 +108,6 @@ void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out,
   // A guarded EXIT/RET/BRA/BRX may not fire: then control falls through.
   if (guarded && hasNext) addSucc(out, seen, stamp, b + 1);
 }
-
-} // namespace
 
 CfgFacts computeCfg(const Function& f) {
   const uint32_t n = uint32_t(f.blocks.size());
@@ -115,38 +151,7 @@ CfgFacts computeCfg(const Function& f) {
     cfg.preds = AdjacencyLists::fromOffsets(std::move(predStart), std::move(preds));
   }
 
-  // Depth-first postorder from bix 0, successors in successor-list order. The
-  // stack holds (block, next edge index); postorder numbers are written from
-  // the back of rpo, so rpo ends up in reverse postorder directly. Blocks are
-  // marked visited by rpoNumber (kNoBlock - 1 while on the way).
-  constexpr int32_t kVisited = kNoBlock - 1;
-  std::vector<uint32_t> post;
-  post.reserve(n);
-  {
-    std::vector<std::pair<uint32_t, uint32_t>> stack;
-    stack.reserve(64);
-    stack.emplace_back(0u, succStart[0]);
-    cfg.rpoNumber[0] = kVisited;
-    while (!stack.empty()) {
-      auto& [b, e] = stack.back();
-      if (e < succStart[b + 1]) {
-        const uint32_t s = edges[e++];
-        if (cfg.rpoNumber[s] == kNoBlock) {
-          cfg.rpoNumber[s] = kVisited;
-          stack.emplace_back(s, succStart[s]); // invalidates b and e; the loop re-reads them
-        }
-        continue;
-      }
-      post.push_back(b);
-      stack.pop_back();
-    }
-  }
-  const uint32_t m = uint32_t(post.size());
-  cfg.rpo.resize(m);
-  for (uint32_t i = 0; i < m; ++i) {
-    cfg.rpo[m - 1 - i] = post[i];
-    cfg.rpoNumber[post[i]] = int32_t(m - 1 - i);
-  }
+  cfg.rpo = reversePostorder(succStart, edges, cfg.rpoNumber);
 
   // Backedge map (spec: Code Object +680): src -> targets with
   // RPO(dst) <= RPO(src), among reachable blocks only (an unreachable block has
@@ -174,6 +179,20 @@ CfgFacts computeCfg(const Function& f) {
   // Blocks were appended in bix order, so the CSR view is already the result.
   cfg.succs = AdjacencyLists::fromOffsets(std::move(succStart), std::move(edges));
   return cfg;
+}
+
+std::vector<uint32_t> computeRpo(const Function& f) {
+  const uint32_t n = uint32_t(f.blocks.size());
+  if (n == 0) return {};
+  std::vector<uint32_t> succStart(size_t(n) + 1), edges, seen(n, 0);
+  edges.reserve(size_t(n) + n / 2);
+  for (uint32_t b = 0; b < n; ++b) {
+    succStart[b] = uint32_t(edges.size());
+    appendSuccessors(f, b, edges, seen);
+  }
+  succStart[n] = uint32_t(edges.size());
+  std::vector<int32_t> rpoNumber(n, kNoBlock);
+  return reversePostorder(succStart, edges, rpoNumber);
 }
 
 } // namespace ori::optimized

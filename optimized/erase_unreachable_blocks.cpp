@@ -17,10 +17,8 @@ std::vector<uint32_t> eraseUnreachableBlocks(Function& f) {
   const uint32_t n = uint32_t(f.blocks.size());
   std::vector<uint32_t> erased;
   if (n == 0) return erased;
-  const CfgFacts cfg = computeCfg(f);
-
   std::vector<uint8_t> reach(n, 0);
-  std::vector<uint32_t> work{0};
+  std::vector<uint32_t> work{0}, succs, seen(n, 0);
   reach[0] = 1;
   auto visit = [&](uint32_t s) {
     if (s < n && !reach[s]) {
@@ -31,7 +29,9 @@ std::vector<uint32_t> eraseUnreachableBlocks(Function& f) {
   while (!work.empty()) {
     const uint32_t b = work.back();
     work.pop_back();
-    for (uint32_t s : cfg.succs[b]) visit(s);
+    succs.clear();
+    appendSuccessors(f, b, succs, seen);
+    for (uint32_t s : succs) visit(s);
     for (const Instr& in : f.blocks[b].instrs)
       for (const Operand& o : in.srcs)
         if (o.kind == Operand::Kind::Label) visit(o.target);

@@ -20,6 +20,11 @@ namespace ori::optimized {
 // (irreducible backedges form none); unreachable blocks are in no loop and
 // are not outside predecessors when the preheader is chosen.
 CfgFacts computeCfg(const Function& f);
+// computeCfg(f).rpo alone, without the edge maps, predecessors and backedges.
+std::vector<uint32_t> computeRpo(const Function& f);
+// Appends block b's successors (the rules above) to `out`, each once: `seen`
+// has one slot per block, and a slot holding b + 1 means already appended.
+void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out, std::vector<uint32_t>& seen);
 DomFacts computeDominators(const Function& f, const CfgFacts& cfg);
 LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& dom);
 

@@ -102,10 +102,10 @@ uint32_t mergeUnlabelledBlocks(Function& f) {
 BranchOptCounts oriBranchOpt(Function& f, int64_t budget) {
   BranchOptCounts counts;
   if (f.blocks.empty()) return counts;
-  std::vector<uint32_t> rpo = computeCfg(f).rpo;
+  std::vector<uint32_t> rpo = computeRpo(f);
   if (rpo.size() < f.blocks.size()) { // else every block is reachable: nothing to erase
     counts.erasedBlocks += uint32_t(eraseUnreachableBlocks(f).size());
-    rpo = computeCfg(f).rpo;
+    rpo = computeRpo(f);
   }
   BranchOpt pass{f, std::vector<uint32_t>(f.blocks.size(), 0)};
   for (size_t i = 1; i < rpo.size(); ++i)
