@@ -5,7 +5,6 @@
 // RPO at entry and the instruction lists are all the pass needs. Threading
 // marks the blocks of a chain with a per-walk stamp instead of a set.
 #include <cstdint>
-#include <iterator>
 #include <vector>
 
 #include "optimized/optimized.h"
@@ -68,36 +67,6 @@ struct BranchOpt {
 };
 
 } // namespace
-
-uint32_t mergeUnlabelledBlocks(Function& f) {
-  // One pass: each block either moves down or joins the block kept before it.
-  const size_t n = f.blocks.size();
-  std::vector<uint32_t> newIndex(n);
-  size_t kept = 0;
-  for (size_t b = 0; b < n; ++b) {
-    Block& blk = f.blocks[b];
-    const bool join = kept > 0 && blk.label.empty() &&
-                      (f.blocks[kept - 1].instrs.empty() || !f.blocks[kept - 1].instrs.back().info().is(CONTROL));
-    if (join) {
-      auto& into = f.blocks[kept - 1].instrs;
-      into.insert(into.end(), std::make_move_iterator(blk.instrs.begin()), std::make_move_iterator(blk.instrs.end()));
-      newIndex[b] = uint32_t(kept - 1); // never a target: it has no label
-      continue;
-    }
-    newIndex[b] = uint32_t(kept);
-    if (kept != b) f.blocks[kept] = std::move(blk);
-    ++kept;
-  }
-  if (kept == n) return 0;
-  f.blocks.resize(kept);
-  for (Block& blk : f.blocks)
-    for (Instr& in : blk.instrs)
-      for (Operand& o : in.srcs)
-        if (o.kind == Operand::Kind::Label) o.target = newIndex[o.target];
-  for (JumpTable& jt : f.jumpTables)
-    for (uint32_t& t : jt.targets) t = newIndex[t];
-  return uint32_t(n - kept);
-}
 
 BranchOptCounts oriBranchOpt(Function& f, int64_t budget) {
   BranchOptCounts counts;

@@ -91,27 +91,6 @@ void apply(Function& f, uint32_t b, const Rewrite& r, BranchOptCounts& counts) {
 
 } // namespace
 
-uint32_t mergeUnlabelledBlocks(Function& f) {
-  uint32_t merged = 0;
-  for (uint32_t b = uint32_t(f.blocks.size()); b-- > 1;) {
-    const Block& prev = f.blocks[b - 1];
-    if (!f.blocks[b].label.empty() || (!prev.instrs.empty() && prev.instrs.back().info().is(CONTROL))) continue;
-    auto& into = f.blocks[b - 1].instrs;
-    into.insert(into.end(), f.blocks[b].instrs.begin(), f.blocks[b].instrs.end());
-    f.blocks.erase(f.blocks.begin() + b);
-    // Nothing names block b (no label); later blocks move down by one.
-    for (Block& blk : f.blocks)
-      for (Instr& in : blk.instrs)
-        for (Operand& o : in.srcs)
-          if (o.kind == Operand::Kind::Label && o.target > b) --o.target;
-    for (JumpTable& jt : f.jumpTables)
-      for (uint32_t& t : jt.targets)
-        if (t > b) --t;
-    ++merged;
-  }
-  return merged;
-}
-
 BranchOptCounts oriBranchOpt(Function& f, int64_t budget) {
   BranchOptCounts counts;
   if (f.blocks.empty()) return counts;

@@ -41,6 +41,19 @@ std::optional<std::pair<uint32_t, size_t>> firstDeadInstr(const Function& f, con
   return std::nullopt;
 }
 
+// Removes block b, which no label operand or table names (it has no label:
+// only fall-through reaches it); later blocks move down by one.
+void removeUnnamedBlock(Function& f, uint32_t b) {
+  f.blocks.erase(f.blocks.begin() + b);
+  for (Block& blk : f.blocks)
+    for (Instr& in : blk.instrs)
+      for (Operand& o : in.srcs)
+        if (o.kind == Operand::Kind::Label && o.target > b) --o.target;
+  for (JumpTable& jt : f.jumpTables)
+    for (uint32_t& t : jt.targets)
+      if (t > b) --t;
+}
+
 } // namespace
 
 uint32_t dropEmptyUnlabelledBlocks(Function& f) {
@@ -50,19 +63,24 @@ uint32_t dropEmptyUnlabelledBlocks(Function& f) {
       ++b;
       continue;
     }
-    // No label or table names block b (it has no label): only fall-through
-    // reaches it, and it falls through to b + 1, which now follows b - 1.
-    f.blocks.erase(f.blocks.begin() + b);
-    for (Block& blk : f.blocks)
-      for (Instr& in : blk.instrs)
-        for (Operand& o : in.srcs)
-          if (o.kind == Operand::Kind::Label && o.target > b) --o.target;
-    for (JumpTable& jt : f.jumpTables)
-      for (uint32_t& t : jt.targets)
-        if (t > b) --t;
+    // It falls through to b + 1, which now follows b - 1.
+    removeUnnamedBlock(f, b);
     ++dropped;
   }
   return dropped;
+}
+
+uint32_t mergeUnlabelledBlocks(Function& f) {
+  uint32_t merged = 0;
+  for (uint32_t b = uint32_t(f.blocks.size()); b-- > 1;) {
+    const Block& prev = f.blocks[b - 1];
+    if (!f.blocks[b].label.empty() || (!prev.instrs.empty() && prev.instrs.back().info().is(CONTROL))) continue;
+    auto& into = f.blocks[b - 1].instrs;
+    into.insert(into.end(), f.blocks[b].instrs.begin(), f.blocks[b].instrs.end());
+    removeUnnamedBlock(f, b);
+    ++merged;
+  }
+  return merged;
 }
 
 uint32_t oriPerformLiveDead(Function& f) {

@@ -110,7 +110,8 @@ uint32_t oriSplitLiveRanges(Function& f);
 //   4. folding: an unconditional BRA to the next block is deleted.
 // Each rewrite spends one unit of `budget` (knob 464; negative = unbounded);
 // once it is spent nothing more is rewritten. If anything was rewritten,
-// blocks left unreachable are erased and unlabelled blocks left empty dropped.
+// blocks left unreachable are erased, then mergeUnlabelledBlocks and
+// dropEmptyUnlabelledBlocks tidy what the deleted BRAs left.
 BranchOptCounts oriBranchOpt(Function& f, int64_t budget);
 
 } // namespace ori::reference
