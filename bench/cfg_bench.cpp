@@ -251,6 +251,7 @@ Csr buildCsr(const Function& f) {
     case Opcode::RET: break;
     case Opcode::BRA: g.succ.push_back(last.srcs[0].target); break;
     case Opcode::BRX:
+    case Opcode::JMX:
       for (uint32_t t : f.jumpTables[last.srcs[1].target].targets) g.succ.push_back(t);
       break;
     default: falls = true;

@@ -77,8 +77,8 @@ std::string successorsFollowTheRules(const Function& f, const CfgFacts& cfg) {
     if (!blk.instrs.empty()) {
       const Instr& in = blk.instrs.back();
       if (in.op == Opcode::BRA) want.push_back(in.srcs[0].target);
-      if (in.op == Opcode::BRX) want = f.jumpTables[in.srcs[1].target].targets;
-      bool cf = in.op == Opcode::BRA || in.op == Opcode::BRX || in.op == Opcode::EXIT || in.op == Opcode::RET;
+      if (isTableBranch(in.op)) want = f.jumpTables[in.srcs[1].target].targets;
+      bool cf = in.op == Opcode::BRA || isTableBranch(in.op) || in.op == Opcode::EXIT || in.op == Opcode::RET;
       fall = !cf || in.isGuarded();
     }
     if (fall && b + 1 < n) want.push_back(b + 1);

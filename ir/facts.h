@@ -224,6 +224,42 @@ struct BranchOptCounts {
 // comes back to a block it passed is a cycle and is not threaded at all.
 inline constexpr uint32_t kBranchThreadDepth = 64;
 
+// DoSwitchOpt, phases 14 and 30 (spec/003 "DoSwitchOpt"; docs/branch-and-switch.md):
+// the knobs and the mode of one run.
+struct SwitchOptOptions {
+  // Phase 30 (sub_791F00(ctx, 1)): the second-pass mode, whose scanner ends a
+  // chain at a block that starts with a convergence or barrier instruction.
+  bool secondPass = true;
+  // SwitchOptBudget: the most entries a jump table may have (-1: the hard cap
+  // kSwitchMaxTableEntries); a switch that needs more becomes a BST.
+  int64_t budget = -1;
+  // SwitchOptExtendedPatternMatch: the head's compare may be followed by other
+  // instructions before its branch (interleaved code), not only ISETP; @P BRA.
+  bool extendedPatternMatch = true;
+};
+
+// What one run did; both halves count the same switches in the same order.
+struct SwitchOptCounts {
+  uint32_t switches = 0;     // compare trees on one selector with at least one case
+  uint32_t keptSmall = 0;    // at most kSwitchCascadeMaxClusters case clusters: left as they are
+  uint32_t keptShallow = 0;  // sparse, and a BST would not test fewer compares: left
+  uint32_t jumpTables = 0;   // lowered to a bounds check and a JMX
+  uint32_t bsts = 0;         // lowered to the spec's emit_bst
+  uint32_t erasedBlocks = 0; // blocks of the old trees (and any other unreachable block) erased
+  uint32_t lowered() const { return jumpTables + bsts; }
+  friend bool operator==(const SwitchOptCounts&, const SwitchOptCounts&) = default;
+};
+// Strategy thresholds (docs/branch-and-switch.md, "Strategy"): a switch of at
+// most 4 case clusters keeps its cascade (spec/003 "typically 4 or fewer
+// cases"); a jump table when cases fill at least 40% of the table (LLVM's
+// density for code size: the table lives in .text); tables of at most 65,536
+// entries; trees of at most 4,096 compare and trampoline blocks.
+inline constexpr uint32_t kSwitchCascadeMaxClusters = 4;
+inline constexpr uint32_t kSwitchDensityPercent = 40;
+inline constexpr uint64_t kSwitchMaxTableEntries = 65536;
+inline constexpr uint64_t kSwitchMaxCaseValues = 65536;
+inline constexpr uint32_t kSwitchMaxTreeBlocks = 4096;
+
 // "" when equal, else a line naming the first difference, e.g.
 // "succs of bix3: reference [4, 5], optimized [5, 4]".
 std::string firstDifference(const CfgFacts& reference, const CfgFacts& optimized);

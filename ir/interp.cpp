@@ -227,7 +227,7 @@ public:
       }
       switch (in.op) {
       case Opcode::BRA: pc = {pc.f, label(pc.f, in), 0}; continue;
-      case Opcode::BRX: pc = {pc.f, brx(pc.f, in), 0}; continue;
+      case Opcode::BRX: case Opcode::JMX: pc = {pc.f, brx(pc.f, in), 0}; continue;
       case Opcode::EXIT: return;
       case Opcode::RET: {
         if (m_.frames.size() <= 1) return; // the kernel's own RET ends the thread

@@ -104,6 +104,8 @@ struct OpInfo {
 };
 
 const OpInfo& opInfo(Opcode op);
+// BRX and its pseudo form JMX (until phase 80): a branch through a jump table.
+inline bool isTableBranch(Opcode op) { return op == Opcode::BRX || op == Opcode::JMX; }
 std::optional<Opcode> opcodeFromName(std::string_view name);
 // A human-readable list of the kinds in a slot mask: "a register, an integer or a constant bank".
 std::string describeKinds(uint16_t kinds);

@@ -94,6 +94,7 @@ void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out,
       }
     break;
   case Opcode::BRX:
+  case Opcode::JMX:
     for (const Operand& o : last.srcs)
       if (o.kind == Operand::Kind::JumpTable && o.target < f.jumpTables.size()) {
         for (uint32_t t : f.jumpTables[o.target].targets)

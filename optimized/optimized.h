@@ -119,4 +119,43 @@ uint32_t oriSplitLiveRanges(Function& f);
 // dropEmptyUnlabelledBlocks tidy what the deleted BRAs left.
 BranchOptCounts oriBranchOpt(Function& f, int64_t budget);
 
+// Phases 14/30 DoSwitchOpt (spec/003 "DoSwitchOpt"; docs/branch-and-switch.md).
+// A switch is a tree of compare blocks on one selector register S, found from
+// a head in RPO order:
+//   head: any code, then ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT (c an
+//         immediate or RZ, on either side) and @P BRA / @!P BRA as its last
+//         instruction (with extendedPatternMatch, other instructions that do
+//         not write S or P may stand between the two);
+//   node: a block of exactly that ISETP and its @P BRA (not the head), or a
+//         trampoline holding only an unconditional BRA;
+// where every compare's predicate is read by its BRA only. A node's branch and
+// fall-through lead to further nodes or to leaves (any other block; the head
+// reached again is a leaf). A tree with a cycle of nodes, with more than
+// kSwitchMaxTreeBlocks nodes, or whose selector values do not split into at
+// most kSwitchMaxCaseValues case values is not a switch. The default is the
+// leaf reached by the most selector values (ties: the lowest bix); the other
+// values are the cases, grouped into clusters (runs of consecutive values
+// with one target) in signed or unsigned order, whichever spans fewer values.
+// Strategy: at most kSwitchCascadeMaxClusters clusters: kept; else a jump
+// table when the span has at most min(budget, kSwitchMaxTableEntries) values
+// and the cases fill at least kSwitchDensityPercent of it:
+//   head: ..., IADD3 Rt, S, -min, RZ (omitted when min = 0),
+//         ISETP.GT.U32.AND Pt, PT, Rt, span-1, PT, @Pt BRA default
+//   new block: JMX Rt, table (gaps hold the default)
+// else the spec's emit_bst over the clusters (a cluster [a, b] of more than
+// one value is tested as IADD3 t, S, -a; ISETP.LE.U32 t, b-a), if its worst
+// path tests fewer compares than the tree's longest path; else kept. New
+// blocks follow the head (in emission order; emit_bst places a left subtree
+// after the right one) and take label ids past the function's highest, in
+// creation order; jump tables are named $L__JT<n>; a block a new branch
+// reaches gets the label $L__SW<label id in hex> if it has none (lowest bix
+// first; _1, _2 ... appended if that name is taken). Registers are numbered in
+// the order the code is emitted, heads in RPO order. If anything was lowered, unreachable
+// blocks are erased and mergeUnlabelledBlocks / dropEmptyUnlabelledBlocks tidy.
+SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options);
+
+// Phase 80 ExpandJmxComputation: every JMX becomes the BRX it stands for.
+// Returns how many.
+uint32_t expandJmxComputation(Function& f);
+
 } // namespace ori::optimized

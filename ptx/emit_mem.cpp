@@ -246,7 +246,8 @@ bool FnEmitter::emitControl(const Instr& in) {
     if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Label) fail(in.loc, "BRA has no label");
     emit(fmt::format("bra {};", labelName(in.srcs[0].target)));
     return true;
-  case Opcode::BRX: {
+  case Opcode::BRX:
+  case Opcode::JMX: {
     if (in.srcs.size() < 2 || in.srcs[1].kind != Operand::Kind::JumpTable) fail(in.loc, "BRX has no jump table");
     std::string table = tableName(in.srcs[1].target);
     size_t n = f.jumpTables[in.srcs[1].target].targets.size();

@@ -96,6 +96,7 @@ std::vector<std::vector<uint32_t>> successors(const Function& f) {
         fallsThrough = guarded;
         break;
       case Opcode::BRX:
+      case Opcode::JMX:
         if (last.srcs.size() > 1 && last.srcs[1].kind == Operand::Kind::JumpTable && last.srcs[1].target < f.jumpTables.size())
           for (uint32_t t : f.jumpTables[last.srcs[1].target].targets) add(t);
         fallsThrough = guarded;

@@ -37,7 +37,7 @@ std::vector<uint32_t> successorsOf(const Function& f, uint32_t bix) {
   const Instr& last = b.instrs.back();
   if (last.op == Opcode::BRA) {
     addOnce(out, last.srcs.at(0).target);
-  } else if (last.op == Opcode::BRX) {
+  } else if (isTableBranch(last.op)) {
     for (uint32_t t : f.jumpTables.at(last.srcs.at(1).target).targets) addOnce(out, t);
   }
   const bool fallsThrough = !last.info().is(TERMINATOR) || last.isGuarded();

@@ -291,12 +291,12 @@ private:
     for (const Instr &in : f_.blocks[b].instrs) {
       if (in.op == Opcode::BRA && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Label)
         s.push_back(in.srcs[0].target);
-      if (in.op == Opcode::BRX && in.srcs.size() > 1 &&
+      if (isTableBranch(in.op) && in.srcs.size() > 1 &&
           in.srcs[1].kind == Operand::Kind::JumpTable && in.srcs[1].target < f_.jumpTables.size())
         for (uint32_t t : f_.jumpTables[in.srcs[1].target].targets)
           s.push_back(t);
       bool unconditional = !in.isGuarded();
-      if (unconditional && (in.op == Opcode::BRA || in.op == Opcode::BRX || in.op == Opcode::EXIT ||
+      if (unconditional && (in.op == Opcode::BRA || isTableBranch(in.op) || in.op == Opcode::EXIT ||
                             in.op == Opcode::RET))
         fallsThrough = false;
     }
@@ -469,7 +469,8 @@ private:
         s.pc = notTaken(s.pc, g);
         break;
       }
-      case Opcode::BRX: {
+      case Opcode::BRX:
+      case Opcode::JMX: {
         if (in.srcs.size() < 2 || in.srcs[1].kind != Operand::Kind::JumpTable ||
             in.srcs[1].target >= f_.jumpTables.size())
           throw Unmodelled{"BRX without a jump table"};

@@ -145,7 +145,7 @@ TEST(Z3Model, MemoryAndSpecialRegisters) {
 // Every opcode the interpreter gives a meaning to has a model; the rest are
 // control flow, convergence and no-ops (no value to model) or refused.
 TEST(Z3Model, EveryInterpretedOpcodeHasAModel) {
-  const Opcode noValue[] = {Opcode::BRA,      Opcode::BRX, Opcode::EXIT, Opcode::RET,  Opcode::CALL,
+  const Opcode noValue[] = {Opcode::BRA,      Opcode::BRX, Opcode::JMX, Opcode::EXIT, Opcode::RET,  Opcode::CALL,
                             Opcode::BSSY,     Opcode::BSYNC, Opcode::WARPSYNC, Opcode::BAR, Opcode::NOP,
                             Opcode::SHFL, Opcode::OPAQUE};
   for (int k = 0; k < kNumOpcodes; ++k) {

@@ -122,17 +122,66 @@ void oriBranchOptPhase(Function& f, PassContext& ctx) {
                [&](Function& g) { optimized::oriBranchOpt(g, budget); });
 }
 
+// The SM number of the target ("sm_90" -> 90); 90 without one.
+int smNumber(const PassContext& ctx) {
+  if (!ctx.arch) return 90;
+  std::string_view n = ctx.arch->name;
+  int v = 0;
+  for (char c : n.substr(n.find('_') + 1))
+    if (c >= '0' && c <= '9') v = v * 10 + (c - '0');
+    else break;
+  return v;
+}
+
+SwitchOptOptions switchOptions(const PassContext& ctx, bool secondPass) {
+  SwitchOptOptions o;
+  o.secondPass = secondPass;
+  o.budget = ctx.knobs.getInt("SwitchOptBudget");
+  o.extendedPatternMatch = ctx.knobs.getBool("SwitchOptExtendedPatternMatch");
+  return o;
+}
+
+void runSwitchOpt(Function& f, PassContext& ctx, std::string_view what, const SwitchOptOptions& o) {
+  runTransform(f, ctx, what, [&](Function& g) { reference::doSwitchOpt(g, o); },
+               [&](Function& g) { optimized::doSwitchOpt(g, o); });
+}
+
+// Phase 14 DoSwitchOptFirst (spec/003 "Phase 14 Vtable Slot 17"): from -O2;
+// the SM backend's slot 17 is the 2-byte no-op on sm_30 and sm_50 (Kepler,
+// Maxwell: nothing happens); on sm_60 and later the generic algorithm runs in
+// first-pass mode (docs/branch-and-switch.md says why: the spec's handlers
+// there rewrite branch encodings and sync stacks Ori does not model).
+void doSwitchOptFirstPhase(Function& f, PassContext& ctx) {
+  if (gateOptLevel(ctx) < 2 || smNumber(ctx) < 60) return;
+  runSwitchOpt(f, ctx, "DoSwitchOptFirst", switchOptions(ctx, false));
+}
+
+// Phase 30 DoSwitchOptSecond: from -O2, the generic algorithm (sub_791F00(ctx, 1)).
+void doSwitchOptSecondPhase(Function& f, PassContext& ctx) {
+  if (gateOptLevel(ctx) < 2) return;
+  runSwitchOpt(f, ctx, "DoSwitchOptSecond", switchOptions(ctx, true));
+}
+
+// Phase 80 ExpandJmxComputation: every JMX becomes a BRX (no gate: it must
+// run for the code to be final).
+void expandJmxComputationPhase(Function& f, PassContext& ctx) {
+  runTransform(f, ctx, "ExpandJmxComputation", reference::expandJmxComputation, optimized::expandJmxComputation);
+}
+
 // Implemented phases in pipeline order.
 constexpr PipelineEntry kPipeline[] = {
     {0, nullptr}, // sentinel so the array is not empty; never runs (see pipeline())
     {3, analyzeControlFlowPhase},
     {6, setControlFlowOpLastInBBPhase},
     {10, earlyOriSimpleLiveDeadPhase, false},
+    {14, doSwitchOptFirstPhase, false},
     {15, oriBranchOptPhase, false},
     {16, oriPerformLiveDeadPhase, false},
     {19, oriSplitLiveRangesPhase, false},
+    {30, doSwitchOptSecondPhase, false},
     {33, oriPerformLiveDeadPhase, false},
     {61, oriPerformLiveDeadPhase, false},
+    {80, expandJmxComputationPhase, false},
     {84, oriPerformLiveDeadPhase, false},
     {112, placeBlocksInSourceOrderPhase},
 };

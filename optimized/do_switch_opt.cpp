@@ -1,0 +1,630 @@
+// Phases 14/30 DoSwitchOpt (spec/003 "DoSwitchOpt"): the rules of
+// optimized/optimized.h, as reference/do_switch_opt.cpp applies them, with
+// the selector values that reach each block of a tree propagated as interval
+// sets in one topological sweep (the reference evaluates one value of every
+// elementary interval instead), and the case set kept as the spec's bitset
+// red-black tree: a std::map (a red-black tree) from value >> 8 to a 256-bit
+// leaf (spec/003 "Case Sort via BitsetRBTree"), which gives the case count,
+// the hull and the clusters in order. All lowerings are applied in one
+// renumbering of the blocks at the end.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "optimized/optimized.h"
+
+namespace ori::optimized {
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+constexpr uint32_t kSignFlip = 0x80000000u;
+
+using Interval = std::pair<uint32_t, uint32_t>; // [lo, hi], unsigned order
+using ValueSet = std::vector<Interval>;         // sorted, disjoint
+
+ValueSet intersect(const ValueSet& a, const ValueSet& b) {
+  ValueSet out;
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    const uint32_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+    if (lo <= hi) out.push_back({lo, hi});
+    (a[i].second < b[j].second ? i : j)++;
+  }
+  return out;
+}
+
+ValueSet complement(const ValueSet& a) {
+  ValueSet out;
+  uint64_t next = 0;
+  for (const Interval& i : a) {
+    if (i.first > next) out.push_back({uint32_t(next), i.first - 1});
+    next = uint64_t(i.second) + 1;
+  }
+  if (next <= UINT32_MAX) out.push_back({uint32_t(next), UINT32_MAX});
+  return out;
+}
+
+ValueSet unite(const ValueSet& a, const ValueSet& b) { return complement(intersect(complement(a), complement(b))); }
+
+// The selector values for which `S cmp c` holds.
+ValueSet trueSet(Mod cmp, bool isSigned, uint32_t c) {
+  const uint32_t k = isSigned ? c ^ kSignFlip : c; // in the order's own coordinates
+  ValueSet s;
+  switch (cmp) {
+  case Mod::LT: if (k > 0) s = {{0, k - 1}}; break;
+  case Mod::LE: s = {{0, k}}; break;
+  case Mod::GT: if (k < UINT32_MAX) s = {{k + 1, UINT32_MAX}}; break;
+  case Mod::GE: s = {{k, UINT32_MAX}}; break;
+  case Mod::EQ: s = {{k, k}}; break;
+  default: s = complement({{k, k}}); break; // NE
+  }
+  if (!isSigned) return s;
+  ValueSet out; // back from signed coordinates: flipping the top bit swaps the halves
+  for (auto [lo, hi] : s) {
+    if (hi < kSignFlip || lo >= kSignFlip) out.push_back({lo ^ kSignFlip, hi ^ kSignFlip});
+    else out.push_back({lo ^ kSignFlip, UINT32_MAX}), out.push_back({0, hi ^ kSignFlip});
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT (c an immediate or RZ, either side).
+struct SelectorCompare {
+  Reg selector, pred;
+  Mod cmp;
+  bool isSigned;
+  uint32_t constant;
+};
+
+std::optional<SelectorCompare> selectorCompare(const Instr& in) {
+  if (in.op != Opcode::ISETP || in.guard || in.dsts.size() != 2 || in.srcs.size() < 2 || in.srcs.size() > 3)
+    return std::nullopt;
+  const Operand &p = in.dsts[0], &q = in.dsts[1];
+  if (!p.isReg() || p.reg.file != RegFile::P || p.reg.isConst() || !q.isReg() || !q.reg.isConst()) return std::nullopt;
+  const bool u32 = in.has(Mod::U32), s32 = in.has(Mod::S32);
+  if (u32 == s32 || in.has(Mod::U64) || in.has(Mod::S64) || in.has(Mod::OR) || in.has(Mod::XOR)) return std::nullopt;
+  if (in.srcs.size() == 3) {
+    const Operand& c = in.srcs[2];
+    if (!c.isReg() || c.reg != PT || c.neg) return std::nullopt;
+  }
+  Mod cmp;
+  if (in.has(Mod::LT)) cmp = Mod::LT;
+  else if (in.has(Mod::LE)) cmp = Mod::LE;
+  else if (in.has(Mod::GT)) cmp = Mod::GT;
+  else if (in.has(Mod::GE)) cmp = Mod::GE;
+  else if (in.has(Mod::EQ)) cmp = Mod::EQ;
+  else if (in.has(Mod::NE)) cmp = Mod::NE;
+  else return std::nullopt;
+  auto isSelector = [](const Operand& o) {
+    return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs;
+  };
+  auto constantOf = [](const Operand& o) -> std::optional<uint32_t> {
+    if (o.kind == Operand::Kind::Imm) return uint32_t(o.imm);
+    if (o.isReg() && o.reg == RZ && !o.neg && !o.abs) return 0;
+    return std::nullopt;
+  };
+  const Operand &a = in.srcs[0], &b = in.srcs[1];
+  if (isSelector(a))
+    if (auto c = constantOf(b)) return SelectorCompare{a.reg, p.reg, cmp, s32, *c};
+  if (isSelector(b))
+    if (auto c = constantOf(a)) { // c cmp S: the mirrored comparison of S
+      const Mod swapped = cmp == Mod::LT ? Mod::GT : cmp == Mod::GT ? Mod::LT : cmp == Mod::LE ? Mod::GE
+                        : cmp == Mod::GE ? Mod::LE : cmp;
+      return SelectorCompare{b.reg, p.reg, swapped, s32, *c};
+    }
+  return std::nullopt;
+}
+
+bool writes(const Instr& in, Reg r) {
+  for (const Operand& d : in.dsts)
+    if (d.isReg() && d.reg == r) return true;
+  return false;
+}
+
+// One block of a tree: its compare (compare blocks), where its branch and its
+// fall-through go (a trampoline: `taken` only), as tree indices or leaves.
+struct TreeBlock {
+  uint32_t bix;
+  bool isCompare;
+  SelectorCompare cmp;
+  bool negated; // @!P BRA
+  uint32_t taken, fallThrough; // bix
+  uint32_t isetpIndex;         // compare blocks: where the ISETP stands
+};
+
+// A clustered case: values [lo, hi] (in the chosen order) go to `target`.
+struct Cluster {
+  uint32_t lo, hi, target;
+};
+
+struct Lowering {
+  uint32_t head;
+  Reg selector;
+  uint32_t isetpIndex;  // the head's ISETP, removed with its BRA
+  uint32_t deflt;
+  bool isSigned;        // the order of the hull and the clusters
+  bool jumpTable;
+  std::vector<Cluster> clusters;
+};
+
+// The spec's case set: value >> 8 -> 256-bit leaf (spec/003 BitsetRBTree).
+class CaseSet {
+public:
+  void insert(uint32_t lo, uint32_t hi) {
+    for (uint64_t v = lo; v <= hi; ++v) leaves_[uint32_t(v) >> 8][(v >> 6) & 3] |= uint64_t(1) << (v & 63);
+  }
+  uint64_t count() const {
+    uint64_t n = 0;
+    for (const auto& [key, leaf] : leaves_)
+      for (uint64_t w : leaf) n += uint64_t(std::popcount(w));
+    return n;
+  }
+  // Lowest and highest member in signed or unsigned order (the set is not empty).
+  std::pair<uint32_t, uint32_t> hull(bool isSigned) const {
+    if (!isSigned) return {first(leaves_.begin()->first, leaves_.begin()->second), last(leaves_.rbegin()->first, leaves_.rbegin()->second)};
+    // Signed order starts at the leaves of 0x80000000 and up, then 0 and up.
+    auto negStart = leaves_.lower_bound(kSignFlip >> 8);
+    auto lowest = negStart != leaves_.end() ? negStart : leaves_.begin();
+    auto highest = negStart != leaves_.begin() ? std::prev(negStart) : std::prev(leaves_.end());
+    return {first(lowest->first, lowest->second), last(highest->first, highest->second)};
+  }
+  // Members in ascending order of the chosen order, each passed to fn.
+  template <typename Fn> void forEach(bool isSigned, Fn fn) const {
+    auto visit = [&](auto begin, auto end) {
+      for (auto it = begin; it != end; ++it)
+        for (uint32_t w = 0; w < 4; ++w)
+          for (uint64_t bits = it->second[w]; bits; bits &= bits - 1)
+            fn((it->first << 8) | (w << 6) | uint32_t(std::countr_zero(bits)));
+    };
+    if (!isSigned) return visit(leaves_.begin(), leaves_.end());
+    auto negStart = leaves_.lower_bound(kSignFlip >> 8);
+    visit(negStart, leaves_.end());
+    visit(leaves_.begin(), negStart);
+  }
+
+private:
+  using Leaf = std::array<uint64_t, 4>;
+  static uint32_t first(uint32_t key, const Leaf& l) {
+    for (uint32_t w = 0; w < 4; ++w)
+      if (l[w]) return (key << 8) | (w << 6) | uint32_t(std::countr_zero(l[w]));
+    return key << 8;
+  }
+  static uint32_t last(uint32_t key, const Leaf& l) {
+    for (uint32_t w = 4; w-- > 0;)
+      if (l[w]) return (key << 8) | (w << 6) | uint32_t(63 - std::countl_zero(l[w]));
+    return key << 8;
+  }
+  std::map<uint32_t, Leaf> leaves_;
+};
+
+struct SwitchOpt {
+  Function& f;
+  const SwitchOptOptions& opt;
+  uint32_t n;
+  std::vector<uint32_t> predReads;  // reads of each P register
+  std::vector<uint8_t> consumed;    // compare blocks of a tree already taken
+  std::vector<uint32_t> treeIndex;  // bix -> index in `tree` during one walk, kNone else
+  std::vector<uint8_t> onPath;      // DFS state of the cycle check
+
+  SwitchOpt(Function& fn, const SwitchOptOptions& o)
+      : f(fn), opt(o), n(uint32_t(fn.blocks.size())), predReads(fn.nextReg[int(RegFile::P)], 0), consumed(n, 0),
+        treeIndex(n, kNone), onPath(n, 0) {
+    auto read = [&](const Operand& o) {
+      if (o.isReg() && o.reg.file == RegFile::P && !o.reg.isConst() && o.reg.num < predReads.size()) ++predReads[o.reg.num];
+    };
+    for (const Block& b : fn.blocks)
+      for (const Instr& in : b.instrs) {
+        if (in.guard) read(*in.guard);
+        for (const Operand& s : in.srcs) read(s);
+      }
+  }
+
+  bool readOnlyOnce(Reg p) const { return p.num < predReads.size() && predReads[p.num] == 1; }
+
+  // The head's tail: its ISETP on S and the @P BRA ending the block.
+  std::optional<TreeBlock> headTail(uint32_t b) const {
+    const auto& ins = f.blocks[b].instrs;
+    if (ins.size() < 2 || b + 1 >= n) return std::nullopt;
+    const Instr& bra = ins.back();
+    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
+    const Reg p = bra.guard->reg;
+    for (uint32_t i = uint32_t(ins.size() - 1); i-- > 0;) {
+      const Instr& in = ins[i];
+      if (auto c = selectorCompare(in); c && c->pred == p) {
+        if (!readOnlyOnce(p)) return std::nullopt;
+        for (uint32_t k = i + 1; k + 1 < ins.size(); ++k) // interleaved code must leave S alone
+          if (writes(ins[k], c->selector)) return std::nullopt;
+        return TreeBlock{b, true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i};
+      }
+      if (!opt.extendedPatternMatch || writes(in, p) || in.info().is(CONTROL)) return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  // A node of the tree on selector s other than the head, if b is one.
+  std::optional<TreeBlock> node(uint32_t b, Reg s, uint32_t head) const {
+    if (b == head || consumed[b]) return std::nullopt;
+    const auto& ins = f.blocks[b].instrs;
+    if (opt.secondPass && !ins.empty() && ins[0].info().is(CONVERGENCE | BARRIER)) return std::nullopt;
+    if (ins.size() == 1 && ins[0].op == Opcode::BRA && !ins[0].isGuarded())
+      return TreeBlock{b, false, {}, false, ins[0].srcs[0].target, kNone, 0};
+    if (ins.size() != 2 || b + 1 >= n) return std::nullopt;
+    const Instr& bra = ins[1];
+    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
+    auto c = selectorCompare(ins[0]);
+    if (!c || c->selector != s || c->pred != bra.guard->reg || !readOnlyOnce(c->pred)) return std::nullopt;
+    return TreeBlock{b, true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, 0};
+  }
+
+  // The tree from head h (tree[0]) in DFS preorder; false for a cycle of nodes or too many.
+  bool collect(const TreeBlock& root, std::vector<TreeBlock>& tree, std::vector<uint32_t>& topo) {
+    tree = {root};
+    treeIndex[root.bix] = 0;
+    // Iterative DFS with explicit exit events: the post-order gives a topological order.
+    std::vector<std::pair<uint32_t, uint32_t>> stack{{0, 0}}; // (tree index, next successor)
+    onPath[root.bix] = 1;
+    bool ok = true;
+    while (!stack.empty() && ok) {
+      auto& [t, k] = stack.back();
+      const uint32_t succ = k == 0 ? tree[t].taken : k == 1 && tree[t].isCompare ? tree[t].fallThrough : kNone;
+      if (succ == kNone) {
+        onPath[tree[t].bix] = 0;
+        topo.push_back(t);
+        stack.pop_back();
+        continue;
+      }
+      ++k;
+      if (treeIndex[succ] != kNone) {
+        if (onPath[succ] && succ != root.bix) ok = false; // a cycle of nodes (the head again is a leaf)
+        continue;
+      }
+      auto nd = node(succ, root.cmp.selector, root.bix);
+      if (!nd) continue; // a leaf
+      if (tree.size() >= kSwitchMaxTreeBlocks) { ok = false; break; }
+      treeIndex[succ] = uint32_t(tree.size());
+      tree.push_back(*nd);
+      onPath[succ] = 1;
+      stack.push_back({uint32_t(tree.size() - 1), 0});
+    }
+    for (const TreeBlock& tb : tree) onPath[tb.bix] = 0;
+    std::reverse(topo.begin(), topo.end());
+    return ok; // treeIndex still names the tree's blocks: the caller clears it
+  }
+  void forget(const std::vector<TreeBlock>& tree) {
+    for (const TreeBlock& tb : tree) treeIndex[tb.bix] = kNone;
+  }
+
+  // Longest path from the head counted in compare blocks (treeIndex names the tree).
+  uint32_t longestPath(const std::vector<TreeBlock>& tree, const std::vector<uint32_t>& topo) const {
+    std::vector<uint32_t> depth(tree.size(), 0);
+    uint32_t best = 0;
+    for (uint32_t t : topo) {
+      const uint32_t d = depth[t] + (tree[t].isCompare ? 1 : 0);
+      best = std::max(best, d);
+      for (uint32_t s : {tree[t].taken, tree[t].fallThrough})
+        if (inTree(s, tree)) depth[treeIndex[s]] = std::max(depth[treeIndex[s]], d);
+    }
+    return best;
+  }
+  // Whether block b is a node of the tree (the head reached again is a leaf).
+  bool inTree(uint32_t b, const std::vector<TreeBlock>& tree) const {
+    return b != kNone && b != tree[0].bix && treeIndex[b] != kNone;
+  }
+
+  // Decides what to do with the tree at `root`; counts it.
+  std::optional<Lowering> decide(const TreeBlock& root, SwitchOptCounts& counts) {
+    std::vector<TreeBlock> tree;
+    std::vector<uint32_t> topo;
+    const bool ok = collect(root, tree, topo);
+    if (!ok) {
+      forget(tree);
+      return std::nullopt;
+    }
+    // The selector values reaching each node, in topological order.
+    std::vector<ValueSet> reach(tree.size());
+    reach[0] = {{0, UINT32_MAX}};
+    std::map<uint32_t, ValueSet> leafValues; // leaf bix -> values
+    auto send = [&](uint32_t to, ValueSet values) {
+      if (values.empty()) return;
+      ValueSet& r = inTree(to, tree) ? reach[treeIndex[to]] : leafValues[to];
+      r = r.empty() ? std::move(values) : unite(r, values);
+    };
+    for (uint32_t t : topo) {
+      const TreeBlock& tb = tree[t];
+      if (!tb.isCompare) {
+        send(tb.taken, reach[t]);
+        continue;
+      }
+      const ValueSet yes = trueSet(tb.cmp.cmp, tb.cmp.isSigned, tb.cmp.constant);
+      const ValueSet no = complement(yes);
+      send(tb.taken, intersect(reach[t], tb.negated ? no : yes));
+      send(tb.fallThrough, intersect(reach[t], tb.negated ? yes : no));
+    }
+    const uint32_t origDepth = longestPath(tree, topo);
+    forget(tree);
+    for (const TreeBlock& tb : tree)
+      if (tb.isCompare) consumed[tb.bix] = 1;
+
+    // The default: the leaf most values reach (ties: the lowest bix; the map is ordered).
+    uint32_t deflt = kNone;
+    uint64_t most = 0;
+    for (const auto& [leaf, values] : leafValues) {
+      uint64_t c = 0;
+      for (auto [lo, hi] : values) c += uint64_t(hi) - lo + 1;
+      if (c > most) most = c, deflt = leaf;
+    }
+    if (deflt == kNone || (uint64_t(1) << 32) - most > kSwitchMaxCaseValues || most == (uint64_t(1) << 32))
+      return std::nullopt;
+    ++counts.switches;
+    CaseSet cases;
+    std::vector<std::pair<Interval, uint32_t>> pieces; // case intervals (unsigned order) -> leaf
+    for (const auto& [leaf, values] : leafValues)
+      if (leaf != deflt)
+        for (const Interval& i : values) cases.insert(i.first, i.second), pieces.push_back({i, leaf});
+    std::sort(pieces.begin(), pieces.end());
+    const uint64_t caseCount = cases.count();
+    auto span = [&](bool s) {
+      auto [lo, hi] = cases.hull(s);
+      return uint64_t(uint32_t(hi - lo)) + 1;
+    };
+    const bool isSigned = span(true) < span(false);
+    const uint64_t range = span(isSigned);
+    auto targetOf = [&](uint32_t v) {
+      auto it = std::upper_bound(pieces.begin(), pieces.end(), std::pair<Interval, uint32_t>{{v, UINT32_MAX}, UINT32_MAX});
+      return std::prev(it)->second;
+    };
+    Lowering low{root.bix, root.cmp.selector, root.isetpIndex, deflt, isSigned, false, {}};
+    bool open = false;
+    uint32_t prev = 0;
+    cases.forEach(isSigned, [&](uint32_t v) {
+      const uint32_t t = targetOf(v);
+      if (open && v == prev + 1 && low.clusters.back().target == t) low.clusters.back().hi = v;
+      else low.clusters.push_back({v, v, t});
+      open = true;
+      prev = v;
+    });
+    if (low.clusters.size() <= kSwitchCascadeMaxClusters) {
+      ++counts.keptSmall;
+      return std::nullopt;
+    }
+    const uint64_t tableLimit = opt.budget >= 0 ? std::min<uint64_t>(uint64_t(opt.budget), kSwitchMaxTableEntries)
+                                                : kSwitchMaxTableEntries;
+    if (range <= tableLimit && caseCount * 100 >= range * kSwitchDensityPercent) {
+      low.jumpTable = true;
+      ++counts.jumpTables;
+      return low;
+    }
+    if (bstDepth(0, uint32_t(low.clusters.size()) - 1) >= origDepth) {
+      ++counts.keptShallow;
+      return std::nullopt;
+    }
+    ++counts.bsts;
+    return low;
+  }
+
+  // Compares on the worst path of emit_bst over clusters [lo, hi].
+  static uint32_t bstDepth(uint32_t lo, uint32_t hi) {
+    if (lo == hi) return 1;
+    const uint32_t mid = lo + (hi - lo) / 2;
+    return 2 + std::max(bstDepth(mid + 1, hi), mid > lo ? bstDepth(lo, mid - 1) : 0u);
+  }
+};
+
+// Builds the new blocks of the lowerings and renumbers the function once.
+struct Emitter {
+  Function& f;
+  uint32_t oldCount;
+  std::vector<std::vector<Block>> after; // new blocks placed after each old block
+  std::vector<uint32_t> labelled;        // old blocks that need a label
+  uint32_t nextLabelId, nextTableName = 0;
+  std::vector<Block> created;            // new blocks, numbered oldCount + k
+  std::vector<std::pair<uint32_t, uint32_t>> placement; // (old block, new block) in layout order
+  std::unordered_set<std::string> labels; // every label, once the first fresh one is asked for
+
+  explicit Emitter(Function& fn) : f(fn), oldCount(uint32_t(fn.blocks.size())) {
+    uint32_t maxId = 0;
+    for (const Block& b : fn.blocks) maxId = std::max(maxId, b.labelId);
+    nextLabelId = maxId + 0x10;
+  }
+
+  // $L__SW<label id in hex>, or with _1, _2 ... when a label of the function has that name.
+  std::string freshLabel(uint32_t labelId) {
+    if (labels.empty())
+      for (const Block& b : f.blocks) labels.insert(b.label);
+    std::string name = fmt::format("$L__SW{:x}", labelId);
+    for (uint32_t k = 1; !labels.insert(name).second; ++k) name = fmt::format("$L__SW{:x}_{}", labelId, k);
+    return name;
+  }
+  // A new block; `place`: laid out now (after the head's earlier new blocks), else by place().
+  uint32_t newBlock(uint32_t head, bool withLabel, bool placeNow = true) {
+    Block b;
+    b.labelId = nextLabelId;
+    nextLabelId += 0x10;
+    if (withLabel) b.label = freshLabel(b.labelId);
+    created.push_back(std::move(b));
+    const uint32_t id = oldCount + uint32_t(created.size() - 1);
+    if (placeNow) place(head, id);
+    return id;
+  }
+  void place(uint32_t head, uint32_t id) { placement.push_back({head, id}); }
+  Block& block(uint32_t id) { return id < oldCount ? f.blocks[id] : created[id - oldCount]; }
+  void needLabel(uint32_t bix) {
+    if (bix < oldCount && f.blocks[bix].label.empty()) labelled.push_back(bix);
+  }
+
+  static Instr isetp(Mod cmp, bool isSigned, Reg p, Reg a, int64_t c) {
+    Instr in;
+    in.op = Opcode::ISETP;
+    in.mods.set(cmp);
+    in.mods.set(isSigned ? Mod::S32 : Mod::U32);
+    in.mods.set(Mod::AND);
+    in.dsts = {Operand::reg_(p), Operand::reg_(PT)};
+    in.srcs = {Operand::reg_(a), Operand::immediate(c), Operand::reg_(PT)};
+    return in;
+  }
+  static Instr iadd3(Reg d, Reg a, uint32_t minus) {
+    Instr in;
+    in.op = Opcode::IADD3;
+    in.dsts = {Operand::reg_(d)};
+    in.srcs = {Operand::reg_(a), Operand::immediate(int64_t(int32_t(0u - minus))), Operand::reg_(RZ)};
+    return in;
+  }
+  static Instr bra(uint32_t target, std::optional<Reg> guard) {
+    Instr in;
+    in.op = Opcode::BRA;
+    if (guard) in.guard = Operand::reg_(*guard);
+    in.srcs = {Operand::label(target)};
+    return in;
+  }
+  static int64_t imm(uint32_t v) { return int64_t(int32_t(v)); }
+
+  // Appends `[IADD3] ISETP; @P BRA target` testing cluster c to block `at`.
+  void test(uint32_t at, const Lowering& low, const Cluster& c) {
+    const Reg p = f.newReg(RegFile::P);
+    if (c.lo == c.hi) {
+      block(at).instrs.push_back(isetp(Mod::EQ, low.isSigned, p, low.selector, imm(c.lo)));
+    } else {
+      const Reg t = f.newReg(RegFile::R);
+      block(at).instrs.push_back(iadd3(t, low.selector, c.lo));
+      block(at).instrs.push_back(isetp(Mod::LE, false, p, t, imm(c.hi - c.lo)));
+    }
+    block(at).instrs.push_back(bra(c.target, p));
+    needLabel(c.target);
+  }
+
+  // emit_bst (spec/003) of clusters [lo, hi] starting in block `at`.
+  void bst(uint32_t at, const Lowering& low, uint32_t lo, uint32_t hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (lo == hi) {
+      test(at, low, low.clusters[mid]);
+      const uint32_t next = newBlock(low.head, false);
+      block(next).instrs.push_back(bra(low.deflt, std::nullopt));
+      return;
+    }
+    // An empty left subtree is the default itself (the spec's "BRA default" block, threaded).
+    const uint32_t left = mid > lo ? newBlock(low.head, true, false) : low.deflt;
+    const Reg p = f.newReg(RegFile::P);
+    block(at).instrs.push_back(isetp(Mod::LT, low.isSigned, p, low.selector, imm(low.clusters[mid].lo)));
+    block(at).instrs.push_back(bra(left, p));
+    if (mid == lo) needLabel(low.deflt);
+    test(newBlock(low.head, false), low, low.clusters[mid]);
+    bst(newBlock(low.head, false), low, mid + 1, hi);
+    if (mid > lo) { // the left subtree after the right one, as emit_bst lays them out
+      place(low.head, left);
+      bst(left, low, lo, mid - 1);
+    }
+  }
+
+  void lower(const Lowering& low) {
+    Block& head = f.blocks[low.head];
+    head.instrs.pop_back();                                   // the @P BRA
+    head.instrs.erase(head.instrs.begin() + low.isetpIndex); // its ISETP
+    needLabel(low.deflt);
+    if (low.jumpTable) {
+      const Cluster &first = low.clusters.front(), &last = low.clusters.back();
+      const uint32_t min = first.lo, span = last.hi - min; // entries - 1
+      Reg index = low.selector;
+      if (min != 0) {
+        index = f.newReg(RegFile::R);
+        head.instrs.push_back(iadd3(index, low.selector, min));
+      }
+      const Reg p = f.newReg(RegFile::P);
+      head.instrs.push_back(isetp(Mod::GT, false, p, index, imm(span)));
+      head.instrs.push_back(bra(low.deflt, p));
+      JumpTable jt;
+      for (;;) {
+        jt.name = fmt::format("$L__JT{}", nextTableName++);
+        if (std::none_of(f.jumpTables.begin(), f.jumpTables.end(), [&](const JumpTable& t) { return t.name == jt.name; }))
+          break;
+      }
+      jt.targets.assign(size_t(span) + 1, low.deflt);
+      for (const Cluster& c : low.clusters) {
+        for (uint32_t v = c.lo;; ++v) {
+          jt.targets[uint32_t(v - min)] = c.target;
+          if (v == c.hi) break;
+        }
+        needLabel(c.target);
+      }
+      Instr jmx;
+      jmx.op = Opcode::JMX;
+      jmx.srcs = {Operand::reg_(index), Operand::jumpTable(uint32_t(f.jumpTables.size()))};
+      f.jumpTables.push_back(std::move(jt));
+      const uint32_t j = newBlock(low.head, false);
+      block(j).instrs.push_back(std::move(jmx));
+      return;
+    }
+    bst(low.head, low, 0, uint32_t(low.clusters.size()) - 1);
+  }
+
+  // Places the new blocks after their heads (in creation order) and renumbers every
+  // label and jump-table entry; gives the labels the new branches need.
+  void finish() {
+    std::sort(labelled.begin(), labelled.end());
+    for (uint32_t b : labelled)
+      if (f.blocks[b].label.empty()) f.blocks[b].label = freshLabel(f.blocks[b].labelId);
+    std::vector<std::vector<uint32_t>> placed(oldCount);
+    for (auto [head, id] : placement) placed[head].push_back(id - oldCount);
+    std::vector<uint32_t> newIndex(oldCount + created.size());
+    uint32_t next = 0;
+    for (uint32_t b = 0; b < oldCount; ++b) {
+      newIndex[b] = next++;
+      for (uint32_t k : placed[b]) newIndex[oldCount + k] = next++;
+    }
+    std::vector<Block> blocks;
+    blocks.reserve(next);
+    for (uint32_t b = 0; b < oldCount; ++b) {
+      blocks.push_back(std::move(f.blocks[b]));
+      for (uint32_t k : placed[b]) blocks.push_back(std::move(created[k]));
+    }
+    for (Block& b : blocks)
+      for (Instr& in : b.instrs)
+        for (Operand& o : in.srcs)
+          if (o.kind == Operand::Kind::Label && o.target < newIndex.size()) o.target = newIndex[o.target];
+    for (JumpTable& jt : f.jumpTables)
+      for (uint32_t& t : jt.targets)
+        if (t < newIndex.size()) t = newIndex[t];
+    f.blocks = std::move(blocks);
+  }
+};
+
+} // namespace
+
+SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
+  SwitchOptCounts counts;
+  if (f.blocks.empty()) return counts;
+  SwitchOpt s(f, options);
+  std::vector<Lowering> lowerings;
+  for (uint32_t b : computeRpo(f)) {
+    if (s.consumed[b]) continue;
+    auto tail = s.headTail(b);
+    if (!tail) continue;
+    if (auto low = s.decide(*tail, counts)) lowerings.push_back(std::move(*low));
+  }
+  if (lowerings.empty()) return counts;
+  Emitter e(f);
+  // Heads are lowered in RPO order; registers and names are numbered in that order.
+  for (const Lowering& low : lowerings) e.lower(low);
+  e.finish();
+  counts.erasedBlocks = uint32_t(eraseUnreachableBlocks(f).size());
+  mergeUnlabelledBlocks(f);
+  dropEmptyUnlabelledBlocks(f);
+  return counts;
+}
+
+uint32_t expandJmxComputation(Function& f) {
+  uint32_t n = 0;
+  for (Block& b : f.blocks)
+    for (Instr& in : b.instrs)
+      if (in.op == Opcode::JMX) in.op = Opcode::BRX, ++n;
+  return n;
+}
+
+} // namespace ori::optimized

@@ -1,0 +1,491 @@
+// Phases 14/30 DoSwitchOpt (spec/003 "DoSwitchOpt"), the reference way. The
+// rules are in reference/reference.h. Where a tree sends each selector value
+// is found without any set algebra: the tree's constants cut the 32-bit values
+// into elementary intervals on which every compare of the tree gives one
+// answer, and one value of each interval is run down the tree. The case set is
+// a std::map from case value to target block.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "reference/reference.h"
+
+namespace ori::reference {
+namespace {
+
+struct Compare {
+  Reg selector, pred;
+  Mod cmp;
+  bool isSigned;
+  uint32_t constant;
+};
+
+// ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT with c an immediate or RZ on either side.
+std::optional<Compare> selectorCompare(const Instr& in) {
+  if (in.op != Opcode::ISETP || in.guard || in.dsts.size() != 2 || in.srcs.size() < 2 || in.srcs.size() > 3)
+    return std::nullopt;
+  if (!in.dsts[0].isReg() || in.dsts[0].reg.file != RegFile::P || in.dsts[0].reg.isConst()) return std::nullopt;
+  if (!in.dsts[1].isReg() || !in.dsts[1].reg.isConst()) return std::nullopt;
+  if (in.has(Mod::U32) == in.has(Mod::S32) || in.has(Mod::U64) || in.has(Mod::S64) || in.has(Mod::OR) ||
+      in.has(Mod::XOR))
+    return std::nullopt;
+  if (in.srcs.size() == 3 && !(in.srcs[2].isReg() && in.srcs[2].reg == PT && !in.srcs[2].neg)) return std::nullopt;
+  std::optional<Mod> cmp;
+  for (Mod m : {Mod::LT, Mod::LE, Mod::GT, Mod::GE, Mod::EQ, Mod::NE})
+    if (in.has(m)) cmp = m;
+  if (!cmp) return std::nullopt;
+  auto isRegister = [](const Operand& o) {
+    return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs;
+  };
+  auto isConstant = [](const Operand& o) {
+    return o.kind == Operand::Kind::Imm || (o.isReg() && o.reg == RZ && !o.neg && !o.abs);
+  };
+  auto value = [](const Operand& o) { return o.kind == Operand::Kind::Imm ? uint32_t(o.imm) : 0u; };
+  const Operand &a = in.srcs[0], &b = in.srcs[1];
+  if (isRegister(a) && isConstant(b)) return Compare{a.reg, in.dsts[0].reg, *cmp, in.has(Mod::S32), value(b)};
+  if (isRegister(b) && isConstant(a)) {
+    // c < S is S > c, and so on.
+    static const std::map<Mod, Mod> mirror = {{Mod::LT, Mod::GT}, {Mod::GT, Mod::LT}, {Mod::LE, Mod::GE},
+                                              {Mod::GE, Mod::LE}, {Mod::EQ, Mod::EQ}, {Mod::NE, Mod::NE}};
+    return Compare{b.reg, in.dsts[0].reg, mirror.at(*cmp), in.has(Mod::S32), value(a)};
+  }
+  return std::nullopt;
+}
+
+bool holds(const Compare& c, uint32_t v) {
+  const int32_t sv = int32_t(v), sc = int32_t(c.constant);
+  switch (c.cmp) {
+  case Mod::LT: return c.isSigned ? sv < sc : v < c.constant;
+  case Mod::LE: return c.isSigned ? sv <= sc : v <= c.constant;
+  case Mod::GT: return c.isSigned ? sv > sc : v > c.constant;
+  case Mod::GE: return c.isSigned ? sv >= sc : v >= c.constant;
+  case Mod::EQ: return v == c.constant;
+  default: return v != c.constant;
+  }
+}
+
+bool writes(const Instr& in, Reg r) {
+  for (const Operand& d : in.dsts)
+    if (d.isReg() && d.reg == r) return true;
+  return false;
+}
+
+// A compare block (its compare, @!P or @P, where the branch and the fall-through go) or a
+// trampoline (only `taken`).
+struct Node {
+  bool isCompare = false;
+  Compare cmp{};
+  bool negated = false;
+  uint32_t taken = 0, fallThrough = 0;
+  size_t isetpIndex = 0;
+};
+
+struct Cluster {
+  uint32_t lo, hi, target;
+};
+
+struct Decision {
+  uint32_t head;
+  Reg selector;
+  size_t isetpIndex;
+  uint32_t deflt;
+  bool isSigned, jumpTable;
+  std::vector<Cluster> clusters;
+};
+
+struct Recognizer {
+  const Function& f;
+  const SwitchOptOptions& opt;
+  std::map<Reg, int> reads; // predicate registers: how many times each is read
+  std::set<uint32_t> consumed;
+
+  Recognizer(const Function& fn, const SwitchOptOptions& o) : f(fn), opt(o) {
+    for (const Block& b : f.blocks)
+      for (const Instr& in : b.instrs) {
+        if (in.guard && !in.guard->reg.isConst()) ++reads[in.guard->reg];
+        for (const Operand& s : in.srcs)
+          if (s.isReg() && s.reg.isPredicate() && !s.reg.isConst()) ++reads[s.reg];
+      }
+  }
+
+  bool readOnce(Reg p) const { return reads.count(p) && reads.at(p) == 1; }
+
+  std::optional<Node> head(uint32_t b) const {
+    const std::vector<Instr>& ins = f.blocks[b].instrs;
+    if (ins.size() < 2 || b + 1 >= f.blocks.size()) return std::nullopt;
+    const Instr& bra = ins.back();
+    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
+    // The last instruction before the BRA that writes its predicate must be the compare.
+    for (size_t i = ins.size() - 1; i-- > 0;) {
+      std::optional<Compare> c = selectorCompare(ins[i]);
+      if (c && c->pred == bra.guard->reg) {
+        if (!readOnce(c->pred)) return std::nullopt;
+        for (size_t k = i + 1; k + 1 < ins.size(); ++k)
+          if (writes(ins[k], c->selector)) return std::nullopt;
+        return Node{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i};
+      }
+      if (!opt.extendedPatternMatch || writes(ins[i], bra.guard->reg) || ins[i].info().is(CONTROL)) return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Node> node(uint32_t b, Reg selector, uint32_t headBix) const {
+    if (b == headBix || consumed.count(b)) return std::nullopt;
+    const std::vector<Instr>& ins = f.blocks[b].instrs;
+    if (opt.secondPass && !ins.empty() && ins[0].info().is(CONVERGENCE | BARRIER)) return std::nullopt;
+    if (ins.size() == 1 && ins[0].op == Opcode::BRA && !ins[0].isGuarded())
+      return Node{false, {}, false, ins[0].srcs[0].target, 0, 0};
+    if (ins.size() != 2 || b + 1 >= f.blocks.size()) return std::nullopt;
+    const Instr& bra = ins[1];
+    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
+    std::optional<Compare> c = selectorCompare(ins[0]);
+    if (!c || c->selector != selector || c->pred != bra.guard->reg || !readOnce(c->pred)) return std::nullopt;
+    return Node{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, 0};
+  }
+
+  // Depth-first from the head: every node once; false on a cycle of nodes or too many.
+  bool collect(uint32_t b, Reg selector, uint32_t headBix, std::map<uint32_t, Node>& tree, std::set<uint32_t>& path) {
+    path.insert(b);
+    const Node nd = tree.at(b);
+    std::vector<uint32_t> succs{nd.taken};
+    if (nd.isCompare) succs.push_back(nd.fallThrough);
+    for (uint32_t s : succs) {
+      if (s == headBix) continue; // the head again: a leaf
+      if (tree.count(s)) {
+        if (path.count(s)) return false;
+        continue;
+      }
+      std::optional<Node> next = node(s, selector, headBix);
+      if (!next) continue;
+      if (tree.size() >= kSwitchMaxTreeBlocks) return false;
+      tree[s] = *next;
+      if (!collect(s, selector, headBix, tree, path)) return false;
+    }
+    path.erase(b);
+    return true;
+  }
+
+  // Compare blocks on the longest path from b.
+  uint32_t longestPath(uint32_t b, uint32_t headBix, const std::map<uint32_t, Node>& tree) const {
+    const Node& nd = tree.at(b);
+    uint32_t below = 0;
+    for (uint32_t s : {nd.taken, nd.fallThrough})
+      if ((s != nd.fallThrough || nd.isCompare) && s != headBix && tree.count(s))
+        below = std::max(below, longestPath(s, headBix, tree));
+    return below + (nd.isCompare ? 1 : 0);
+  }
+
+  // Where the tree sends value v.
+  uint32_t leafOf(uint32_t headBix, const std::map<uint32_t, Node>& tree, uint32_t v) const {
+    uint32_t at = headBix;
+    for (;;) {
+      const Node& nd = tree.at(at);
+      const uint32_t next = !nd.isCompare || holds(nd.cmp, v) != nd.negated ? nd.taken : nd.fallThrough;
+      if (next == headBix || !tree.count(next)) return next;
+      at = next;
+    }
+  }
+
+  static uint32_t bstDepth(uint32_t lo, uint32_t hi) {
+    if (lo == hi) return 1;
+    const uint32_t mid = lo + (hi - lo) / 2;
+    return 2 + std::max(bstDepth(mid + 1, hi), mid > lo ? bstDepth(lo, mid - 1) : 0u);
+  }
+
+  std::optional<Decision> decide(uint32_t headBix, const Node& root, SwitchOptCounts& counts) {
+    std::map<uint32_t, Node> tree{{headBix, root}};
+    std::set<uint32_t> path;
+    if (!collect(headBix, root.cmp.selector, headBix, tree, path)) return std::nullopt;
+    for (const auto& [b, nd] : tree)
+      if (nd.isCompare) consumed.insert(b);
+
+    // Elementary intervals: every compare of the tree answers the same inside one.
+    std::set<uint64_t> cuts{0, 0x80000000u};
+    for (const auto& [b, nd] : tree)
+      if (nd.isCompare) cuts.insert(nd.cmp.constant), cuts.insert(uint64_t(nd.cmp.constant) + 1);
+    cuts.insert(uint64_t(1) << 32);
+    std::map<uint32_t, uint64_t> reached; // leaf -> how many values
+    std::vector<std::pair<std::pair<uint32_t, uint32_t>, uint32_t>> pieces; // [lo, hi] -> leaf
+    for (auto it = cuts.begin(); std::next(it) != cuts.end() && *it < (uint64_t(1) << 32); ++it) {
+      const uint64_t lo = *it, hi = *std::next(it) - 1;
+      const uint32_t leaf = leafOf(headBix, tree, uint32_t(lo));
+      reached[leaf] += hi - lo + 1;
+      pieces.push_back({{uint32_t(lo), uint32_t(hi)}, leaf});
+    }
+    uint32_t deflt = 0;
+    uint64_t most = 0;
+    for (const auto& [leaf, count] : reached)
+      if (count > most) most = count, deflt = leaf;
+    const uint64_t caseValues = (uint64_t(1) << 32) - most;
+    if (caseValues == 0 || caseValues > kSwitchMaxCaseValues) return std::nullopt;
+    ++counts.switches;
+
+    std::map<uint32_t, uint32_t> cases; // value -> target
+    for (const auto& [range, leaf] : pieces)
+      if (leaf != deflt)
+        for (uint64_t v = range.first; v <= range.second; ++v) cases[uint32_t(v)] = leaf;
+    // Signed order: the values as int32_t.
+    std::vector<uint32_t> inSigned;
+    for (const auto& [v, t] : cases) inSigned.push_back(v);
+    std::stable_sort(inSigned.begin(), inSigned.end(), [](uint32_t a, uint32_t b) { return int32_t(a) < int32_t(b); });
+    const uint64_t spanUnsigned = uint64_t(cases.rbegin()->first - cases.begin()->first) + 1;
+    const uint64_t spanSigned = uint64_t(uint32_t(inSigned.back() - inSigned.front())) + 1;
+    const bool isSigned = spanSigned < spanUnsigned;
+    std::vector<uint32_t> order;
+    if (isSigned) order = inSigned;
+    else
+      for (const auto& [v, t] : cases) order.push_back(v);
+
+    Decision d{headBix, root.cmp.selector, root.isetpIndex, deflt, isSigned, false, {}};
+    for (size_t i = 0; i < order.size(); ++i) {
+      const uint32_t v = order[i], t = cases.at(v);
+      if (i > 0 && v == order[i - 1] + 1 && d.clusters.back().target == t) d.clusters.back().hi = v;
+      else d.clusters.push_back({v, v, t});
+    }
+    if (d.clusters.size() <= kSwitchCascadeMaxClusters) {
+      ++counts.keptSmall;
+      return std::nullopt;
+    }
+    const uint64_t span = isSigned ? spanSigned : spanUnsigned;
+    uint64_t tableLimit = kSwitchMaxTableEntries;
+    if (opt.budget >= 0) tableLimit = std::min(tableLimit, uint64_t(opt.budget));
+    if (span <= tableLimit && cases.size() * 100 >= span * kSwitchDensityPercent) {
+      d.jumpTable = true;
+      ++counts.jumpTables;
+      return d;
+    }
+    if (bstDepth(0, uint32_t(d.clusters.size() - 1)) >= longestPath(headBix, headBix, tree)) {
+      ++counts.keptShallow;
+      return std::nullopt;
+    }
+    ++counts.bsts;
+    return d;
+  }
+};
+
+// Emits the lowered dispatch of one switch: code appended to the head, and new
+// blocks numbered from f.blocks.size() (placeholders until they are inserted).
+struct Emitter {
+  Function& f;
+  const Decision& d;
+  uint32_t& nextLabelId;
+  std::vector<Block> created;       // by placeholder number - base
+  std::vector<uint32_t> layout;     // placeholders in layout order
+  std::set<uint32_t> needLabel;     // old blocks a new branch reaches
+  uint32_t base;
+
+  Emitter(Function& fn, const Decision& dec, uint32_t& labelId)
+      : f(fn), d(dec), nextLabelId(labelId), base(uint32_t(fn.blocks.size())) {}
+
+  Block& block(uint32_t b) { return b < base ? f.blocks[b] : created[b - base]; }
+
+  uint32_t newBlock(bool labelled, bool placeNow = true) {
+    Block b;
+    b.labelId = nextLabelId;
+    nextLabelId += 0x10;
+    if (labelled) b.label = "?"; // named once all labels are known (name() below)
+    created.push_back(b);
+    const uint32_t id = base + uint32_t(created.size() - 1);
+    if (placeNow) layout.push_back(id);
+    return id;
+  }
+
+  void append(uint32_t b, Instr in) { block(b).instrs.push_back(std::move(in)); }
+  Instr isetp(Mod cmp, bool isSigned, Reg p, Reg a, uint32_t c) {
+    Instr in;
+    in.op = Opcode::ISETP;
+    in.mods.set(cmp);
+    in.mods.set(isSigned ? Mod::S32 : Mod::U32);
+    in.mods.set(Mod::AND);
+    in.dsts = {Operand::reg_(p), Operand::reg_(PT)};
+    in.srcs = {Operand::reg_(a), Operand::immediate(int32_t(c)), Operand::reg_(PT)};
+    return in;
+  }
+  Instr iadd3(Reg dst, Reg a, uint32_t minus) {
+    Instr in;
+    in.op = Opcode::IADD3;
+    in.dsts = {Operand::reg_(dst)};
+    in.srcs = {Operand::reg_(a), Operand::immediate(int32_t(0u - minus)), Operand::reg_(RZ)};
+    return in;
+  }
+  Instr bra(uint32_t target, std::optional<Reg> guard = std::nullopt) {
+    if (target < base) needLabel.insert(target);
+    Instr in;
+    in.op = Opcode::BRA;
+    if (guard) in.guard = Operand::reg_(*guard);
+    in.srcs = {Operand::label(target)};
+    return in;
+  }
+
+  void test(uint32_t at, const Cluster& c) {
+    const Reg p = f.newReg(RegFile::P);
+    if (c.lo == c.hi) {
+      append(at, isetp(Mod::EQ, d.isSigned, p, d.selector, c.lo));
+    } else {
+      const Reg t = f.newReg(RegFile::R);
+      append(at, iadd3(t, d.selector, c.lo));
+      append(at, isetp(Mod::LE, false, p, t, c.hi - c.lo));
+    }
+    append(at, bra(c.target, p));
+  }
+
+  // The spec's emit_bst; an empty left subtree branches to the default directly.
+  void bst(uint32_t at, uint32_t lo, uint32_t hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (lo == hi) {
+      test(at, d.clusters[mid]);
+      append(newBlock(false), bra(d.deflt));
+      return;
+    }
+    const uint32_t left = mid > lo ? newBlock(true, false) : d.deflt;
+    const Reg p = f.newReg(RegFile::P);
+    append(at, isetp(Mod::LT, d.isSigned, p, d.selector, d.clusters[mid].lo));
+    append(at, bra(left, p));
+    test(newBlock(false), d.clusters[mid]);
+    bst(newBlock(false), mid + 1, hi);
+    if (mid > lo) {
+      layout.push_back(left);
+      bst(left, lo, mid - 1);
+    }
+  }
+
+  void jumpTable(uint32_t& nextTable) {
+    const uint32_t min = d.clusters.front().lo, last = d.clusters.back().hi - min;
+    Reg index = d.selector;
+    if (min != 0) {
+      index = f.newReg(RegFile::R);
+      append(d.head, iadd3(index, d.selector, min));
+    }
+    const Reg p = f.newReg(RegFile::P);
+    append(d.head, isetp(Mod::GT, false, p, index, last));
+    append(d.head, bra(d.deflt, p));
+    JumpTable jt;
+    do jt.name = fmt::format("$L__JT{}", nextTable++);
+    while (std::any_of(f.jumpTables.begin(), f.jumpTables.end(), [&](const JumpTable& t) { return t.name == jt.name; }));
+    jt.targets.assign(uint64_t(last) + 1, d.deflt);
+    for (const Cluster& c : d.clusters)
+      for (uint64_t k = uint32_t(c.lo - min); k <= uint32_t(c.hi - min); ++k) jt.targets[k] = c.target;
+    for (uint32_t t : jt.targets) needLabel.insert(t);
+    Instr jmx;
+    jmx.op = Opcode::JMX;
+    jmx.srcs = {Operand::reg_(index), Operand::jumpTable(uint32_t(f.jumpTables.size()))};
+    f.jumpTables.push_back(jt);
+    append(newBlock(false), jmx);
+  }
+};
+
+// Inserts `blocks` after block `after`, renumbering every label and table entry
+// of the function, of `blocks` and of the blocks still `pending`; placeholders
+// (numbers from `base`) in `blocks` become the numbers of its blocks.
+void insertAfter(Function& f, uint32_t after, std::vector<Block> blocks, uint32_t base,
+                 std::vector<std::vector<Block>*>& pending) {
+  const uint32_t count = uint32_t(blocks.size());
+  auto renumber = [&](uint32_t t, bool own) {
+    if (t >= base) return own ? after + 1 + (t - base) : t;
+    return t > after ? t + count : t;
+  };
+  auto renumberAll = [&](std::vector<Block>& list, bool own) {
+    for (Block& b : list)
+      for (Instr& in : b.instrs)
+        for (Operand& o : in.srcs)
+          if (o.kind == Operand::Kind::Label) o.target = renumber(o.target, own);
+  };
+  renumberAll(f.blocks, false);
+  renumberAll(blocks, true);
+  for (std::vector<Block>* other : pending) renumberAll(*other, false);
+  for (JumpTable& jt : f.jumpTables)
+    for (uint32_t& t : jt.targets) t = renumber(t, false);
+  f.blocks.insert(f.blocks.begin() + after + 1, blocks.begin(), blocks.end());
+}
+
+std::string labelFor(const Function& f, const Block& b) {
+  std::string name = fmt::format("$L__SW{:x}", b.labelId);
+  for (uint32_t k = 1; f.findBlock(name); ++k) name = fmt::format("$L__SW{:x}_{}", b.labelId, k);
+  return name;
+}
+
+} // namespace
+
+SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
+  SwitchOptCounts counts;
+  if (f.blocks.empty()) return counts;
+  // Every decision is made on the function as it came in.
+  Recognizer r(f, options);
+  std::vector<Decision> decisions;
+  for (uint32_t b : computeCfg(f).rpo) {
+    if (r.consumed.count(b)) continue;
+    if (std::optional<Node> h = r.head(b))
+      if (std::optional<Decision> d = r.decide(b, *h, counts)) decisions.push_back(*d);
+  }
+  if (decisions.empty()) return counts;
+
+  uint32_t nextLabelId = 0;
+  for (const Block& b : f.blocks) nextLabelId = std::max(nextLabelId, b.labelId);
+  nextLabelId += 0x10;
+  uint32_t nextTable = 0;
+  // Heads keep their block numbers until the end: blocks are inserted from the last head back.
+  std::vector<std::pair<uint32_t, Emitter>> emitted;
+  std::set<uint32_t> needLabel;
+  for (const Decision& d : decisions) {
+    Block& head = f.blocks[d.head];
+    head.instrs.pop_back();
+    head.instrs.erase(head.instrs.begin() + long(d.isetpIndex));
+    Emitter e(f, d, nextLabelId);
+    e.base = uint32_t(f.blocks.size()) + 0x10000000u; // placeholders apart from every real block
+    if (d.jumpTable) e.jumpTable(nextTable);
+    else e.bst(d.head, 0, uint32_t(d.clusters.size() - 1));
+    e.needLabel.insert(d.deflt);
+    needLabel.insert(e.needLabel.begin(), e.needLabel.end());
+    emitted.push_back({d.head, std::move(e)});
+  }
+  // Name the labels: old blocks by bix, then the new ones in creation order.
+  for (uint32_t b : needLabel)
+    if (f.blocks[b].label.empty()) f.blocks[b].label = labelFor(f, f.blocks[b]);
+  for (auto& [head, e] : emitted)
+    for (Block& b : e.created)
+      if (b.label == "?") b.label = labelFor(f, b);
+  // Each head's blocks in layout order, placeholders renumbered to base + place.
+  std::vector<std::vector<Block>> laidOut(emitted.size());
+  for (size_t k = 0; k < emitted.size(); ++k) {
+    Emitter& e = emitted[k].second;
+    std::map<uint32_t, uint32_t> position; // placeholder -> place
+    for (uint32_t id : e.layout) position[id] = uint32_t(laidOut[k].size()), laidOut[k].push_back(e.created[id - e.base]);
+    for (Block& b : laidOut[k])
+      for (Instr& in : b.instrs)
+        for (Operand& o : in.srcs)
+          if (o.kind == Operand::Kind::Label && o.target >= e.base) o.target = e.base + position.at(o.target);
+  }
+  // From the last head back, so that the heads not yet done keep their numbers.
+  std::vector<size_t> byHead(emitted.size());
+  for (size_t k = 0; k < byHead.size(); ++k) byHead[k] = k;
+  std::sort(byHead.begin(), byHead.end(), [&](size_t a, size_t b) { return emitted[a].first > emitted[b].first; });
+  for (size_t i = 0; i < byHead.size(); ++i) {
+    std::vector<std::vector<Block>*> pending;
+    for (size_t j = i + 1; j < byHead.size(); ++j) pending.push_back(&laidOut[byHead[j]]);
+    const size_t k = byHead[i];
+    insertAfter(f, emitted[k].first, laidOut[k], emitted[k].second.base, pending);
+  }
+  counts.erasedBlocks = uint32_t(eraseUnreachableBlocks(f).size());
+  mergeUnlabelledBlocks(f);
+  dropEmptyUnlabelledBlocks(f);
+  return counts;
+}
+
+uint32_t expandJmxComputation(Function& f) {
+  uint32_t n = 0;
+  for (Block& b : f.blocks)
+    for (Instr& in : b.instrs)
+      if (in.op == Opcode::JMX) {
+        in.op = Opcode::BRX;
+        ++n;
+      }
+  return n;
+}
+
+} // namespace ori::reference
