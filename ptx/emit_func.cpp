@@ -487,6 +487,7 @@ void FnEmitter::bodyPrologue(std::string& out) {
 
 std::string FnEmitter::run() {
   for (size_t b = 0; b < f.blocks.size(); ++b) {
+    curBlock_ = b;
     if (!labels_[b].empty()) body_ += labels_[b] + ":\n";
     for (const Instr& in : f.blocks[b].instrs) instr(in);
   }

@@ -205,6 +205,9 @@ private:
   std::vector<Fixup> fixups_;
   std::string body_;
   const Instr* cur_ = nullptr;
+  size_t curBlock_ = 0; // the block being printed
+  // Whether the BRX/JMX `in` ending block b can only see an index inside its table.
+  bool boundChecked(size_t b, const Instr& in) const;
 };
 
 // The largest parameter and return area of a callee a CALL is printed for: its slots live in the

@@ -240,6 +240,41 @@ bool FnEmitter::emitMemory(const Instr& in) {
   }
 }
 
+// The shape DoSwitchOpt leaves (docs/branch-and-switch.md): block b holds only the
+// unguarded BRX/JMX on R and nothing branches to it; block b - 1 falls into it
+// past `@P BRA`, P last written there by ISETP.GT.U32.AND P, PT, R, n - 1, PT
+// (or .GE.U32 R, n), n the table's size, and R not written after that ISETP.
+bool FnEmitter::boundChecked(size_t b, const Instr& in) const {
+  const std::vector<Instr>& here = f.blocks[b].instrs;
+  if (b == 0 || in.isGuarded() || here.size() != 1 || &here[0] != &in || !labels_[b].empty()) return false;
+  if (in.srcs.size() < 2 || !in.srcs[0].isReg() || in.srcs[0].neg || in.srcs[0].reg.isConst()) return false;
+  const Reg index = in.srcs[0].reg;
+  const uint64_t n = f.jumpTables[in.srcs[1].target].targets.size();
+  const std::vector<Instr>& prev = f.blocks[b - 1].instrs;
+  if (prev.empty() || prev.back().op != Opcode::BRA || !prev.back().guard || prev.back().guard->neg ||
+      prev.back().guard->reg.isConst())
+    return false;
+  const Reg p = prev.back().guard->reg;
+  for (size_t k = prev.size() - 1; k-- > 0;) {
+    const Instr& c = prev[k];
+    bool writesP = false, writesIndex = false;
+    for (const Operand& d : c.dsts)
+      if (d.isReg()) writesP |= d.reg == p, writesIndex |= d.reg == index;
+    if (!writesP) {
+      if (writesIndex) return false;
+      continue;
+    }
+    if (c.op != Opcode::ISETP || c.guard || !c.has(Mod::U32) || c.has(Mod::OR) || c.has(Mod::XOR) ||
+        c.dsts.size() != 2 || c.dsts[0].reg != p || c.srcs.size() != 3 || !c.srcs[0].isReg() ||
+        c.srcs[0].reg != index || c.srcs[0].neg || c.srcs[1].kind != Operand::Kind::Imm ||
+        !(c.srcs[2].isReg() && c.srcs[2].reg == PT && !c.srcs[2].neg))
+      return false;
+    const uint64_t bound = uint32_t(c.srcs[1].imm);
+    return c.has(Mod::GT) ? bound < n : c.has(Mod::GE) && bound <= n; // P false only for R < n
+  }
+  return false;
+}
+
 bool FnEmitter::emitControl(const Instr& in) {
   switch (in.op) {
   case Opcode::BRA:
@@ -255,6 +290,11 @@ bool FnEmitter::emitControl(const Instr& in) {
     // An index past the table: the interpreter faults at the index as an
     // address; a byte load from that address does the same (then trap, in
     // case something is mapped there).
+    if (ctx.sm >= 30 && boundChecked(curBlock_, in)) { // DoSwitchOpt's bounds check already sent the rest away
+      ctx.require(6, 0);
+      emit(fmt::format("brx.idx {}, {};", idx, table));
+      return true;
+    }
     std::string p = temp(1), a = temp(64), junk = temp(32);
     if (in.isGuarded())
       emitRaw(fmt::format("setp.ge.and.u32 {}, {}, {}, {}{};", p, idx, n, in.guard->neg ? "!" : "", regName(in.guard->reg)));
