@@ -40,6 +40,8 @@
 #include "fuzz/dce_checks.h"
 #include "fuzz/kernel_gen.h"
 #include "fuzz/liveness_checks.h"
+#include "fuzz/switch_checks.h"
+#include "fuzz/switch_gen.h"
 #include "fuzz/tv_checks.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
@@ -85,6 +87,23 @@ const std::vector<Check>& checkTable() {
        "random terminating kernels (fuzz/kernel_gen.h): the interpreter gives the same result before and after "
        "phase 15 on three launch inputs (fuzz/branch_checks.h)",
        false, gen::kernel(), checks::branchBehaviour},
+      {"switch-diff",
+       "random switch kernels (fuzz/switch_gen.h): phases 30 (also on a budget of 3 without extended matching) "
+       "and 14, then 80: reference == optimized printed output, label ids and counts (fuzz/switch_checks.h)",
+       false, gen::switchKernel(), [](const Function& f) { return checks::switchDiff(f); }},
+      {"switch-behaviour",
+       "random switch kernels (fuzz/switch_gen.h): the interpreter gives the same result before and after phases "
+       "30, 30+80 and 30+15 for every case constant, its neighbours and the extremes (fuzz/switch_checks.h)",
+       false, gen::switchKernel(), checks::switchBehaviour},
+      {"switch-proof",
+       "random switch kernels (fuzz/switch_gen.h): the switch-dispatch checker, fed from the IR before and after "
+       "phase 30, proves every lowered switch and refutes none (fuzz/switch_checks.h)",
+       false, gen::switchKernel(), [](const Function& f) { return checks::switchProof(f); }},
+      {"switch-mutants",
+       "random switch kernels (fuzz/switch_gen.h): from each jump table phase 30 makes, a bound one too loose, a "
+       "signed bound and an unfilled gap are refuted by the switch-dispatch checker with a selector the two send "
+       "apart (fuzz/switch_checks.h)",
+       false, gen::switchKernel(), [](const Function& f) { return checks::switchMutants(f); }},
       {"tv-passes",
        "random terminating kernels (fuzz/kernel_gen.h): the translation validator never refutes what phases "
        "10, 15, 16, 19, 112 and --erase-unreachable make of them (fuzz/tv_checks.h)",

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "ir/interp.h"
+#include "verify/switch_extract.h"
 #include "verify/tv.h"
 
 namespace ori {
@@ -61,6 +62,12 @@ std::string interpreterCheck(const Module& before, const Module& after, const Fu
   return {};
 }
 
+// DoSwitchOptFirst/Second and ExpandJmxComputation rewrite switch dispatch:
+// after them each changed switch is also proved on its own (verify/switch_extract.h).
+bool isSwitchPhase(const std::string& step) {
+  return step.starts_with("phase 14 ") || step.starts_with("phase 30 ") || step.starts_with("phase 80 ");
+}
+
 } // namespace
 
 VerifyReport verifyStep(const Module& before, const Module& after, const std::string& step,
@@ -91,6 +98,14 @@ VerifyReport verifyStep(const Module& before, const Module& after, const std::st
       }
     }
     rep.lines += line + "\n";
+    if (g && isSwitchPhase(step)) {
+      // One line per switch the phase changed; an unchanged one is not a check.
+      for (const verify::SwitchCheckResult& s : verify::checkSwitchRewrites(f, *g)) {
+        if (s.verdict == verify::SwitchCheckResult::Verdict::Unchanged) continue;
+        if (s.verdict == verify::SwitchCheckResult::Verdict::Refuted) rep.refuted = true;
+        rep.lines += fmt::format("verify {}: {}\n", step, s.line);
+      }
+    }
   }
   return rep;
 }

@@ -1,0 +1,175 @@
+// Checks of the switch phases (fuzz/switch_checks.h).
+#include "fuzz/switch_checks.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "fuzz/dce_checks.h"
+#include "fuzz/switch_gen.h"
+#include "ir/interp.h"
+#include "ir/ori.h"
+#include "ir/verify.h"
+#include "optimized/optimized.h"
+#include "verify/switch_extract.h"
+#if defined(ORIOPT_HAVE_REFERENCE)
+#include "reference/reference.h"
+#endif
+
+namespace ori::checks {
+namespace {
+
+uint32_t countOp(const Function& f, Opcode op) {
+  uint32_t n = 0;
+  for (const Block& b : f.blocks)
+    for (const Instr& in : b.instrs) n += in.op == op;
+  return n;
+}
+
+// One run of the switch pass in both halves; "" or the first difference.
+std::string bothHalves(const Function& f, const SwitchOptOptions& o, const char* what, Function& out,
+                       SwitchOptCounts& counts) {
+  out = f;
+  counts = optimized::doSwitchOpt(out, o);
+  if (std::vector<std::string> problems = verifyFunction(out); !problems.empty())
+    return fmt::format("{} leaves a malformed function: {}", what, problems.front());
+  if (countOp(out, Opcode::JMX) != countOp(f, Opcode::JMX) + counts.jumpTables)
+    return fmt::format("{}: {} jump tables but {} new JMX", what, counts.jumpTables,
+                       countOp(out, Opcode::JMX) - countOp(f, Opcode::JMX));
+#if defined(ORIOPT_HAVE_REFERENCE)
+  Function r = f;
+  const SwitchOptCounts rc = reference::doSwitchOpt(r, o);
+  if (std::string d = firstTextDifference(r, out, "reference", "optimized"); !d.empty())
+    return fmt::format("{}: halves differ: {}", what, d);
+  for (size_t b = 0; b < r.blocks.size(); ++b)
+    if (r.blocks[b].labelId != out.blocks[b].labelId) return fmt::format("{}: label id of bix{} differs", what, b);
+  if (!(rc == counts))
+    return fmt::format("{}: counts differ: reference {} switches, {} tables, {} BSTs; optimized {}, {}, {}", what,
+                       rc.switches, rc.jumpTables, rc.bsts, counts.switches, counts.jumpTables, counts.bsts);
+#endif
+  return "";
+}
+
+} // namespace
+
+std::string switchDiff(const Function& f, SwitchOptCounts* countsOut) {
+  SwitchOptOptions second, narrow, first;
+  narrow.budget = 3;
+  narrow.extendedPatternMatch = false;
+  first.secondPass = false;
+  const std::pair<const char*, SwitchOptOptions> runs[] = {
+      {"phase 30", second}, {"phase 30 (budget 3, no extended matching)", narrow}, {"phase 14", first}};
+  for (const auto& [what, o] : runs) {
+    Function out;
+    SwitchOptCounts counts;
+    if (std::string d = bothHalves(f, o, what, out, counts); !d.empty()) return d;
+    if (countsOut && &o == &runs[0].second) *countsOut = counts;
+    Function expanded = out, expandedRef = out;
+    const uint32_t jmx = countOp(out, Opcode::JMX);
+    if (optimized::expandJmxComputation(expanded) != jmx || countOp(expanded, Opcode::JMX) != 0)
+      return fmt::format("{} then phase 80: a JMX is left", what);
+#if defined(ORIOPT_HAVE_REFERENCE)
+    reference::expandJmxComputation(expandedRef);
+    if (std::string d = firstTextDifference(expandedRef, expanded, "reference", "optimized"); !d.empty())
+      return fmt::format("{} then phase 80: halves differ: {}", what, d);
+#endif
+  }
+  return "";
+}
+
+std::string switchBehaviour(const Function& f) {
+  if (!f.isEntry || f.isDeclaration()) return "";
+  Module before;
+  before.functions.push_back(f);
+  Module after30 = before;
+  optimized::doSwitchOpt(after30.functions[0], SwitchOptOptions{});
+  Module after80 = after30, after15 = after30;
+  optimized::expandJmxComputation(after80.functions[0]);
+  optimized::oriBranchOpt(after15.functions[0], -1);
+  const std::pair<const char*, const Module*> afters[] = {
+      {"phase 30", &after30}, {"phases 30, 80", &after80}, {"phases 30, 15", &after15}};
+  for (uint32_t sel : gen::interestingSelectors(f)) {
+    RunConfig cfg;
+    cfg.entry = f.name;
+    cfg.maxSteps = 100'000;
+    for (const Param& p : f.params)
+      if (p.size == 8) cfg.buffers[p.name] = std::vector<uint8_t>(64, 0);
+      else cfg.params[p.name] = sel;
+    const RunResult a = runKernel(before, cfg);
+    for (const auto& [what, m] : afters)
+      if (std::string d = compareRuns(a, runKernel(*m, cfg)); !d.empty())
+        return fmt::format("after {}, selector {:#x}: {}", what, sel, d);
+  }
+  return "";
+}
+
+std::string switchProof(const Function& f, SwitchOptCounts* countsOut) {
+  Function after = f;
+  const SwitchOptCounts counts = optimized::doSwitchOpt(after, SwitchOptOptions{});
+  if (countsOut) *countsOut = counts;
+  uint32_t proved = 0;
+  for (const verify::SwitchCheckResult& r : verify::checkSwitchRewrites(f, after)) {
+    using V = verify::SwitchCheckResult::Verdict;
+    if (r.verdict == V::Refuted || r.verdict == V::Unknown) return r.line;
+    proved += r.verdict == V::Proved;
+  }
+  // A compare block before a lowered head sees a changed dispatch too and is
+  // proved as well: at least one proof per lowering.
+  if (proved < counts.lowered())
+    return fmt::format("phase 30 lowered {} switches but the checker proved {}", counts.lowered(), proved);
+  return "";
+}
+
+std::string switchMutants(const Function& f, uint32_t* made) {
+  Function good = f;
+  optimized::doSwitchOpt(good, SwitchOptOptions{});
+  uint32_t built = 0;
+  // The bounds check of each JMX: the ISETP on its index in the block before.
+  for (uint32_t b = 1; b < good.blocks.size(); ++b) {
+    const std::vector<Instr>& here = good.blocks[b].instrs;
+    if (here.size() != 1 || here[0].op != Opcode::JMX) continue;
+    std::vector<Instr>& prev = good.blocks[b - 1].instrs;
+    size_t check = prev.size();
+    for (size_t k = 0; k < prev.size(); ++k)
+      if (prev[k].op == Opcode::ISETP && prev[k].srcs[0].isReg() && prev[k].srcs[0].reg == here[0].srcs[0].reg) check = k;
+    if (check == prev.size()) return fmt::format("no bounds check before the JMX of bix{}", b);
+    const JumpTable& table = good.jumpTables[here[0].srcs[1].target];
+    std::vector<std::pair<const char*, Function>> mutants;
+    Function loose = good, isSigned = good, gap = good;
+    loose.blocks[b - 1].instrs[check].srcs[1].imm += 1;
+    mutants.push_back({"bound one too loose", loose});
+    Instr& s32 = isSigned.blocks[b - 1].instrs[check];
+    s32.mods.reset(Mod::U32);
+    s32.mods.set(Mod::S32);
+    mutants.push_back({"signed bound", isSigned});
+    // The default is where the bounds check branches.
+    const uint32_t deflt = prev.back().srcs[0].target;
+    auto hole = std::find(table.targets.begin(), table.targets.end(), deflt);
+    auto other = std::find_if(table.targets.begin(), table.targets.end(), [&](uint32_t t) { return t != deflt; });
+    if (hole != table.targets.end() && other != table.targets.end()) {
+      gap.jumpTables[here[0].srcs[1].target].targets[size_t(hole - table.targets.begin())] = *other;
+      mutants.push_back({"a gap not filled with the default", gap});
+    }
+    for (const auto& [what, m] : mutants) {
+      ++built;
+      bool refuted = false;
+      for (const verify::SwitchCheckResult& r : verify::checkSwitchRewrites(f, m)) {
+        if (r.verdict != verify::SwitchCheckResult::Verdict::Refuted) continue;
+        // The counterexample must really be sent apart: run both programs on it.
+        verify::SwitchExtractor before(f), after(m);
+        auto p = before.extract(r.headBix, r.selector);
+        auto q = after.extract(*after.blockWithId(r.headLabelId), r.selector);
+        if (p.index() != 0 || q.index() != 0 || !r.counterexample) return fmt::format("{}: refuted without programs", what);
+        if (verify::dispatchTarget(std::get<0>(p), *r.counterexample) ==
+            verify::dispatchTarget(std::get<0>(q), *r.counterexample))
+          return fmt::format("{}: the counterexample {:#x} goes to one place in both", what, *r.counterexample);
+        refuted = true;
+      }
+      if (!refuted) return fmt::format("{} (JMX of bix{}) is not refuted", what, b);
+    }
+  }
+  if (made) *made = built;
+  return "";
+}
+
+} // namespace ori::checks

@@ -1,0 +1,158 @@
+// Random switch kernels (fuzz/switch_gen.h).
+#include "fuzz/switch_gen.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "ir/ori.h"
+
+namespace ori::gen {
+namespace {
+
+struct Case {
+  uint32_t value;
+  uint32_t body;
+};
+
+struct Writer {
+  std::string text;
+  uint32_t nextPred = 0, nextLabel = 0;
+  bool isSigned = false;
+  void line(const std::string& s) { text += "  " + s + "\n"; }
+  std::string label() { return fmt::format("N{}", nextLabel++); }
+  std::string cmp(const char* op, uint32_t c) {
+    const std::string p = fmt::format("P{}", nextPred++);
+    line(fmt::format("ISETP.{}.{}.AND {}, PT, R0, {}, PT", op, isSigned ? "S32" : "U32", p,
+                     c == 0 ? std::string("RZ") : fmt::format("{:#x}", c)));
+    return p;
+  }
+};
+
+bool less(uint32_t a, uint32_t b, bool isSigned) { return isSigned ? int32_t(a) < int32_t(b) : a < b; }
+
+// nvcc's shape: a range split `S > pivot` over sorted cases, leaves testing EQ
+// (the last one sometimes NE with the body as fall-through), trampolines.
+void tree(Writer& w, const std::vector<Case>& cs, size_t lo, size_t hi, bool trampolines) {
+  if (hi - lo <= 3) {
+    for (size_t k = lo; k < hi; ++k) {
+      const bool last = k + 1 == hi;
+      if (last && *rc::gen::inRange(0, 3) == 0) {
+        const std::string p = w.cmp("NE", cs[k].value);
+        w.line(fmt::format("@{} BRA dflt", p));
+        w.line(fmt::format("MOV R1, {:#x}", 0x100 + cs[k].body)); // the body, by fall-through
+        w.line("BRA join");
+        return;
+      }
+      const std::string p = w.cmp("EQ", cs[k].value);
+      w.line(fmt::format("@{} BRA Body{}", p, cs[k].body));
+    }
+    w.line("BRA dflt");
+    return;
+  }
+  const size_t mid = lo + (hi - lo) / 2;
+  const std::string right = w.label();
+  const std::string p = w.cmp("GT", cs[mid - 1].value);
+  w.line(fmt::format("@{} BRA {}", p, right));
+  if (trampolines && *rc::gen::inRange(0, 2) == 0) { // the left half behind a trampoline
+    const std::string left = w.label();
+    w.line("BRA " + left);
+    w.text += left + ":\n";
+  }
+  tree(w, cs, lo, mid, trampolines);
+  w.text += right + ":\n";
+  tree(w, cs, mid, hi, trampolines);
+}
+
+} // namespace
+
+rc::Gen<Function> switchKernel() {
+  return rc::gen::exec([] {
+    Writer w;
+    w.isSigned = *rc::gen::arbitrary<bool>();
+    const int shape = *rc::gen::inRange(0, 4); // dense, sparse, runs, extreme
+    const uint32_t count = uint32_t(*rc::gen::inRange(1, 26));
+    const uint32_t bodies = uint32_t(*rc::gen::inRange(1, int(count) + 1));
+    std::set<uint32_t> values;
+    const uint32_t base = shape == 3 ? (*rc::gen::arbitrary<bool>() ? 0x7FFFFFF0u : 0xFFFFFFF0u)
+                                     : uint32_t(*rc::gen::inRange(-40, 40));
+    // rc::gen::arbitrary shrinks toward 0 at small sizes; inRange does not scale.
+    for (uint32_t tries = 0; values.size() < count; ++tries) {
+      uint32_t v = 0;
+      if (tries > 4 * count) { // give up on random values: the next free one
+        values.insert(base + tries);
+        continue;
+      }
+      switch (shape) {
+      case 0: v = base + uint32_t(*rc::gen::inRange(0, int(count) + 3)); break;
+      case 1: v = *rc::gen::inRange<uint32_t>(0, *rc::gen::arbitrary<bool>() ? 1000u : 0xFFFFFFFFu); break;
+      case 2: v = base + uint32_t(values.size()); break; // one run
+      default: v = base + uint32_t(*rc::gen::inRange(0, 32)); break;
+      }
+      values.insert(v);
+    }
+    std::vector<Case> cs;
+    for (uint32_t v : values) cs.push_back({v, shape == 2 ? uint32_t(values.size() % bodies) : *rc::gen::inRange(0u, bodies)});
+    if (shape == 2) // runs: consecutive values share bodies in blocks of a few
+      for (size_t k = 0; k < cs.size(); ++k) cs[k].body = uint32_t(k / 3) % bodies;
+    std::sort(cs.begin(), cs.end(), [&](const Case& a, const Case& b) { return less(a.value, b.value, w.isSigned); });
+
+    w.text = ".entry sw(.u64 out, .u32 sel)\n{\n";
+    w.line("LDC R0, c[0x0][0x218]");
+    w.line("MOV R1, 0xdead");
+    const bool linear = *rc::gen::inRange(0, 3) == 0;
+    const bool interleave = *rc::gen::arbitrary<bool>();
+    const bool readAgain = *rc::gen::inRange(0, 8) == 0; // a compare's predicate read after the switch
+    if (linear) {
+      std::vector<Case> order = cs;
+      if (*rc::gen::arbitrary<bool>()) std::reverse(order.begin(), order.end());
+      for (size_t k = 0; k < order.size(); ++k) {
+        const std::string p = w.cmp("EQ", order[k].value);
+        if (k == 0 && interleave) w.line("MOV R5, 0x7");
+        w.line(fmt::format("@{} BRA Body{}", p, order[k].body));
+      }
+      w.line("BRA dflt");
+    } else {
+      // The head's compare must be followed by its branch: interleave before it.
+      if (interleave) w.line("MOV R5, 0x7");
+      tree(w, cs, 0, cs.size(), *rc::gen::arbitrary<bool>());
+    }
+    // An unreachable region: nothing branches to it.
+    w.text += "dead:\n";
+    w.line("MOV R1, 0xbad");
+    w.line("BRA join");
+    for (uint32_t b = 0; b < bodies; ++b) {
+      w.text += fmt::format("Body{}:\n", b);
+      w.line(fmt::format("MOV R1, {:#x}", b + 1));
+      w.line("BRA join");
+    }
+    w.text += "dflt:\n";
+    w.line("MOV R1, 0xd0");
+    w.text += "join:\n";
+    if (readAgain) w.line("SEL R1, R1, 0x55, P0");
+    w.line("LDC.64 R2, c[0x0][0x210]");
+    w.line("STG.E [R2], R1");
+    w.line("EXIT");
+    w.text += "}\n";
+    ParseResult r = parseOri(w.text, "switch.ori");
+    if (!r.module) throw std::runtime_error("switch generator made bad text: " + r.error->message + "\n" + w.text);
+    return r.module->functions[0];
+  });
+}
+
+std::vector<uint32_t> interestingSelectors(const Function& f) {
+  std::set<uint32_t> out{0, 1, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
+  for (const Block& b : f.blocks)
+    for (const Instr& in : b.instrs)
+      if (in.op == Opcode::ISETP)
+        for (const Operand& o : in.srcs)
+          if (o.kind == Operand::Kind::Imm) {
+            const uint32_t c = uint32_t(o.imm);
+            out.insert({c - 1, c, c + 1});
+          }
+  return {out.begin(), out.end()};
+}
+
+} // namespace ori::gen

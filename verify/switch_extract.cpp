@@ -1,0 +1,522 @@
+// Switch dispatch read back from Ori IR, and the before/after check of the
+// switch phases (verify/switch_extract.h).
+//
+// The walk from the head is a depth-first search with an explicit stack (no
+// recursion: a long cascade must not overflow the stack). What is known about
+// the selector flows along the edges, so a block is expanded once per set of
+// facts it is entered with (memoized by block and facts); a block met again on
+// the current path is a cycle. Children become nodes before their parent, so
+// every node refers only to earlier ones, as DispatchProgram requires.
+#include "verify/switch_extract.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "ir/ori.h"
+
+namespace ori::verify {
+namespace {
+
+// A predicate that holds `selector - bias <cmp> constant` (32-bit compare).
+struct Cond {
+  DispatchCmp cmp = DispatchCmp::EQ;
+  bool isSigned = false;
+  uint32_t constant = 0;
+  uint32_t bias = 0;
+  friend auto operator<=>(const Cond&, const Cond&) = default;
+};
+
+// What is known, at one point of the dispatch, about the selector: the
+// registers that hold selector - bias (the selector itself, bias 0) and the
+// predicates that hold a compare of such a register with a constant.
+struct Facts {
+  std::map<Reg, uint32_t> regs; // register -> bias
+  std::map<Reg, Cond> preds;
+  friend auto operator<=>(const Facts&, const Facts&) = default;
+};
+
+Facts initialFacts(Reg selector) {
+  Facts f;
+  f.regs[selector] = 0;
+  return f;
+}
+
+// b cmp' a for a cmp b.
+DispatchCmp swapped(DispatchCmp c) {
+  switch (c) {
+  case DispatchCmp::LT: return DispatchCmp::GT;
+  case DispatchCmp::LE: return DispatchCmp::GE;
+  case DispatchCmp::GT: return DispatchCmp::LT;
+  case DispatchCmp::GE: return DispatchCmp::LE;
+  default: return c;
+  }
+}
+
+// !(a cmp b) as a compare.
+DispatchCmp negated(DispatchCmp c) {
+  switch (c) {
+  case DispatchCmp::EQ: return DispatchCmp::NE;
+  case DispatchCmp::NE: return DispatchCmp::EQ;
+  case DispatchCmp::LT: return DispatchCmp::GE;
+  case DispatchCmp::GE: return DispatchCmp::LT;
+  case DispatchCmp::LE: return DispatchCmp::GT;
+  case DispatchCmp::GT: return DispatchCmp::LE;
+  }
+  return c;
+}
+
+// The 32-bit value of an immediate or RZ source as the interpreter reads it
+// (a negated immediate is negated); nullopt for anything else.
+std::optional<uint32_t> constantOf(const Operand& o) {
+  if (o.abs) return std::nullopt;
+  if (o.kind == Operand::Kind::Imm) return o.neg ? 0u - uint32_t(o.imm) : uint32_t(o.imm);
+  if (o.isReg() && o.reg.isGeneral() && o.reg.isConst()) return 0u; // RZ, URZ (-RZ is 0 too)
+  return std::nullopt;
+}
+
+// A plain (not negated, no |..|) general register source.
+std::optional<Reg> plainReg(const Operand& o) {
+  if (!o.isReg() || o.neg || o.abs || o.reg.isConst() || !o.reg.isGeneral()) return std::nullopt;
+  return o.reg;
+}
+
+// The bias of a source that holds selector - bias.
+std::optional<uint32_t> trackedBias(const Operand& o, const Facts& facts) {
+  std::optional<Reg> r = plainReg(o);
+  if (!r) return std::nullopt;
+  auto it = facts.regs.find(*r);
+  if (it == facts.regs.end()) return std::nullopt;
+  return it->second;
+}
+
+// IADD3 t, x, y, z (32-bit, unguarded) with one of x, y, z a tracked register
+// and the other two immediates or RZ: t's bias. nullopt if not of that form.
+std::optional<uint32_t> derivedBias(const Instr& in, const Facts& facts) {
+  if (in.op != Opcode::IADD3 || in.isGuarded() || in.has(Mod::W64) || in.dsts.size() != 1 || in.srcs.size() != 3)
+    return std::nullopt;
+  if (!plainReg(in.dsts[0])) return std::nullopt;
+  std::optional<uint32_t> bias;
+  uint32_t sum = 0;
+  for (const Operand& s : in.srcs) {
+    if (std::optional<uint32_t> c = constantOf(s)) {
+      sum += *c;
+    } else if (std::optional<uint32_t> b = trackedBias(s, facts); b && !bias) {
+      bias = b;
+    } else {
+      return std::nullopt; // an untracked source, or a second tracked one
+    }
+  }
+  if (!bias) return std::nullopt;
+  return *bias - sum; // t = selector - bias + sum
+}
+
+// The comparison and signedness of an ISETP that compares 32-bit values and
+// combines with nothing (no third source, or AND with PT); nullopt otherwise.
+std::optional<std::pair<DispatchCmp, bool>> isetpKind(const Instr& in) {
+  if (in.op != Opcode::ISETP || in.dsts.size() != 2 || in.srcs.size() < 2 || in.srcs.size() > 3) return std::nullopt;
+  std::optional<DispatchCmp> cmp;
+  switch (in.mods.inGroup(ModGroup::Cmp).value_or(Mod::F)) {
+  case Mod::LT: cmp = DispatchCmp::LT; break;
+  case Mod::EQ: cmp = DispatchCmp::EQ; break;
+  case Mod::LE: cmp = DispatchCmp::LE; break;
+  case Mod::GT: cmp = DispatchCmp::GT; break;
+  case Mod::NE: cmp = DispatchCmp::NE; break;
+  case Mod::GE: cmp = DispatchCmp::GE; break;
+  default: return std::nullopt;
+  }
+  // No type is S32, as the interpreter reads it; 64-bit compares are not a
+  // 32-bit selector's.
+  if (in.has(Mod::U64) || in.has(Mod::S64) || in.has(Mod::W64)) return std::nullopt;
+  bool isSigned = !in.has(Mod::U32);
+  if (in.srcs.size() == 3) {
+    const Operand& c = in.srcs[2];
+    if (!c.isReg() || !c.reg.isPredicate() || !c.reg.isConst() || c.neg) return std::nullopt;
+  }
+  if (in.mods.inGroup(ModGroup::BoolOp).value_or(Mod::AND) != Mod::AND) return std::nullopt;
+  return std::pair{*cmp, isSigned};
+}
+
+// An unguarded ISETP of a tracked register with a constant (either side): the
+// compare its first destination holds (the second holds the negation).
+std::optional<Cond> compareOf(const Instr& in, const Facts& facts) {
+  if (in.isGuarded()) return std::nullopt;
+  auto kind = isetpKind(in);
+  if (!kind) return std::nullopt;
+  Cond c{kind->first, kind->second, 0, 0};
+  if (auto bias = trackedBias(in.srcs[0], facts)) {
+    auto k = constantOf(in.srcs[1]);
+    if (!k) return std::nullopt;
+    c.bias = *bias, c.constant = *k;
+  } else if (auto bias1 = trackedBias(in.srcs[1], facts)) {
+    auto k = constantOf(in.srcs[0]);
+    if (!k) return std::nullopt;
+    c.bias = *bias1, c.constant = *k, c.cmp = swapped(c.cmp);
+  } else {
+    return std::nullopt;
+  }
+  return c;
+}
+
+enum class Effect { Derive, Compare, SelectorWritten, Other };
+
+// Updates `facts` past one instruction (not the block's branch).
+Effect apply(const Instr& in, Facts& facts, Reg selector) {
+  std::vector<Reg> defs = in.defs();
+  if (std::find(defs.begin(), defs.end(), selector) != defs.end()) {
+    facts = initialFacts(selector); // the dispatch reads the selector's last value
+    return Effect::SelectorWritten;
+  }
+  if (std::optional<uint32_t> bias = derivedBias(in, facts)) {
+    facts.regs[in.dsts[0].reg] = *bias;
+    return Effect::Derive;
+  }
+  if (std::optional<Cond> c = compareOf(in, facts)) {
+    Reg p = in.dsts[0].reg, q = in.dsts[1].reg;
+    Cond notC = *c;
+    notC.cmp = negated(c->cmp);
+    // Written in order, as the interpreter does: q wins when p == q.
+    if (!p.isConst()) facts.preds[p] = *c;
+    if (!q.isConst()) facts.preds[q] = notC;
+    return Effect::Compare;
+  }
+  for (Reg r : defs) {
+    facts.regs.erase(r);
+    facts.preds.erase(r);
+  }
+  return Effect::Other;
+}
+
+// How one block continues the dispatch.
+struct Step {
+  enum class Kind { Leaf, Goto, Compare, Table };
+  Kind kind = Kind::Leaf;
+  Cond cond;                  // Compare
+  uint32_t bias = 0;          // Table
+  std::vector<uint32_t> succ; // Goto: {to}; Compare: {ifTrue, ifFalse}; Table: its entries
+  Facts out;                  // the facts on every edge out
+};
+
+std::string bixName(const Function& f, uint32_t bix) {
+  const Block& b = f.blocks[bix];
+  return b.label.empty() ? fmt::format("bix{}", bix) : fmt::format("{} (bix{})", b.label, bix);
+}
+
+// Block `bix` entered with `facts`. The head may run any code before its tail
+// and must end in dispatch (else an error says why); any other block is a Leaf
+// unless it holds nothing but dispatch.
+std::variant<Step, std::string> analyze(const Function& f, uint32_t bix, Facts facts, Reg selector, bool isHead) {
+  const Block& b = f.blocks[bix];
+  const uint32_t numBlocks = uint32_t(f.blocks.size());
+  auto notDispatch = [&](const std::string& why) -> std::variant<Step, std::string> {
+    if (isHead) return fmt::format("{} is not a dispatch: {}", bixName(f, bix), why);
+    return Step{};
+  };
+  const size_t n = b.instrs.size();
+  const bool endsInControl = n > 0 && b.instrs.back().info().is(CONTROL);
+  for (size_t i = 0; i + (endsInControl ? 1 : 0) < n; ++i) {
+    Effect e = apply(b.instrs[i], facts, selector);
+    if (!isHead && (e == Effect::Other || e == Effect::SelectorWritten)) return Step{};
+  }
+  Step s;
+  s.out = std::move(facts);
+  if (!endsInControl) {
+    // Falls through: the head's tail is in the next block; an empty block is a
+    // trampoline (it shares its label id with the next one); a non-empty
+    // non-head block that does not branch is a leaf.
+    if (!isHead && n > 0) return Step{};
+    if (bix + 1 >= numBlocks) return notDispatch("it falls off the end of the function");
+    s.kind = Step::Kind::Goto;
+    s.succ = {bix + 1};
+    return s;
+  }
+  const Instr& t = b.instrs.back();
+  if (t.op == Opcode::BRA && t.srcs.size() == 1 && t.srcs[0].kind == Operand::Kind::Label) {
+    uint32_t to = t.srcs[0].target;
+    if (to >= numBlocks) return fmt::format("{}: BRA to a missing block", bixName(f, bix));
+    if (!t.isGuarded()) {
+      s.kind = Step::Kind::Goto;
+      s.succ = {to};
+      return s;
+    }
+    auto it = t.guard->reg.isConst() ? s.out.preds.end() : s.out.preds.find(t.guard->reg);
+    if (it == s.out.preds.end())
+      return notDispatch(fmt::format("the guard of {} is not a compare of the selector", printInstr(f, t)));
+    if (bix + 1 >= numBlocks) return fmt::format("{}: a conditional branch falls off the end of the function", bixName(f, bix));
+    s.kind = Step::Kind::Compare;
+    s.cond = it->second;
+    s.succ = t.guard->neg ? std::vector<uint32_t>{bix + 1, to} : std::vector<uint32_t>{to, bix + 1};
+    return s;
+  }
+  if (isTableBranch(t.op) && !t.isGuarded() && t.srcs.size() == 2 && t.srcs[1].kind == Operand::Kind::JumpTable &&
+      t.srcs[1].target < f.jumpTables.size()) {
+    std::optional<uint32_t> bias = trackedBias(t.srcs[0], s.out);
+    if (!bias) return notDispatch(fmt::format("the index of {} is not derived from the selector", printInstr(f, t)));
+    const JumpTable& jt = f.jumpTables[t.srcs[1].target];
+    if (jt.targets.empty()) return notDispatch(fmt::format("jump table {} is empty", jt.name));
+    for (uint32_t to : jt.targets)
+      if (to >= numBlocks) return fmt::format("jump table {} names a missing block", jt.name);
+    s.kind = Step::Kind::Table;
+    s.bias = *bias;
+    s.succ = jt.targets;
+    return s;
+  }
+  return notDispatch(fmt::format("it ends in {}", printInstr(f, t)));
+}
+
+bool sameNode(const DispatchNode& a, const DispatchNode& b) {
+  return a.kind == b.kind && a.target == b.target && a.bias == b.bias && a.cmp == b.cmp && a.isSigned == b.isSigned &&
+         a.constant == b.constant && a.ifTrue == b.ifTrue && a.ifFalse == b.ifFalse && a.entries == b.entries &&
+         a.clusters == b.clusters && a.otherwise == b.otherwise;
+}
+
+} // namespace
+
+SwitchExtractor::SwitchExtractor(const Function& f, size_t maxNodes) : f_(f), maxNodes_(maxNodes) {
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) byId_[f.blocks[b].labelId].push_back(b);
+}
+
+std::optional<uint32_t> SwitchExtractor::blockWithId(uint32_t labelId) const {
+  auto it = byId_.find(labelId);
+  if (it == byId_.end()) return std::nullopt;
+  if (it->second.size() == 1) return it->second[0];
+  std::optional<uint32_t> found;
+  for (uint32_t b : it->second) {
+    if (f_.blocks[b].instrs.empty()) continue;
+    if (found) return std::nullopt;
+    found = b;
+  }
+  return found;
+}
+
+std::string SwitchExtractor::blockName(uint32_t labelId) const {
+  if (labelId == kFaultTarget) return "a fault (past the jump table)";
+  std::optional<uint32_t> b = blockWithId(labelId);
+  if (b && !f_.blocks[*b].label.empty()) return f_.blocks[*b].label;
+  return fmt::format("L{:x}", labelId);
+}
+
+std::variant<DispatchProgram, std::string> SwitchExtractor::extract(uint32_t head, Reg selector) const {
+  if (head >= f_.blocks.size()) return fmt::format("no block bix{}", head);
+  DispatchProgram prog;
+  std::map<std::pair<uint32_t, Facts>, uint32_t> done; // (block, facts on entry) -> its node
+  std::map<uint32_t, uint32_t> targetNode;             // label id -> its Target node
+  std::vector<bool> onPath(f_.blocks.size());
+  size_t work = 0;
+  std::string err;
+
+  struct Frame {
+    uint32_t bix;
+    Facts in;
+    bool isHead;
+    Step step;
+    std::vector<uint32_t> kids; // the nodes of step.succ[0 .. kids.size())
+  };
+  std::vector<Frame> stack;
+
+  // A leaf: the Target node of its label id, one per id.
+  auto leaf = [&](uint32_t bix) -> std::optional<uint32_t> {
+    uint32_t id = f_.blocks[bix].labelId;
+    if (id == kFaultTarget) {
+      err = fmt::format("ambiguous block identity: leaf {} has the fault's id L{:x}", bixName(f_, bix), id);
+      return std::nullopt;
+    }
+    if (blockWithId(id) != bix) {
+      err = fmt::format("ambiguous block identity: leaf {} has label id L{:x}, which {} other block(s) also have",
+                        bixName(f_, bix), id, byId_.at(id).size() - 1);
+      return std::nullopt;
+    }
+    auto [it, fresh] = targetNode.try_emplace(id, 0);
+    if (fresh) it->second = prog.target(id);
+    return it->second;
+  };
+  // The node of block `bix` entered with `facts` when it is known now (a leaf,
+  // or done before); else pushes a frame for it, or sets err.
+  auto visit = [&](uint32_t bix, const Facts& facts, bool isHead) -> std::optional<uint32_t> {
+    if (++work > maxNodes_) {
+      err = fmt::format("too large: over {} blocks visited", maxNodes_);
+      return std::nullopt;
+    }
+    if (!isHead)
+      if (auto it = done.find({bix, facts}); it != done.end()) return it->second;
+    std::variant<Step, std::string> r = analyze(f_, bix, facts, selector, isHead);
+    if (auto* e = std::get_if<std::string>(&r)) {
+      err = *e;
+      return std::nullopt;
+    }
+    Step& s = std::get<Step>(r);
+    if (s.kind == Step::Kind::Leaf) return leaf(bix);
+    if (onPath[bix]) {
+      err = fmt::format("a cycle of dispatch blocks through {}", bixName(f_, bix));
+      return std::nullopt;
+    }
+    onPath[bix] = true;
+    stack.push_back(Frame{bix, facts, isHead, std::move(s), {}});
+    return std::nullopt;
+  };
+  // The node of a frame whose successors all have nodes.
+  auto build = [&](const Frame& fr) -> uint32_t {
+    const Step& s = fr.step;
+    switch (s.kind) {
+    case Step::Kind::Leaf: break; // never pushed
+    case Step::Kind::Goto: return fr.kids[0];
+    case Step::Kind::Compare:
+      return prog.compare(s.cond.cmp, s.cond.isSigned, s.cond.constant, fr.kids[0], fr.kids[1], s.cond.bias);
+    case Step::Kind::Table: {
+      // A table entry is a block; an entry whose block dispatches further
+      // becomes `v == k ? its node : table` in front of the table.
+      std::vector<uint32_t> entries(fr.kids.size());
+      std::vector<size_t> further;
+      for (size_t k = 0; k < fr.kids.size(); ++k) {
+        const DispatchNode& n = prog.nodes[fr.kids[k]];
+        if (n.kind == DispatchNode::Kind::Target) entries[k] = n.target;
+        else further.push_back(k), entries[k] = kFaultTarget; // never read: caught by the compare
+      }
+      uint32_t node = prog.table(s.bias, std::move(entries));
+      for (size_t k : further) node = prog.compare(DispatchCmp::EQ, false, uint32_t(k), fr.kids[k], node, s.bias);
+      return node;
+    }
+    }
+    return 0;
+  };
+
+  std::optional<uint32_t> root = visit(head, initialFacts(selector), true);
+  while (err.empty() && !stack.empty()) {
+    Frame& fr = stack.back();
+    if (fr.kids.size() < fr.step.succ.size()) {
+      uint32_t to = fr.step.succ[fr.kids.size()];
+      Facts out = fr.step.out; // a copy: visit may grow the stack
+      if (std::optional<uint32_t> node = visit(to, out, false)) stack.back().kids.push_back(*node);
+      continue;
+    }
+    uint32_t node = build(fr);
+    onPath[fr.bix] = false;
+    if (!fr.isHead) done.emplace(std::pair{fr.bix, std::move(fr.in)}, node);
+    stack.pop_back();
+    if (stack.empty()) root = node;
+    else stack.back().kids.push_back(node);
+  }
+  if (!err.empty()) return err;
+  if (!root) return std::string("no dispatch"); // not reached: no error means a root
+  // The last node is where dispatch starts; a root reached through trampolines
+  // may be an earlier node: repeat it (its references stay earlier).
+  if (*root + 1 != prog.nodes.size()) prog.nodes.push_back(prog.nodes[*root]);
+  return prog;
+}
+
+std::variant<DispatchProgram, std::string> extractDispatch(const Function& f, uint32_t head, Reg selector,
+                                                           size_t maxNodes) {
+  return SwitchExtractor(f, maxNodes).extract(head, selector);
+}
+
+bool sameProgram(const DispatchProgram& a, const DispatchProgram& b) {
+  return a.nodes.size() == b.nodes.size() &&
+         std::equal(a.nodes.begin(), a.nodes.end(), b.nodes.begin(), sameNode);
+}
+
+namespace {
+
+// A switch head: a block ending in @P BRA, P last set in the block by an ISETP
+// of a register with a constant. That register is the selector.
+std::optional<Reg> headSelector(const Block& b) {
+  if (b.instrs.empty()) return std::nullopt;
+  const Instr& t = b.instrs.back();
+  if (t.op != Opcode::BRA || !t.isGuarded() || t.guard->reg.isConst()) return std::nullopt;
+  Reg p = t.guard->reg;
+  for (size_t i = b.instrs.size() - 1; i-- > 0;) {
+    const Instr& in = b.instrs[i];
+    std::vector<Reg> defs = in.defs();
+    if (std::find(defs.begin(), defs.end(), p) == defs.end()) continue;
+    if (in.isGuarded() || !isetpKind(in)) return std::nullopt;
+    if (constantOf(in.srcs[1])) return plainReg(in.srcs[0]);
+    if (constantOf(in.srcs[0])) return plainReg(in.srcs[1]);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string selectorText(uint32_t v) {
+  return int32_t(v) < 0 ? fmt::format("0x{:x} ({})", v, int32_t(v)) : fmt::format("0x{:x}", v);
+}
+
+} // namespace
+
+std::vector<SwitchCheckResult> checkSwitchRewrites(const Function& before, const Function& after) {
+  using Verdict = SwitchCheckResult::Verdict;
+  SwitchExtractor xb(before), xa(after);
+  std::vector<SwitchCheckResult> out;
+  size_t heads = 0, notChecked = 0;
+  for (uint32_t b = 0; b < before.blocks.size(); ++b) {
+    std::optional<Reg> sel = headSelector(before.blocks[b]);
+    if (!sel) continue;
+    const uint32_t id = before.blocks[b].labelId;
+    std::optional<uint32_t> a = xa.blockWithId(id);
+    if (!a || xb.blockWithId(id) != b) continue; // not one block on each side
+    if (++heads > kMaxSwitchHeads) {
+      ++notChecked;
+      continue;
+    }
+    std::variant<DispatchProgram, std::string> pb = xb.extract(b, *sel);
+    if (!std::holds_alternative<DispatchProgram>(pb)) continue; // not a dispatch before
+    const DispatchProgram& ref = std::get<DispatchProgram>(pb);
+
+    SwitchCheckResult r;
+    r.headBix = b;
+    r.headLabelId = id;
+    r.head = before.blocks[b].label.empty() ? fmt::format("bix{} (L{:x})", b, id) : before.blocks[b].label;
+    r.selector = *sel;
+    r.beforeNodes = ref.nodes.size();
+    const std::string what = fmt::format("switch at {} in {} (selector {})", r.head, before.name, printReg(before, *sel));
+    std::variant<DispatchProgram, std::string> pa = xa.extract(*a, *sel);
+    if (auto* e = std::get_if<std::string>(&pa)) {
+      r.verdict = Verdict::Unknown;
+      r.reason = "not a dispatch after the phase: " + *e;
+    } else {
+      const DispatchProgram& cand = std::get<DispatchProgram>(pa);
+      r.afterNodes = cand.nodes.size();
+      if (sameProgram(ref, cand)) {
+        r.verdict = Verdict::Unchanged;
+      } else {
+        DispatchCheck c = checkDispatch(ref, cand);
+        if (!c.error.empty()) {
+          r.verdict = Verdict::Unknown;
+          r.reason = c.error;
+        } else if (c.equivalent) {
+          r.verdict = Verdict::Proved;
+        } else if (c.selector) {
+          r.verdict = Verdict::Refuted;
+          r.counterexample = c.selector;
+          r.beforeTarget = c.referenceTarget;
+          r.afterTarget = c.candidateTarget;
+        } else {
+          r.verdict = Verdict::Unknown;
+          r.reason = "not proved, and no counterexample selector";
+        }
+      }
+    }
+    switch (r.verdict) {
+    case Verdict::Proved:
+      r.line = fmt::format("{}: proved ({} nodes -> {} nodes)", what, r.beforeNodes, r.afterNodes);
+      break;
+    case Verdict::Refuted:
+      r.line = fmt::format("{}: refuted: selector {} goes to {} before, to {} after", what,
+                           selectorText(*r.counterexample), xb.blockName(r.beforeTarget), xa.blockName(r.afterTarget));
+      break;
+    case Verdict::Unknown: r.line = fmt::format("{}: unknown: {}", what, r.reason); break;
+    case Verdict::Unchanged: r.line = fmt::format("{}: unchanged", what); break;
+    }
+    out.push_back(std::move(r));
+  }
+  if (notChecked) {
+    SwitchCheckResult r;
+    r.verdict = Verdict::Unknown;
+    r.reason = fmt::format("{} more switch heads in {} not checked (limit {})", notChecked, before.name, kMaxSwitchHeads);
+    r.line = "switch: unknown: " + r.reason;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+} // namespace ori::verify
