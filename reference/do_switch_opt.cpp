@@ -397,6 +397,9 @@ void insertAfter(Function& f, uint32_t after, std::vector<Block> blocks, uint32_
           if (o.kind == Operand::Kind::Label) o.target = renumber(o.target, own);
   };
   renumberAll(f.blocks, false);
+  for (Instr& in : f.blocks[after].instrs) // the head: its new code names its own blocks
+    for (Operand& o : in.srcs)
+      if (o.kind == Operand::Kind::Label && o.target >= base) o.target = after + 1 + (o.target - base);
   renumberAll(blocks, true);
   for (std::vector<Block>* other : pending) renumberAll(*other, false);
   for (JumpTable& jt : f.jumpTables)
@@ -456,10 +459,13 @@ SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
     Emitter& e = emitted[k].second;
     std::map<uint32_t, uint32_t> position; // placeholder -> place
     for (uint32_t id : e.layout) position[id] = uint32_t(laidOut[k].size()), laidOut[k].push_back(e.created[id - e.base]);
-    for (Block& b : laidOut[k])
-      for (Instr& in : b.instrs)
+    auto toPlace = [&](std::vector<Instr>& instrs) {
+      for (Instr& in : instrs)
         for (Operand& o : in.srcs)
           if (o.kind == Operand::Kind::Label && o.target >= e.base) o.target = e.base + position.at(o.target);
+    };
+    for (Block& b : laidOut[k]) toPlace(b.instrs);
+    toPlace(f.blocks[emitted[k].first].instrs);
   }
   // From the last head back, so that the heads not yet done keep their numbers.
   std::vector<size_t> byHead(emitted.size());
