@@ -108,10 +108,27 @@ rc::Gen<Function> switchKernel() {
     if (linear) {
       std::vector<Case> order = cs;
       if (*rc::gen::arbitrary<bool>()) std::reverse(order.begin(), order.end());
-      for (size_t k = 0; k < order.size(); ++k) {
-        const std::string p = w.cmp("EQ", order[k].value);
+      // Runs of consecutive values with one body are sometimes tested at once, as nvcc
+      // does: IADD3 t, S, -first, RZ; ISETP.LT.U32 t, length (a range check).
+      const bool ranges = *rc::gen::arbitrary<bool>();
+      uint32_t temp = 16;
+      for (size_t k = 0; k < order.size();) {
+        size_t end = k + 1;
+        while (ranges && end < order.size() && order[end].body == order[k].body &&
+               order[end].value == order[end - 1].value + (order[k].value < order[end].value ? 1u : 0u - 1u))
+          ++end;
+        std::string p;
+        if (end - k >= 2) {
+          const uint32_t first = std::min(order[k].value, order[end - 1].value);
+          w.line(fmt::format("IADD3 R{}, R0, {:#x}, RZ", temp, 0u - first));
+          p = fmt::format("P{}", w.nextPred++);
+          w.line(fmt::format("ISETP.LT.U32.AND {}, PT, R{}, {:#x}, PT", p, temp++, uint32_t(end - k)));
+        } else {
+          p = w.cmp("EQ", order[k].value);
+        }
         if (k == 0 && interleave) w.line("MOV R5, 0x7");
         w.line(fmt::format("@{} BRA Body{}", p, order[k].body));
+        k = end;
       }
       w.line("BRA dflt");
     } else {

@@ -76,13 +76,47 @@ ValueSet trueSet(Mod cmp, bool isSigned, uint32_t c) {
   return out;
 }
 
-// ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT (c an immediate or RZ, either side).
+// ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT (c an immediate or RZ, either side);
+// with a bias, the compare reads t = S - bias made by an IADD3 (a range check).
 struct SelectorCompare {
   Reg selector, pred;
   Mod cmp;
   bool isSigned;
   uint32_t constant;
+  uint32_t bias = 0;
 };
+
+// IADD3 t, S, k, RZ (unguarded, 32-bit): {t, S, k}.
+struct Offset {
+  Reg t, s;
+  uint32_t k;
+};
+std::optional<Offset> offsetOf(const Instr& in) {
+  if (in.op != Opcode::IADD3 || in.guard || !in.mods.empty() || in.dsts.size() != 1 || in.srcs.size() != 3)
+    return std::nullopt;
+  const Operand &d = in.dsts[0], &a = in.srcs[0], &k = in.srcs[1], &z = in.srcs[2];
+  if (!d.isReg() || d.reg.file != RegFile::R || d.reg.isConst()) return std::nullopt;
+  if (!a.isReg() || a.reg.file != RegFile::R || a.reg.isConst() || a.neg || a.abs || a.reg == d.reg) return std::nullopt;
+  if (k.kind != Operand::Kind::Imm || !z.isReg() || z.reg != RZ || z.neg) return std::nullopt;
+  return Offset{d.reg, a.reg, uint32_t(k.imm)};
+}
+
+// The values v with v - bias in `s` (the set moved up by bias, mod 2^32).
+ValueSet shifted(const ValueSet& s, uint32_t bias) {
+  if (bias == 0) return s;
+  ValueSet out;
+  for (auto [lo, hi] : s) {
+    const uint32_t a = lo + bias, b = hi + bias;
+    if (a <= b) out.push_back({a, b});
+    else out.push_back({a, UINT32_MAX}), out.push_back({0, b});
+  }
+  std::sort(out.begin(), out.end());
+  ValueSet merged; // neighbours that the move joined
+  for (const Interval& i : out)
+    if (!merged.empty() && uint64_t(merged.back().second) + 1 >= i.first) merged.back().second = std::max(merged.back().second, i.second);
+    else merged.push_back(i);
+  return merged;
+}
 
 std::optional<SelectorCompare> selectorCompare(const Instr& in) {
   if (in.op != Opcode::ISETP || in.guard || in.dsts.size() != 2 || in.srcs.size() < 2 || in.srcs.size() > 3)
@@ -138,6 +172,7 @@ struct TreeBlock {
   bool negated; // @!P BRA
   uint32_t taken, fallThrough; // bix
   uint32_t isetpIndex;         // compare blocks: where the ISETP stands
+  uint32_t iaddIndex = kNone;  // the head: where the IADD3 of a biased compare stands
 };
 
 // A clustered case: values [lo, hi] (in the chosen order) go to `target`.
@@ -149,6 +184,7 @@ struct Lowering {
   uint32_t head;
   Reg selector;
   uint32_t isetpIndex;  // the head's ISETP, removed with its BRA
+  uint32_t iaddIndex;   // and the IADD3 of a biased compare (kNone: none)
   uint32_t deflt;
   bool isSigned;        // the order of the hull and the clusters
   bool jumpTable;
@@ -210,12 +246,14 @@ struct SwitchOpt {
   const SwitchOptOptions& opt;
   uint32_t n;
   std::vector<uint32_t> predReads;  // reads of each P register
+  std::vector<uint32_t> rReads;     // reads of each R register
   std::vector<uint8_t> consumed;    // compare blocks of a tree already taken
   std::vector<uint32_t> treeIndex;  // bix -> index in `tree` during one walk, kNone else
   std::vector<uint8_t> onPath;      // DFS state of the cycle check
 
   SwitchOpt(Function& fn, const SwitchOptOptions& o)
-      : f(fn), opt(o), n(uint32_t(fn.blocks.size())), predReads(fn.nextReg[int(RegFile::P)], 0), consumed(n, 0),
+      : f(fn), opt(o), n(uint32_t(fn.blocks.size())), predReads(fn.nextReg[int(RegFile::P)], 0),
+        rReads(fn.nextReg[int(RegFile::R)], 0), consumed(n, 0),
         treeIndex(n, kNone), onPath(n, 0) {
     auto read = [&](const Operand& o) {
       if (o.isReg() && o.reg.file == RegFile::P && !o.reg.isConst() && o.reg.num < predReads.size()) ++predReads[o.reg.num];
@@ -223,9 +261,13 @@ struct SwitchOpt {
     for (const Block& b : fn.blocks)
       for (const Instr& in : b.instrs) {
         if (in.guard) read(*in.guard);
-        for (const Operand& s : in.srcs) read(s);
+        for (const Operand& s : in.srcs) {
+          read(s);
+          if (auto r = s.regRead(); r && r->file == RegFile::R && !r->isConst() && r->num < rReads.size()) ++rReads[r->num];
+        }
       }
   }
+  bool rReadOnce(Reg r) const { return r.num < rReads.size() && rReads[r.num] == 1; }
 
   bool readOnlyOnce(Reg p) const { return p.num < predReads.size() && predReads[p.num] == 1; }
 
@@ -240,9 +282,22 @@ struct SwitchOpt {
       const Instr& in = ins[i];
       if (auto c = selectorCompare(in); c && c->pred == p) {
         if (!readOnlyOnce(p)) return std::nullopt;
-        for (uint32_t k = i + 1; k + 1 < ins.size(); ++k) // interleaved code must leave S alone
-          if (writes(ins[k], c->selector)) return std::nullopt;
-        return TreeBlock{b, true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i};
+        TreeBlock tb{b, true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i};
+        // A range check: the compared register is t = S + k from an IADD3 of this block read only here.
+        for (uint32_t j = i; j-- > 0;)
+          if (writes(ins[j], c->selector)) {
+            auto off = offsetOf(ins[j]);
+            if (off && rReadOnce(off->t)) {
+              tb.cmp.selector = off->s;
+              tb.cmp.bias = 0u - off->k;
+              tb.iaddIndex = j;
+            }
+            break;
+          }
+        const uint32_t from = tb.iaddIndex != kNone ? tb.iaddIndex : i;
+        for (uint32_t k = from + 1; k + 1 < ins.size(); ++k) // interleaved code must leave S alone
+          if (writes(ins[k], tb.cmp.selector)) return std::nullopt;
+        return tb;
       }
       if (!opt.extendedPatternMatch || writes(in, p) || in.info().is(CONTROL)) return std::nullopt;
     }
@@ -256,12 +311,19 @@ struct SwitchOpt {
     if (opt.secondPass && !ins.empty() && ins[0].info().is(CONVERGENCE | BARRIER)) return std::nullopt;
     if (ins.size() == 1 && ins[0].op == Opcode::BRA && !ins[0].isGuarded())
       return TreeBlock{b, false, {}, false, ins[0].srcs[0].target, kNone, 0};
-    if (ins.size() != 2 || b + 1 >= n) return std::nullopt;
-    const Instr& bra = ins[1];
+    if ((ins.size() != 2 && ins.size() != 3) || b + 1 >= n) return std::nullopt;
+    const Instr& bra = ins.back();
     if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
-    auto c = selectorCompare(ins[0]);
-    if (!c || c->selector != s || c->pred != bra.guard->reg || !readOnlyOnce(c->pred)) return std::nullopt;
-    return TreeBlock{b, true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, 0};
+    auto c = selectorCompare(ins[ins.size() - 2]);
+    if (!c || c->pred != bra.guard->reg || !readOnlyOnce(c->pred)) return std::nullopt;
+    if (ins.size() == 3) { // IADD3 t, S, k, RZ; ISETP on t; @P BRA: a range check
+      auto off = offsetOf(ins[0]);
+      if (!off || off->t != c->selector || !rReadOnce(off->t)) return std::nullopt;
+      c->selector = off->s;
+      c->bias = 0u - off->k;
+    }
+    if (c->selector != s) return std::nullopt;
+    return TreeBlock{b, true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, uint32_t(ins.size() - 2)};
   }
 
   // The tree from head h (tree[0]) in DFS preorder; false for a cycle of nodes or too many.
@@ -343,7 +405,7 @@ struct SwitchOpt {
         send(tb.taken, reach[t]);
         continue;
       }
-      const ValueSet yes = trueSet(tb.cmp.cmp, tb.cmp.isSigned, tb.cmp.constant);
+      const ValueSet yes = shifted(trueSet(tb.cmp.cmp, tb.cmp.isSigned, tb.cmp.constant), tb.cmp.bias);
       const ValueSet no = complement(yes);
       send(tb.taken, intersect(reach[t], tb.negated ? no : yes));
       send(tb.fallThrough, intersect(reach[t], tb.negated ? yes : no));
@@ -381,7 +443,7 @@ struct SwitchOpt {
       auto it = std::upper_bound(pieces.begin(), pieces.end(), std::pair<Interval, uint32_t>{{v, UINT32_MAX}, UINT32_MAX});
       return std::prev(it)->second;
     };
-    Lowering low{root.bix, root.cmp.selector, root.isetpIndex, deflt, isSigned, false, {}};
+    Lowering low{root.bix, root.cmp.selector, root.isetpIndex, root.iaddIndex, deflt, isSigned, false, {}};
     bool open = false;
     uint32_t prev = 0;
     cases.forEach(isSigned, [&](uint32_t v) {
@@ -527,6 +589,7 @@ struct Emitter {
     Block& head = f.blocks[low.head];
     head.instrs.pop_back();                                   // the @P BRA
     head.instrs.erase(head.instrs.begin() + low.isetpIndex); // its ISETP
+    if (low.iaddIndex != kNone) head.instrs.erase(head.instrs.begin() + low.iaddIndex); // and its IADD3
     needLabel(low.deflt);
     if (low.jumpTable) {
       const Cluster &first = low.clusters.front(), &last = low.clusters.back();

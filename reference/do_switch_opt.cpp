@@ -19,12 +19,30 @@
 namespace ori::reference {
 namespace {
 
+// A compare of the selector, or (bias != 0) of selector - bias made by an IADD3.
 struct Compare {
   Reg selector, pred;
   Mod cmp;
   bool isSigned;
   uint32_t constant;
+  uint32_t bias = 0;
 };
+
+// IADD3 t, S, k, RZ, unguarded and 32-bit: t = S + k.
+struct Offset {
+  Reg t, s;
+  uint32_t k;
+};
+std::optional<Offset> offsetOf(const Instr& in) {
+  if (in.op != Opcode::IADD3 || in.guard || !in.mods.empty() || in.dsts.size() != 1 || in.srcs.size() != 3)
+    return std::nullopt;
+  const Operand &d = in.dsts[0], &a = in.srcs[0], &k = in.srcs[1], &z = in.srcs[2];
+  const bool ok = d.isReg() && d.reg.file == RegFile::R && !d.reg.isConst() && a.isReg() &&
+                  a.reg.file == RegFile::R && !a.reg.isConst() && !a.neg && !a.abs && a.reg != d.reg &&
+                  k.kind == Operand::Kind::Imm && z.isReg() && z.reg == RZ && !z.neg;
+  if (!ok) return std::nullopt;
+  return Offset{d.reg, a.reg, uint32_t(k.imm)};
+}
 
 // ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT with c an immediate or RZ on either side.
 std::optional<Compare> selectorCompare(const Instr& in) {
@@ -58,7 +76,8 @@ std::optional<Compare> selectorCompare(const Instr& in) {
   return std::nullopt;
 }
 
-bool holds(const Compare& c, uint32_t v) {
+bool holds(const Compare& c, uint32_t selector) {
+  const uint32_t v = selector - c.bias;
   const int32_t sv = int32_t(v), sc = int32_t(c.constant);
   switch (c.cmp) {
   case Mod::LT: return c.isSigned ? sv < sc : v < c.constant;
@@ -84,6 +103,7 @@ struct Node {
   bool negated = false;
   uint32_t taken = 0, fallThrough = 0;
   size_t isetpIndex = 0;
+  std::optional<size_t> iaddIndex; // the head: the IADD3 of a biased compare
 };
 
 struct Cluster {
@@ -94,6 +114,7 @@ struct Decision {
   uint32_t head;
   Reg selector;
   size_t isetpIndex;
+  std::optional<size_t> iaddIndex;
   uint32_t deflt;
   bool isSigned, jumpTable;
   std::vector<Cluster> clusters;
@@ -102,15 +123,17 @@ struct Decision {
 struct Recognizer {
   const Function& f;
   const SwitchOptOptions& opt;
-  std::map<Reg, int> reads; // predicate registers: how many times each is read
+  std::map<Reg, int> reads; // predicate and R registers: how many times each is read
   std::set<uint32_t> consumed;
 
   Recognizer(const Function& fn, const SwitchOptOptions& o) : f(fn), opt(o) {
     for (const Block& b : f.blocks)
       for (const Instr& in : b.instrs) {
         if (in.guard && !in.guard->reg.isConst()) ++reads[in.guard->reg];
-        for (const Operand& s : in.srcs)
+        for (const Operand& s : in.srcs) {
           if (s.isReg() && s.reg.isPredicate() && !s.reg.isConst()) ++reads[s.reg];
+          if (std::optional<Reg> r = s.regRead(); r && r->file == RegFile::R && !r->isConst()) ++reads[*r];
+        }
       }
   }
 
@@ -126,9 +149,21 @@ struct Recognizer {
       std::optional<Compare> c = selectorCompare(ins[i]);
       if (c && c->pred == bra.guard->reg) {
         if (!readOnce(c->pred)) return std::nullopt;
-        for (size_t k = i + 1; k + 1 < ins.size(); ++k)
-          if (writes(ins[k], c->selector)) return std::nullopt;
-        return Node{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i};
+        Node nd{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i, std::nullopt};
+        // The compared register made by an IADD3 t = S + k of this block, read only here: a range check on S.
+        size_t j = i;
+        while (j > 0 && !writes(ins[j - 1], c->selector)) --j;
+        if (j > 0) {
+          std::optional<Offset> off = offsetOf(ins[j - 1]);
+          if (off && readOnce(off->t)) {
+            nd.cmp.selector = off->s;
+            nd.cmp.bias = 0u - off->k;
+            nd.iaddIndex = j - 1;
+          }
+        }
+        for (size_t k = nd.iaddIndex.value_or(i) + 1; k + 1 < ins.size(); ++k)
+          if (writes(ins[k], nd.cmp.selector)) return std::nullopt;
+        return nd;
       }
       if (!opt.extendedPatternMatch || writes(ins[i], bra.guard->reg) || ins[i].info().is(CONTROL)) return std::nullopt;
     }
@@ -141,12 +176,19 @@ struct Recognizer {
     if (opt.secondPass && !ins.empty() && ins[0].info().is(CONVERGENCE | BARRIER)) return std::nullopt;
     if (ins.size() == 1 && ins[0].op == Opcode::BRA && !ins[0].isGuarded())
       return Node{false, {}, false, ins[0].srcs[0].target, 0, 0};
-    if (ins.size() != 2 || b + 1 >= f.blocks.size()) return std::nullopt;
-    const Instr& bra = ins[1];
+    if ((ins.size() != 2 && ins.size() != 3) || b + 1 >= f.blocks.size()) return std::nullopt;
+    const Instr& bra = ins.back();
     if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
-    std::optional<Compare> c = selectorCompare(ins[0]);
-    if (!c || c->selector != selector || c->pred != bra.guard->reg || !readOnce(c->pred)) return std::nullopt;
-    return Node{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, 0};
+    std::optional<Compare> c = selectorCompare(ins[ins.size() - 2]);
+    if (!c || c->pred != bra.guard->reg || !readOnce(c->pred)) return std::nullopt;
+    if (ins.size() == 3) { // IADD3 t, S, k, RZ; ISETP on t; @P BRA: a range check on S
+      std::optional<Offset> off = offsetOf(ins[0]);
+      if (!off || off->t != c->selector || !readOnce(off->t)) return std::nullopt;
+      c->selector = off->s;
+      c->bias = 0u - off->k;
+    }
+    if (c->selector != selector) return std::nullopt;
+    return Node{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, ins.size() - 2, std::nullopt};
   }
 
   // Depth-first from the head: every node once; false on a cycle of nodes or too many.
@@ -208,7 +250,10 @@ struct Recognizer {
     // Elementary intervals: every compare of the tree answers the same inside one.
     std::set<uint64_t> cuts{0, 0x80000000u};
     for (const auto& [b, nd] : tree)
-      if (nd.isCompare) cuts.insert(nd.cmp.constant), cuts.insert(uint64_t(nd.cmp.constant) + 1);
+      if (nd.isCompare)
+        // The answer of `S - bias cmp c` changes where S - bias passes c, c + 1, 0 or 0x80000000.
+        for (uint32_t at : {nd.cmp.constant, nd.cmp.constant + 1, 0u, 0x80000000u})
+          cuts.insert(uint32_t(at + nd.cmp.bias));
     cuts.insert(uint64_t(1) << 32);
     std::map<uint32_t, uint64_t> reached; // leaf -> how many values
     std::vector<std::pair<std::pair<uint32_t, uint32_t>, uint32_t>> pieces; // [lo, hi] -> leaf
@@ -242,7 +287,7 @@ struct Recognizer {
     else
       for (const auto& [v, t] : cases) order.push_back(v);
 
-    Decision d{headBix, root.cmp.selector, root.isetpIndex, deflt, isSigned, false, {}};
+    Decision d{headBix, root.cmp.selector, root.isetpIndex, root.iaddIndex, deflt, isSigned, false, {}};
     for (size_t i = 0; i < order.size(); ++i) {
       const uint32_t v = order[i], t = cases.at(v);
       if (i > 0 && v == order[i - 1] + 1 && d.clusters.back().target == t) d.clusters.back().hi = v;
@@ -439,6 +484,7 @@ SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
     Block& head = f.blocks[d.head];
     head.instrs.pop_back();
     head.instrs.erase(head.instrs.begin() + long(d.isetpIndex));
+    if (d.iaddIndex) head.instrs.erase(head.instrs.begin() + long(*d.iaddIndex));
     Emitter e(f, d, nextLabelId);
     e.base = uint32_t(f.blocks.size()) + 0x10000000u; // placeholders apart from every real block
     if (d.jumpTable) e.jumpTable(nextTable);

@@ -430,9 +430,25 @@ std::optional<Reg> headSelector(const Block& b) {
     std::vector<Reg> defs = in.defs();
     if (std::find(defs.begin(), defs.end(), p) == defs.end()) continue;
     if (in.isGuarded() || !isetpKind(in)) return std::nullopt;
-    if (constantOf(in.srcs[1])) return plainReg(in.srcs[0]);
-    if (constantOf(in.srcs[0])) return plainReg(in.srcs[1]);
-    return std::nullopt;
+    std::optional<Reg> x;
+    if (constantOf(in.srcs[1])) x = plainReg(in.srcs[0]);
+    else if (constantOf(in.srcs[0])) x = plainReg(in.srcs[1]);
+    // A range check compares x = S + k made by an IADD3 earlier in the block: the
+    // selector is S (the extractor follows the IADD3), and so on down the chain.
+    for (size_t j = i; x && j-- > 0;) {
+      const Instr& def = b.instrs[j];
+      std::vector<Reg> written = def.defs();
+      if (std::find(written.begin(), written.end(), *x) == written.end()) continue;
+      if (def.op != Opcode::IADD3 || def.isGuarded() || def.srcs.size() != 3 || !def.mods.empty()) break;
+      std::optional<Reg> from;
+      int others = 0;
+      for (const Operand& o : def.srcs)
+        if (constantOf(o)) ++others;
+        else if (!from) from = plainReg(o);
+      if (!from || others != 2 || *from == *x) break;
+      x = from;
+    }
+    return x;
   }
   return std::nullopt;
 }
