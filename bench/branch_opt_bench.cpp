@@ -19,6 +19,7 @@
 #include <memory>
 #include <random>
 
+#include "bench/bench_timing.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"
 #if defined(ORIOPT_HAVE_REFERENCE)
@@ -81,24 +82,7 @@ const Function& branchyOf(uint32_t n) {
   return *slot;
 }
 
-double threadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-}
-
-// Best thread CPU time of a pass on fresh copies (the copy is not timed).
-template <typename Pass>
-double bestMs(const Function& f, Pass pass, int calls) {
-  double best = 1e300;
-  for (int k = 0; k < calls; ++k) {
-    Function g = f;
-    const double t0 = threadCpuMs();
-    benchmark::DoNotOptimize(pass(g));
-    best = std::min(best, threadCpuMs() - t0);
-  }
-  return best;
-}
+using bench::bestMs;
 
 // The floor any pass over this IR pays: one look at each block's last
 // instruction (its opcode, guard and first operand), nothing written.

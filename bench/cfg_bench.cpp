@@ -41,6 +41,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/bench_timing.h"
 #include "ir/facts.h"
 #include "ir/ir.h"
 #include "ir/verify.h"
@@ -513,12 +514,7 @@ BENCHMARK(BM_CfgLlvmDomTree)->Apply(sizes);
 BENCHMARK(BM_CfgLlvmDomTreeLoops)->Apply(sizes);
 #endif
 
-// CPU time of this thread: other processes on the machine do not count.
-double threadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-}
+using bench::threadCpuMs;
 
 // ---------------------------------------------------------------------------
 // Every variant in one run, in rounds of one call each, interleaved (in a

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "ir/ori.h"
+#include "bench/bench_timing.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"
 #if defined(ORIOPT_HAVE_REFERENCE)
@@ -60,23 +61,7 @@ const Function& switchesOf(uint32_t n) {
   return *slot;
 }
 
-double threadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-}
-
-template <typename Pass>
-double bestMs(const Function& f, Pass pass, int calls) {
-  double best = 1e300;
-  for (int k = 0; k < calls; ++k) {
-    Function g = f;
-    const double t0 = threadCpuMs();
-    benchmark::DoNotOptimize(pass(g));
-    best = std::min(best, threadCpuMs() - t0);
-  }
-  return best;
-}
+using bench::bestMs;
 
 void BM_SwitchOptRatios(benchmark::State& state) {
   const Function& f10k = switchesOf(10000);

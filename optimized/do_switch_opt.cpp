@@ -484,7 +484,6 @@ struct SwitchOpt {
 struct Emitter {
   Function& f;
   uint32_t oldCount;
-  std::vector<std::vector<Block>> after; // new blocks placed after each old block
   std::vector<uint32_t> labelled;        // old blocks that need a label
   uint32_t nextLabelId, nextTableName = 0;
   std::vector<Block> created;            // new blocks, numbered oldCount + k
@@ -576,7 +575,6 @@ struct Emitter {
     const Reg p = f.newReg(RegFile::P);
     block(at).instrs.push_back(isetp(Mod::LT, low.isSigned, p, low.selector, imm(low.clusters[mid].lo)));
     block(at).instrs.push_back(bra(left, p));
-    if (mid == lo) needLabel(low.deflt);
     test(newBlock(low.head, false), low, low.clusters[mid]);
     bst(newBlock(low.head, false), low, mid + 1, hi);
     if (mid > lo) { // the left subtree after the right one, as emit_bst lays them out

@@ -325,8 +325,9 @@ struct Emitter {
   std::set<uint32_t> needLabel;     // old blocks a new branch reaches
   uint32_t base;
 
-  Emitter(Function& fn, const Decision& dec, uint32_t& labelId)
-      : f(fn), d(dec), nextLabelId(labelId), base(uint32_t(fn.blocks.size())) {}
+  // Placeholders start at `first`, past every real block number.
+  Emitter(Function& fn, const Decision& dec, uint32_t& labelId, uint32_t first)
+      : f(fn), d(dec), nextLabelId(labelId), base(first) {}
 
   Block& block(uint32_t b) { return b < base ? f.blocks[b] : created[b - base]; }
 
@@ -485,8 +486,7 @@ SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
     head.instrs.pop_back();
     head.instrs.erase(head.instrs.begin() + long(d.isetpIndex));
     if (d.iaddIndex) head.instrs.erase(head.instrs.begin() + long(*d.iaddIndex));
-    Emitter e(f, d, nextLabelId);
-    e.base = uint32_t(f.blocks.size()) + 0x10000000u; // placeholders apart from every real block
+    Emitter e(f, d, nextLabelId, uint32_t(f.blocks.size()) + 0x10000000u);
     if (d.jumpTable) e.jumpTable(nextTable);
     else e.bst(d.head, 0, uint32_t(d.clusters.size() - 1));
     e.needLabel.insert(d.deflt);
