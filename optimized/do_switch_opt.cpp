@@ -102,7 +102,7 @@ std::optional<Offset> offsetOf(const Instr& in) {
 }
 
 // The values v with v - bias in `s` (the set moved up by bias, mod 2^32).
-ValueSet shifted(const ValueSet& s, uint32_t bias) {
+ValueSet shifted(ValueSet s, uint32_t bias) {
   if (bias == 0) return s;
   ValueSet out;
   for (auto [lo, hi] : s) {
@@ -488,7 +488,8 @@ struct Emitter {
   uint32_t nextLabelId, nextTableName = 0;
   std::vector<Block> created;            // new blocks, numbered oldCount + k
   std::vector<std::pair<uint32_t, uint32_t>> placement; // (old block, new block) in layout order
-  std::unordered_set<std::string> labels; // every label, once the first fresh one is asked for
+  std::unordered_set<std::string> labels; // labels named $L__SW..., once a fresh one is asked for
+  bool labelsRead = false;
 
   explicit Emitter(Function& fn) : f(fn), oldCount(uint32_t(fn.blocks.size())) {
     uint32_t maxId = 0;
@@ -498,8 +499,11 @@ struct Emitter {
 
   // $L__SW<label id in hex>, or with _1, _2 ... when a label of the function has that name.
   std::string freshLabel(uint32_t labelId) {
-    if (labels.empty())
-      for (const Block& b : f.blocks) labels.insert(b.label);
+    if (!labelsRead) { // only a label with the prefix can collide with a fresh one
+      for (const Block& b : f.blocks)
+        if (b.label.starts_with("$L__SW")) labels.insert(b.label);
+      labelsRead = true;
+    }
     std::string name = fmt::format("$L__SW{:x}", labelId);
     for (uint32_t k = 1; !labels.insert(name).second; ++k) name = fmt::format("$L__SW{:x}_{}", labelId, k);
     return name;
