@@ -72,6 +72,7 @@ void BM_SwitchOptRatios(benchmark::State& state) {
   double opt10k = 0, ref10k = 0;
   std::map<uint32_t, double> perBlockNs, jmxNs;
   for (auto _ : state) {
+    bestMs(f10k, phase30, 3); // warm-up: the first copies pay the page faults of fresh memory
     opt10k = bestMs(f10k, phase30, 9);
 #if defined(ORIOPT_HAVE_REFERENCE)
     Function r = f10k;
