@@ -1,7 +1,7 @@
 // DoSwitchOpt (phases 14, 30) and ExpandJmxComputation (80) on random switch
 // kernels (fuzz/switch_gen.h): the halves agree, behaviour is kept for every
 // interesting selector, the switch-dispatch checker proves each lowering from
-// the IR, three wrong lowerings made from each real one are refuted; and over
+// the IR, wrong lowerings made from each real one are refuted; and over
 // the run every strategy is taken, or the property proves little.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -33,6 +33,8 @@ TEST(SwitchOptProps, HalvesAgreeBehaviourKeptEveryLoweringProvedEveryStrategyTak
     total.keptShallow += c.keptShallow;
     total.jumpTables += c.jumpTables;
     total.bsts += c.bsts;
+    total.bitTests += c.bitTests;
+    total.reordered += c.reordered;
     total.erasedBlocks += c.erasedBlocks;
   });
   EXPECT_TRUE(ok);
@@ -40,6 +42,8 @@ TEST(SwitchOptProps, HalvesAgreeBehaviourKeptEveryLoweringProvedEveryStrategyTak
   EXPECT_GT(total.keptShallow, 0u);
   EXPECT_GT(total.jumpTables, 0u);
   EXPECT_GT(total.bsts, 0u);
+  EXPECT_GT(total.bitTests, 0u);  // switchDiff's run with bit tests
+  EXPECT_GT(total.reordered, 0u); // and its run with a profile
   EXPECT_GT(total.erasedBlocks, 0u);
   EXPECT_GT(mutantsMade, 0u); // wrong lowerings were built (and each refuted)
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "fuzz/dce_checks.h"
 #include "fuzz/switch_gen.h"
@@ -50,20 +51,40 @@ std::string bothHalves(const Function& f, const SwitchOptOptions& o, const char*
   return "";
 }
 
+// Block counts for a profile run: every labelled block gets a count made from
+// its position, so hot and cold bodies fall in varied orders across kernels.
+std::map<std::string, uint64_t> madeUpProfile(const Function& f) {
+  std::map<std::string, uint64_t> counts;
+  for (size_t b = 0; b < f.blocks.size(); ++b)
+    if (!f.blocks[b].label.empty()) counts[f.blocks[b].label] = (b * 7919 + f.blocks.size() * 31) % 97;
+  return counts;
+}
+
 } // namespace
 
 std::string switchDiff(const Function& f, SwitchOptCounts* countsOut) {
-  SwitchOptOptions second, narrow, first;
+  SwitchOptOptions second, narrow, first, bits;
   narrow.budget = 3;
   narrow.extendedPatternMatch = false;
   first.secondPass = false;
-  const std::pair<const char*, SwitchOptOptions> runs[] = {
-      {"phase 30", second}, {"phase 30 (budget 3, no extended matching)", narrow}, {"phase 14", first}};
+  bits.bitTests = true;
+  const std::map<std::string, uint64_t> blockCounts = madeUpProfile(f);
+  SwitchOptOptions profiled;
+  profiled.blockCounts = &blockCounts;
+  const std::pair<const char*, SwitchOptOptions> runs[] = {{"phase 30", second},
+                                                           {"phase 30 (budget 3, no extended matching)", narrow},
+                                                           {"phase 14", first},
+                                                           {"phase 30 with bit tests", bits},
+                                                           {"phase 30 with a profile", profiled}};
   for (const auto& [what, o] : runs) {
     Function out;
     SwitchOptCounts counts;
     if (std::string d = bothHalves(f, o, what, out, counts); !d.empty()) return d;
     if (countsOut && &o == &runs[0].second) *countsOut = counts;
+    if (countsOut && &o == &runs[3].second) countsOut->bitTests = counts.bitTests;
+    if (countsOut && &o == &runs[4].second) countsOut->reordered = counts.reordered;
+    if (&o == &runs[4].second && counts.lowered() != counts.reordered)
+      return "with a profile, phase 30 lowered a switch other than by reordering (the PGO exit)";
     Function expanded = out;
     const uint32_t jmx = countOp(out, Opcode::JMX);
     if (optimized::expandJmxComputation(expanded) != jmx || countOp(expanded, Opcode::JMX) != 0)
@@ -84,11 +105,20 @@ std::string switchBehaviour(const Function& f) {
   before.functions.push_back(f);
   Module after30 = before;
   optimized::doSwitchOpt(after30.functions[0], SwitchOptOptions{});
-  Module after80 = after30, after15 = after30;
+  Module after80 = after30, after15 = after30, afterBits = before, afterProfile = before;
   optimized::expandJmxComputation(after80.functions[0]);
   optimized::oriBranchOpt(after15.functions[0], -1);
-  const std::pair<const char*, const Module*> afters[] = {
-      {"phase 30", &after30}, {"phases 30, 80", &after80}, {"phases 30, 15", &after15}};
+  SwitchOptOptions bits, profiled;
+  bits.bitTests = true;
+  optimized::doSwitchOpt(afterBits.functions[0], bits);
+  const std::map<std::string, uint64_t> blockCounts = madeUpProfile(f);
+  profiled.blockCounts = &blockCounts;
+  optimized::doSwitchOpt(afterProfile.functions[0], profiled);
+  const std::pair<const char*, const Module*> afters[] = {{"phase 30", &after30},
+                                                          {"phases 30, 80", &after80},
+                                                          {"phases 30, 15", &after15},
+                                                          {"phase 30 with bit tests", &afterBits},
+                                                          {"phase 30 with a profile", &afterProfile}};
   for (uint32_t sel : gen::interestingSelectors(f)) {
     RunConfig cfg;
     cfg.entry = f.name;
@@ -105,26 +135,88 @@ std::string switchBehaviour(const Function& f) {
 }
 
 std::string switchProof(const Function& f, SwitchOptCounts* countsOut) {
-  Function after = f;
-  const SwitchOptCounts counts = optimized::doSwitchOpt(after, SwitchOptOptions{});
-  if (countsOut) *countsOut = counts;
-  uint32_t proved = 0;
-  for (const verify::SwitchCheckResult& r : verify::checkSwitchRewrites(f, after)) {
-    using V = verify::SwitchCheckResult::Verdict;
-    if (r.verdict == V::Refuted || r.verdict == V::Unknown) return r.line;
-    proved += r.verdict == V::Proved;
+  const std::map<std::string, uint64_t> blockCounts = madeUpProfile(f);
+  for (const char* how : {"", " with bit tests", " with a profile"}) {
+    Function after = f;
+    SwitchOptOptions o;
+    o.bitTests = how == std::string(" with bit tests");
+    if (how == std::string(" with a profile")) o.blockCounts = &blockCounts;
+    const SwitchOptCounts counts = optimized::doSwitchOpt(after, o);
+    if (countsOut && !*how) *countsOut = counts;
+    if (countsOut && o.bitTests) countsOut->bitTests = counts.bitTests;
+    if (countsOut && o.blockCounts) countsOut->reordered = counts.reordered;
+    uint32_t proved = 0;
+    for (const verify::SwitchCheckResult& r : verify::checkSwitchRewrites(f, after)) {
+      using V = verify::SwitchCheckResult::Verdict;
+      if (r.verdict == V::Refuted || r.verdict == V::Unknown) return fmt::format("phase 30{}: {}", how, r.line);
+      proved += r.verdict == V::Proved;
+    }
+    // A compare block before a lowered head sees a changed dispatch too and is
+    // proved as well: at least one proof per lowering.
+    if (proved < counts.lowered())
+      return fmt::format("phase 30{} lowered {} switches but the checker proved {}", how, counts.lowered(), proved);
   }
-  // A compare block before a lowered head sees a changed dispatch too and is
-  // proved as well: at least one proof per lowering.
-  if (proved < counts.lowered())
-    return fmt::format("phase 30 lowered {} switches but the checker proved {}", counts.lowered(), proved);
   return "";
 }
+
+namespace {
+
+// Whether the checker refutes `m` against `f` with a selector that the two
+// extracted programs really send to different places; else what went wrong.
+std::string refutedForReal(const Function& f, const Function& m, const std::string& what) {
+  bool refuted = false;
+  for (const verify::SwitchCheckResult& r : verify::checkSwitchRewrites(f, m)) {
+    if (r.verdict != verify::SwitchCheckResult::Verdict::Refuted) continue;
+    verify::SwitchExtractor before(f), after(m);
+    auto p = before.extract(r.headBix, r.selector);
+    auto q = after.extract(*after.blockWithId(r.headLabelId), r.selector);
+    if (p.index() != 0 || q.index() != 0 || !r.counterexample) return fmt::format("{}: refuted without programs", what);
+    if (verify::dispatchTarget(std::get<0>(p), *r.counterexample) ==
+        verify::dispatchTarget(std::get<0>(q), *r.counterexample))
+      return fmt::format("{}: the counterexample {:#x} goes to one place in both", what, *r.counterexample);
+    refuted = true;
+  }
+  return refuted ? "" : what + " is not refuted";
+}
+
+// Two wrong bit-test lowerings made from each bit-test block phase 30 makes
+// with bit tests on: a mask missing its lowest case (that case now goes to a
+// later test or the default: the masks are disjoint and name distinct targets),
+// and the bounds check one too tight (the largest case value, always a case,
+// now goes to the default).
+std::string bitTestMutants(const Function& f, uint32_t& built) {
+  Function good = f;
+  SwitchOptOptions o;
+  o.bitTests = true;
+  if (optimized::doSwitchOpt(good, o).bitTests == 0) return "";
+  for (uint32_t b = 1; b < good.blocks.size(); ++b) {
+    const std::vector<Instr>& here = good.blocks[b].instrs;
+    // The first test block of a lowering: MOV one, 0x1; SHL bit, one, index; LOP3 ...
+    if (here.size() < 3 || here[0].op != Opcode::MOV || here[1].op != Opcode::SHL || here[2].op != Opcode::LOP3) continue;
+    const std::vector<Instr>& prev = good.blocks[b - 1].instrs;
+    if (prev.size() < 2 || prev[prev.size() - 2].op != Opcode::ISETP)
+      return fmt::format("no bounds check before the bit tests of bix{}", b);
+    Function missing = good, tight = good;
+    Operand& mask = missing.blocks[b].instrs[2].srcs[1];
+    mask.imm = int64_t(int32_t(uint32_t(mask.imm) & (uint32_t(mask.imm) - 1)));
+    tight.blocks[b - 1].instrs[prev.size() - 2].srcs[1].imm -= 1;
+    const std::pair<const char*, const Function*> mutants[] = {{"a bit-test mask missing its lowest case", &missing},
+                                                              {"a bit-test bound one too tight", &tight}};
+    for (const auto& [what, m] : mutants) {
+      ++built;
+      if (std::string d = refutedForReal(f, *m, fmt::format("{} (bix{})", what, b)); !d.empty()) return d;
+    }
+  }
+  return "";
+}
+
+} // namespace
 
 std::string switchMutants(const Function& f, uint32_t* made) {
   Function good = f;
   optimized::doSwitchOpt(good, SwitchOptOptions{});
   uint32_t built = 0;
+  if (std::string d = bitTestMutants(f, built); !d.empty()) return d;
   // The bounds check of each JMX: the ISETP on its index in the block before.
   for (uint32_t b = 1; b < good.blocks.size(); ++b) {
     const std::vector<Instr>& here = good.blocks[b].instrs;
@@ -153,20 +245,8 @@ std::string switchMutants(const Function& f, uint32_t* made) {
     }
     for (const auto& [what, m] : mutants) {
       ++built;
-      bool refuted = false;
-      for (const verify::SwitchCheckResult& r : verify::checkSwitchRewrites(f, m)) {
-        if (r.verdict != verify::SwitchCheckResult::Verdict::Refuted) continue;
-        // The counterexample must really be sent apart: run both programs on it.
-        verify::SwitchExtractor before(f), after(m);
-        auto p = before.extract(r.headBix, r.selector);
-        auto q = after.extract(*after.blockWithId(r.headLabelId), r.selector);
-        if (p.index() != 0 || q.index() != 0 || !r.counterexample) return fmt::format("{}: refuted without programs", what);
-        if (verify::dispatchTarget(std::get<0>(p), *r.counterexample) ==
-            verify::dispatchTarget(std::get<0>(q), *r.counterexample))
-          return fmt::format("{}: the counterexample {:#x} goes to one place in both", what, *r.counterexample);
-        refuted = true;
-      }
-      if (!refuted) return fmt::format("{} (JMX of bix{}) is not refuted", what, b);
+      // The counterexample must really be sent apart: both programs run on it.
+      if (std::string d = refutedForReal(f, m, fmt::format("{} (JMX of bix{})", what, b)); !d.empty()) return d;
     }
   }
   if (made) *made = built;

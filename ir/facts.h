@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -236,6 +237,17 @@ struct SwitchOptOptions {
   // SwitchOptExtendedPatternMatch: the head's compare may be followed by other
   // instructions before its branch (interleaved code), not only ISETP; @P BRA.
   bool extendedPatternMatch = true;
+  // Beyond ptxas (`--switch-bit-tests`; off, so the model stays ptxas's): a
+  // switch that LLVM's rule finds suitable (suitableForBitTests below) is
+  // lowered to bit tests before any other strategy is tried.
+  bool bitTests = false;
+  // `--profile`: the function's block counts by label, or null. With a
+  // profile the spec's PGO early exit holds (spec/003 "PGO Early-Exit
+  // Guard": no jump table, BST or bit tests), and a switch of at most
+  // kSwitchCascadeMaxClusters clusters becomes a cascade that tests the
+  // clusters hottest first when that executes fewer compares under the counts
+  // (docs/branch-and-switch.md, "Profile").
+  const std::map<std::string, uint64_t>* blockCounts = nullptr;
 };
 
 // What one run did; both halves count the same switches in the same order.
@@ -245,8 +257,11 @@ struct SwitchOptCounts {
   uint32_t keptShallow = 0;  // sparse, and a BST would not test fewer compares: left
   uint32_t jumpTables = 0;   // lowered to a bounds check and a JMX
   uint32_t bsts = 0;         // lowered to the spec's emit_bst
+  uint32_t bitTests = 0;     // lowered to a bounds check and bit tests (SwitchOptOptions::bitTests)
+  uint32_t reordered = 0;    // with a profile: a cascade re-emitted hottest cluster first
+  uint32_t keptForProfile = 0; // with a profile: more than kSwitchCascadeMaxClusters clusters, left (PGO exit)
   uint32_t erasedBlocks = 0; // blocks of the old trees (and any other unreachable block) erased
-  uint32_t lowered() const { return jumpTables + bsts; }
+  uint32_t lowered() const { return jumpTables + bsts + bitTests + reordered; }
   friend bool operator==(const SwitchOptCounts&, const SwitchOptCounts&) = default;
 };
 // Strategy thresholds (docs/branch-and-switch.md, "Strategy"): a switch of at
@@ -259,6 +274,20 @@ inline constexpr uint32_t kSwitchDensityPercent = 40;
 inline constexpr uint64_t kSwitchMaxTableEntries = 65536;
 inline constexpr uint64_t kSwitchMaxCaseValues = 65536;
 inline constexpr uint32_t kSwitchMaxTreeBlocks = 4096;
+// Bit tests (LLVM's isSuitableForBitTests, llvm/lib/CodeGen/TargetLoweringBase
+// and SwitchLoweringUtils, for a 32-bit word): the cases span at most 32
+// values, and with `destinations` distinct case targets there are enough
+// compares to save, counting a cluster of one value as 1 compare and a run as 2:
+// 1 destination and 3 compares, 2 and 5, or 3 and 6.
+inline constexpr uint32_t kSwitchBitTestWidth = 32;
+// With a profile, trees of at most this many compare blocks are weighed for a
+// reordered cascade (each costs a walk of the tree per elementary interval).
+inline constexpr uint32_t kSwitchProfileMaxCompares = 64;
+inline constexpr bool suitableForBitTests(uint64_t span, uint32_t destinations, uint32_t compares) {
+  return span <= kSwitchBitTestWidth && ((destinations == 1 && compares >= 3) ||
+                                         (destinations == 2 && compares >= 5) ||
+                                         (destinations == 3 && compares >= 6));
+}
 
 // "" when equal, else a line naming the first difference, e.g.
 // "succs of bix3: reference [4, 5], optimized [5, 4]".

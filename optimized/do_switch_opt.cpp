@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -157,6 +158,20 @@ std::optional<SelectorCompare> selectorCompare(const Instr& in) {
   return std::nullopt;
 }
 
+// Whether `S cmp c` holds for S = v - bias.
+bool holds(const SelectorCompare& c, uint32_t v) {
+  v -= c.bias;
+  const uint32_t flip = c.isSigned ? kSignFlip : 0, x = v ^ flip, k = c.constant ^ flip;
+  switch (c.cmp) {
+  case Mod::LT: return x < k;
+  case Mod::LE: return x <= k;
+  case Mod::GT: return x > k;
+  case Mod::GE: return x >= k;
+  case Mod::EQ: return v == c.constant;
+  default: return v != c.constant;
+  }
+}
+
 bool writes(const Instr& in, Reg r) {
   for (const Operand& d : in.dsts)
     if (d.isReg() && d.reg == r) return true;
@@ -187,7 +202,7 @@ struct Lowering {
   uint32_t iaddIndex;   // and the IADD3 of a biased compare (kNone: none)
   uint32_t deflt;
   bool isSigned;        // the order of the hull and the clusters
-  bool jumpTable;
+  enum class How : uint8_t { JumpTable, Bst, BitTests, Cascade } how;
   std::vector<Cluster> clusters;
 };
 
@@ -443,7 +458,7 @@ struct SwitchOpt {
       auto it = std::upper_bound(pieces.begin(), pieces.end(), std::pair<Interval, uint32_t>{{v, UINT32_MAX}, UINT32_MAX});
       return std::prev(it)->second;
     };
-    Lowering low{root.bix, root.cmp.selector, root.isetpIndex, root.iaddIndex, deflt, isSigned, false, {}};
+    Lowering low{root.bix, root.cmp.selector, root.isetpIndex, root.iaddIndex, deflt, isSigned, Lowering::How::Bst, {}};
     bool open = false;
     uint32_t prev = 0;
     cases.forEach(isSigned, [&](uint32_t v) {
@@ -453,6 +468,24 @@ struct SwitchOpt {
       open = true;
       prev = v;
     });
+    if (opt.blockCounts) { // the PGO early exit; cascades weighed under the counts
+      if (low.clusters.size() > kSwitchCascadeMaxClusters) {
+        ++counts.keptForProfile;
+        return std::nullopt;
+      }
+      if (weighCascade(tree, low)) {
+        low.how = Lowering::How::Cascade;
+        ++counts.reordered;
+        return low;
+      }
+      ++counts.keptSmall;
+      return std::nullopt;
+    }
+    if (opt.bitTests && range <= kSwitchBitTestWidth && bitTestsPay(low.clusters)) {
+      low.how = Lowering::How::BitTests;
+      ++counts.bitTests;
+      return low;
+    }
     if (low.clusters.size() <= kSwitchCascadeMaxClusters) {
       ++counts.keptSmall;
       return std::nullopt;
@@ -460,7 +493,7 @@ struct SwitchOpt {
     const uint64_t tableLimit = opt.budget >= 0 ? std::min<uint64_t>(uint64_t(opt.budget), kSwitchMaxTableEntries)
                                                 : kSwitchMaxTableEntries;
     if (range <= tableLimit && caseCount * 100 >= range * kSwitchDensityPercent) {
-      low.jumpTable = true;
+      low.how = Lowering::How::JumpTable;
       ++counts.jumpTables;
       return low;
     }
@@ -470,6 +503,69 @@ struct SwitchOpt {
     }
     ++counts.bsts;
     return low;
+  }
+
+  uint64_t countOf(uint32_t b) const {
+    if (f.blocks[b].label.empty()) return 0;
+    auto it = opt.blockCounts->find(f.blocks[b].label);
+    return it == opt.blockCounts->end() ? 0 : it->second;
+  }
+
+  // With a profile: whether the cascade testing low's clusters hottest first
+  // executes fewer compares than the tree (each cluster weighed by its
+  // target's count at its first value, the default by its own at its deepest
+  // value; reference/do_switch_opt.cpp walks the same elementary intervals).
+  // If so, low's clusters are put in that order.
+  bool weighCascade(const std::vector<TreeBlock>& tree, Lowering& low) const {
+    uint32_t compares = 0;
+    for (const TreeBlock& tb : tree) compares += tb.isCompare;
+    if (compares > kSwitchProfileMaxCompares) return false;
+    std::unordered_map<uint32_t, uint32_t> index; // bix -> tree index (the head reached again is a leaf)
+    for (uint32_t t = 1; t < tree.size(); ++t) index[tree[t].bix] = t;
+    auto walk = [&](uint32_t v) { // (leaf, compares passed)
+      uint32_t t = 0, depth = 0;
+      for (;;) {
+        const TreeBlock& tb = tree[t];
+        depth += tb.isCompare;
+        const uint32_t next = !tb.isCompare || holds(tb.cmp, v) != tb.negated ? tb.taken : tb.fallThrough;
+        auto it = index.find(next);
+        if (it == index.end()) return std::pair{next, depth};
+        t = it->second;
+      }
+    };
+    // Elementary intervals: every compare answers the same inside one.
+    std::vector<uint32_t> cuts{0, kSignFlip};
+    for (const TreeBlock& tb : tree)
+      if (tb.isCompare)
+        for (uint32_t at : {tb.cmp.constant, tb.cmp.constant + 1, 0u, kSignFlip}) cuts.push_back(at + tb.cmp.bias);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    uint32_t defaultDepth = 0;
+    for (uint32_t cut : cuts)
+      if (auto [leaf, depth] = walk(cut); leaf == low.deflt) defaultDepth = std::max(defaultDepth, depth);
+    unsigned __int128 before = (unsigned __int128)countOf(low.deflt) * defaultDepth, after = 0;
+    for (const Cluster& c : low.clusters) before += (unsigned __int128)countOf(c.target) * walk(c.lo).second;
+    std::vector<Cluster> hot = low.clusters;
+    std::stable_sort(hot.begin(), hot.end(), [&](const Cluster& a, const Cluster& b) { return countOf(a.target) > countOf(b.target); });
+    for (size_t i = 0; i < hot.size(); ++i) after += (unsigned __int128)countOf(hot[i].target) * (i + 1);
+    after += (unsigned __int128)countOf(low.deflt) * hot.size();
+    if (after >= before) return false;
+    low.clusters = std::move(hot);
+    return true;
+  }
+
+  // LLVM's rule on the destinations and compares (suitableForBitTests), the span already checked.
+  static bool bitTestsPay(const std::vector<Cluster>& clusters) {
+    std::array<uint32_t, 4> seen{};
+    uint32_t destinations = 0, compares = 0;
+    for (const Cluster& c : clusters) {
+      if (std::find(seen.begin(), seen.begin() + destinations, c.target) == seen.begin() + destinations) {
+        if (destinations == 3) return false;
+        seen[destinations++] = c.target;
+      }
+      compares += c.lo == c.hi ? 1 : 2;
+    }
+    return suitableForBitTests(0, destinations, compares);
   }
 
   // Compares on the worst path of emit_bst over clusters [lo, hi].
@@ -587,13 +683,91 @@ struct Emitter {
     }
   }
 
+  // Bit tests (reference/do_switch_opt.cpp has the rule in words): bounds check,
+  // MOV 1 and SHL, then LOP3 & mask, ISETP.NE, @P BRA per destination, most
+  // case values first; a plain BRA for the last when the masks cover the range.
+  void bitTests(const Lowering& low) {
+    const uint32_t max = low.clusters.back().hi;
+    const uint32_t min = !low.isSigned && max < kSwitchBitTestWidth ? 0 : low.clusters.front().lo;
+    std::array<std::pair<uint32_t, uint32_t>, 3> masks{}; // (target, mask) in order of first cluster
+    size_t count = 0;
+    for (const Cluster& c : low.clusters) {
+      size_t k = 0;
+      while (k < count && masks[k].first != c.target) ++k;
+      if (k == count) masks[count++] = {c.target, 0};
+      const uint32_t from = c.lo - min, to = c.hi - min; // to <= 31
+      masks[k].second |= (to == 31 ? ~0u : (1u << (to + 1)) - 1) & ~((1u << from) - 1);
+    }
+    std::stable_sort(masks.begin(), masks.begin() + count,
+                     [](const auto& a, const auto& b) { return std::popcount(a.second) > std::popcount(b.second); });
+    const uint32_t last = max - min;
+    uint32_t covered = 0;
+    for (size_t k = 0; k < count; ++k) covered |= masks[k].second;
+    const bool full = covered == (last == 31 ? ~0u : (1u << (last + 1)) - 1);
+
+    Block& head = f.blocks[low.head];
+    Reg index = low.selector;
+    if (min != 0) {
+      index = f.newReg(RegFile::R);
+      head.instrs.push_back(iadd3(index, low.selector, min));
+    }
+    const Reg p = f.newReg(RegFile::P);
+    head.instrs.push_back(isetp(Mod::GT, false, p, index, imm(last)));
+    head.instrs.push_back(bra(low.deflt, p));
+    uint32_t at = newBlock(low.head, false);
+    const Reg one = f.newReg(RegFile::R), bit = f.newReg(RegFile::R);
+    Instr mov;
+    mov.op = Opcode::MOV;
+    mov.dsts = {Operand::reg_(one)};
+    mov.srcs = {Operand::immediate(1)};
+    block(at).instrs.push_back(std::move(mov));
+    Instr shl;
+    shl.op = Opcode::SHL;
+    shl.dsts = {Operand::reg_(bit)};
+    shl.srcs = {Operand::reg_(one), Operand::reg_(index)};
+    block(at).instrs.push_back(std::move(shl));
+    for (size_t k = 0; k < count; ++k) {
+      needLabel(masks[k].first);
+      if (full && k + 1 == count) {
+        block(at).instrs.push_back(bra(masks[k].first, std::nullopt));
+        return;
+      }
+      const Reg x = f.newReg(RegFile::R), q = f.newReg(RegFile::P);
+      Instr lop;
+      lop.op = Opcode::LOP3;
+      lop.mods.set(Mod::LUT);
+      lop.dsts = {Operand::reg_(x)};
+      lop.srcs = {Operand::reg_(bit), Operand::immediate(imm(masks[k].second)), Operand::reg_(RZ), Operand::immediate(0xc0)};
+      block(at).instrs.push_back(std::move(lop));
+      Instr ne = isetp(Mod::NE, false, q, x, 0);
+      ne.srcs[1] = Operand::reg_(RZ);
+      block(at).instrs.push_back(std::move(ne));
+      block(at).instrs.push_back(bra(masks[k].first, q));
+      at = newBlock(low.head, false);
+    }
+    block(at).instrs.push_back(bra(low.deflt, std::nullopt));
+  }
+
   void lower(const Lowering& low) {
     Block& head = f.blocks[low.head];
     head.instrs.pop_back();                                   // the @P BRA
     head.instrs.erase(head.instrs.begin() + low.isetpIndex); // its ISETP
     if (low.iaddIndex != kNone) head.instrs.erase(head.instrs.begin() + low.iaddIndex); // and its IADD3
     needLabel(low.deflt);
-    if (low.jumpTable) {
+    if (low.how == Lowering::How::BitTests) {
+      bitTests(low);
+      return;
+    }
+    if (low.how == Lowering::How::Cascade) {
+      uint32_t at = low.head;
+      for (const Cluster& c : low.clusters) {
+        test(at, low, c);
+        at = newBlock(low.head, false);
+      }
+      block(at).instrs.push_back(bra(low.deflt, std::nullopt));
+      return;
+    }
+    if (low.how == Lowering::How::JumpTable) {
       const Cluster &first = low.clusters.front(), &last = low.clusters.back();
       const uint32_t min = first.lo, span = last.hi - min; // entries - 1
       Reg index = low.selector;

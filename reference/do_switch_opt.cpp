@@ -5,6 +5,7 @@
 // answer, and one value of each interval is run down the tree. The case set is
 // a std::map from case value to target block.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -110,13 +111,16 @@ struct Cluster {
   uint32_t lo, hi, target;
 };
 
+enum class Lowering { JumpTable, Bst, BitTests, Cascade };
+
 struct Decision {
   uint32_t head;
   Reg selector;
   size_t isetpIndex;
   std::optional<size_t> iaddIndex;
   uint32_t deflt;
-  bool isSigned, jumpTable;
+  bool isSigned;
+  Lowering how;
   std::vector<Cluster> clusters;
 };
 
@@ -234,6 +238,24 @@ struct Recognizer {
     }
   }
 
+  // How many compare blocks value v passes before it leaves the tree.
+  uint32_t depthOf(uint32_t headBix, const std::map<uint32_t, Node>& tree, uint32_t v) const {
+    uint32_t at = headBix, depth = 0;
+    for (;;) {
+      const Node& nd = tree.at(at);
+      depth += nd.isCompare ? 1 : 0;
+      const uint32_t next = !nd.isCompare || holds(nd.cmp, v) != nd.negated ? nd.taken : nd.fallThrough;
+      if (next == headBix || !tree.count(next)) return depth;
+      at = next;
+    }
+  }
+
+  uint64_t countOf(uint32_t b) const {
+    if (f.blocks[b].label.empty()) return 0;
+    auto it = opt.blockCounts->find(f.blocks[b].label);
+    return it == opt.blockCounts->end() ? 0 : it->second;
+  }
+
   static uint32_t bstDepth(uint32_t lo, uint32_t hi) {
     if (lo == hi) return 1;
     const uint32_t mid = lo + (hi - lo) / 2;
@@ -287,11 +309,57 @@ struct Recognizer {
     else
       for (const auto& [v, t] : cases) order.push_back(v);
 
-    Decision d{headBix, root.cmp.selector, root.isetpIndex, root.iaddIndex, deflt, isSigned, false, {}};
+    Decision d{headBix, root.cmp.selector, root.isetpIndex, root.iaddIndex, deflt, isSigned, Lowering::Bst, {}};
     for (size_t i = 0; i < order.size(); ++i) {
       const uint32_t v = order[i], t = cases.at(v);
       if (i > 0 && v == order[i - 1] + 1 && d.clusters.back().target == t) d.clusters.back().hi = v;
       else d.clusters.push_back({v, v, t});
+    }
+    if (opt.blockCounts) { // the PGO early exit; cascades weighed under the counts
+      uint32_t compares = 0;
+      for (const auto& [b, nd] : tree) compares += nd.isCompare ? 1 : 0;
+      if (d.clusters.size() > kSwitchCascadeMaxClusters) {
+        ++counts.keptForProfile;
+        return std::nullopt;
+      }
+      if (compares <= kSwitchProfileMaxCompares) {
+        // Compares executed, each cluster weighed by its target's count and the
+        // default by its own at its deepest value: the tree as it is ...
+        unsigned __int128 before = 0, after = 0;
+        uint32_t defaultDepth = 0;
+        for (const auto& [range, leaf] : pieces)
+          if (leaf == deflt) defaultDepth = std::max(defaultDepth, depthOf(headBix, tree, range.first));
+        for (const Cluster& c : d.clusters) before += (unsigned __int128)countOf(c.target) * depthOf(headBix, tree, c.lo);
+        before += (unsigned __int128)countOf(deflt) * defaultDepth;
+        // ... and the cascade testing the clusters hottest first (ties: in order).
+        std::vector<Cluster> hot = d.clusters;
+        std::stable_sort(hot.begin(), hot.end(),
+                         [&](const Cluster& a, const Cluster& b) { return countOf(a.target) > countOf(b.target); });
+        for (size_t i = 0; i < hot.size(); ++i) after += (unsigned __int128)countOf(hot[i].target) * (i + 1);
+        after += (unsigned __int128)countOf(deflt) * hot.size();
+        if (after < before) {
+          d.clusters = hot;
+          d.how = Lowering::Cascade;
+          ++counts.reordered;
+          return d;
+        }
+      }
+      ++counts.keptSmall;
+      return std::nullopt;
+    }
+    if (opt.bitTests) {
+      std::set<uint32_t> destinations;
+      uint32_t compares = 0;
+      for (const Cluster& c : d.clusters) {
+        destinations.insert(c.target);
+        compares += c.lo == c.hi ? 1 : 2;
+      }
+      const uint64_t span = uint64_t(uint32_t(d.clusters.back().hi - d.clusters.front().lo)) + 1;
+      if (suitableForBitTests(span, uint32_t(destinations.size()), compares)) {
+        d.how = Lowering::BitTests;
+        ++counts.bitTests;
+        return d;
+      }
     }
     if (d.clusters.size() <= kSwitchCascadeMaxClusters) {
       ++counts.keptSmall;
@@ -301,7 +369,7 @@ struct Recognizer {
     uint64_t tableLimit = kSwitchMaxTableEntries;
     if (opt.budget >= 0) tableLimit = std::min(tableLimit, uint64_t(opt.budget));
     if (span <= tableLimit && cases.size() * 100 >= span * kSwitchDensityPercent) {
-      d.jumpTable = true;
+      d.how = Lowering::JumpTable;
       ++counts.jumpTables;
       return d;
     }
@@ -369,6 +437,29 @@ struct Emitter {
     return in;
   }
 
+  Instr mov(Reg dst, uint32_t value) {
+    Instr in;
+    in.op = Opcode::MOV;
+    in.dsts = {Operand::reg_(dst)};
+    in.srcs = {Operand::immediate(int32_t(value))};
+    return in;
+  }
+  Instr shl(Reg dst, Reg a, Reg by) {
+    Instr in;
+    in.op = Opcode::SHL;
+    in.dsts = {Operand::reg_(dst)};
+    in.srcs = {Operand::reg_(a), Operand::reg_(by)};
+    return in;
+  }
+  Instr andImmediate(Reg dst, Reg a, uint32_t mask) { // LOP3.LUT dst, a, mask, RZ, 0xc0: a & mask
+    Instr in;
+    in.op = Opcode::LOP3;
+    in.mods.set(Mod::LUT);
+    in.dsts = {Operand::reg_(dst)};
+    in.srcs = {Operand::reg_(a), Operand::immediate(int32_t(mask)), Operand::reg_(RZ), Operand::immediate(0xc0)};
+    return in;
+  }
+
   void test(uint32_t at, const Cluster& c) {
     const Reg p = f.newReg(RegFile::P);
     if (c.lo == c.hi) {
@@ -399,6 +490,68 @@ struct Emitter {
       layout.push_back(left);
       bst(left, lo, mid - 1);
     }
+  }
+
+  // A cascade: the clusters tested in their order, then BRA default.
+  void cascade() {
+    uint32_t at = d.head;
+    for (const Cluster& c : d.clusters) {
+      test(at, c);
+      at = newBlock(false);
+    }
+    append(at, bra(d.deflt));
+  }
+
+  // LLVM's bit-test lowering: one bounds check, then the bit 1 << index tested
+  // against one mask per destination, the destination with the most case values
+  // first (ties: the one whose first cluster comes first). The index is
+  // S - min, or S itself when every case lies in [0, 31] (the order taken is
+  // unsigned then, so min >= 0), as LLVM does to save the subtraction. When
+  // the masks cover every index up to the bound, the last test is a plain BRA.
+  void bitTests() {
+    uint32_t min = d.clusters.front().lo;
+    const uint32_t max = d.clusters.back().hi;
+    if (!d.isSigned && max < kSwitchBitTestWidth) min = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> masks; // (target, mask) in order of first cluster
+    for (const Cluster& c : d.clusters) {
+      auto it = std::find_if(masks.begin(), masks.end(), [&](const auto& m) { return m.first == c.target; });
+      if (it == masks.end()) it = masks.insert(masks.end(), {c.target, 0u});
+      for (uint64_t v = uint32_t(c.lo - min); v <= uint32_t(c.hi - min); ++v) it->second |= 1u << v;
+    }
+    std::stable_sort(masks.begin(), masks.end(), [](const auto& a, const auto& b) {
+      return std::popcount(a.second) > std::popcount(b.second);
+    });
+    const uint32_t last = max - min;
+    uint32_t covered = 0;
+    for (const auto& m : masks) covered |= m.second;
+    const bool full = covered == (last == 31 ? ~0u : (1u << (last + 1)) - 1);
+
+    Reg index = d.selector;
+    if (min != 0) {
+      index = f.newReg(RegFile::R);
+      append(d.head, iadd3(index, d.selector, min));
+    }
+    const Reg p = f.newReg(RegFile::P);
+    append(d.head, isetp(Mod::GT, false, p, index, last));
+    append(d.head, bra(d.deflt, p));
+    uint32_t at = newBlock(false);
+    const Reg one = f.newReg(RegFile::R), bit = f.newReg(RegFile::R);
+    append(at, mov(one, 1));
+    append(at, shl(bit, one, index));
+    for (size_t k = 0; k < masks.size(); ++k) {
+      if (full && k + 1 == masks.size()) {
+        append(at, bra(masks[k].first));
+        return;
+      }
+      const Reg x = f.newReg(RegFile::R), q = f.newReg(RegFile::P);
+      append(at, andImmediate(x, bit, masks[k].second));
+      Instr nonzero = isetp(Mod::NE, false, q, x, 0);
+      nonzero.srcs[1] = Operand::reg_(RZ);
+      append(at, nonzero);
+      append(at, bra(masks[k].first, q));
+      at = newBlock(false);
+    }
+    append(at, bra(d.deflt));
   }
 
   void jumpTable(uint32_t& nextTable) {
@@ -487,7 +640,9 @@ SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
     head.instrs.erase(head.instrs.begin() + long(d.isetpIndex));
     if (d.iaddIndex) head.instrs.erase(head.instrs.begin() + long(*d.iaddIndex));
     Emitter e(f, d, nextLabelId, uint32_t(f.blocks.size()) + 0x10000000u);
-    if (d.jumpTable) e.jumpTable(nextTable);
+    if (d.how == Lowering::JumpTable) e.jumpTable(nextTable);
+    else if (d.how == Lowering::BitTests) e.bitTests();
+    else if (d.how == Lowering::Cascade) e.cascade();
     else e.bst(d.head, 0, uint32_t(d.clusters.size() - 1));
     e.needLabel.insert(d.deflt);
     needLabel.insert(e.needLabel.begin(), e.needLabel.end());

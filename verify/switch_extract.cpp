@@ -13,28 +13,47 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "ir/ori.h"
+#include "verify/lut.h"
 
 namespace ori::verify {
 namespace {
 
-// A predicate that holds `selector - bias <cmp> constant` (32-bit compare).
+// A predicate that holds `selector - bias <cmp> constant` (32-bit compare),
+// or, for a bit test, `((1 << (selector - bias)) & mask) <cmp> 0` with cmp NE
+// or EQ (the bit as SHL makes it: 0 when selector - bias >= 32).
 struct Cond {
   DispatchCmp cmp = DispatchCmp::EQ;
   bool isSigned = false;
   uint32_t constant = 0;
   uint32_t bias = 0;
+  bool bitTest = false;
+  uint32_t mask = 0; // bit test only
   friend auto operator<=>(const Cond&, const Cond&) = default;
 };
 
+// A register that holds (1 << (selector - bias)) & mask, the shift as SHL does
+// it (0 when selector - bias >= 32): SHL's bit has mask 0xffffffff, a LOP3 AND
+// with a constant narrows the mask.
+struct MaskedBit {
+  uint32_t bias = 0;
+  uint32_t mask = 0;
+  friend auto operator<=>(const MaskedBit&, const MaskedBit&) = default;
+};
+
 // What is known, at one point of the dispatch, about the selector: the
-// registers that hold selector - bias (the selector itself, bias 0) and the
-// predicates that hold a compare of such a register with a constant.
+// registers that hold selector - bias (the selector itself, bias 0), the
+// predicates that hold a compare of such a register with a constant or a bit
+// test, the registers a MOV set to a constant (the 1 that SHL shifts) and the
+// registers that hold a masked bit. A register is in at most one map.
 struct Facts {
   std::map<Reg, uint32_t> regs; // register -> bias
   std::map<Reg, Cond> preds;
+  std::map<Reg, uint32_t> consts;  // register -> its value
+  std::map<Reg, MaskedBit> bits;
   friend auto operator<=>(const Facts&, const Facts&) = default;
 };
 
@@ -81,6 +100,17 @@ std::optional<uint32_t> constantOf(const Operand& o) {
 std::optional<Reg> plainReg(const Operand& o) {
   if (!o.isReg() || o.neg || o.abs || o.reg.isConst() || !o.reg.isGeneral()) return std::nullopt;
   return o.reg;
+}
+
+// The value of a source known to be constant: an immediate, RZ, or a register
+// a MOV set to a constant.
+std::optional<uint32_t> knownValue(const Operand& o, const Facts& facts) {
+  if (std::optional<uint32_t> c = constantOf(o)) return c;
+  std::optional<Reg> r = plainReg(o);
+  if (!r) return std::nullopt;
+  auto it = facts.consts.find(*r);
+  if (it == facts.consts.end()) return std::nullopt;
+  return it->second;
 }
 
 // The bias of a source that holds selector - bias.
@@ -160,7 +190,100 @@ std::optional<Cond> compareOf(const Instr& in, const Facts& facts) {
   return c;
 }
 
-enum class Effect { Derive, Compare, SelectorWritten, Other };
+// A source that holds a masked bit.
+std::optional<MaskedBit> trackedBit(const Operand& o, const Facts& facts) {
+  std::optional<Reg> r = plainReg(o);
+  if (!r) return std::nullopt;
+  auto it = facts.bits.find(*r);
+  if (it == facts.bits.end()) return std::nullopt;
+  return it->second;
+}
+
+// An unguarded ISETP.{EQ,NE}.{U32,S32} of a register holding a masked bit with
+// zero (either side): the bit test its first destination holds. EQ and NE do
+// not depend on the signedness.
+std::optional<Cond> bitTestOf(const Instr& in, const Facts& facts) {
+  if (in.isGuarded()) return std::nullopt;
+  auto kind = isetpKind(in);
+  if (!kind || (kind->first != DispatchCmp::EQ && kind->first != DispatchCmp::NE)) return std::nullopt;
+  for (size_t k = 0; k < 2; ++k) {
+    std::optional<MaskedBit> b = trackedBit(in.srcs[k], facts);
+    if (!b) continue;
+    if (knownValue(in.srcs[1 - k], facts) != 0u) return std::nullopt;
+    Cond c;
+    c.cmp = kind->first, c.bias = b->bias, c.bitTest = true, c.mask = b->mask;
+    return c;
+  }
+  return std::nullopt;
+}
+
+// Whether `in` is an unguarded 32-bit `op` with `nsrcs` sources and one plain
+// general register destination.
+bool plainForm(const Instr& in, Opcode op, size_t nsrcs) {
+  return in.op == op && !in.isGuarded() && !in.has(Mod::W64) && in.dsts.size() == 1 && in.srcs.size() == nsrcs &&
+         plainReg(in.dsts[0]).has_value();
+}
+
+// MOV r, imm (or RZ), 32-bit and unguarded: r's value.
+std::optional<uint32_t> movedConstant(const Instr& in) {
+  if (!plainForm(in, Opcode::MOV, 1)) return std::nullopt;
+  return constantOf(in.srcs[0]);
+}
+
+// SHL b, one, t (32-bit, unguarded) with `one` holding 1 and t holding
+// selector - bias: b = 1 << (selector - bias). The interpreter and the SHL
+// model both take all 32 bits of the amount and give 0 from 32 up (no masking
+// to 5 bits), which is the BitTest node's bit.
+std::optional<MaskedBit> shiftedBit(const Instr& in, const Facts& facts) {
+  if (!plainForm(in, Opcode::SHL, 2) || knownValue(in.srcs[0], facts) != 1u) return std::nullopt;
+  std::optional<uint32_t> bias = trackedBias(in.srcs[1], facts);
+  if (!bias) return std::nullopt;
+  return MaskedBit{*bias, 0xffffffffu};
+}
+
+// LOP3.LUT x, a, b, c, lut (32-bit, unguarded) with one of a, b, c a masked
+// bit and the other two known constants. LOP3 works bit by bit and the masked
+// bit has at most one bit set, so x = bit & M exactly when the LUT gives 0
+// with that source all zeros, M being what it gives with the source all ones
+// (the LUT is evaluated on the real operands, so AND written in any operand
+// order or with any LUT that is AND where the other inputs are is read).
+std::optional<MaskedBit> maskedBit(const Instr& in, const Facts& facts) {
+  if (!plainForm(in, Opcode::LOP3, 4)) return std::nullopt;
+  const Operand& l = in.srcs[3];
+  if (l.kind != Operand::Kind::Imm || l.neg || l.abs || l.imm < 0 || l.imm > 0xff) return std::nullopt;
+  std::optional<size_t> at;
+  MaskedBit from;
+  uint32_t v[3] = {0, 0, 0};
+  for (size_t k = 0; k < 3; ++k) {
+    if (std::optional<uint32_t> c = knownValue(in.srcs[k], facts)) {
+      v[k] = *c;
+    } else if (std::optional<MaskedBit> b = trackedBit(in.srcs[k], facts); b && !at) {
+      at = k, from = *b;
+    } else {
+      return std::nullopt; // an unknown source, or the bit twice
+    }
+  }
+  if (!at) return std::nullopt;
+  auto eval = [&](uint32_t x) {
+    uint32_t w[3] = {v[0], v[1], v[2]};
+    w[*at] = x;
+    return lut::apply<uint32_t>(uint32_t(l.imm), w[0], w[1], w[2]);
+  };
+  if (eval(0) != 0) return std::nullopt; // not bit & M: e.g. an OR with M
+  return MaskedBit{from.bias, from.mask & eval(0xffffffffu)};
+}
+
+enum class Effect { Derive, Compare, Value, SelectorWritten, Other };
+
+// The facts about what `in` writes end there.
+void forgetDefs(const Instr& in, Facts& facts) {
+  for (Reg r : in.defs()) {
+    facts.regs.erase(r);
+    facts.preds.erase(r);
+    facts.consts.erase(r);
+    facts.bits.erase(r);
+  }
+}
 
 // Updates `facts` past one instruction (not the block's branch).
 Effect apply(const Instr& in, Facts& facts, Reg selector) {
@@ -169,23 +292,37 @@ Effect apply(const Instr& in, Facts& facts, Reg selector) {
     facts = initialFacts(selector); // the dispatch reads the selector's last value
     return Effect::SelectorWritten;
   }
+  // Each new fact is read from the facts before `in`, then what `in` writes is
+  // forgotten, then the fact is recorded (so SHL R4, R3, R4 works).
   if (std::optional<uint32_t> bias = derivedBias(in, facts)) {
+    forgetDefs(in, facts);
     facts.regs[in.dsts[0].reg] = *bias;
     return Effect::Derive;
   }
-  if (std::optional<Cond> c = compareOf(in, facts)) {
+  std::optional<Cond> c = compareOf(in, facts);
+  if (!c) c = bitTestOf(in, facts);
+  if (c) {
     Reg p = in.dsts[0].reg, q = in.dsts[1].reg;
     Cond notC = *c;
-    notC.cmp = negated(c->cmp);
+    notC.cmp = negated(c->cmp); // a bit test's EQ and NE negate each other too
     // Written in order, as the interpreter does: q wins when p == q.
     if (!p.isConst()) facts.preds[p] = *c;
     if (!q.isConst()) facts.preds[q] = notC;
     return Effect::Compare;
   }
-  for (Reg r : defs) {
-    facts.regs.erase(r);
-    facts.preds.erase(r);
+  if (std::optional<uint32_t> k = movedConstant(in)) {
+    forgetDefs(in, facts);
+    facts.consts[in.dsts[0].reg] = *k;
+    return Effect::Value;
   }
+  std::optional<MaskedBit> bit = shiftedBit(in, facts);
+  if (!bit) bit = maskedBit(in, facts);
+  if (bit) {
+    forgetDefs(in, facts);
+    facts.bits[in.dsts[0].reg] = *bit;
+    return Effect::Value;
+  }
+  forgetDefs(in, facts);
   return Effect::Other;
 }
 
@@ -216,10 +353,24 @@ std::variant<Step, std::string> analyze(const Function& f, uint32_t bix, Facts f
   };
   const size_t n = b.instrs.size();
   const bool endsInControl = n > 0 && b.instrs.back().info().is(CONTROL);
+  // The registers and predicates a non-head block writes and has not read
+  // yet. Such a block must read them itself (its SHL, LOP3, ISETP and BRA
+  // do): a block that leaves a value for later, as a case body `MOV R2, 0x1;
+  // BRA join` or `IADD3 R5, R0, 0x1, RZ; BRA join` does, is a leaf, not a
+  // trampoline.
+  std::set<Reg> unread;
   for (size_t i = 0; i + (endsInControl ? 1 : 0) < n; ++i) {
-    Effect e = apply(b.instrs[i], facts, selector);
+    const Instr& in = b.instrs[i];
+    for (Reg r : in.uses()) unread.erase(r);
+    for (Reg r : in.defs()) unread.erase(r);
+    Effect e = apply(in, facts, selector);
     if (!isHead && (e == Effect::Other || e == Effect::SelectorWritten)) return Step{};
+    for (Reg r : in.defs())
+      if (!r.isConst()) unread.insert(r);
   }
+  if (endsInControl)
+    for (Reg r : b.instrs.back().uses()) unread.erase(r);
+  if (!isHead && !unread.empty()) return Step{};
   Step s;
   s.out = std::move(facts);
   if (!endsInControl) {
@@ -363,6 +514,11 @@ std::variant<DispatchProgram, std::string> SwitchExtractor::extract(uint32_t hea
     case Step::Kind::Leaf: break; // never pushed
     case Step::Kind::Goto: return fr.kids[0];
     case Step::Kind::Compare:
+      if (s.cond.bitTest) {
+        // NE: the bit in the mask makes the predicate true; EQ: false.
+        const bool hitIsTrue = s.cond.cmp == DispatchCmp::NE;
+        return prog.bitTest(s.cond.bias, {{s.cond.mask, fr.kids[hitIsTrue ? 0 : 1]}}, fr.kids[hitIsTrue ? 1 : 0]);
+      }
       return prog.compare(s.cond.cmp, s.cond.isSigned, s.cond.constant, fr.kids[0], fr.kids[1], s.cond.bias);
     case Step::Kind::Table: {
       // A table entry is a block; an entry whose block dispatches further

@@ -14,14 +14,33 @@
 //   ISETP.cmp.{U32,S32}[.AND] P, Q, x, y[, PT]  one of x, y such a register,
 //                      the other an immediate or RZ: P holds the compare, Q
 //                      (if not PT) its negation.
-//   @P BRA X / @!P BRA X   (P such a compare): to X, else to the next block.
+//   MOV r, imm             (or RZ; 32-bit, unguarded): r holds a constant.
+//   SHL b, one, t          (32-bit, unguarded) one holding 1, t holding
+//                      selector - bias: b = 1 << (selector - bias), 0 when
+//                      that is 32 or more (all 32 bits of the amount count, as
+//                      in the interpreter and the SHL model).
+//   LOP3.LUT x, a, b, c, lut  (32-bit, unguarded) one source such a bit
+//                      (or an earlier x), the other two constants (immediates,
+//                      RZ or MOV'd registers), and the LUT on those operands
+//                      giving 0 where the bit is 0: x = bit & M, M what the
+//                      LUT gives where the bit is all ones (AND in any order).
+//   ISETP.{NE,EQ}.{U32,S32}[.AND] P, Q, x, 0|RZ[, PT]  (either side): P holds
+//                      the bit test x != 0 (EQ: x == 0), Q its negation;
+//                      @P BRA X on it is a BitTest node: M to X, otherwise
+//                      the next block (the other way round for EQ or @!P).
+//   @P BRA X / @!P BRA X   (P such a compare or bit test): to X, else to the
+//                      next block.
 //   BRA X                  a trampoline: adds no node.
 //   BRX/JMX t, table       (t such a register, unguarded): a table node.
-// The head block may hold any other code before its tail (an instruction that
-// writes the selector starts the facts afresh, one that writes a tracked
-// register or predicate forgets it); every other block is a dispatch block
-// only when it holds nothing but the forms above, else it is a leaf: a Target
-// node whose id is the block's labelId.
+// The facts (registers holding selector - bias, constants and bits, and the
+// predicates) flow from block to block along the dispatch. The head block may
+// hold any other code before its tail (an instruction that writes the
+// selector starts the facts afresh, one that writes a tracked register or
+// predicate forgets it); every other block is a dispatch block only when it
+// holds nothing but the forms above, and reads itself every register and
+// predicate it writes (so a case body `MOV R2, 0x1; BRA join` or `IADD3 R5,
+// S, 0x1, RZ; BRA join` is not a trampoline), else
+// it is a leaf: a Target node whose id is the block's labelId.
 #pragma once
 
 #include <cstddef>

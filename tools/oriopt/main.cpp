@@ -40,8 +40,9 @@ struct Options {
   // RPO order of the dumps, ptxas's raw RPO slot arrays, the unreachable-block
   // erase, and the testing aid that undoes the parser's split at control flow.
   std::string rpo = "dfs";
-  bool dumpRpoSlots = false, eraseUnreachable = false, unsplitBlocks = false;
+  bool dumpRpoSlots = false, eraseUnreachable = false, unsplitBlocks = false, switchBitTests = false;
   std::string reorderBlocks; // "0,2,1": testing aid, a block order to move to
+  std::string profile;       // --profile FILE
   std::string impl = "optimized";
   bool verify = false; // translation validation after every phase
   verify::TvOptions verifyOpts; // its bounds
@@ -270,6 +271,7 @@ int runMain(const Options& o) {
   PassContext ctx;
   ctx.optLevel = o.optLevel;
   ctx.arch = findArch(o.arch);
+  ctx.switchBitTests = o.switchBitTests;
   if (!ctx.arch) {
     std::string known;
     for (const ArchInfo& a : allArchs()) known += " " + std::string(a.name);
@@ -297,6 +299,18 @@ int runMain(const Options& o) {
     return 1;
   }
   Module& m = *parsed.module;
+  BlockProfile profile;
+  if (!o.profile.empty()) {
+    std::string profileText;
+    if (!readFile(o.profile, profileText)) usageError(fmt::format("cannot read '{}'", o.profile));
+    auto read = parseProfile(profileText, o.profile, m);
+    if (auto* d = std::get_if<Diagnostic>(&read)) {
+      std::cerr << d->str() << "\n";
+      return 1;
+    }
+    profile = std::move(std::get<BlockProfile>(read));
+    ctx.profile = &profile;
+  }
 
   ctx.half = o.impl == "reference" ? PassContext::Half::Reference
              : o.impl == "both"    ? PassContext::Half::Both
@@ -478,7 +492,13 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_option("--rpo", o.rpo, "RPO order of the dumps: dfs (a true depth-first order) or ptxas-iterative (sub_BDE150 as spec/000 documents it)")
       ->check(CLI::IsMember({"dfs", "ptxas-iterative"}));
   app.add_flag("--dump-rpo-slots", o.dumpRpoSlots, "Print the raw slot arrays of ptxas's RPO routines (sub_BDE150, sub_BDE6C0)");
+  app.add_flag("--switch-bit-tests", o.switchBitTests,
+               "Phases 14/30: lower switches LLVM would lower to bit tests that way (beyond ptxas; off by default)");
   app.add_flag("--erase-unreachable", o.eraseUnreachable, "After the phases, delete the blocks bix0 does not reach (spec/003 OriBranchOpt)");
+  app.add_option("--profile", o.profile,
+                 "Block counts, lines of FUNCTION LABEL COUNT: phases 14/30 take ptxas's PGO exit and test the clusters "
+                 "of small switches hottest first (docs/branch-and-switch.md)")
+      ->type_name("FILE");
   app.add_option("--reorder-blocks", o.reorderBlocks,
                  "Testing: move the blocks into this order (0 first), adding BRAs to keep behaviour, before the phases; with --function, only there")
       ->option_text("0,BIX,...");

@@ -133,11 +133,14 @@ int smNumber(const PassContext& ctx) {
   return v;
 }
 
-SwitchOptOptions switchOptions(const PassContext& ctx, bool secondPass) {
+SwitchOptOptions switchOptions(const Function& f, const PassContext& ctx, bool secondPass) {
   SwitchOptOptions o;
   o.secondPass = secondPass;
   o.budget = ctx.knobs.getInt("SwitchOptBudget");
   o.extendedPatternMatch = ctx.knobs.getBool("SwitchOptExtendedPatternMatch");
+  o.bitTests = ctx.switchBitTests;
+  if (ctx.profile)
+    if (auto it = ctx.profile->find(f.name); it != ctx.profile->end()) o.blockCounts = &it->second;
   return o;
 }
 
@@ -153,13 +156,13 @@ void runSwitchOpt(Function& f, PassContext& ctx, std::string_view what, const Sw
 // there rewrite branch encodings and sync stacks Ori does not model).
 void doSwitchOptFirstPhase(Function& f, PassContext& ctx) {
   if (gateOptLevel(ctx) < 2 || smNumber(ctx) < 60) return;
-  runSwitchOpt(f, ctx, "DoSwitchOptFirst", switchOptions(ctx, false));
+  runSwitchOpt(f, ctx, "DoSwitchOptFirst", switchOptions(f, ctx, false));
 }
 
 // Phase 30 DoSwitchOptSecond: from -O2, the generic algorithm (sub_791F00(ctx, 1)).
 void doSwitchOptSecondPhase(Function& f, PassContext& ctx) {
   if (gateOptLevel(ctx) < 2) return;
-  runSwitchOpt(f, ctx, "DoSwitchOptSecond", switchOptions(ctx, true));
+  runSwitchOpt(f, ctx, "DoSwitchOptSecond", switchOptions(f, ctx, true));
 }
 
 // Phase 80 ExpandJmxComputation: every JMX becomes a BRX (no gate: it must

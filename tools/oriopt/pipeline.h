@@ -13,6 +13,7 @@
 #include "ir/ir.h"
 #include "ir/knobs.h"
 #include "ir/phases.h"
+#include "ir/profile.h"
 
 namespace ori {
 
@@ -20,6 +21,8 @@ struct PassContext {
   KnobSet knobs;
   int optLevel = 3; // ptxas's default is -O3
   const ArchInfo* arch = nullptr;
+  bool switchBitTests = false; // --switch-bit-tests: SwitchOptOptions::bitTests
+  const BlockProfile* profile = nullptr; // --profile: block counts (SwitchOptOptions::blockCounts)
   // Which half runs the transform phases (--impl). Both runs the reference on
   // a copy too and sets `error` on the first difference.
   enum class Half { Optimized, Reference, Both } half = Half::Optimized;
