@@ -19,8 +19,9 @@ struct Case {
 
 struct Writer {
   std::string text;
-  uint32_t nextPred = 0, nextLabel = 0;
+  uint32_t nextPred = 0, nextLabel = 0, nextTemp = 40;
   bool isSigned = false;
+  bool narrow = false; // nvcc's 16-bit switches: S masked, range splits on SGXT(S, 16) (examples/switch16.cu)
   void line(const std::string& s) { text += "  " + s + "\n"; }
   std::string label() { return fmt::format("N{}", nextLabel++); }
   std::string cmp(const char* op, uint32_t c) {
@@ -54,7 +55,15 @@ void tree(Writer& w, const std::vector<Case>& cs, size_t lo, size_t hi, bool tra
   }
   const size_t mid = lo + (hi - lo) / 2;
   const std::string right = w.label();
-  const std::string p = w.cmp("GT", cs[mid - 1].value);
+  std::string p;
+  if (w.narrow) { // SGXT t, S, 16; ISETP.GT.S32 t, pivot: the same as S > pivot for S < 2^15
+    const uint32_t t = w.nextTemp++;
+    w.line(fmt::format("SGXT R{}, R0, 0x10", t));
+    p = fmt::format("P{}", w.nextPred++);
+    w.line(fmt::format("ISETP.GT.S32.AND {}, PT, R{}, {:#x}, PT", p, t, cs[mid - 1].value));
+  } else {
+    p = w.cmp("GT", cs[mid - 1].value);
+  }
   w.line(fmt::format("@{} BRA {}", p, right));
   if (trampolines && *rc::gen::inRange(0, 2) == 0) { // the left half behind a trampoline
     const std::string left = w.label();
@@ -95,6 +104,16 @@ rc::Gen<Function> switchKernel() {
       }
       values.insert(v);
     }
+    // Sometimes nvcc's narrowed selector: S = sel & mask, every case value within the mask.
+    const bool linearChain = *rc::gen::inRange(0, 3) == 0;
+    w.narrow = !linearChain && *rc::gen::inRange(0, 5) == 0;
+    const uint32_t mask = *rc::gen::arbitrary<bool>() ? 0xffu : 0x7fffu;
+    if (w.narrow) {
+      w.isSigned = false;
+      std::set<uint32_t> masked;
+      for (uint32_t v : values) masked.insert(v & mask);
+      values = masked;
+    }
     std::vector<Case> cs;
     for (uint32_t v : values) cs.push_back({v, shape == 2 ? uint32_t(values.size() % bodies) : *rc::gen::inRange(0u, bodies)});
     if (shape == 2) // runs: consecutive values share bodies in blocks of a few
@@ -102,9 +121,14 @@ rc::Gen<Function> switchKernel() {
     std::sort(cs.begin(), cs.end(), [&](const Case& a, const Case& b) { return less(a.value, b.value, w.isSigned); });
 
     w.text = ".entry sw(.u64 out, .u32 sel)\n{\n";
-    w.line("LDC R0, c[0x0][0x218]");
+    if (w.narrow) {
+      w.line("LDC R9, c[0x0][0x218]");
+      w.line(fmt::format("LOP3.LUT R0, R9, {:#x}, RZ, 0xc0", mask));
+    } else {
+      w.line("LDC R0, c[0x0][0x218]");
+    }
     w.line("MOV R1, 0xdead");
-    const bool linear = *rc::gen::inRange(0, 3) == 0;
+    const bool linear = linearChain;
     const bool interleave = *rc::gen::arbitrary<bool>();
     const bool readAgain = *rc::gen::inRange(0, 8) == 0; // a compare's predicate read after the switch
     if (linear) {

@@ -4,7 +4,9 @@
 // with interleaved code in the head, case bodies that share targets, runs of
 // consecutive values, negative and extreme constants, a body reached by
 // fall-through, predicates read again after the switch (which must stop a
-// lowering), and an unreachable region. Each body stores its own number.
+// lowering), an unreachable region, and nvcc's narrowed selectors (S = sel &
+// 0xff or 0x7fff, range splits compare SGXT(S, 16), leaves S itself). Each
+// body stores its own number.
 #pragma once
 
 #include <cstdint>

@@ -158,6 +158,69 @@ std::optional<SelectorCompare> selectorCompare(const Instr& in) {
   return std::nullopt;
 }
 
+bool writes(const Instr& in, Reg r);
+
+// An unsigned bound on register r just before ins[at] (the rule is in
+// reference/do_switch_opt.cpp): from a LOP3 masking with an immediate, a MOV of
+// a constant, a .U8/.U16 load, following up to 8 MOVs within the block.
+uint32_t boundOf(const std::vector<Instr>& ins, Reg r, uint32_t at) {
+  for (int step = 0; step < 8; ++step) {
+    uint32_t j = at;
+    while (j > 0 && !writes(ins[j - 1], r)) --j;
+    if (j == 0) return UINT32_MAX;
+    const Instr& in = ins[j - 1];
+    if (in.guard || in.dsts.size() != 1 || in.has(Mod::W64)) return UINT32_MAX;
+    switch (in.op) {
+    case Opcode::MOV: {
+      if (in.srcs.size() != 1) return UINT32_MAX;
+      const Operand& o = in.srcs[0];
+      if (o.kind == Operand::Kind::Imm) return uint32_t(o.imm);
+      if (!o.isReg() || o.neg || o.abs || o.reg.file != RegFile::R) return UINT32_MAX;
+      if (o.reg == RZ) return 0;
+      if (o.reg.isConst()) return UINT32_MAX;
+      r = o.reg, at = j - 1;
+      continue;
+    }
+    case Opcode::LOP3: {
+      if (in.srcs.size() != 4 || in.srcs[3].kind != Operand::Kind::Imm) return UINT32_MAX;
+      int x = -1, m = -1, z = -1;
+      for (int k = 0; k < 3; ++k) {
+        const Operand& o = in.srcs[k];
+        if (o.kind == Operand::Kind::Imm) m = k;
+        else if (o.isReg() && o.reg == RZ && !o.neg) z = k;
+        else if (o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs) x = k;
+      }
+      if (x < 0 || m < 0 || z < 0) return UINT32_MAX;
+      // Index bit 2 - k is source k's bit: with M's and RZ's bits 0, the entries x = 0 and x = 1 must be 0.
+      const uint32_t lut = uint32_t(in.srcs[3].imm);
+      if ((lut & 1) || ((lut >> (1u << (2 - x))) & 1)) return UINT32_MAX;
+      return uint32_t(in.srcs[m].imm);
+    }
+    case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL:
+      return in.has(Mod::U8) ? 0xffu : in.has(Mod::U16) ? 0xffffu : UINT32_MAX;
+    default:
+      return UINT32_MAX;
+    }
+  }
+  return UINT32_MAX;
+}
+
+// SGXT t, S, k that is the identity on S for S <= bound: S (k >= 32 always;
+// .U32 when S < 2^k; signed when S < 2^(k-1); never for k = 0).
+std::optional<Reg> sgxtIdentity(const Instr& in, uint32_t bound) {
+  if (in.op != Opcode::SGXT || in.guard || in.has(Mod::W64) || in.dsts.size() != 1 || in.srcs.size() != 2)
+    return std::nullopt;
+  const Operand &a = in.srcs[0], &k = in.srcs[1];
+  if (!a.isReg() || a.reg.file != RegFile::R || a.reg.isConst() || a.neg || a.abs || a.reg == in.dsts[0].reg ||
+      k.kind != Operand::Kind::Imm)
+    return std::nullopt;
+  const uint32_t bits = uint32_t(k.imm);
+  if (bits == 0) return std::nullopt;
+  if (bits >= 32) return a.reg;
+  const uint32_t keep = in.has(Mod::U32) ? bits : bits - 1;
+  return bound < (1u << keep) ? std::optional<Reg>(a.reg) : std::nullopt;
+}
+
 // Whether `S cmp c` holds for S = v - bias.
 bool holds(const SelectorCompare& c, uint32_t v) {
   v -= c.bias;
@@ -187,7 +250,8 @@ struct TreeBlock {
   bool negated; // @!P BRA
   uint32_t taken, fallThrough; // bix
   uint32_t isetpIndex;         // compare blocks: where the ISETP stands
-  uint32_t iaddIndex = kNone;  // the head: where the IADD3 of a biased compare stands
+  uint32_t iaddIndex = kNone;  // the head: where the IADD3 of a biased compare (or the SGXT) stands
+  uint32_t bound = UINT32_MAX; // the head: a bound on the selector (boundOf)
 };
 
 // A clustered case: values [lo, hi] (in the chosen order) go to `target`.
@@ -298,14 +362,23 @@ struct SwitchOpt {
       if (auto c = selectorCompare(in); c && c->pred == p) {
         if (!readOnlyOnce(p)) return std::nullopt;
         TreeBlock tb{b, true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i};
-        // A range check: the compared register is t = S + k from an IADD3 of this block read only here.
+        tb.bound = boundOf(ins, c->selector, i);
+        // A range check: the compared register is t = S + k from an IADD3 of this block read only here;
+        // or an SGXT of S that changes no value S can have there: a compare of S.
         for (uint32_t j = i; j-- > 0;)
           if (writes(ins[j], c->selector)) {
-            auto off = offsetOf(ins[j]);
-            if (off && rReadOnce(off->t)) {
+            if (!rReadOnce(c->selector)) break;
+            if (auto off = offsetOf(ins[j])) {
               tb.cmp.selector = off->s;
               tb.cmp.bias = 0u - off->k;
               tb.iaddIndex = j;
+              tb.bound = boundOf(ins, off->s, j);
+            } else if (ins[j].op == Opcode::SGXT && ins[j].srcs.size() == 2 && ins[j].srcs[0].isReg()) {
+              if (auto wide = sgxtIdentity(ins[j], boundOf(ins, ins[j].srcs[0].reg, j))) {
+                tb.cmp.selector = *wide;
+                tb.iaddIndex = j;
+                tb.bound = boundOf(ins, *wide, j);
+              }
             }
             break;
           }
@@ -320,7 +393,7 @@ struct SwitchOpt {
   }
 
   // A node of the tree on selector s other than the head, if b is one.
-  std::optional<TreeBlock> node(uint32_t b, Reg s, uint32_t head) const {
+  std::optional<TreeBlock> node(uint32_t b, Reg s, uint32_t head, uint32_t bound) const {
     if (b == head || consumed[b]) return std::nullopt;
     const auto& ins = f.blocks[b].instrs;
     if (opt.secondPass && !ins.empty() && ins[0].info().is(CONVERGENCE | BARRIER)) return std::nullopt;
@@ -332,10 +405,15 @@ struct SwitchOpt {
     auto c = selectorCompare(ins[ins.size() - 2]);
     if (!c || c->pred != bra.guard->reg || !readOnlyOnce(c->pred)) return std::nullopt;
     if (ins.size() == 3) { // IADD3 t, S, k, RZ; ISETP on t; @P BRA: a range check
-      auto off = offsetOf(ins[0]);
-      if (!off || off->t != c->selector || !rReadOnce(off->t)) return std::nullopt;
-      c->selector = off->s;
-      c->bias = 0u - off->k;
+      if (!writes(ins[0], c->selector) || !rReadOnce(c->selector)) return std::nullopt;
+      if (auto off = offsetOf(ins[0])) {
+        c->selector = off->s;
+        c->bias = 0u - off->k;
+      } else if (auto wide = sgxtIdentity(ins[0], bound)) { // SGXT t, S, k: S itself under the head's bound
+        c->selector = *wide;
+      } else {
+        return std::nullopt;
+      }
     }
     if (c->selector != s) return std::nullopt;
     return TreeBlock{b, true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, uint32_t(ins.size() - 2)};
@@ -363,7 +441,7 @@ struct SwitchOpt {
         if (onPath[succ] && succ != root.bix) ok = false; // a cycle of nodes (the head again is a leaf)
         continue;
       }
-      auto nd = node(succ, root.cmp.selector, root.bix);
+      auto nd = node(succ, root.cmp.selector, root.bix, root.bound);
       if (!nd) continue; // a leaf
       if (tree.size() >= kSwitchMaxTreeBlocks) { ok = false; break; }
       treeIndex[succ] = uint32_t(tree.size());

@@ -45,6 +45,69 @@ std::optional<Offset> offsetOf(const Instr& in) {
   return Offset{d.reg, a.reg, uint32_t(k.imm)};
 }
 
+bool writes(const Instr& in, Reg r);
+
+// An unsigned bound on register r just before ins[at], from the instruction
+// that last wrote it in the same block (following MOVs, at most 8): LOP3.LUT
+// whose result has no bit outside an immediate M (M), MOV of an immediate or
+// RZ, a load of .U8 or .U16 (0xff, 0xffff); else none (0xffffffff).
+uint32_t boundOf(const std::vector<Instr>& ins, Reg r, size_t at) {
+  for (int step = 0; step < 8; ++step) {
+    size_t j = at;
+    while (j > 0 && !writes(ins[j - 1], r)) --j;
+    if (j == 0) return UINT32_MAX;
+    const Instr& in = ins[j - 1];
+    if (in.guard || in.dsts.size() != 1 || in.has(Mod::W64)) return UINT32_MAX;
+    if (in.op == Opcode::MOV && in.srcs.size() == 1) {
+      const Operand& src = in.srcs[0];
+      if (src.kind == Operand::Kind::Imm) return uint32_t(src.imm);
+      if (src.isReg() && src.reg == RZ && !src.neg) return 0;
+      if (!src.isReg() || src.reg.file != RegFile::R || src.reg.isConst() || src.neg || src.abs) return UINT32_MAX;
+      r = src.reg;
+      at = j - 1;
+      continue;
+    }
+    if (in.op == Opcode::LOP3 && in.srcs.size() == 4 && in.srcs[3].kind == Operand::Kind::Imm) {
+      // Sources a, b, c are bits 2, 1, 0 of the LUT's index. With x the
+      // register, M the immediate and RZ the third, every result bit where M
+      // has 0 must be 0, whatever x's bit.
+      std::optional<int> x, m, z;
+      for (int k = 0; k < 3; ++k) {
+        const Operand& o = in.srcs[size_t(k)];
+        if (o.kind == Operand::Kind::Imm) m = k;
+        else if (o.isReg() && o.reg == RZ && !o.neg) z = k;
+        else if (o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs) x = k;
+      }
+      if (!x || !m || !z) return UINT32_MAX;
+      const uint32_t lut = uint32_t(in.srcs[3].imm) & 0xff;
+      for (uint32_t xbit : {0u, 1u})
+        if ((lut >> (xbit << (2 - *x))) & 1) return UINT32_MAX;
+      return uint32_t(in.srcs[size_t(*m)].imm);
+    }
+    const bool load = in.op == Opcode::LD || in.op == Opcode::LDG || in.op == Opcode::LDS || in.op == Opcode::LDL;
+    if (load && in.has(Mod::U8)) return 0xff;
+    if (load && in.has(Mod::U16)) return 0xffff;
+    return UINT32_MAX;
+  }
+  return UINT32_MAX;
+}
+
+// SGXT t, S, k (k an immediate) that leaves S as it is for every S <= bound:
+// S. SGXT of k >= 32 bits is S itself; .U32 keeps the low k bits (S < 2^k), the
+// signed form extends bit k-1 (S < 2^(k-1)); k = 0 gives 0.
+std::optional<Reg> sgxtIdentity(const Instr& in, uint32_t bound) {
+  if (in.op != Opcode::SGXT || in.guard || in.has(Mod::W64) || in.dsts.size() != 1 || in.srcs.size() != 2)
+    return std::nullopt;
+  const Operand &a = in.srcs[0], &k = in.srcs[1];
+  if (!a.isReg() || a.reg.file != RegFile::R || a.reg.isConst() || a.neg || a.abs || a.reg == in.dsts[0].reg ||
+      k.kind != Operand::Kind::Imm)
+    return std::nullopt;
+  const uint64_t bits = uint64_t(uint32_t(k.imm)), limit = in.has(Mod::U32) ? bits : bits - 1;
+  if (bits == 0) return std::nullopt;
+  if (bits >= 32 || uint64_t(bound) < (uint64_t(1) << limit)) return a.reg;
+  return std::nullopt;
+}
+
 // ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT with c an immediate or RZ on either side.
 std::optional<Compare> selectorCompare(const Instr& in) {
   if (in.op != Opcode::ISETP || in.guard || in.dsts.size() != 2 || in.srcs.size() < 2 || in.srcs.size() > 3)
@@ -104,7 +167,8 @@ struct Node {
   bool negated = false;
   uint32_t taken = 0, fallThrough = 0;
   size_t isetpIndex = 0;
-  std::optional<size_t> iaddIndex; // the head: the IADD3 of a biased compare
+  std::optional<size_t> iaddIndex; // the head: the IADD3 of a biased compare, or the SGXT
+  uint32_t bound = UINT32_MAX;     // the head: a bound on the selector (boundOf)
 };
 
 struct Cluster {
@@ -154,15 +218,25 @@ struct Recognizer {
       if (c && c->pred == bra.guard->reg) {
         if (!readOnce(c->pred)) return std::nullopt;
         Node nd{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i, std::nullopt};
-        // The compared register made by an IADD3 t = S + k of this block, read only here: a range check on S.
+        // The compared register made by an IADD3 t = S + k of this block, read only here: a range check on S;
+        // or by an SGXT that leaves S as it is under S's bound there: a compare of S.
         size_t j = i;
         while (j > 0 && !writes(ins[j - 1], c->selector)) --j;
-        if (j > 0) {
+        nd.bound = boundOf(ins, c->selector, i);
+        if (j > 0 && readOnce(c->selector)) {
           std::optional<Offset> off = offsetOf(ins[j - 1]);
-          if (off && readOnce(off->t)) {
+          std::optional<Reg> wide = ins[j - 1].op == Opcode::SGXT && ins[j - 1].srcs.size() == 2 && ins[j - 1].srcs[0].isReg()
+                                        ? sgxtIdentity(ins[j - 1], boundOf(ins, ins[j - 1].srcs[0].reg, j - 1))
+                                        : std::nullopt;
+          if (off) {
             nd.cmp.selector = off->s;
             nd.cmp.bias = 0u - off->k;
             nd.iaddIndex = j - 1;
+            nd.bound = boundOf(ins, off->s, j - 1);
+          } else if (wide) {
+            nd.cmp.selector = *wide;
+            nd.iaddIndex = j - 1;
+            nd.bound = boundOf(ins, *wide, j - 1);
           }
         }
         for (size_t k = nd.iaddIndex.value_or(i) + 1; k + 1 < ins.size(); ++k)
@@ -174,29 +248,35 @@ struct Recognizer {
     return std::nullopt;
   }
 
-  std::optional<Node> node(uint32_t b, Reg selector, uint32_t headBix) const {
+  std::optional<Node> node(uint32_t b, Reg selector, uint32_t headBix, uint32_t bound) const {
     if (b == headBix || consumed.count(b)) return std::nullopt;
     const std::vector<Instr>& ins = f.blocks[b].instrs;
     if (opt.secondPass && !ins.empty() && ins[0].info().is(CONVERGENCE | BARRIER)) return std::nullopt;
     if (ins.size() == 1 && ins[0].op == Opcode::BRA && !ins[0].isGuarded())
-      return Node{false, {}, false, ins[0].srcs[0].target, 0, 0};
+      return Node{false, {}, false, ins[0].srcs[0].target, 0, 0, std::nullopt};
     if ((ins.size() != 2 && ins.size() != 3) || b + 1 >= f.blocks.size()) return std::nullopt;
     const Instr& bra = ins.back();
     if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
     std::optional<Compare> c = selectorCompare(ins[ins.size() - 2]);
     if (!c || c->pred != bra.guard->reg || !readOnce(c->pred)) return std::nullopt;
-    if (ins.size() == 3) { // IADD3 t, S, k, RZ; ISETP on t; @P BRA: a range check on S
-      std::optional<Offset> off = offsetOf(ins[0]);
-      if (!off || off->t != c->selector || !readOnce(off->t)) return std::nullopt;
-      c->selector = off->s;
-      c->bias = 0u - off->k;
+    if (ins.size() == 3) { // IADD3 t, S, k, RZ or SGXT t, S, k; ISETP on t; @P BRA: a range check on S, or S
+      if (!writes(ins[0], c->selector) || !readOnce(c->selector)) return std::nullopt;
+      if (std::optional<Offset> off = offsetOf(ins[0])) {
+        c->selector = off->s;
+        c->bias = 0u - off->k;
+      } else if (std::optional<Reg> wide = sgxtIdentity(ins[0], bound)) {
+        c->selector = *wide;
+      } else {
+        return std::nullopt;
+      }
     }
     if (c->selector != selector) return std::nullopt;
     return Node{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, ins.size() - 2, std::nullopt};
   }
 
   // Depth-first from the head: every node once; false on a cycle of nodes or too many.
-  bool collect(uint32_t b, Reg selector, uint32_t headBix, std::map<uint32_t, Node>& tree, std::set<uint32_t>& path) {
+  bool collect(uint32_t b, Reg selector, uint32_t headBix, uint32_t bound, std::map<uint32_t, Node>& tree,
+               std::set<uint32_t>& path) {
     path.insert(b);
     const Node nd = tree.at(b);
     std::vector<uint32_t> succs{nd.taken};
@@ -207,11 +287,11 @@ struct Recognizer {
         if (path.count(s)) return false;
         continue;
       }
-      std::optional<Node> next = node(s, selector, headBix);
+      std::optional<Node> next = node(s, selector, headBix, bound);
       if (!next) continue;
       if (tree.size() >= kSwitchMaxTreeBlocks) return false;
       tree[s] = *next;
-      if (!collect(s, selector, headBix, tree, path)) return false;
+      if (!collect(s, selector, headBix, bound, tree, path)) return false;
     }
     path.erase(b);
     return true;
@@ -265,7 +345,7 @@ struct Recognizer {
   std::optional<Decision> decide(uint32_t headBix, const Node& root, SwitchOptCounts& counts) {
     std::map<uint32_t, Node> tree{{headBix, root}};
     std::set<uint32_t> path;
-    if (!collect(headBix, root.cmp.selector, headBix, tree, path)) return std::nullopt;
+    if (!collect(headBix, root.cmp.selector, headBix, root.bound, tree, path)) return std::nullopt;
     for (const auto& [b, nd] : tree)
       if (nd.isCompare) consumed.insert(b);
 

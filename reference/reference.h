@@ -123,7 +123,11 @@ BranchOptCounts oriBranchOpt(Function& f, int64_t budget);
 //         not write S or P may stand between the two);
 //   node: a block of exactly that ISETP and its @P BRA (not the head), or a
 //         trampoline holding only an unconditional BRA;
-// where every compare's predicate is read by its BRA only. A node's branch and
+// where every compare's predicate is read by its BRA only. The compared
+// register may also be t, read once, made in the same block by IADD3 t, S, k,
+// RZ (a range check on S) or by an SGXT t, S, k that leaves every value S can
+// have as it is (S's bound read in the head block: boundOf; docs "Narrow
+// selectors"); the node then holds that instruction first. A node's branch and
 // fall-through lead to further nodes or to leaves (any other block; the head
 // reached again is a leaf). A tree with a cycle of nodes, with more than
 // kSwitchMaxTreeBlocks nodes, or whose selector values do not split into at
@@ -131,7 +135,12 @@ BranchOptCounts oriBranchOpt(Function& f, int64_t budget);
 // leaf reached by the most selector values (ties: the lowest bix); the other
 // values are the cases, grouped into clusters (runs of consecutive values
 // with one target) in signed or unsigned order, whichever spans fewer values.
-// Strategy: at most kSwitchCascadeMaxClusters clusters: kept; else a jump
+// Strategy: with options.blockCounts, the spec's PGO exit: a switch of at most
+// kSwitchCascadeMaxClusters clusters (and kSwitchProfileMaxCompares compares)
+// becomes a cascade testing its clusters hottest first if that executes
+// fewer compares under the counts, anything else is kept. Else, with
+// options.bitTests, a switch suitableForBitTests becomes bit tests (see
+// Emitter::bitTests). Else at most kSwitchCascadeMaxClusters clusters: kept; else a jump
 // table when the span has at most min(budget, kSwitchMaxTableEntries) values
 // and the cases fill at least kSwitchDensityPercent of it:
 //   head: ..., IADD3 Rt, S, -min, RZ (omitted when min = 0),

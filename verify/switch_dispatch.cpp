@@ -168,7 +168,7 @@ Claim dispatchClaim(Smt& smt, const DispatchProgram& reference, const DispatchPr
   return {a == b, {{"selector", sel}, {"reference", a}, {"candidate", b}}};
 }
 
-DispatchCheck checkDispatch(const DispatchProgram& reference, const DispatchProgram& candidate) {
+DispatchCheck checkDispatch(const DispatchProgram& reference, const DispatchProgram& candidate, uint32_t maxSelector) {
   DispatchCheck r;
   for (const DispatchProgram* p : {&reference, &candidate})
     if (std::string e = validate(*p); !e.empty()) {
@@ -181,6 +181,8 @@ DispatchCheck checkDispatch(const DispatchProgram& reference, const DispatchProg
     z3::expr a = dispatchTerm(smt, reference, sel), b = dispatchTerm(smt, candidate, sel);
     z3::solver s(smt.ctx());
     s.add(a != b);
+    // The precondition: only selectors the caller says can occur.
+    if (maxSelector != kAllSelectors) s.add(z3::ule(sel, smt.bv(maxSelector, 32)));
     switch (s.check()) {
     case z3::unsat: r.equivalent = true; return r;
     case z3::sat: {
@@ -192,6 +194,8 @@ DispatchCheck checkDispatch(const DispatchProgram& reference, const DispatchProg
       r.candidateTarget = dispatchTarget(candidate, x);
       if (r.referenceTarget == r.candidateTarget)
         r.error = fmt::format("internal: Z3's selector 0x{:x} does not separate the programs when run", x);
+      else if (x > maxSelector)
+        r.error = fmt::format("internal: Z3's selector 0x{:x} is above the bound 0x{:x}", x, maxSelector);
       return r;
     }
     default: r.error = "Z3 gave up: " + s.reason_unknown(); return r;

@@ -68,7 +68,16 @@ struct DispatchCheck {
   std::string error; // an invalid program or Z3 giving up
 };
 
-DispatchCheck checkDispatch(const DispatchProgram& reference, const DispatchProgram& candidate);
+// No bound on the selector: every 32-bit value.
+inline constexpr uint32_t kAllSelectors = 0xFFFFFFFFu;
+
+// Proves the two programs equal for every selector <= maxSelector (unsigned;
+// the default, all of them), or returns such a selector where they differ: a
+// counterexample always satisfies the bound. The bound is a precondition the
+// caller knows (checkSwitchRewrites: the head block's LOP3 mask, MOV'd
+// constant or narrow load, verify/switch_extract.h).
+DispatchCheck checkDispatch(const DispatchProgram& reference, const DispatchProgram& candidate,
+                            uint32_t maxSelector = kAllSelectors);
 
 // The hand-made lowerings oriverify proves (verify/switch_examples.cpp):
 // three correct, three wrong.

@@ -273,6 +273,25 @@ std::optional<MaskedBit> maskedBit(const Instr& in, const Facts& facts) {
   return MaskedBit{from.bias, from.mask & eval(0xffffffffu)};
 }
 
+// SGXT t, x, w (no .U32, 32-bit, unguarded, w an immediate) with x holding
+// the selector itself (bias 0): whether t holds the selector too. SGXT gives
+// the low w bits of x sign-extended, 0 for w = 0 and x for w >= 32 (the
+// interpreter, ir/interp_alu.cpp, and the SGXT model, verify/model_int.cpp).
+// For 0 < w < 32 that is x exactly when x < 2^(w-1); the head's bound
+// (selector <= maxSelector) must say so for every selector.
+bool sgxtCopiesSelector(const Instr& in, const Facts& facts, uint32_t maxSelector) {
+  if (!plainForm(in, Opcode::SGXT, 2)) return false;
+  if (trackedBias(in.srcs[0], facts) != 0u) return false;
+  const Operand& w = in.srcs[1];
+  if (w.kind != Operand::Kind::Imm) return false;
+  std::optional<uint32_t> width = constantOf(w);
+  if (!width || *width == 0) return false;
+  if (*width >= 32) return true;
+  // .U32 keeps the low w bits (selector < 2^w), the signed form extends bit w-1 (selector < 2^(w-1)).
+  const uint32_t kept = in.has(Mod::U32) ? *width : *width - 1;
+  return (uint64_t(maxSelector) >> kept) == 0;
+}
+
 enum class Effect { Derive, Compare, Value, SelectorWritten, Other };
 
 // The facts about what `in` writes end there.
@@ -285,8 +304,9 @@ void forgetDefs(const Instr& in, Facts& facts) {
   }
 }
 
-// Updates `facts` past one instruction (not the block's branch).
-Effect apply(const Instr& in, Facts& facts, Reg selector) {
+// Updates `facts` past one instruction (not the block's branch); the head's
+// bound is selector <= maxSelector.
+Effect apply(const Instr& in, Facts& facts, Reg selector, uint32_t maxSelector) {
   std::vector<Reg> defs = in.defs();
   if (std::find(defs.begin(), defs.end(), selector) != defs.end()) {
     facts = initialFacts(selector); // the dispatch reads the selector's last value
@@ -297,6 +317,11 @@ Effect apply(const Instr& in, Facts& facts, Reg selector) {
   if (std::optional<uint32_t> bias = derivedBias(in, facts)) {
     forgetDefs(in, facts);
     facts.regs[in.dsts[0].reg] = *bias;
+    return Effect::Derive;
+  }
+  if (sgxtCopiesSelector(in, facts, maxSelector)) {
+    forgetDefs(in, facts);
+    facts.regs[in.dsts[0].reg] = 0;
     return Effect::Derive;
   }
   std::optional<Cond> c = compareOf(in, facts);
@@ -343,8 +368,10 @@ std::string bixName(const Function& f, uint32_t bix) {
 
 // Block `bix` entered with `facts`. The head may run any code before its tail
 // and must end in dispatch (else an error says why); any other block is a Leaf
-// unless it holds nothing but dispatch.
-std::variant<Step, std::string> analyze(const Function& f, uint32_t bix, Facts facts, Reg selector, bool isHead) {
+// unless it holds nothing but dispatch. selector <= maxSelector (the head's
+// bound) holds throughout.
+std::variant<Step, std::string> analyze(const Function& f, uint32_t bix, Facts facts, Reg selector, bool isHead,
+                                        uint32_t maxSelector) {
   const Block& b = f.blocks[bix];
   const uint32_t numBlocks = uint32_t(f.blocks.size());
   auto notDispatch = [&](const std::string& why) -> std::variant<Step, std::string> {
@@ -363,7 +390,7 @@ std::variant<Step, std::string> analyze(const Function& f, uint32_t bix, Facts f
     const Instr& in = b.instrs[i];
     for (Reg r : in.uses()) unread.erase(r);
     for (Reg r : in.defs()) unread.erase(r);
-    Effect e = apply(in, facts, selector);
+    Effect e = apply(in, facts, selector, maxSelector);
     if (!isHead && (e == Effect::Other || e == Effect::SelectorWritten)) return Step{};
     for (Reg r : in.defs())
       if (!r.isConst()) unread.insert(r);
@@ -423,7 +450,95 @@ bool sameNode(const DispatchNode& a, const DispatchNode& b) {
          a.clusters == b.clusters && a.otherwise == b.otherwise;
 }
 
+// ---------------------------------------------------------------- the head's bound
+
+// LOP3.LUT S, a, b, c, lut (32-bit, unguarded) whose sources are one register
+// x, one immediate M and RZ in any order: M when the LUT, evaluated on those
+// operands, gives 0 where x's bit is 0 (x all zeros) and where M's bit is 0
+// (x all ones, outside M). LOP3 works bit by bit, so the result is then a
+// subset of M, at most M, for every x.
+std::optional<uint32_t> lop3Bound(const Instr& in) {
+  if (!plainForm(in, Opcode::LOP3, 4)) return std::nullopt;
+  const Operand& l = in.srcs[3];
+  if (l.kind != Operand::Kind::Imm || l.neg || l.abs || l.imm < 0 || l.imm > 0xff) return std::nullopt;
+  std::optional<size_t> regAt, immAt, zeroAt;
+  uint32_t v[3] = {0, 0, 0};
+  for (size_t k = 0; k < 3; ++k) {
+    const Operand& o = in.srcs[k];
+    std::optional<uint32_t> c = constantOf(o);
+    if (o.kind == Operand::Kind::Imm) { // M
+      if (immAt || !c) return std::nullopt;
+      immAt = k, v[k] = *c;
+    } else if (c) { // RZ
+      if (zeroAt) return std::nullopt;
+      zeroAt = k;
+    } else if (plainReg(o)) { // x
+      if (regAt) return std::nullopt;
+      regAt = k;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!regAt || !immAt || !zeroAt) return std::nullopt;
+  const uint32_t m = v[*immAt];
+  auto eval = [&](uint32_t x) {
+    uint32_t w[3] = {v[0], v[1], v[2]};
+    w[*regAt] = x;
+    return lut::apply<uint32_t>(uint32_t(l.imm), w[0], w[1], w[2]);
+  };
+  if (eval(0) != 0 || (eval(0xffffffffu) & ~m) != 0) return std::nullopt; // e.g. an OR (0xfc)
+  return m;
+}
+
+// LD, LDG, LDS, LDL or LDC with .U8 or .U16 (not .64, unguarded) into one
+// register: the interpreter zero-extends the 1 or 2 bytes it loads (accessOf
+// and extendLoaded, ir/interp_mem.cpp; .U8 wins over the other sizes, .S8
+// over .U16), so the register is at most 0xFF or 0xFFFF.
+std::optional<SelectorBound> loadBound(const Instr& in) {
+  switch (in.op) {
+  case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: case Opcode::LDC: break;
+  default: return std::nullopt;
+  }
+  if (in.isGuarded() || in.has(Mod::W64) || in.dsts.size() != 1 || !plainReg(in.dsts[0])) return std::nullopt;
+  const std::string name(in.info().name);
+  if (in.has(Mod::U8)) return SelectorBound{0xffu, name + ".U8"};
+  if (in.has(Mod::U16) && !in.has(Mod::S8)) return SelectorBound{0xffffu, name + ".U16"};
+  return std::nullopt;
+}
+
 } // namespace
+
+SelectorBound selectorBound(const Function& f, uint32_t head, Reg selector) {
+  if (head >= f.blocks.size()) return {};
+  const Block& b = f.blocks[head];
+  size_t end = b.instrs.size(); // the instructions before `end` are searched
+  if (end > 0 && b.instrs.back().info().is(CONTROL)) --end;
+  Reg want = selector;
+  // The last writer of `want` before `end`; a MOV from a register moves the
+  // search to that register before the MOV (at most 8 times).
+  for (int movs = 0; movs <= 8; ++movs) {
+    std::optional<size_t> at;
+    for (size_t i = end; i-- > 0 && !at;) {
+      std::vector<Reg> defs = b.instrs[i].defs();
+      if (std::find(defs.begin(), defs.end(), want) != defs.end()) at = i;
+    }
+    if (!at) return {}; // not written in the head block
+    const Instr& in = b.instrs[*at];
+    if (in.isGuarded()) return {}; // may keep the old value
+    if (plainForm(in, Opcode::MOV, 1)) {
+      if (std::optional<uint32_t> k = constantOf(in.srcs[0])) return {*k, "MOV"};
+      std::optional<Reg> y = plainReg(in.srcs[0]);
+      if (!y) return {};
+      want = *y;
+      end = *at;
+      continue;
+    }
+    if (std::optional<uint32_t> m = lop3Bound(in)) return {*m, "LOP3"};
+    if (std::optional<SelectorBound> l = loadBound(in)) return *l;
+    return {};
+  }
+  return {}; // a longer MOV chain
+}
 
 SwitchExtractor::SwitchExtractor(const Function& f, size_t maxNodes) : f_(f), maxNodes_(maxNodes) {
   for (uint32_t b = 0; b < f.blocks.size(); ++b) byId_[f.blocks[b].labelId].push_back(b);
@@ -451,6 +566,9 @@ std::string SwitchExtractor::blockName(uint32_t labelId) const {
 
 std::variant<DispatchProgram, std::string> SwitchExtractor::extract(uint32_t head, Reg selector) const {
   if (head >= f_.blocks.size()) return fmt::format("no block bix{}", head);
+  // The head's last write of the selector bounds it in every dispatch block:
+  // they do not write it (a block that does is a leaf).
+  const uint32_t maxSelector = selectorBound(f_, head, selector).max;
   DispatchProgram prog;
   std::map<std::pair<uint32_t, Facts>, uint32_t> done; // (block, facts on entry) -> its node
   std::map<uint32_t, uint32_t> targetNode;             // label id -> its Target node
@@ -492,7 +610,7 @@ std::variant<DispatchProgram, std::string> SwitchExtractor::extract(uint32_t hea
     }
     if (!isHead)
       if (auto it = done.find({bix, facts}); it != done.end()) return it->second;
-    std::variant<Step, std::string> r = analyze(f_, bix, facts, selector, isHead);
+    std::variant<Step, std::string> r = analyze(f_, bix, facts, selector, isHead, maxSelector);
     if (auto* e = std::get_if<std::string>(&r)) {
       err = *e;
       return std::nullopt;
@@ -575,18 +693,23 @@ bool sameProgram(const DispatchProgram& a, const DispatchProgram& b) {
 namespace {
 
 // A switch head: a block ending in @P BRA, P last set in the block by an ISETP
-// of a register with a constant. That register is the selector.
-std::optional<Reg> headSelector(const Block& b) {
-  if (b.instrs.empty()) return std::nullopt;
+// of a register with a constant. That register is the selector, followed back
+// through IADD3s with constants; where the chain meets an SGXT (nvcc's
+// SGXT(S, 16) range splits) it goes on to the SGXT's source S. The
+// candidates, best first: S, then the register the SGXT wrote (when S does
+// not extract, e.g. without a bound, the SGXT result is the selector).
+std::vector<Reg> headSelectors(const Block& b) {
+  if (b.instrs.empty()) return {};
   const Instr& t = b.instrs.back();
-  if (t.op != Opcode::BRA || !t.isGuarded() || t.guard->reg.isConst()) return std::nullopt;
+  if (t.op != Opcode::BRA || !t.isGuarded() || t.guard->reg.isConst()) return {};
   Reg p = t.guard->reg;
   for (size_t i = b.instrs.size() - 1; i-- > 0;) {
     const Instr& in = b.instrs[i];
     std::vector<Reg> defs = in.defs();
     if (std::find(defs.begin(), defs.end(), p) == defs.end()) continue;
-    if (in.isGuarded() || !isetpKind(in)) return std::nullopt;
+    if (in.isGuarded() || !isetpKind(in)) return {};
     std::optional<Reg> x;
+    std::vector<Reg> found; // the registers SGXTs wrote, first met first
     if (constantOf(in.srcs[1])) x = plainReg(in.srcs[0]);
     else if (constantOf(in.srcs[0])) x = plainReg(in.srcs[1]);
     // A range check compares x = S + k made by an IADD3 earlier in the block: the
@@ -595,6 +718,14 @@ std::optional<Reg> headSelector(const Block& b) {
       const Instr& def = b.instrs[j];
       std::vector<Reg> written = def.defs();
       if (std::find(written.begin(), written.end(), *x) == written.end()) continue;
+      if (def.op == Opcode::SGXT && !def.isGuarded() && def.srcs.size() == 2 && !def.has(Mod::W64) &&
+          def.srcs[1].kind == Operand::Kind::Imm) {
+        std::optional<Reg> from = plainReg(def.srcs[0]);
+        if (!from || *from == *x) break;
+        found.push_back(*x);
+        x = from;
+        continue;
+      }
       if (def.op != Opcode::IADD3 || def.isGuarded() || def.srcs.size() != 3 || !def.mods.empty()) break;
       std::optional<Reg> from;
       int others = 0;
@@ -604,9 +735,11 @@ std::optional<Reg> headSelector(const Block& b) {
       if (!from || others != 2 || *from == *x) break;
       x = from;
     }
-    return x;
+    if (x) found.push_back(*x);
+    std::reverse(found.begin(), found.end());
+    return found;
   }
-  return std::nullopt;
+  return {};
 }
 
 std::string selectorText(uint32_t v) {
@@ -621,8 +754,8 @@ std::vector<SwitchCheckResult> checkSwitchRewrites(const Function& before, const
   std::vector<SwitchCheckResult> out;
   size_t heads = 0, notChecked = 0;
   for (uint32_t b = 0; b < before.blocks.size(); ++b) {
-    std::optional<Reg> sel = headSelector(before.blocks[b]);
-    if (!sel) continue;
+    std::vector<Reg> sels = headSelectors(before.blocks[b]);
+    if (sels.empty()) continue;
     const uint32_t id = before.blocks[b].labelId;
     std::optional<uint32_t> a = xa.blockWithId(id);
     if (!a || xb.blockWithId(id) != b) continue; // not one block on each side
@@ -630,15 +763,30 @@ std::vector<SwitchCheckResult> checkSwitchRewrites(const Function& before, const
       ++notChecked;
       continue;
     }
-    std::variant<DispatchProgram, std::string> pb = xb.extract(b, *sel);
-    if (!std::holds_alternative<DispatchProgram>(pb)) continue; // not a dispatch before
+    // The first candidate selector the dispatch before extracts on.
+    std::optional<Reg> sel;
+    std::variant<DispatchProgram, std::string> pb = std::string("no selector");
+    for (Reg s : sels) {
+      pb = xb.extract(b, s);
+      if (std::holds_alternative<DispatchProgram>(pb)) {
+        sel = s;
+        break;
+      }
+    }
+    if (!sel) continue; // not a dispatch before
     const DispatchProgram& ref = std::get<DispatchProgram>(pb);
+    // The precondition: the larger of the two heads' bounds (the weaker fact;
+    // each side's program is exact below its own bound).
+    const SelectorBound bb = selectorBound(before, b, *sel), ba = selectorBound(after, *a, *sel);
+    const SelectorBound& bound = ba.max > bb.max ? ba : bb;
 
     SwitchCheckResult r;
     r.headBix = b;
     r.headLabelId = id;
     r.head = before.blocks[b].label.empty() ? fmt::format("bix{} (L{:x})", b, id) : before.blocks[b].label;
     r.selector = *sel;
+    r.maxSelector = bound.max;
+    r.boundBy = bound.by;
     r.beforeNodes = ref.nodes.size();
     const std::string what = fmt::format("switch at {} in {} (selector {})", r.head, before.name, printReg(before, *sel));
     std::variant<DispatchProgram, std::string> pa = xa.extract(*a, *sel);
@@ -651,7 +799,7 @@ std::vector<SwitchCheckResult> checkSwitchRewrites(const Function& before, const
       if (sameProgram(ref, cand)) {
         r.verdict = Verdict::Unchanged;
       } else {
-        DispatchCheck c = checkDispatch(ref, cand);
+        DispatchCheck c = checkDispatch(ref, cand, r.maxSelector);
         if (!c.error.empty()) {
           r.verdict = Verdict::Unknown;
           r.reason = c.error;
@@ -668,12 +816,16 @@ std::vector<SwitchCheckResult> checkSwitchRewrites(const Function& before, const
         }
       }
     }
+    // " for selectors <= 0xf (the head's LOP3 bounds it)" under a bound.
+    const std::string under = r.maxSelector == kAllSelectors
+                                  ? std::string()
+                                  : fmt::format(" for selectors <= 0x{:x} (the head's {} bounds it)", r.maxSelector, r.boundBy);
     switch (r.verdict) {
     case Verdict::Proved:
-      r.line = fmt::format("{}: proved ({} nodes -> {} nodes)", what, r.beforeNodes, r.afterNodes);
+      r.line = fmt::format("{}: proved{} ({} nodes -> {} nodes)", what, under, r.beforeNodes, r.afterNodes);
       break;
     case Verdict::Refuted:
-      r.line = fmt::format("{}: refuted: selector {} goes to {} before, to {} after", what,
+      r.line = fmt::format("{}: refuted{}: selector {} goes to {} before, to {} after", what, under,
                            selectorText(*r.counterexample), xb.blockName(r.beforeTarget), xa.blockName(r.afterTarget));
       break;
     case Verdict::Unknown: r.line = fmt::format("{}: unknown: {}", what, r.reason); break;

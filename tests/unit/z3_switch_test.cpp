@@ -117,6 +117,28 @@ TEST(Z3Switch, SignedBoundIsRefutedInTheNegativeRange) {
   EXPECT_EQ(c.candidateTarget, verify::kFaultTarget);
 }
 
+// The bound as a precondition: `sel <u 10` to the default, else the table
+// [1, 2, 7, 3] at bias 10 with no upper check. It agrees with the cascade on
+// 0..13 and faults on every sel >= 14 (v >= 4). For selectors <= 13: proved;
+// <= 14: refuted at 14, the only one; no bound: refuted at some sel >= 14.
+TEST(Z3Switch, DispatchBoundIsAPrecondition) {
+  DispatchProgram p;
+  uint32_t d = p.target(7);
+  uint32_t table = p.table(10, {1, 2, 7, 3});
+  p.compare(DispatchCmp::LT, false, 10, d, table);
+  verify::DispatchCheck c = verify::checkDispatch(reference(), p, 13);
+  EXPECT_TRUE(c.equivalent) << c.error;
+  c = verify::checkDispatch(reference(), p, 14);
+  ASSERT_TRUE(c.selector) << c.error;
+  EXPECT_EQ(*c.selector, 14u);
+  EXPECT_EQ(c.referenceTarget, 7u);
+  EXPECT_EQ(c.candidateTarget, verify::kFaultTarget);
+  c = verify::checkDispatch(reference(), p);
+  ASSERT_TRUE(c.selector) << c.error;
+  EXPECT_GE(*c.selector, 14u);
+  EXPECT_EQ(c.candidateTarget, verify::kFaultTarget);
+}
+
 TEST(Z3Switch, ExamplesForOriverify) {
   auto examples = verify::switchExamples();
   ASSERT_EQ(examples.size(), 6u);
