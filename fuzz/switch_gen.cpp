@@ -108,10 +108,13 @@ rc::Gen<Function> switchKernel() {
     const bool linearChain = *rc::gen::inRange(0, 3) == 0;
     w.narrow = !linearChain && *rc::gen::inRange(0, 5) == 0;
     const uint32_t mask = *rc::gen::arbitrary<bool>() ? 0xffu : 0x7fffu;
-    if (w.narrow) {
+    // Sometimes nvcc's bit tests (sw_fewtargets.cu): every case in [0, 31], a bounds check,
+    // then (1 << S) & mask per body.
+    const bool bitTests = !linearChain && !w.narrow && *rc::gen::inRange(0, 5) == 0;
+    if (w.narrow || bitTests) {
       w.isSigned = false;
       std::set<uint32_t> masked;
-      for (uint32_t v : values) masked.insert(v & mask);
+      for (uint32_t v : values) masked.insert(v & (bitTests ? 31u : mask));
       values = masked;
     }
     std::vector<Case> cs;
@@ -131,7 +134,37 @@ rc::Gen<Function> switchKernel() {
     const bool linear = linearChain;
     const bool interleave = *rc::gen::arbitrary<bool>();
     const bool readAgain = *rc::gen::inRange(0, 8) == 0; // a compare's predicate read after the switch
-    if (linear) {
+    if (bitTests) {
+      // The bit register is sometimes made twice (nvcc remakes it after a few tests, as in
+      // sw_ranges.cu) and sometimes read again after the switch (which must stop a lowering).
+      const std::string p = fmt::format("P{}", w.nextPred++);
+      w.line(fmt::format("ISETP.GT.U32.AND {}, PT, R0, {:#x}, PT", p, cs.back().value));
+      w.line(fmt::format("@{} BRA dflt", p));
+      if (interleave) w.line("MOV R5, 0x7"); // an unrelated instruction: the block is no bit test
+      std::vector<std::pair<uint32_t, uint32_t>> masks; // (body, mask) by first value
+      for (const Case& c : cs) {
+        auto it = std::find_if(masks.begin(), masks.end(), [&](const auto& m) { return m.first == c.body; });
+        if (it == masks.end()) it = masks.insert(masks.end(), {c.body, 0u});
+        it->second |= 1u << c.value;
+      }
+      const bool remake = *rc::gen::arbitrary<bool>();
+      uint32_t bit = 31;
+      for (size_t k = 0; k < masks.size(); ++k) {
+        if (k == 0 || (remake && k + 1 == masks.size())) {
+          bit = w.nextTemp + 1;
+          w.line(fmt::format("MOV R{}, 0x1", w.nextTemp));
+          w.line(fmt::format("SHL R{}, R{}, R0", bit, w.nextTemp));
+          w.nextTemp += 2;
+        }
+        const uint32_t x = w.nextTemp++;
+        w.line(fmt::format("LOP3.LUT R{}, R{}, {:#x}, RZ, 0xc0", x, bit, masks[k].second));
+        const std::string q = fmt::format("P{}", w.nextPred++);
+        w.line(fmt::format("ISETP.NE.U32.AND {}, PT, R{}, RZ, PT", q, x));
+        w.line(fmt::format("@{} BRA Body{}", q, masks[k].first));
+      }
+      w.line("BRA dflt");
+      w.nextTemp = bit; // join reads the last bit register when readAgain
+    } else if (linear) {
       std::vector<Case> order = cs;
       if (*rc::gen::arbitrary<bool>()) std::reverse(order.begin(), order.end());
       // Runs of consecutive values with one body are sometimes tested at once, as nvcc
@@ -174,7 +207,7 @@ rc::Gen<Function> switchKernel() {
     w.text += "dflt:\n";
     w.line("MOV R1, 0xd0");
     w.text += "join:\n";
-    if (readAgain) w.line("SEL R1, R1, 0x55, P0");
+    if (readAgain) w.line(bitTests ? fmt::format("IADD3 R1, R1, R{}, RZ", w.nextTemp) : "SEL R1, R1, 0x55, P0");
     w.line("LDC.64 R2, c[0x0][0x210]");
     w.line("STG.E [R2], R1");
     w.line("EXIT");

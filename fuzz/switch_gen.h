@@ -5,8 +5,10 @@
 // consecutive values, negative and extreme constants, a body reached by
 // fall-through, predicates read again after the switch (which must stop a
 // lowering), an unreachable region, and nvcc's narrowed selectors (S = sel &
-// 0xff or 0x7fff, range splits compare SGXT(S, 16), leaves S itself). Each
-// body stores its own number.
+// 0xff or 0x7fff, range splits compare SGXT(S, 16), leaves S itself) and bit
+// tests (a bounds check, then (1 << S) & mask per body, the bit register made
+// once or twice, sometimes read again after the switch). Each body stores its
+// own number.
 #pragma once
 
 #include <cstdint>

@@ -259,6 +259,7 @@ struct SwitchOptCounts {
   uint32_t bsts = 0;         // lowered to the spec's emit_bst
   uint32_t bitTests = 0;     // lowered to a bounds check and bit tests (SwitchOptOptions::bitTests)
   uint32_t reordered = 0;    // with a profile: a cascade re-emitted hottest cluster first
+  uint32_t keptBitTests = 0; // bit tests would be chosen, but the tree already tests bits: left
   uint32_t keptForProfile = 0; // with a profile: more than kSwitchCascadeMaxClusters clusters, left (PGO exit)
   uint32_t erasedBlocks = 0; // blocks of the old trees (and any other unreachable block) erased
   uint32_t lowered() const { return jumpTables + bsts + bitTests + reordered; }

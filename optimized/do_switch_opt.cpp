@@ -85,6 +85,8 @@ struct SelectorCompare {
   bool isSigned;
   uint32_t constant;
   uint32_t bias = 0;
+  bool isBitTest = false; // nvcc's bit test: S - bias < 32 and bit S - bias of mask (NE; EQ: not)
+  uint32_t mask = 0;
 };
 
 // IADD3 t, S, k, RZ (unguarded, 32-bit): {t, S, k}.
@@ -224,6 +226,7 @@ std::optional<Reg> sgxtIdentity(const Instr& in, uint32_t bound) {
 // Whether `S cmp c` holds for S = v - bias.
 bool holds(const SelectorCompare& c, uint32_t v) {
   v -= c.bias;
+  if (c.isBitTest) return (v < 32 && ((c.mask >> v) & 1)) == (c.cmp == Mod::NE);
   const uint32_t flip = c.isSigned ? kSignFlip : 0, x = v ^ flip, k = c.constant ^ flip;
   switch (c.cmp) {
   case Mod::LT: return x < k;
@@ -252,7 +255,26 @@ struct TreeBlock {
   uint32_t isetpIndex;         // compare blocks: where the ISETP stands
   uint32_t iaddIndex = kNone;  // the head: where the IADD3 of a biased compare (or the SGXT) stands
   uint32_t bound = UINT32_MAX; // the head: a bound on the selector (boundOf)
+  bool hasBit = false;         // a bit test: reads `bit`, the register holding 1 << S
+  Reg bit{};
+  bool makesBit = false;       // ... made in this block (MOV 1; SHL)
 };
+
+// The values v - bias in [0, 31] whose bit is set in `mask`.
+ValueSet bitSet(uint32_t mask) {
+  ValueSet s;
+  for (uint32_t i = 0; i < 32;) {
+    if (!((mask >> i) & 1)) {
+      ++i;
+      continue;
+    }
+    uint32_t j = i;
+    while (j + 1 < 32 && ((mask >> (j + 1)) & 1)) ++j;
+    s.push_back({i, j});
+    i = j + 1;
+  }
+  return s;
+}
 
 // A clustered case: values [lo, hi] (in the chosen order) go to `target`.
 struct Cluster {
@@ -326,13 +348,15 @@ struct SwitchOpt {
   uint32_t n;
   std::vector<uint32_t> predReads;  // reads of each P register
   std::vector<uint32_t> rReads;     // reads of each R register
+  std::vector<uint32_t> rDefs;      // writes of each R register
+  std::vector<uint32_t> predCount;  // distinct predecessors of each block (made when a bit test needs it)
   std::vector<uint8_t> consumed;    // compare blocks of a tree already taken
   std::vector<uint32_t> treeIndex;  // bix -> index in `tree` during one walk, kNone else
   std::vector<uint8_t> onPath;      // DFS state of the cycle check
 
   SwitchOpt(Function& fn, const SwitchOptOptions& o)
       : f(fn), opt(o), n(uint32_t(fn.blocks.size())), predReads(fn.nextReg[int(RegFile::P)], 0),
-        rReads(fn.nextReg[int(RegFile::R)], 0), consumed(n, 0),
+        rReads(fn.nextReg[int(RegFile::R)], 0), rDefs(fn.nextReg[int(RegFile::R)], 0), consumed(n, 0),
         treeIndex(n, kNone), onPath(n, 0) {
     auto read = [&](const Operand& o) {
       if (o.isReg() && o.reg.file == RegFile::P && !o.reg.isConst() && o.reg.num < predReads.size()) ++predReads[o.reg.num];
@@ -344,7 +368,112 @@ struct SwitchOpt {
           read(s);
           if (auto r = s.regRead(); r && r->file == RegFile::R && !r->isConst() && r->num < rReads.size()) ++rReads[r->num];
         }
+        for (const Operand& d : in.dsts)
+          if (d.isReg() && d.reg.file == RegFile::R && !d.reg.isConst() && d.reg.num < rDefs.size()) ++rDefs[d.reg.num];
       }
+  }
+
+  // nvcc's bit test on selector s (the rule: reference/do_switch_opt.cpp bitTestNode):
+  // [MOV one, 0x1; SHL bit, one, s;] LOP3.LUT x, bit, M, RZ, lut; ISETP.{NE,EQ} x, 0; @P BRA.
+  std::optional<TreeBlock> bitTestNode(uint32_t b, Reg s) const {
+    const auto& ins = f.blocks[b].instrs;
+    if ((ins.size() != 3 && ins.size() != 5) || b + 1 >= n) return std::nullopt;
+    const Instr& bra = ins.back();
+    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
+    auto plainR = [](const Operand& o) { return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs; };
+    auto plain = [](const Instr& in, Opcode op, size_t srcs) {
+      return in.op == op && !in.guard && in.dsts.size() == 1 && in.srcs.size() == srcs && in.dsts[0].isReg() &&
+             in.dsts[0].reg.file == RegFile::R && !in.dsts[0].reg.isConst();
+    };
+    TreeBlock tb{b, true, {}, bra.guard->neg, bra.srcs[0].target, b + 1, 0};
+    uint32_t k = 0;
+    if (ins.size() == 5) {
+      const Instr &mov = ins[0], &shl = ins[1];
+      if (!plain(mov, Opcode::MOV, 1) || !mov.mods.empty() || mov.srcs[0].kind != Operand::Kind::Imm || mov.srcs[0].imm != 1)
+        return std::nullopt;
+      if (!plain(shl, Opcode::SHL, 2) || !shl.mods.empty() || !plainR(shl.srcs[0]) || !plainR(shl.srcs[1])) return std::nullopt;
+      const Reg one = mov.dsts[0].reg, bit = shl.dsts[0].reg;
+      if (shl.srcs[0].reg != one || shl.srcs[1].reg != s || !rReadOnce(one) || bit == one || bit == s || one == s)
+        return std::nullopt;
+      tb.makesBit = true;
+      tb.bit = bit;
+      k = 2;
+    }
+    const Instr &lop = ins[k], &setp = ins[k + 1];
+    if (!plain(lop, Opcode::LOP3, 4) || !lop.has(Mod::LUT) || lop.has(Mod::W64) || lop.srcs[3].kind != Operand::Kind::Imm)
+      return std::nullopt;
+    int r = -1, m = -1, z = -1;
+    for (int i = 0; i < 3; ++i) {
+      const Operand& o = lop.srcs[i];
+      if (o.kind == Operand::Kind::Imm) m = i;
+      else if (o.isReg() && o.reg == RZ && !o.neg) z = i;
+      else if (plainR(o)) r = i;
+    }
+    if (r < 0 || m < 0 || z < 0) return std::nullopt;
+    const Reg bit = lop.srcs[r].reg, x = lop.dsts[0].reg;
+    if ((tb.makesBit && bit != tb.bit) || bit == s || x == s || !rReadOnce(x)) return std::nullopt;
+    const uint32_t lut = uint32_t(lop.srcs[3].imm), constant = uint32_t(lop.srcs[m].imm);
+    // Source i is bit 2 - i of the LUT's index: with bit's bit 0 the result must be 0.
+    const uint32_t atBit = 1u << (2 - r), atMask = 1u << (2 - m);
+    if (((lut >> 0) & 1) || ((lut >> atMask) & 1)) return std::nullopt;
+    const uint32_t withMask0 = (lut >> atBit) & 1, withMask1 = (lut >> (atBit | atMask)) & 1;
+    const uint32_t mask = (withMask0 ? ~constant : 0u) | (withMask1 ? constant : 0u);
+    if (setp.op != Opcode::ISETP || setp.guard || setp.dsts.size() != 2 || setp.srcs.size() < 2 || setp.srcs.size() > 3)
+      return std::nullopt;
+    const Operand &pd = setp.dsts[0], &qd = setp.dsts[1];
+    if (!pd.isReg() || pd.reg.file != RegFile::P || pd.reg.isConst() || !qd.isReg() || !qd.reg.isConst()) return std::nullopt;
+    const bool ne = setp.has(Mod::NE);
+    if (setp.has(Mod::U32) == setp.has(Mod::S32) || setp.has(Mod::OR) || setp.has(Mod::XOR) || setp.has(Mod::U64) ||
+        setp.has(Mod::S64) || !(ne || setp.has(Mod::EQ)))
+      return std::nullopt;
+    if (setp.srcs.size() == 3 && !(setp.srcs[2].isReg() && setp.srcs[2].reg == PT && !setp.srcs[2].neg)) return std::nullopt;
+    auto isZero = [](const Operand& o) {
+      return (o.kind == Operand::Kind::Imm && o.imm == 0) || (o.isReg() && o.reg == RZ && !o.neg && !o.abs);
+    };
+    auto isX = [&](const Operand& o) { return plainR(o) && o.reg == x; };
+    if (!((isX(setp.srcs[0]) && isZero(setp.srcs[1])) || (isZero(setp.srcs[0]) && isX(setp.srcs[1])))) return std::nullopt;
+    if (pd.reg != bra.guard->reg || !readOnlyOnce(pd.reg)) return std::nullopt;
+    tb.cmp = SelectorCompare{s, pd.reg, ne ? Mod::NE : Mod::EQ, false, 0};
+    tb.cmp.isBitTest = true;
+    tb.cmp.mask = mask;
+    tb.isetpIndex = k + 1;
+    tb.hasBit = true;
+    tb.bit = bit;
+    return tb;
+  }
+
+  // The bit registers of the tree hold 1 << S where read (reference: bitTestsSound).
+  bool bitTestsSound(const std::vector<TreeBlock>& tree) {
+    bool any = false;
+    for (const TreeBlock& tb : tree) any = any || tb.hasBit;
+    if (!any) return true;
+    if (predCount.empty()) { // distinct predecessors of every block, once per run
+      predCount.assign(n, 0);
+      std::vector<uint32_t> succs, seen(n, 0);
+      for (uint32_t b = 0; b < n; ++b) {
+        succs.clear();
+        appendSuccessors(f, b, succs, seen);
+        for (uint32_t t : succs) ++predCount[t];
+      }
+    }
+    for (const TreeBlock& tb : tree) {
+      if (!tb.hasBit) continue;
+      uint32_t users = 0, makers = 0;
+      for (const TreeBlock& other : tree)
+        if (other.hasBit && other.bit == tb.bit) ++users, makers += other.makesBit;
+      if (tb.bit.num >= rReads.size() || rReads[tb.bit.num] != users || makers != 1 || rDefs[tb.bit.num] != 1) return false;
+      if (tb.makesBit) continue;
+      // Entered only from tree nodes reading the same bit: count them among its predecessors.
+      uint32_t fromBitNodes = 0;
+      for (const TreeBlock& other : tree) {
+        const bool toIt = other.taken == tb.bix || (other.isCompare && other.fallThrough == tb.bix);
+        if (!toIt) continue;
+        if (!other.hasBit || other.bit != tb.bit) return false;
+        ++fromBitNodes;
+      }
+      if (fromBitNodes != predCount[tb.bix]) return false;
+    }
+    return true;
   }
   bool rReadOnce(Reg r) const { return r.num < rReads.size() && rReads[r.num] == 1; }
 
@@ -397,6 +526,7 @@ struct SwitchOpt {
     if (b == head || consumed[b]) return std::nullopt;
     const auto& ins = f.blocks[b].instrs;
     if (opt.secondPass && !ins.empty() && ins[0].info().is(CONVERGENCE | BARRIER)) return std::nullopt;
+    if (auto bt = bitTestNode(b, s)) return bt;
     if (ins.size() == 1 && ins[0].op == Opcode::BRA && !ins[0].isGuarded())
       return TreeBlock{b, false, {}, false, ins[0].srcs[0].target, kNone, 0};
     if ((ins.size() != 2 && ins.size() != 3) || b + 1 >= n) return std::nullopt;
@@ -478,7 +608,7 @@ struct SwitchOpt {
   std::optional<Lowering> decide(const TreeBlock& root, SwitchOptCounts& counts) {
     std::vector<TreeBlock> tree;
     std::vector<uint32_t> topo;
-    const bool ok = collect(root, tree, topo);
+    const bool ok = collect(root, tree, topo) && bitTestsSound(tree);
     if (!ok) {
       forget(tree);
       return std::nullopt;
@@ -498,7 +628,10 @@ struct SwitchOpt {
         send(tb.taken, reach[t]);
         continue;
       }
-      const ValueSet yes = shifted(trueSet(tb.cmp.cmp, tb.cmp.isSigned, tb.cmp.constant), tb.cmp.bias);
+      const ValueSet yes =
+          tb.cmp.isBitTest
+              ? shifted(tb.cmp.cmp == Mod::NE ? bitSet(tb.cmp.mask) : complement(bitSet(tb.cmp.mask)), tb.cmp.bias)
+              : shifted(trueSet(tb.cmp.cmp, tb.cmp.isSigned, tb.cmp.constant), tb.cmp.bias);
       const ValueSet no = complement(yes);
       send(tb.taken, intersect(reach[t], tb.negated ? no : yes));
       send(tb.fallThrough, intersect(reach[t], tb.negated ? yes : no));
@@ -560,6 +693,10 @@ struct SwitchOpt {
       return std::nullopt;
     }
     if (opt.bitTests && range <= kSwitchBitTestWidth && bitTestsPay(low.clusters)) {
+      if (std::any_of(tree.begin(), tree.end(), [](const TreeBlock& tb) { return tb.hasBit; })) {
+        ++counts.keptBitTests; // the tree already tests bits (nvcc's): the lowering would make it again
+        return std::nullopt;
+      }
       low.how = Lowering::How::BitTests;
       ++counts.bitTests;
       return low;
@@ -614,8 +751,12 @@ struct SwitchOpt {
     // Elementary intervals: every compare answers the same inside one.
     std::vector<uint32_t> cuts{0, kSignFlip};
     for (const TreeBlock& tb : tree)
-      if (tb.isCompare)
+      if (tb.isCompare && tb.cmp.isBitTest) {
+        for (uint32_t i = 0; i < 32; ++i)
+          if ((tb.cmp.mask >> i) & 1) cuts.push_back(i + tb.cmp.bias), cuts.push_back(i + 1 + tb.cmp.bias);
+      } else if (tb.isCompare) {
         for (uint32_t at : {tb.cmp.constant, tb.cmp.constant + 1, 0u, kSignFlip}) cuts.push_back(at + tb.cmp.bias);
+      }
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     uint32_t defaultDepth = 0;

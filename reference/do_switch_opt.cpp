@@ -27,6 +27,10 @@ struct Compare {
   bool isSigned;
   uint32_t constant;
   uint32_t bias = 0;
+  // A bit test (nvcc's: LOP3 x, 1 << S, M; ISETP.NE x, 0): holds when
+  // S - bias < 32 and bit S - bias of mask is set (cmp NE; EQ: the opposite).
+  bool isBitTest = false;
+  uint32_t mask = 0;
 };
 
 // IADD3 t, S, k, RZ, unguarded and 32-bit: t = S + k.
@@ -142,6 +146,10 @@ std::optional<Compare> selectorCompare(const Instr& in) {
 
 bool holds(const Compare& c, uint32_t selector) {
   const uint32_t v = selector - c.bias;
+  if (c.isBitTest) { // SHL gives 0 for a shift of 32 or more
+    const bool hit = v < 32 && ((c.mask >> v) & 1);
+    return c.cmp == Mod::NE ? hit : !hit;
+  }
   const int32_t sv = int32_t(v), sc = int32_t(c.constant);
   switch (c.cmp) {
   case Mod::LT: return c.isSigned ? sv < sc : v < c.constant;
@@ -169,6 +177,8 @@ struct Node {
   size_t isetpIndex = 0;
   std::optional<size_t> iaddIndex; // the head: the IADD3 of a biased compare, or the SGXT
   uint32_t bound = UINT32_MAX;     // the head: a bound on the selector (boundOf)
+  std::optional<Reg> bit;          // a bit test: the register holding 1 << S
+  bool makesBit = false;           // ... made in this block (MOV 1; SHL)
 };
 
 struct Cluster {
@@ -192,11 +202,14 @@ struct Recognizer {
   const Function& f;
   const SwitchOptOptions& opt;
   std::map<Reg, int> reads; // predicate and R registers: how many times each is read
+  std::map<Reg, int> defs;  // and written
   std::set<uint32_t> consumed;
+  CfgFacts cfg;
 
-  Recognizer(const Function& fn, const SwitchOptOptions& o) : f(fn), opt(o) {
+  Recognizer(const Function& fn, const SwitchOptOptions& o) : f(fn), opt(o), cfg(computeCfg(fn)) {
     for (const Block& b : f.blocks)
       for (const Instr& in : b.instrs) {
+        for (Reg r : in.defs()) ++defs[r];
         if (in.guard && !in.guard->reg.isConst()) ++reads[in.guard->reg];
         for (const Operand& s : in.srcs) {
           if (s.isReg() && s.reg.isPredicate() && !s.reg.isConst()) ++reads[s.reg];
@@ -217,7 +230,7 @@ struct Recognizer {
       std::optional<Compare> c = selectorCompare(ins[i]);
       if (c && c->pred == bra.guard->reg) {
         if (!readOnce(c->pred)) return std::nullopt;
-        Node nd{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i, std::nullopt};
+        Node nd{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i, std::nullopt, UINT32_MAX, std::nullopt, false};
         // The compared register made by an IADD3 t = S + k of this block, read only here: a range check on S;
         // or by an SGXT that leaves S as it is under S's bound there: a compare of S.
         size_t j = i;
@@ -248,12 +261,109 @@ struct Recognizer {
     return std::nullopt;
   }
 
+  // nvcc's bit test on selector S: [MOV one, 0x1; SHL bit, one, S;] LOP3.LUT x,
+  // bit, M, RZ, lut; ISETP.{NE,EQ} P, PT, x, 0|RZ, PT; @P BRA, with one, x and P
+  // read once. The LUT must give 0 where bit's bit is 0; where it is 1 it gives
+  // the mask. Whether `bit` really is 1 << S is checked on the whole tree
+  // (bitTestsSound).
+  std::optional<Node> bitTestNode(uint32_t b, Reg selector) const {
+    const std::vector<Instr>& ins = f.blocks[b].instrs;
+    if ((ins.size() != 3 && ins.size() != 5) || b + 1 >= f.blocks.size()) return std::nullopt;
+    const Instr& bra = ins.back();
+    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
+    auto plainR = [](const Operand& o) { return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs; };
+    auto plain = [](const Instr& in, Opcode op, size_t srcs) {
+      return in.op == op && !in.guard && in.dsts.size() == 1 && in.srcs.size() == srcs && in.dsts[0].isReg() &&
+             in.dsts[0].reg.file == RegFile::R && !in.dsts[0].reg.isConst();
+    };
+    std::optional<Reg> made;
+    size_t k = 0;
+    if (ins.size() == 5) {
+      const Instr &mov = ins[0], &shl = ins[1];
+      if (!plain(mov, Opcode::MOV, 1) || !mov.mods.empty() || mov.srcs[0].kind != Operand::Kind::Imm || mov.srcs[0].imm != 1)
+        return std::nullopt;
+      if (!plain(shl, Opcode::SHL, 2) || !shl.mods.empty() || !plainR(shl.srcs[0]) || !plainR(shl.srcs[1])) return std::nullopt;
+      const Reg one = mov.dsts[0].reg, bit = shl.dsts[0].reg;
+      if (shl.srcs[0].reg != one || shl.srcs[1].reg != selector || !readOnce(one) || bit == one || bit == selector ||
+          one == selector)
+        return std::nullopt;
+      made = bit;
+      k = 2;
+    }
+    const Instr &lop = ins[k], &setp = ins[k + 1];
+    if (!plain(lop, Opcode::LOP3, 4) || !lop.has(Mod::LUT) || lop.has(Mod::W64) || lop.srcs[3].kind != Operand::Kind::Imm)
+      return std::nullopt;
+    std::optional<size_t> r, m, z;
+    for (size_t i = 0; i < 3; ++i) {
+      const Operand& o = lop.srcs[i];
+      if (o.kind == Operand::Kind::Imm) m = i;
+      else if (o.isReg() && o.reg == RZ && !o.neg) z = i;
+      else if (plainR(o)) r = i;
+    }
+    if (!r || !m || !z) return std::nullopt;
+    const Reg bit = lop.srcs[*r].reg, x = lop.dsts[0].reg;
+    if ((made && bit != *made) || bit == selector || x == selector || !readOnce(x)) return std::nullopt;
+    const uint32_t lut = uint32_t(lop.srcs[3].imm), constant = uint32_t(lop.srcs[*m].imm);
+    auto lutAt = [&](uint32_t bitBit, uint32_t maskBit) { // source i is bit 2 - i of the index
+      return (lut >> ((bitBit << (2 - *r)) | (maskBit << (2 - *m)))) & 1;
+    };
+    if (lutAt(0, 0) || lutAt(0, 1)) return std::nullopt;
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < 32; ++i) mask |= lutAt(1, (constant >> i) & 1) << i;
+    // ISETP.{NE,EQ}.{U32,S32}.AND P, PT, x, 0 or RZ (either side)[, PT]
+    if (setp.op != Opcode::ISETP || setp.guard || setp.dsts.size() != 2 || setp.srcs.size() < 2 || setp.srcs.size() > 3)
+      return std::nullopt;
+    if (!setp.dsts[0].isReg() || setp.dsts[0].reg.file != RegFile::P || setp.dsts[0].reg.isConst() ||
+        !setp.dsts[1].isReg() || !setp.dsts[1].reg.isConst())
+      return std::nullopt;
+    if (setp.has(Mod::U32) == setp.has(Mod::S32) || setp.has(Mod::OR) || setp.has(Mod::XOR) || setp.has(Mod::U64) ||
+        setp.has(Mod::S64) || !(setp.has(Mod::NE) || setp.has(Mod::EQ)))
+      return std::nullopt;
+    if (setp.srcs.size() == 3 && !(setp.srcs[2].isReg() && setp.srcs[2].reg == PT && !setp.srcs[2].neg)) return std::nullopt;
+    auto isZero = [](const Operand& o) {
+      return (o.kind == Operand::Kind::Imm && o.imm == 0) || (o.isReg() && o.reg == RZ && !o.neg && !o.abs);
+    };
+    auto isX = [&](const Operand& o) { return plainR(o) && o.reg == x; };
+    if (!((isX(setp.srcs[0]) && isZero(setp.srcs[1])) || (isZero(setp.srcs[0]) && isX(setp.srcs[1])))) return std::nullopt;
+    const Reg p = setp.dsts[0].reg;
+    if (p != bra.guard->reg || !readOnce(p)) return std::nullopt;
+    Compare c{selector, p, setp.has(Mod::NE) ? Mod::NE : Mod::EQ, false, 0};
+    c.isBitTest = true;
+    c.mask = mask;
+    Node nd{true, c, bra.guard->neg, bra.srcs[0].target, b + 1, k + 1, std::nullopt, UINT32_MAX, std::nullopt, false};
+    nd.bit = bit;
+    nd.makesBit = made.has_value();
+    return nd;
+  }
+
+  // Every bit register of the tree holds 1 << S where it is read: it is
+  // written once in the function, by a node of the tree, and read only by the
+  // tree's bit tests; and a node that reads it without making it is entered
+  // (in the whole CFG) only from nodes of the tree that read the same register.
+  bool bitTestsSound(const std::map<uint32_t, Node>& tree) const {
+    std::map<Reg, int> users, makers;
+    for (const auto& [b, nd] : tree)
+      if (nd.bit) {
+        ++users[*nd.bit];
+        if (nd.makesBit) ++makers[*nd.bit];
+      }
+    for (const auto& [bit, n] : users)
+      if (!reads.count(bit) || reads.at(bit) != n || !makers.count(bit) || makers.at(bit) != 1 || defs.at(bit) != 1)
+        return false;
+    for (const auto& [b, nd] : tree)
+      if (nd.bit && !nd.makesBit)
+        for (uint32_t p : cfg.preds[b])
+          if (!tree.count(p) || tree.at(p).bit != nd.bit) return false;
+    return true;
+  }
+
   std::optional<Node> node(uint32_t b, Reg selector, uint32_t headBix, uint32_t bound) const {
     if (b == headBix || consumed.count(b)) return std::nullopt;
     const std::vector<Instr>& ins = f.blocks[b].instrs;
     if (opt.secondPass && !ins.empty() && ins[0].info().is(CONVERGENCE | BARRIER)) return std::nullopt;
+    if (std::optional<Node> bt = bitTestNode(b, selector)) return bt;
     if (ins.size() == 1 && ins[0].op == Opcode::BRA && !ins[0].isGuarded())
-      return Node{false, {}, false, ins[0].srcs[0].target, 0, 0, std::nullopt};
+      return Node{false, {}, false, ins[0].srcs[0].target, 0, 0, std::nullopt, UINT32_MAX, std::nullopt, false};
     if ((ins.size() != 2 && ins.size() != 3) || b + 1 >= f.blocks.size()) return std::nullopt;
     const Instr& bra = ins.back();
     if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
@@ -271,7 +381,7 @@ struct Recognizer {
       }
     }
     if (c->selector != selector) return std::nullopt;
-    return Node{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, ins.size() - 2, std::nullopt};
+    return Node{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, ins.size() - 2, std::nullopt, UINT32_MAX, std::nullopt, false};
   }
 
   // Depth-first from the head: every node once; false on a cycle of nodes or too many.
@@ -345,17 +455,23 @@ struct Recognizer {
   std::optional<Decision> decide(uint32_t headBix, const Node& root, SwitchOptCounts& counts) {
     std::map<uint32_t, Node> tree{{headBix, root}};
     std::set<uint32_t> path;
-    if (!collect(headBix, root.cmp.selector, headBix, root.bound, tree, path)) return std::nullopt;
+    if (!collect(headBix, root.cmp.selector, headBix, root.bound, tree, path) || !bitTestsSound(tree))
+      return std::nullopt;
     for (const auto& [b, nd] : tree)
       if (nd.isCompare) consumed.insert(b);
 
     // Elementary intervals: every compare of the tree answers the same inside one.
     std::set<uint64_t> cuts{0, 0x80000000u};
     for (const auto& [b, nd] : tree)
-      if (nd.isCompare)
+      if (nd.isCompare && nd.cmp.isBitTest) {
+        // A bit test's answer changes only at its mask's bits.
+        for (uint32_t i = 0; i < 32; ++i)
+          if ((nd.cmp.mask >> i) & 1) cuts.insert(uint32_t(i + nd.cmp.bias)), cuts.insert(uint32_t(i + 1 + nd.cmp.bias));
+      } else if (nd.isCompare) {
         // The answer of `S - bias cmp c` changes where S - bias passes c, c + 1, 0 or 0x80000000.
         for (uint32_t at : {nd.cmp.constant, nd.cmp.constant + 1, 0u, 0x80000000u})
           cuts.insert(uint32_t(at + nd.cmp.bias));
+      }
     cuts.insert(uint64_t(1) << 32);
     std::map<uint32_t, uint64_t> reached; // leaf -> how many values
     std::vector<std::pair<std::pair<uint32_t, uint32_t>, uint32_t>> pieces; // [lo, hi] -> leaf
@@ -436,6 +552,12 @@ struct Recognizer {
       }
       const uint64_t span = uint64_t(uint32_t(d.clusters.back().hi - d.clusters.front().lo)) + 1;
       if (suitableForBitTests(span, uint32_t(destinations.size()), compares)) {
+        // A tree that already tests bits (nvcc's) is what the lowering would make again.
+        for (const auto& [b, nd] : tree)
+          if (nd.bit) {
+            ++counts.keptBitTests;
+            return std::nullopt;
+          }
         d.how = Lowering::BitTests;
         ++counts.bitTests;
         return d;
@@ -700,7 +822,7 @@ SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
   // Every decision is made on the function as it came in.
   Recognizer r(f, options);
   std::vector<Decision> decisions;
-  for (uint32_t b : computeCfg(f).rpo) {
+  for (uint32_t b : r.cfg.rpo) {
     if (r.consumed.count(b)) continue;
     if (std::optional<Node> h = r.head(b))
       if (std::optional<Decision> d = r.decide(b, *h, counts)) decisions.push_back(*d);

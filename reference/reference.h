@@ -127,7 +127,10 @@ BranchOptCounts oriBranchOpt(Function& f, int64_t budget);
 // register may also be t, read once, made in the same block by IADD3 t, S, k,
 // RZ (a range check on S) or by an SGXT t, S, k that leaves every value S can
 // have as it is (S's bound read in the head block: boundOf; docs "Narrow
-// selectors"); the node then holds that instruction first. A node's branch and
+// selectors"); the node then holds that instruction first. A node may also be
+// nvcc's bit test ([MOV one, 1; SHL bit, one, S;] LOP3 x, bit, M; ISETP.NE x,
+// 0; @P BRA: S < 32 and bit S of M) when `bit` holds 1 << S wherever it is
+// read (Recognizer::bitTestsSound). A node's branch and
 // fall-through lead to further nodes or to leaves (any other block; the head
 // reached again is a leaf). A tree with a cycle of nodes, with more than
 // kSwitchMaxTreeBlocks nodes, or whose selector values do not split into at
