@@ -805,6 +805,8 @@ struct Emitter {
   std::vector<std::pair<uint32_t, uint32_t>> placement; // (old block, new block) in layout order
   std::unordered_set<std::string> labels; // labels named $L__SW..., once a fresh one is asked for
   bool labelsRead = false;
+  std::unordered_set<std::string> tableNames; // jump tables named $L__JT..., once a table is made
+  bool tablesRead = false;
 
   explicit Emitter(Function& fn) : f(fn), oldCount(uint32_t(fn.blocks.size())) {
     uint32_t maxId = 0;
@@ -998,11 +1000,13 @@ struct Emitter {
       head.instrs.push_back(isetp(Mod::GT, false, p, index, imm(span)));
       head.instrs.push_back(bra(low.deflt, p));
       JumpTable jt;
-      for (;;) {
-        jt.name = fmt::format("$L__JT{}", nextTableName++);
-        if (std::none_of(f.jumpTables.begin(), f.jumpTables.end(), [&](const JumpTable& t) { return t.name == jt.name; }))
-          break;
+      if (!tablesRead) { // only a table with the prefix can collide with a fresh name
+        for (const JumpTable& t : f.jumpTables)
+          if (t.name.starts_with("$L__JT")) tableNames.insert(t.name);
+        tablesRead = true;
       }
+      do jt.name = fmt::format("$L__JT{}", nextTableName++);
+      while (!tableNames.insert(jt.name).second);
       jt.targets.assign(size_t(span) + 1, low.deflt);
       for (const Cluster& c : low.clusters) {
         for (uint32_t v = c.lo;; ++v) {
