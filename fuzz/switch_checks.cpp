@@ -227,19 +227,35 @@ std::string switchMutants(const Function& f, uint32_t* made) {
       if (prev[k].op == Opcode::ISETP && prev[k].srcs[0].isReg() && prev[k].srcs[0].reg == here[0].srcs[0].reg) check = k;
     if (check == prev.size()) return fmt::format("no bounds check before the JMX of bix{}", b);
     const JumpTable& table = good.jumpTables[here[0].srcs[1].target];
+    // A mutant is wrong only if a value S can have reaches what it changed: under a
+    // bound S <= U read from the head (a narrowed selector, verify::selectorBound), the
+    // value past the table or a negative index may be impossible, and the checker
+    // rightly proves such a mutant. S is the index itself or the source of its IADD3.
+    const Reg index = here[0].srcs[0].reg;
+    Reg selector = index;
+    uint32_t min = 0;
+    for (const Instr& in : prev)
+      if (in.op == Opcode::IADD3 && in.dsts[0].isReg() && in.dsts[0].reg == index && in.srcs[0].isReg() &&
+          in.srcs[1].kind == Operand::Kind::Imm)
+        selector = in.srcs[0].reg, min = 0u - uint32_t(in.srcs[1].imm);
+    const uint32_t bound = verify::selectorBound(good, b - 1, selector).max;
+    // The largest index S - min (mod 2^32) over 0 <= S <= bound.
+    const uint32_t topIndex = min == 0 ? bound : bound >= min - 1 ? UINT32_MAX : bound - min;
     std::vector<std::pair<const char*, Function>> mutants;
     Function loose = good, isSigned = good, gap = good;
     loose.blocks[b - 1].instrs[check].srcs[1].imm += 1;
-    mutants.push_back({"bound one too loose", loose});
+    // The selector one past the table (mod 2^32: a signed hull wraps) is what the loose bound lets in.
+    if (uint32_t(min + table.targets.size()) <= bound) mutants.push_back({"bound one too loose", loose});
     Instr& s32 = isSigned.blocks[b - 1].instrs[check];
     s32.mods.reset(Mod::U32);
     s32.mods.set(Mod::S32);
-    mutants.push_back({"signed bound", isSigned});
+    if (topIndex >= 0x80000000u) mutants.push_back({"signed bound", isSigned});
     // The default is where the bounds check branches.
     const uint32_t deflt = prev.back().srcs[0].target;
     auto hole = std::find(table.targets.begin(), table.targets.end(), deflt);
     auto other = std::find_if(table.targets.begin(), table.targets.end(), [&](uint32_t t) { return t != deflt; });
-    if (hole != table.targets.end() && other != table.targets.end()) {
+    if (hole != table.targets.end() && other != table.targets.end() &&
+        uint32_t(min + uint32_t(hole - table.targets.begin())) <= bound) {
       gap.jumpTables[here[0].srcs[1].target].targets[size_t(hole - table.targets.begin())] = *other;
       mutants.push_back({"a gap not filled with the default", gap});
     }

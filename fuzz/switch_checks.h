@@ -34,7 +34,8 @@ std::string switchProof(const Function& f, SwitchOptCounts* counts = nullptr);
 // and a gap of the table sent to a case instead of the default; and from
 // every bit-test lowering (phase 30 with bit tests) two more: a mask missing
 // its lowest case, the bounds check one too tight. *made counts the mutants
-// built (a table without gaps has no third one).
+// built (a table without gaps has no third one; under a bound on a narrowed
+// selector, a mutant whose change no possible selector reaches is not built).
 std::string switchMutants(const Function& f, uint32_t* made = nullptr);
 
 } // namespace ori::checks
