@@ -136,15 +136,17 @@ std::string switchBehaviour(const Function& f) {
 
 std::string switchProof(const Function& f, SwitchOptCounts* countsOut) {
   const std::map<std::string, uint64_t> blockCounts = madeUpProfile(f);
-  for (const char* how : {"", " with bit tests", " with a profile"}) {
+  SwitchOptOptions plain, bits, profiled;
+  bits.bitTests = true;
+  profiled.blockCounts = &blockCounts;
+  const std::pair<const char*, const SwitchOptOptions*> runs[] = {
+      {"", &plain}, {" with bit tests", &bits}, {" with a profile", &profiled}};
+  for (const auto& [how, o] : runs) {
     Function after = f;
-    SwitchOptOptions o;
-    o.bitTests = how == std::string(" with bit tests");
-    if (how == std::string(" with a profile")) o.blockCounts = &blockCounts;
-    const SwitchOptCounts counts = optimized::doSwitchOpt(after, o);
-    if (countsOut && !*how) *countsOut = counts;
-    if (countsOut && o.bitTests) countsOut->bitTests = counts.bitTests;
-    if (countsOut && o.blockCounts) countsOut->reordered = counts.reordered;
+    const SwitchOptCounts counts = optimized::doSwitchOpt(after, *o);
+    if (countsOut && o == &plain) *countsOut = counts;
+    if (countsOut && o == &bits) countsOut->bitTests = counts.bitTests;
+    if (countsOut && o == &profiled) countsOut->reordered = counts.reordered;
     uint32_t proved = 0;
     for (const verify::SwitchCheckResult& r : verify::checkSwitchRewrites(f, after)) {
       using V = verify::SwitchCheckResult::Verdict;

@@ -348,15 +348,16 @@ struct SwitchOpt {
   uint32_t n;
   std::vector<uint32_t> predReads;  // reads of each P register
   std::vector<uint32_t> rReads;     // reads of each R register
+  // Made on the first tree with a bit test (bitTestsSound), as most functions have none:
   std::vector<uint32_t> rDefs;      // writes of each R register
-  std::vector<uint32_t> predCount;  // distinct predecessors of each block (made when a bit test needs it)
+  std::vector<uint32_t> predCount;  // distinct predecessors of each block
   std::vector<uint8_t> consumed;    // compare blocks of a tree already taken
   std::vector<uint32_t> treeIndex;  // bix -> index in `tree` during one walk, kNone else
   std::vector<uint8_t> onPath;      // DFS state of the cycle check
 
   SwitchOpt(Function& fn, const SwitchOptOptions& o)
       : f(fn), opt(o), n(uint32_t(fn.blocks.size())), predReads(fn.nextReg[int(RegFile::P)], 0),
-        rReads(fn.nextReg[int(RegFile::R)], 0), rDefs(fn.nextReg[int(RegFile::R)], 0), consumed(n, 0),
+        rReads(fn.nextReg[int(RegFile::R)], 0), consumed(n, 0),
         treeIndex(n, kNone), onPath(n, 0) {
     auto read = [&](const Operand& o) {
       if (o.isReg() && o.reg.file == RegFile::P && !o.reg.isConst() && o.reg.num < predReads.size()) ++predReads[o.reg.num];
@@ -368,8 +369,6 @@ struct SwitchOpt {
           read(s);
           if (auto r = s.regRead(); r && r->file == RegFile::R && !r->isConst() && r->num < rReads.size()) ++rReads[r->num];
         }
-        for (const Operand& d : in.dsts)
-          if (d.isReg() && d.reg.file == RegFile::R && !d.reg.isConst() && d.reg.num < rDefs.size()) ++rDefs[d.reg.num];
       }
   }
 
@@ -447,13 +446,17 @@ struct SwitchOpt {
     bool any = false;
     for (const TreeBlock& tb : tree) any = any || tb.hasBit;
     if (!any) return true;
-    if (predCount.empty()) { // distinct predecessors of every block, once per run
+    if (predCount.empty()) { // once per run
       predCount.assign(n, 0);
+      rDefs.assign(rReads.size(), 0);
       std::vector<uint32_t> succs, seen(n, 0);
       for (uint32_t b = 0; b < n; ++b) {
         succs.clear();
         appendSuccessors(f, b, succs, seen);
         for (uint32_t t : succs) ++predCount[t];
+        for (const Instr& in : f.blocks[b].instrs)
+          for (const Operand& d : in.dsts)
+            if (d.isReg() && d.reg.file == RegFile::R && !d.reg.isConst() && d.reg.num < rDefs.size()) ++rDefs[d.reg.num];
       }
     }
     for (const TreeBlock& tb : tree) {
@@ -867,6 +870,33 @@ struct Emitter {
     return in;
   }
   static int64_t imm(uint32_t v) { return int64_t(int32_t(v)); }
+  static Instr unary(Opcode op, Reg d, Operand a) {
+    Instr in;
+    in.op = op;
+    in.dsts = {Operand::reg_(d)};
+    in.srcs = {std::move(a)};
+    return in;
+  }
+  static Instr binary(Opcode op, Reg d, Operand a, Operand b) {
+    Instr in = unary(op, d, std::move(a));
+    in.srcs.push_back(std::move(b));
+    return in;
+  }
+
+  // Appends to the head `IADD3 Rt, S, -min, RZ` (none when min = 0: Rt is S),
+  // `ISETP.GT.U32 P, Rt, last` and `@P BRA default`; returns Rt.
+  Reg boundsCheck(const Lowering& low, uint32_t min, uint32_t last) {
+    std::vector<Instr>& head = f.blocks[low.head].instrs;
+    Reg index = low.selector;
+    if (min != 0) {
+      index = f.newReg(RegFile::R);
+      head.push_back(iadd3(index, low.selector, min));
+    }
+    const Reg p = f.newReg(RegFile::P);
+    head.push_back(isetp(Mod::GT, false, p, index, imm(last)));
+    head.push_back(bra(low.deflt, p));
+    return index;
+  }
 
   // Appends `[IADD3] ISETP; @P BRA target` testing cluster c to block `at`.
   void test(uint32_t at, const Lowering& low, const Cluster& c) {
@@ -926,27 +956,11 @@ struct Emitter {
     for (size_t k = 0; k < count; ++k) covered |= masks[k].second;
     const bool full = covered == (last == 31 ? ~0u : (1u << (last + 1)) - 1);
 
-    Block& head = f.blocks[low.head];
-    Reg index = low.selector;
-    if (min != 0) {
-      index = f.newReg(RegFile::R);
-      head.instrs.push_back(iadd3(index, low.selector, min));
-    }
-    const Reg p = f.newReg(RegFile::P);
-    head.instrs.push_back(isetp(Mod::GT, false, p, index, imm(last)));
-    head.instrs.push_back(bra(low.deflt, p));
+    const Reg index = boundsCheck(low, min, last);
     uint32_t at = newBlock(low.head, false);
     const Reg one = f.newReg(RegFile::R), bit = f.newReg(RegFile::R);
-    Instr mov;
-    mov.op = Opcode::MOV;
-    mov.dsts = {Operand::reg_(one)};
-    mov.srcs = {Operand::immediate(1)};
-    block(at).instrs.push_back(std::move(mov));
-    Instr shl;
-    shl.op = Opcode::SHL;
-    shl.dsts = {Operand::reg_(bit)};
-    shl.srcs = {Operand::reg_(one), Operand::reg_(index)};
-    block(at).instrs.push_back(std::move(shl));
+    block(at).instrs.push_back(unary(Opcode::MOV, one, Operand::immediate(1)));
+    block(at).instrs.push_back(binary(Opcode::SHL, bit, Operand::reg_(one), Operand::reg_(index)));
     for (size_t k = 0; k < count; ++k) {
       needLabel(masks[k].first);
       if (full && k + 1 == count) {
@@ -954,11 +968,10 @@ struct Emitter {
         return;
       }
       const Reg x = f.newReg(RegFile::R), q = f.newReg(RegFile::P);
-      Instr lop;
-      lop.op = Opcode::LOP3;
+      Instr lop = binary(Opcode::LOP3, x, Operand::reg_(bit), Operand::immediate(imm(masks[k].second)));
       lop.mods.set(Mod::LUT);
-      lop.dsts = {Operand::reg_(x)};
-      lop.srcs = {Operand::reg_(bit), Operand::immediate(imm(masks[k].second)), Operand::reg_(RZ), Operand::immediate(0xc0)};
+      lop.srcs.push_back(Operand::reg_(RZ));
+      lop.srcs.push_back(Operand::immediate(0xc0)); // bit & mask
       block(at).instrs.push_back(std::move(lop));
       Instr ne = isetp(Mod::NE, false, q, x, 0);
       ne.srcs[1] = Operand::reg_(RZ);
@@ -991,14 +1004,7 @@ struct Emitter {
     if (low.how == Lowering::How::JumpTable) {
       const Cluster &first = low.clusters.front(), &last = low.clusters.back();
       const uint32_t min = first.lo, span = last.hi - min; // entries - 1
-      Reg index = low.selector;
-      if (min != 0) {
-        index = f.newReg(RegFile::R);
-        head.instrs.push_back(iadd3(index, low.selector, min));
-      }
-      const Reg p = f.newReg(RegFile::P);
-      head.instrs.push_back(isetp(Mod::GT, false, p, index, imm(span)));
-      head.instrs.push_back(bra(low.deflt, p));
+      const Reg index = boundsCheck(low, min, span);
       JumpTable jt;
       if (!tablesRead) { // only a table with the prefix can collide with a fresh name
         for (const JumpTable& t : f.jumpTables)

@@ -662,6 +662,12 @@ struct Emitter {
     return in;
   }
 
+  Instr nonZero(Reg p, Reg x) { // ISETP.NE.U32.AND p, PT, x, RZ, PT
+    Instr in = isetp(Mod::NE, false, p, x, 0);
+    in.srcs[1] = Operand::reg_(RZ);
+    return in;
+  }
+
   void test(uint32_t at, const Cluster& c) {
     const Reg p = f.newReg(RegFile::P);
     if (c.lo == c.hi) {
@@ -692,6 +698,20 @@ struct Emitter {
       layout.push_back(left);
       bst(left, lo, mid - 1);
     }
+  }
+
+  // Appends to the head `IADD3 Rt, S, -min, RZ` (none when min = 0: Rt is S),
+  // `ISETP.GT.U32 P, Rt, last` and `@P BRA default`; returns Rt.
+  Reg boundsCheck(uint32_t min, uint32_t last) {
+    Reg index = d.selector;
+    if (min != 0) {
+      index = f.newReg(RegFile::R);
+      append(d.head, iadd3(index, d.selector, min));
+    }
+    const Reg p = f.newReg(RegFile::P);
+    append(d.head, isetp(Mod::GT, false, p, index, last));
+    append(d.head, bra(d.deflt, p));
+    return index;
   }
 
   // A cascade: the clusters tested in their order, then BRA default.
@@ -728,14 +748,7 @@ struct Emitter {
     for (const auto& m : masks) covered |= m.second;
     const bool full = covered == (last == 31 ? ~0u : (1u << (last + 1)) - 1);
 
-    Reg index = d.selector;
-    if (min != 0) {
-      index = f.newReg(RegFile::R);
-      append(d.head, iadd3(index, d.selector, min));
-    }
-    const Reg p = f.newReg(RegFile::P);
-    append(d.head, isetp(Mod::GT, false, p, index, last));
-    append(d.head, bra(d.deflt, p));
+    const Reg index = boundsCheck(min, last);
     uint32_t at = newBlock(false);
     const Reg one = f.newReg(RegFile::R), bit = f.newReg(RegFile::R);
     append(at, mov(one, 1));
@@ -747,9 +760,7 @@ struct Emitter {
       }
       const Reg x = f.newReg(RegFile::R), q = f.newReg(RegFile::P);
       append(at, andImmediate(x, bit, masks[k].second));
-      Instr nonzero = isetp(Mod::NE, false, q, x, 0);
-      nonzero.srcs[1] = Operand::reg_(RZ);
-      append(at, nonzero);
+      append(at, nonZero(q, x));
       append(at, bra(masks[k].first, q));
       at = newBlock(false);
     }
@@ -758,14 +769,7 @@ struct Emitter {
 
   void jumpTable(uint32_t& nextTable) {
     const uint32_t min = d.clusters.front().lo, last = d.clusters.back().hi - min;
-    Reg index = d.selector;
-    if (min != 0) {
-      index = f.newReg(RegFile::R);
-      append(d.head, iadd3(index, d.selector, min));
-    }
-    const Reg p = f.newReg(RegFile::P);
-    append(d.head, isetp(Mod::GT, false, p, index, last));
-    append(d.head, bra(d.deflt, p));
+    const Reg index = boundsCheck(min, last);
     JumpTable jt;
     do jt.name = fmt::format("$L__JT{}", nextTable++);
     while (std::any_of(f.jumpTables.begin(), f.jumpTables.end(), [&](const JumpTable& t) { return t.name == jt.name; }));

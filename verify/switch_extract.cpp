@@ -102,25 +102,25 @@ std::optional<Reg> plainReg(const Operand& o) {
   return o.reg;
 }
 
+// What `facts` (one of Facts' maps) records for a plain register source.
+template <typename Map>
+std::optional<typename Map::mapped_type> factOf(const Operand& o, const Map& facts) {
+  std::optional<Reg> r = plainReg(o);
+  if (!r) return std::nullopt;
+  auto it = facts.find(*r);
+  if (it == facts.end()) return std::nullopt;
+  return it->second;
+}
+
 // The value of a source known to be constant: an immediate, RZ, or a register
 // a MOV set to a constant.
 std::optional<uint32_t> knownValue(const Operand& o, const Facts& facts) {
   if (std::optional<uint32_t> c = constantOf(o)) return c;
-  std::optional<Reg> r = plainReg(o);
-  if (!r) return std::nullopt;
-  auto it = facts.consts.find(*r);
-  if (it == facts.consts.end()) return std::nullopt;
-  return it->second;
+  return factOf(o, facts.consts);
 }
 
 // The bias of a source that holds selector - bias.
-std::optional<uint32_t> trackedBias(const Operand& o, const Facts& facts) {
-  std::optional<Reg> r = plainReg(o);
-  if (!r) return std::nullopt;
-  auto it = facts.regs.find(*r);
-  if (it == facts.regs.end()) return std::nullopt;
-  return it->second;
-}
+std::optional<uint32_t> trackedBias(const Operand& o, const Facts& facts) { return factOf(o, facts.regs); }
 
 // IADD3 t, x, y, z (32-bit, unguarded) with one of x, y, z a tracked register
 // and the other two immediates or RZ: t's bias. nullopt if not of that form.
@@ -191,13 +191,7 @@ std::optional<Cond> compareOf(const Instr& in, const Facts& facts) {
 }
 
 // A source that holds a masked bit.
-std::optional<MaskedBit> trackedBit(const Operand& o, const Facts& facts) {
-  std::optional<Reg> r = plainReg(o);
-  if (!r) return std::nullopt;
-  auto it = facts.bits.find(*r);
-  if (it == facts.bits.end()) return std::nullopt;
-  return it->second;
-}
+std::optional<MaskedBit> trackedBit(const Operand& o, const Facts& facts) { return factOf(o, facts.bits); }
 
 // An unguarded ISETP.{EQ,NE}.{U32,S32} of a register holding a masked bit with
 // zero (either side): the bit test its first destination holds. EQ and NE do
