@@ -5,7 +5,7 @@
 
 #include "fuzz/dce_checks.h"
 #include "fuzz/kernel_gen.h"
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"

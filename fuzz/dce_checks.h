@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ir.h"
 
 namespace ori::checks {

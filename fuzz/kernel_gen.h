@@ -1,5 +1,5 @@
 // RapidCheck generator of random well-formed, terminating kernels that the
-// interpreter (ir/interp.h) runs to completion: structured code with
+// interpreter (interp/interp.h) runs to completion: structured code with
 // counted loops (a counter register and a bound no other code writes; break
 // and continue are forward branches), if / if-else with && and || chains,
 // switches lowered to a bounds check and BRX through a jump table (often
@@ -22,7 +22,7 @@
 #include <rapidcheck.h>
 
 #include "fuzz/cfg_gen.h"
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ir.h"
 
 namespace ori::gen {

@@ -26,7 +26,7 @@
 
 #include "fuzz/cfg_gen.h"
 #include "fuzz/ori_gen.h" // showValue(Function): counterexamples print as .ori
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"

@@ -18,7 +18,7 @@
 #include "fuzz/dce_checks.h"
 #include "fuzz/kernel_gen.h"
 #include "fuzz/ori_gen.h" // showValue(Function): counterexamples print as .ori
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "optimized/optimized.h"
 
 namespace ori {

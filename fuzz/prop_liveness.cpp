@@ -18,7 +18,7 @@
 #include "fuzz/kernel_gen.h"
 #include "fuzz/liveness_checks.h"
 #include "fuzz/ori_gen.h" // showValue(Function): counterexamples print as .ori
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"

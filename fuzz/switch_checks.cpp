@@ -8,7 +8,7 @@
 
 #include "fuzz/dce_checks.h"
 #include "fuzz/switch_gen.h"
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ir.h"
 #include "verify/tv.h"
 

@@ -1,7 +1,7 @@
 // MUFU.EX2, MUFU.LG2, MUFU.SIN and MUFU.COS (PTX ex2/lg2/sin/cos .approx.f32): one
 // deterministic definition, written once over a backend of binary32 operations each
 // rounded to nearest even. The interpreter instantiates it with host floats
-// (ir/interp_float.cpp), the Z3 model with floating-point terms (verify/model_float.cpp),
+// (interp/interp_float.cpp), the Z3 model with floating-point terms (verify/model_float.cpp),
 // so the two agree by construction and `oriverify --crosscheck` checks that they do.
 //
 // The hardware's tables are not published; these are textbook approximations within a few

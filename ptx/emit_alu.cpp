@@ -1,5 +1,5 @@
 // Ori -> PTX: integer and predicate opcodes (emit_impl.h). Each emits the
-// interpreter's meaning (ir/interp_alu.cpp, docs/interpreter.md):
+// interpreter's meaning (interp/interp_alu.cpp, docs/interpreter.md):
 //   MOV -> mov; IADD3 -> add/sub/neg; SEL -> selp; IMAD -> mad.lo/.wide/.hi;
 //   LOP3 -> lop3.b32 (64-bit: two halves); SHL/SHR -> shl/shr (PTX clamps the
 //   amount at the width, like the interpreter); SHF -> shf.l/shf.r.clamp or a

@@ -1,5 +1,5 @@
 // Ori -> PTX: floating point and conversions (emit_impl.h), with the
-// interpreter's meaning (ir/interp_float.cpp, docs/interpreter.md):
+// interpreter's meaning (interp/interp_float.cpp, docs/interpreter.md):
 //   FADD/FMUL/FFMA -> add/mul/fma.rnd{.ftz}{.sat}.f32, always with an explicit
 //     rounding mode (PTX may contract add/mul without one into fma);
 //   DADD/DMUL/DFMA -> .f64, then NaN results made CUDART_NAN (0xfff8...)

@@ -12,7 +12,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "verify/crosscheck_inputs.h"
 #include "verify/obligations.h"

@@ -270,7 +270,7 @@ std::optional<MaskedBit> maskedBit(const Instr& in, const Facts& facts) {
 // SGXT t, x, w (no .U32, 32-bit, unguarded, w an immediate) with x holding
 // the selector itself (bias 0): whether t holds the selector too. SGXT gives
 // the low w bits of x sign-extended, 0 for w = 0 and x for w >= 32 (the
-// interpreter, ir/interp_alu.cpp, and the SGXT model, verify/model_int.cpp).
+// interpreter, interp/interp_alu.cpp, and the SGXT model, verify/model_int.cpp).
 // For 0 < w < 32 that is x exactly when x < 2^(w-1); the head's bound
 // (selector <= maxSelector) must say so for every selector.
 bool sgxtCopiesSelector(const Instr& in, const Facts& facts, uint32_t maxSelector) {
@@ -486,7 +486,7 @@ std::optional<uint32_t> lop3Bound(const Instr& in) {
 
 // LD, LDG, LDS, LDL or LDC with .U8 or .U16 (not .64, unguarded) into one
 // register: the interpreter zero-extends the 1 or 2 bytes it loads (accessOf
-// and extendLoaded, ir/interp_mem.cpp; .U8 wins over the other sizes, .S8
+// and extendLoaded, interp/interp_mem.cpp; .U8 wins over the other sizes, .S8
 // over .U16), so the register is at most 0xFF or 0xFFFF.
 std::optional<SelectorBound> loadBound(const Instr& in) {
   switch (in.op) {

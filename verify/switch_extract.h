@@ -68,7 +68,7 @@
 //                      the instruction that last writes y earlier in the head
 //                      block, by the same rules (at most 8 MOVs followed).
 //   LD/LDG/LDS/LDL/LDC.U8 or .U16 S, ...  (not .64, unguarded): U = 0xFF or
-//                      0xFFFF; these loads zero-extend (ir/interp_mem.cpp).
+//                      0xFFFF; these loads zero-extend (interp/interp_mem.cpp).
 // Anything else, a guarded writer, or no writer in the head block: no bound.
 // The bound lets SGXT read as the selector (above) and is checkSwitchRewrites'
 // precondition: it proves a switch for the selectors <= the larger of the

@@ -1403,7 +1403,7 @@ std::string baseKey(const Function *owner, const Variable &v) {
 
 // The interpreter's address of a variable of an inlined callee's frame, keyed
 // "k>f>g.local v" or "k>f>g.param v" (SideEncoder::frame_): each frame's local area right
-// above its caller's, aligned (ir/interp_mem.cpp, pushFrame); parameter areas, which only the
+// above its caller's, aligned (interp/interp_mem.cpp, pushFrame); parameter areas, which only the
 // validator gives addresses, at depth << 24 in its own window, so frames never overlap.
 std::optional<uint64_t> frameAddress(const Module &m, const LaunchLayout &L,
                                      const std::string &key) {

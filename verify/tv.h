@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ir.h"
 
 namespace ori::verify {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ir/facts.h"
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"

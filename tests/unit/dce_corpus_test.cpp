@@ -17,7 +17,7 @@
 #include <sstream>
 
 #include "fuzz/dce_checks.h"
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "ptx/ptx.h"
 #include "optimized/optimized.h"

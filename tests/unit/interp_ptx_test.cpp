@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ptx/ptx.h"
 
 namespace ori {

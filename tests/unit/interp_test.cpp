@@ -1,4 +1,4 @@
-// Tests of the interpreter (ir/interp.h; semantics in docs/interpreter.md).
+// Tests of the interpreter (interp/interp.h; semantics in docs/interpreter.md).
 // Every expected value is derived by hand in the comment beside it. Float
 // constants are written as their IEEE bit patterns: 0x3f800000 = 1.0f,
 // 0x40000000 = 2.0f, 0xbf800000 = -1.0f, 0x7fc00000 = quiet NaN, 0x7f800000 =
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 
 namespace ori {

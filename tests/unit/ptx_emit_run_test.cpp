@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ptx/ptx.h"
 
 namespace {

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "fuzz/ori_gen.h"
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "ptx/ptx.h"
 

@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ptx/ptx.h"
 #include "ir/verify.h"
 

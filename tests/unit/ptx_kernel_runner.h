@@ -15,7 +15,7 @@
 
 #include <unistd.h>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ptx/ptx.h"
 
 namespace ptxtest {

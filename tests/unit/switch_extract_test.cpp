@@ -11,7 +11,7 @@
 #include <string>
 #include <variant>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "tools/oriopt/verify_phases.h"
 #include "verify/switch_extract.h"

@@ -12,7 +12,7 @@
 #include <optional>
 #include <sstream>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "ptx/ptx.h"
 #include "ir/verify.h"

@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "ir/interp.h"
+#include "interp/interp.h"
 #include "verify/switch_extract.h"
 #include "verify/tv.h"
 

@@ -1,8 +1,8 @@
-// Internals of the interpreter (ir/interp.h), shared by ir/interp.cpp
-// (set-up, threads, control flow, operands), ir/interp_mem.cpp (variables,
-// call frames, memory), ir/interp_alu.cpp (integer semantics) and
-// ir/interp_float.cpp (floating-point semantics and conversions). Not part of
-// the public API: include ir/interp.h instead.
+// Internals of the interpreter (interp/interp.h), shared by interp/interp.cpp
+// (set-up, threads, control flow, operands), interp/interp_mem.cpp (variables,
+// call frames, memory), interp/interp_alu.cpp (integer semantics) and
+// interp/interp_float.cpp (floating-point semantics and conversions). Not part of
+// the public API: include interp/interp.h instead.
 #pragma once
 
 #include <array>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "ir/float_format.h"
-#include "ir/interp.h"
+#include "interp/interp.h"
 
 namespace ori::interp_detail {
 
@@ -163,7 +163,7 @@ public:
   uint64_t paramStackUsed = 0;  // bytes of the live frames' parameter areas
   uint64_t extraSteps = 0;      // step budget charged for work besides instructions (CALL's copies)
 
-  // Operand access (ir/interp.cpp). `i` indexes in.srcs / in.dsts; a missing
+  // Operand access (interp/interp.cpp). `i` indexes in.srcs / in.dsts; a missing
   // operand or one of a kind the slot cannot hold is malformed IR.
   const Operand& src(const Instr& in, size_t i) const;
   const Operand& dst(const Instr& in, size_t i) const;
@@ -183,11 +183,11 @@ public:
   uint64_t readCBank(const Operand& o, unsigned bytes) const;
 
   // Semantics. Each returns false if the opcode is not one of its family.
-  bool execInteger(const Instr& in); // ir/interp_alu.cpp
-  bool execFloat(const Instr& in);   // ir/interp_float.cpp
-  bool execMemory(const Instr& in);  // ir/interp_mem.cpp
+  bool execInteger(const Instr& in); // interp/interp_alu.cpp
+  bool execFloat(const Instr& in);   // interp/interp_float.cpp
+  bool execMemory(const Instr& in);  // interp/interp_mem.cpp
 
-  // Variables, frames and memory (ir/interp_mem.cpp).
+  // Variables, frames and memory (interp/interp_mem.cpp).
   // Lays out the module's variables and binds the entry's parameters; returns
   // a configuration error message, or "" on success.
   std::string setUp(const RunConfig& cfg);

@@ -1,7 +1,7 @@
-// The interpreter (ir/interp.h, docs/interpreter.md): configuration, the
+// The interpreter (interp/interp.h, docs/interpreter.md): configuration, the
 // thread loop and control flow, and operand access. Variables, call frames
-// and memory are in ir/interp_mem.cpp, integer semantics in
-// ir/interp_alu.cpp, floating point in ir/interp_float.cpp.
+// and memory are in interp/interp_mem.cpp, integer semantics in
+// interp/interp_alu.cpp, floating point in interp/interp_float.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <cfenv>
 #include <utility>
 
-#include "ir/interp_impl.h"
+#include "interp/interp_impl.h"
 
 namespace ori {
 namespace interp_detail {
@@ -378,7 +378,7 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
   m.initialRegs = cfg.initialRegs;
 
   // The float semantics assume the host rounds to nearest between operations
-  // (ir/interp_float.cpp); whatever mode the caller uses is restored on return.
+  // (interp/interp_float.cpp); whatever mode the caller uses is restored on return.
   struct RoundingGuard {
     int saved = std::fegetround();
     RoundingGuard() { std::fesetround(FE_TONEAREST); }

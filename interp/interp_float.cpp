@@ -19,7 +19,7 @@
 
 #include "ir/approx_math.h"
 #include "ir/float_format.h"
-#include "ir/interp_impl.h"
+#include "interp/interp_impl.h"
 
 namespace ori::interp_detail {
 namespace {

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <utility>
 
-#include "ir/interp_impl.h"
+#include "interp/interp_impl.h"
 
 namespace ori::interp_detail {
 

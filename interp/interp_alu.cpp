@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "ir/interp_impl.h"
+#include "interp/interp_impl.h"
 
 namespace ori::interp_detail {
 namespace {
@@ -113,7 +113,7 @@ bool combine(Mod op, bool r, bool c) {
 
 } // namespace
 
-// Shared with ir/interp_float.cpp: the .AND/.OR/.XOR combination of a
+// Shared with interp/interp_float.cpp: the .AND/.OR/.XOR combination of a
 // comparison result with the third source predicate.
 bool combinePredicate(const Instr& in, bool r, bool c) {
   return combine(modOf(in, ModGroup::BoolOp).value_or(Mod::AND), r, c);
