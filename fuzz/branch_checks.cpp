@@ -45,10 +45,10 @@ std::string branchBehaviour(const Function& f) {
   before.functions.push_back(f);
   Module after = before;
   optimized::oriBranchOpt(after.functions[0], -1);
-  const std::vector<RunConfig> inputs = inputsFor(f, 3, gen::kBufferBytes);
+  const std::vector<RunConfig> inputs = inputsFor(f, 3, gen::kLaunchBufferBytes);
   for (size_t k = 0; k < inputs.size(); ++k)
     if (std::string d = compareRuns(runKernel(before, inputs[k]), runKernel(after, inputs[k])); !d.empty())
-      return fmt::format("after phase 15, input {} (threads {}): {}", k, inputs[k].threads, d);
+      return fmt::format("after phase 15, input {} (threads {}): {}", k, formatDim3(inputs[k].threads), d);
   return "";
 }
 

@@ -112,6 +112,7 @@ const char* kindName(RunResult::Kind k) {
   case RunResult::Kind::Timeout: return "timeout";
   case RunResult::Kind::Fault: return "fault";
   case RunResult::Kind::Unsupported: return "unsupported";
+  case RunResult::Kind::Deadlock: return "deadlock";
   case RunResult::Kind::Error: return "error";
   }
   return "?";
@@ -205,7 +206,7 @@ std::string dceKeepsBehaviour(const Module& m, const std::vector<RunConfig>& inp
       const RunResult after = runKernel(changed, inputs[k]);
       bool wasCompared = false;
       if (std::string d = compareRuns(before[k], after, &wasCompared); !d.empty())
-        return fmt::format("after {}, input {} (threads {}): {}", v.name, k, inputs[k].threads, d);
+        return fmt::format("after {}, input {} (threads {}): {}", v.name, k, formatDim3(inputs[k].threads), d);
       if (compared) *compared += wasCompared;
     }
   }
@@ -218,7 +219,7 @@ std::vector<RunConfig> inputsFor(const Function& f, int count, uint32_t bufferBy
   for (int k = 0; k < count; ++k) {
     RunConfig cfg;
     cfg.entry = f.name;
-    cfg.threads = 1 + uint32_t(rng() % 3);
+    cfg.threads = gen::launchThreads(uint32_t(rng()), 1 + uint32_t(rng() % 3));
     cfg.maxSteps = gen::kMaxSteps;
     for (const Param& p : f.params) {
       if (p.size == 8 && p.count == 0) {
@@ -237,7 +238,7 @@ std::vector<RunConfig> inputsFor(const Function& f, int count, uint32_t bufferBy
 std::string dceBehaviour(const Function& f) {
   Module m;
   m.functions.push_back(f);
-  return dceKeepsBehaviour(m, inputsFor(f, 3, gen::kBufferBytes));
+  return dceKeepsBehaviour(m, inputsFor(f, 3, gen::kLaunchBufferBytes));
 }
 
 } // namespace ori::checks

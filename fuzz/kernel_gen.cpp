@@ -10,8 +10,18 @@
 //   P0-P3              data predicates: guards and conditions
 //   R32+d, R40+d       counter and bound of the loop at nesting depth d
 //   R48, R50           buffer index and address; R52 switch index
+//   R54                the thread's own kBufferBytes of the buffer (64-bit); R56 tid & 63
 //   P5, P6             branch conditions, computed right before their branch
 //   B0+d               the BSSY/BSYNC region at depth d
+//
+// Lanes of a warp run in lockstep, and which side of a divergent branch runs first depends
+// on the branch's shape, which passes may change: so that a kernel's result does not depend
+// on that order, each thread loads and stores only its own part of the buffer (threads of
+// different warps or CTAs may share parts: warps take turns only at barriers and exits, which
+// passes keep). Threads exchange data only through the warp-level instructions and shared
+// memory across a barrier, both at the top level of the kernel, where every thread that has
+// not exited is (when a kernel has them, no EXIT is nested in a branch, so the warp is
+// reconverged there).
 #include "fuzz/kernel_gen.h"
 
 #include <fmt/format.h>
@@ -46,6 +56,8 @@ struct Gen {
   std::string body, tables;
   int labels = 0, tableCount = 0;
   int budget = 0;    // statements left
+  bool warpLevel = false; // the kernel uses warp-level instructions and barriers
+  int exchanges = 0;      // shared-memory exchanges made
   int loopDepth = 0; // enclosing loops
   int depth = 0;     // enclosing structured statements
   struct Loop {
@@ -142,10 +154,62 @@ struct Gen {
     }
   }
 
-  // R50 = &buf[(src & mask) * scale]: always inside the buffer and aligned.
+  // R50 = &own[(src & mask) * scale]: always inside the thread's part and aligned.
   void address(uint32_t scale) {
     emit(fmt::format("LOP3.LUT R48, {}, 0x{:x}, RZ, 0xc0", src(), kBufferBytes / scale - 1));
-    emit(fmt::format("IMAD.WIDE.U32 R50, R48, 0x{:x}, {}", scale, kBuf));
+    emit(fmt::format("IMAD.WIDE.U32 R50, R48, 0x{:x}, R54", scale));
+  }
+
+  // A warp-level instruction (top level only: the warp is reconverged there).
+  void warpInstruction() {
+    const std::string g = guard();
+    switch (pick(0, 6)) {
+    case 0:
+      if (chance(50)) emit(g + fmt::format("VOTE.ANY {}, PT, {}", rOnly(), predSrc())); // ballot
+      else emit(g + fmt::format("VOTE.{} RZ, {}, {}", oneOf({"ALL", "ANY", "EQ"}), predDst(), predSrc()));
+      break;
+    case 1:
+    case 2:
+      emit(g + fmt::format("SHFL.{} {}, {}, {}, {}, 0x{:x}", oneOf({"IDX", "UP", "DOWN", "BFLY"}),
+                           chance(50) ? predDst() : "PT", rOnly(), rOnly(),
+                           chance(70) ? fmt::format("0x{:x}", pick(0, 32)) : rOnly(),
+                           oneOf({0x1fu, 0x0u, 0x181fu, 0x1c1fu, 0x1007u})));
+      break;
+    case 3:
+      if (chance(50)) emit(g + fmt::format("MATCH.ANY {}, PT, {}", rOnly(), rOnly()));
+      else emit(g + fmt::format("MATCH.ALL {}, {}, {}", rOnly(), predDst(), rOnly()));
+      break;
+    case 4:
+      emit(g + fmt::format("REDUX.{} {}, {}", oneOf({"SUM", "MIN", "MAX", "MIN.S32", "MAX.S32", "AND", "OR", "XOR"}),
+                           rOnly(), rOnly()));
+      break;
+    default:
+      emit(g + fmt::format("S2R {}, {}", rOnly(),
+                           oneOf({"SR_LANEMASK_EQ", "SR_LANEMASK_LT", "SR_LANEMASK_LE", "SR_LANEMASK_GT",
+                                  "SR_LANEMASK_GE", "SR_WARPID", "SR_NWARPID"})));
+      break;
+    }
+  }
+
+  // A barrier (top level only, never guarded: every thread that has not exited reaches it):
+  // a shared-memory exchange (each thread stores its slot, all wait, each loads another
+  // thread's slot), or a reduction of a predicate over the CTA.
+  void barrier() {
+    if (chance(60) && exchanges < 4) {
+      const uint32_t base = 0x100 * uint32_t(exchanges++); // each exchange its own slots
+      emit(fmt::format("LEA R48, R56, 0x{:x}, 0x2", base));
+      emit(fmt::format("STS [R48], {}", rOnly()));
+      emit("BAR.SYNC 0x0");
+      emit(fmt::format("LOP3.LUT R48, R56, 0x{:x}, RZ, 0x3c", pick(0, 64))); // tid ^ k
+      emit(fmt::format("LEA R48, R48, 0x{:x}, 0x2", base));
+      emit(fmt::format("LDS {}, [R48]", rOnly()));
+      return;
+    }
+    switch (pick(0, 3)) {
+    case 0: emit(fmt::format("BAR.RED.POPC {}, 0x0, {}", rOnly(), predSrc())); break;
+    case 1: emit(fmt::format("BAR.RED.{} {}, 0x0, {}", oneOf({"AND", "OR"}), predDst(), predSrc())); break;
+    default: emit("BAR.SYNC 0x0"); break;
+    }
   }
 
   void memory() {
@@ -278,9 +342,11 @@ struct Gen {
     const bool nest = depth < opts.maxDepth && budget > 2;
     const int r = pick(0, 100);
     if (r < 2) { // an early exit, mostly guarded
-      emit(chance(80) ? "@" + pred() + " EXIT" : "EXIT");
+      if (warpLevel && depth > 0) return arithmetic(); // keeps the warp reconverged at the top level
+      emit(chance(80) || depth == 0 ? "@" + pred() + " EXIT" : "EXIT");
       return;
     }
+    if (warpLevel && depth == 0 && r < 30) return chance(65) ? warpInstruction() : barrier();
     if (r < 6 && !loops.empty()) { // break or continue
       emit(fmt::format("@{} BRA {}", pred(), chance(50) ? loops.back().end : loops.back().latch));
       return;
@@ -307,26 +373,32 @@ std::string kernelText(const KernelOptions& opts) {
   Gen g;
   g.opts = opts;
   g.budget = 6 * opts.maxStatements;
+  g.warpLevel = chance(opts.warpLevelPercent);
   // Some data registers start defined; the others are read as undefined
   // until something writes them.
   g.emit("S2R R0, SR_TID.X");
+  g.emit("LOP3.LUT R56, R0, 0x3f, RZ, 0xc0");
+  g.emit(fmt::format("IMAD.WIDE.U32 R54, R56, 0x{:x}, {}", kBufferBytes, kBuf));
   for (int r = 1; r < kDataRegs; ++r)
     if (chance(50)) g.emit(fmt::format("MOV R{}, {}", r, r % 3 == 0 ? kA : r % 3 == 1 ? kB : g.imm()));
   for (int p = 0; p < kDataPreds; ++p)
     if (chance(50)) g.compare(fmt::format("P{}", p).c_str());
   g.statements();
-  // Make the data observable: out[tid + k] = a few registers.
-  for (int k = 0, n = pick(1, 4); k < n; ++k) {
-    g.emit(fmt::format("IADD3 R48, R0, 0x{:x}, RZ", k));
-    g.emit("LOP3.LUT R48, R48, 0x3f, RZ, 0xc0");
-    g.emit(fmt::format("IMAD.WIDE.U32 R50, R48, 0x4, {}", kBuf));
-    g.emit(fmt::format("STG.E [R50], {}", g.srcReg()));
-  }
+  // Make the data observable: the first words of the thread's part = a few registers.
+  for (int k = 0, n = pick(1, 4); k < n; ++k) g.emit(fmt::format("STG.E [R54+0x{:x}], {}", 4 * k, g.srcReg()));
   g.emit("EXIT");
   return ".entry kernel(.u64 buf, .u32 a, .u32 b)\n{\n" + g.tables + g.body + "}\n";
 }
 
 } // namespace
+
+uint32_t launchThreads(uint32_t draw, uint32_t few) {
+  draw %= 100;
+  if (draw < 50) return few;             // a few lanes of one warp
+  if (draw < 70) return 32;              // a whole warp
+  if (draw < 85) return 33 + draw % 31;  // a warp and part of another
+  return 64;                             // two warps
+}
 
 rc::Gen<Module> kernelModule(KernelOptions opts) {
   return rc::gen::exec([opts] {
@@ -344,11 +416,11 @@ rc::Gen<Function> kernel(KernelOptions opts) {
 rc::Gen<RunConfig> kernelInputs(KernelOptions opts) {
   return rc::gen::exec([opts] {
     RunConfig cfg;
-    cfg.threads = uint32_t(pick(1, opts.maxThreads + 1));
+    cfg.threads = launchThreads(pick(0, 100), uint32_t(pick(1, opts.maxThreads + 1)));
     cfg.maxSteps = kMaxSteps;
     cfg.params["a"] = *rc::gen::arbitrary<uint32_t>();
     cfg.params["b"] = *rc::gen::arbitrary<uint32_t>();
-    cfg.buffers["buf"] = *rc::gen::container<std::vector<uint8_t>>(kBufferBytes, rc::gen::arbitrary<uint8_t>());
+    cfg.buffers["buf"] = *rc::gen::container<std::vector<uint8_t>>(kLaunchBufferBytes, rc::gen::arbitrary<uint8_t>());
     return cfg;
   });
 }
@@ -407,7 +479,7 @@ rc::Gen<Function> cfgWithRegisters(CfgOptions opts) {
 
 namespace ori {
 void showValue(const RunConfig& cfg, std::ostream& os) {
-  os << fmt::format("--threads {} --max-steps {}", cfg.threads, cfg.maxSteps);
+  os << fmt::format("--threads {} --max-steps {}", formatDim3(cfg.threads), cfg.maxSteps);
   for (const auto& [name, value] : cfg.params) os << fmt::format(" --param {}={:#x}", name, value);
   for (const auto& [name, bytes] : cfg.buffers) os << fmt::format(" --buffer {}=@FILE ({} bytes: {:02x})", name, bytes.size(), fmt::join(bytes, ""));
 }

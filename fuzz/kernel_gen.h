@@ -6,12 +6,16 @@
 // with duplicate targets), BSSY/BSYNC regions, predicated instructions,
 // early exits (@P EXIT, EXIT in a branch), integer, float and predicate
 // arithmetic of the opcodes the interpreter models, loads, stores and
-// atomics on a small global buffer (indices masked, so always in bounds and
-// aligned), uniform registers, and sometimes a read of a register that is
-// never written (the interpreter reads 0).
+// atomics on the thread's own kBufferBytes of a global buffer (indices
+// masked, so always in bounds and aligned), uniform registers, sometimes a
+// read of a register that is never written (the interpreter reads 0), and in
+// some kernels warp-level instructions (VOTE, SHFL, MATCH, REDUX, lane masks)
+// and barriers (BAR.SYNC with a shared-memory exchange, BAR.RED) at the top
+// level, where the warp is reconverged.
 //
 // The kernel is `.entry kernel(.u64 buf, .u32 a, .u32 b)` with a buffer of
-// kBufferBytes bytes; kernelInputs() gives random launch inputs for it. Every
+// kLaunchBufferBytes bytes (thread t uses bytes [t % 64 * kBufferBytes, +kBufferBytes));
+// kernelInputs() gives random launch inputs for it. Every
 // backward branch is a loop latch whose counter climbs to a bound of at most
 // maxTrips, so a kernel executes at most a few hundred thousand instructions
 // per thread (kMaxSteps is a budget it never reaches).
@@ -31,19 +35,24 @@ struct KernelOptions {
   int maxStatements = 8; // per statement list (scaled by the generation size)
   int maxDepth = 3;      // nesting of loops, branches and switches
   int maxTrips = 6;      // loop bound: at most this many iterations
-  int maxThreads = 3;    // kernelInputs: threads per CTA
+  int maxThreads = 3;    // kernelInputs: threads per CTA when it picks "a few"
+  int warpLevelPercent = 35; // kernels with warp-level instructions and barriers
 };
 
-inline constexpr uint32_t kBufferBytes = 256;
+inline constexpr uint32_t kBufferBytes = 256;            // each thread's part
+inline constexpr uint32_t kLaunchBufferBytes = 64 * kBufferBytes; // the whole buffer
 inline constexpr uint64_t kMaxSteps = 1'000'000;
 
 // A kernel as a one-function module (parse(print(m)) == m).
 rc::Gen<Module> kernelModule(KernelOptions opts = {});
 // Its function.
 rc::Gen<Function> kernel(KernelOptions opts = {});
-// Random launch inputs: buffer bytes, a and b, 1..maxThreads threads, the
-// step budget kMaxSteps.
+// Random launch inputs: buffer bytes, a and b, a launch shape of launchThreads, the step
+// budget kMaxSteps.
 rc::Gen<RunConfig> kernelInputs(KernelOptions opts = {});
+// Threads per CTA for a random launch from a draw in [0, 100): half the time `few`
+// (1..maxThreads), else a whole warp, a warp and part of another, or two warps.
+uint32_t launchThreads(uint32_t draw, uint32_t few);
 
 // A random CFG (fuzz/cfg_gen.h) whose NOPs become random register traffic
 // over a few registers of every file (R0-R3, UR0-UR1, P0-P2, B0-B1; MOV,

@@ -250,6 +250,22 @@ std::optional<Operand> guard(bool mustNotFallThrough) {
   return g;
 }
 
+// BAR's shape depends on its modifiers (dstCount and checkShape, ir/): BAR.RED.POPC Rd,
+// BAR.RED.AND/.OR Pd, then a[, b] and the predicate last; the other forms a[, b] only.
+void barOperands(Instr& in, const FnCtx& ctx) {
+  for (Mod m : {Mod::POPC, Mod::AND, Mod::OR}) in.mods.reset(m);
+  bool red = in.has(Mod::RED);
+  if (red) {
+    Mod op = oneOf(std::vector<Mod>{Mod::POPC, Mod::AND, Mod::OR});
+    in.mods.set(op);
+    in.dsts.push_back(operand(in, OperandSlot{op == Mod::POPC ? uint16_t(K_REG) : uint16_t(K_PRED)}, true, 0, ctx));
+  }
+  OperandSlot id{uint16_t(K_REG | K_IMM)};
+  in.srcs.push_back(operand(in, id, false, 0, ctx));
+  if (chance(50)) in.srcs.push_back(operand(in, id, false, 1, ctx));
+  if (red) in.srcs.push_back(operand(in, OperandSlot{uint16_t(K_PRED)}, false, in.srcs.size(), ctx));
+}
+
 Instr instruction(Opcode op, const FnCtx& ctx, bool lastOfFunction) {
   Instr in;
   in.op = op;
@@ -267,6 +283,14 @@ Instr instruction(Opcode op, const FnCtx& ctx, bool lastOfFunction) {
   if (op == Opcode::CALL) {
     callOperands(in, ctx);
     return in;
+  }
+  if (op == Opcode::BAR) {
+    barOperands(in, ctx);
+    return in;
+  }
+  if (op == Opcode::REDUX) { // one operation; .S32 only with .MIN/.MAX (checkShape, ir/ori.h)
+    if (in.has(Mod::SUM) && in.mods.inGroup(ModGroup::AtomOp)) in.mods.reset(*in.mods.inGroup(ModGroup::AtomOp));
+    if (in.has(Mod::SUM) || in.has(Mod::ATOM_AND) || in.has(Mod::ATOM_OR) || in.has(Mod::ATOM_XOR)) in.mods.reset(Mod::S32);
   }
   for (const OperandSlot& s : info.dsts) in.dsts.push_back(operand(in, s, true, 0, ctx));
   for (size_t k = 0; k < info.srcs.size(); ++k) {

@@ -32,6 +32,7 @@ const char* kindName(RunResult::Kind k) {
   case RunResult::Kind::Timeout: return "timeout";
   case RunResult::Kind::Fault: return "fault";
   case RunResult::Kind::Unsupported: return "unsupported";
+  case RunResult::Kind::Deadlock: return "deadlock";
   case RunResult::Kind::Error: return "error";
   }
   return "?";
@@ -56,11 +57,16 @@ RC_GTEST_PROP(KernelGen, KernelsRunToCompletion, ()) {
   RunConfig cfg = *gen::kernelInputs();
   RunResult r = runKernel(m, cfg);
   const Function& f = m.functions.at(0);
+  bool warpLevel = false;
+  for (const Block& b : f.blocks)
+    for (const Instr& in : b.instrs) warpLevel = warpLevel || in.op == Opcode::BAR || in.op == Opcode::SHFL || in.op == Opcode::VOTE ||
+                                   in.op == Opcode::MATCH || in.op == Opcode::REDUX;
   RC_TAG(kindName(r.kind), f.blocks.size() < 10 ? "<10 blocks" : f.blocks.size() < 40 ? "10-39 blocks" : ">=40 blocks",
-         f.jumpTables.empty() ? "no BRX" : "BRX");
+         f.jumpTables.empty() ? "no BRX" : "BRX", warpLevel ? "warp-level" : "no warp-level",
+         cfg.threads.x > 32 ? "2 warps" : cfg.threads.x == 32 ? "1 warp" : "part of a warp");
   if (r.kind != RunResult::Kind::Ok) RC_FAIL(formatExit(r, "kernel.ori") + ": " + r.message);
   RC_ASSERT(r.threadsRun == cfg.threads);
-  RC_ASSERT(r.buffers.at("buf").size() == size_t(gen::kBufferBytes));
+  RC_ASSERT(r.buffers.at("buf").size() == size_t(gen::kLaunchBufferBytes));
 }
 
 RC_GTEST_PROP(LivenessProps, HalvesAgreeOnKernels, ()) {

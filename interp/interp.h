@@ -1,8 +1,11 @@
 // The interpreter: the semantic oracle (DESIGN.md, "Interpreter";
-// docs/interpreter.md gives every opcode's meaning). It runs one thread at a
-// time, deterministically, with 64-bit register containers, sparse byte
-// memory and a step budget; it refuses OPAQUE and unmodelled opcodes with an
-// explicit `Unsupported` result instead of guessing.
+// docs/interpreter.md gives every opcode's meaning). It runs whole CTAs as
+// warps of 32 lanes in lockstep (an active mask; divergence at a branch whose
+// lanes disagree; reconvergence at the region's BSYNC, else at the immediate
+// post-dominator), with barriers across the CTA's warps and the warp-level
+// instructions, deterministically: 64-bit register containers, sparse byte
+// memory, a step budget counted in warp instructions. It refuses OPAQUE and
+// unmodelled opcodes with an explicit `Unsupported` result instead of guessing.
 #pragma once
 
 #include <cstdint>
@@ -16,32 +19,66 @@
 
 namespace ori {
 
+// A launch dimension: x, y, z (a plain number is x alone).
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  Dim3() = default;
+  Dim3(uint32_t x_) : x(x_) {} // NOLINT: a plain count is a 1-D launch
+  Dim3(uint32_t x_, uint32_t y_, uint32_t z_) : x(x_), y(y_), z(z_) {}
+  uint64_t count() const { return uint64_t(x) * y * z; }
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+// "32", "32x4", "32x4x2": as --threads and --ctas take it (trailing 1s left out).
+std::string formatDim3(const Dim3& d);
+
+// Bounds on a launch (a configuration beyond them is an Error result).
+inline constexpr uint32_t kMaxThreadsPerCta = 1024;   // CUDA's limit; z at most 64
+inline constexpr uint64_t kMaxLaunchThreads = uint64_t(1) << 24; // all CTAs together
+
 struct RunConfig {
   std::string entry;          // empty: the module's only .entry (error if several)
-  uint32_t threads = 1;       // ntid.x; tid.x runs 0..threads-1
-  uint32_t ctas = 1;          // nctaid.x; ctaid.x runs 0..ctas-1
-  uint64_t maxSteps = 10'000'000; // per thread; beyond it the run ends in Timeout
+  Dim3 threads = 1;           // ntid; tid runs over it, x fastest
+  Dim3 ctas = 1;              // nctaid; CTAs run one after another, x fastest
+  // Warp instructions executed (an instruction counts once for the warp, however many lanes
+  // run it), all warps and CTAs together; beyond it the run ends in Timeout.
+  uint64_t maxSteps = 10'000'000;
   std::map<std::string, uint64_t> params;                // scalar parameter values by name
   std::map<std::string, std::vector<uint8_t>> buffers;   // parameter name -> initial bytes
+  // A third way to bind a parameter: its bytes from its first one (at most its size; the rest
+  // 0), for structs and arrays passed by value, which `params` fills only up to 8 bytes.
+  std::map<std::string, std::vector<uint8_t>> paramBytes;
+  // Global buffers no parameter names (a name must not be a parameter's), placed after the
+  // parameters' buffers in name order; layoutLaunch gives their addresses and RunResult::buffers
+  // their final bytes. A pointer in a struct parameter, a 32-bit pointer parameter or a module
+  // variable can hold their address (interp/auto_launch.h binds them so).
+  std::map<std::string, std::vector<uint8_t>> extraBuffers;
+  // Initial bytes of .global and .const variables by name, instead of their initializers (at
+  // most the variable's size; the rest 0).
+  std::map<std::string, std::vector<uint8_t>> variableBytes;
   // Registers' values at each thread's start (the others start at 0); a predicate is its bit 0.
   // The translation validator's counterexamples give the registers a function reads before
   // writing them (docs/verifier.md, "Replaying a counterexample").
   std::map<Reg, uint64_t> initialRegs;
-  // Run only this thread of the launch (linear index ctaid.x * ntid.x + tid.x), as if it were
-  // alone: barriers pass at once, a VOTE sees one lane. ntid.x and nctaid.x stay as given.
+  // Run only this thread of the launch (linear index cta * threads per CTA + thread index in
+  // the CTA), as if it were alone: barriers pass at once, a VOTE sees one lane. ntid and
+  // nctaid stay as given.
   std::optional<uint32_t> onlyThread;
 };
 
 struct RunResult {
-  enum class Kind { Ok, Timeout, Fault, Unsupported, Error };
+  enum class Kind { Ok, Timeout, Fault, Unsupported, Deadlock, Error };
   Kind kind = Kind::Ok;
-  uint32_t threadsRun = 0; // Ok: how many threads ran to completion
-  uint32_t thread = 0;     // Timeout/Fault/Unsupported: linear index ctaid.x * ntid.x + tid.x
+  uint32_t threadsRun = 0; // how many threads ran to completion
+  // Timeout/Fault/Unsupported/Deadlock: the thread (linear index cta * threads per CTA + thread
+  // index in the CTA; for Timeout and Deadlock the first active lane of the warp).
+  uint32_t thread = 0;
+  uint64_t warpSteps = 0;  // warp instructions executed (the step budget's unit)
+  uint64_t laneSteps = 0;  // lane instructions: each warp instruction times the lanes that ran it
   uint64_t addr = 0;       // Fault: the faulting address (BRX: the out-of-range index)
   std::string mnemonic;    // Unsupported: e.g. "OPAQUE" or "VOTE"
   uint32_t line = 0;       // Unsupported: source line of the instruction
   std::string message;     // Error (bad configuration) and a human-readable detail for the others
-  std::map<std::string, std::vector<uint8_t>> buffers; // final contents of every bound buffer
+  std::map<std::string, std::vector<uint8_t>> buffers; // final contents of every bound buffer (and extra one)
   std::map<std::string, std::vector<uint8_t>> variables; // final contents of the module's .global variables
 };
 
@@ -75,7 +112,7 @@ struct LaunchLayout {
 std::variant<LaunchLayout, std::string> layoutLaunch(const Module& m, const RunConfig& cfg);
 
 // "exit: ok threads=T", "exit: timeout thread=T", "exit: fault thread=T addr=0x..",
-// "exit: unsupported \"MNEMONIC\" at FILE:LINE" (no trailing newline).
+// "exit: deadlock thread=T", "exit: unsupported \"MNEMONIC\" at FILE:LINE" (no trailing newline).
 std::string formatExit(const RunResult& r, const std::string& file);
 
 } // namespace ori

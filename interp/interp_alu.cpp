@@ -262,22 +262,35 @@ bool Machine::execInteger(const Instr& in) {
     const Operand& o = src(in, 0);
     if (o.kind != Operand::Kind::SReg) malformed(fmt::format("S2R at line {} reads no special register", in.loc.line));
     uint64_t v = 0;
+    const uint32_t lane = th->index % 32;
     switch (o.sreg) {
-    case SpecialReg::TID_X: v = tid; break;
-    case SpecialReg::CTAID_X: v = ctaid; break;
-    case SpecialReg::NTID_X: v = threads; break;
-    case SpecialReg::NCTAID_X: v = ctas; break;
-    case SpecialReg::TID_Y: case SpecialReg::TID_Z:
-    case SpecialReg::CTAID_Y: case SpecialReg::CTAID_Z: v = 0; break;
-    case SpecialReg::NTID_Y: case SpecialReg::NTID_Z:
-    case SpecialReg::NCTAID_Y: case SpecialReg::NCTAID_Z: v = 1; break;
-    case SpecialReg::LANEID: v = tid % 32; break;
-    case SpecialReg::WARPID: v = tid / 32; break;
+    case SpecialReg::TID_X: v = th->tid.x; break;
+    case SpecialReg::TID_Y: v = th->tid.y; break;
+    case SpecialReg::TID_Z: v = th->tid.z; break;
+    case SpecialReg::CTAID_X: v = ctaid.x; break;
+    case SpecialReg::CTAID_Y: v = ctaid.y; break;
+    case SpecialReg::CTAID_Z: v = ctaid.z; break;
+    case SpecialReg::NTID_X: v = ntid.x; break;
+    case SpecialReg::NTID_Y: v = ntid.y; break;
+    case SpecialReg::NTID_Z: v = ntid.z; break;
+    case SpecialReg::NCTAID_X: v = nctaid.x; break;
+    case SpecialReg::NCTAID_Y: v = nctaid.y; break;
+    case SpecialReg::NCTAID_Z: v = nctaid.z; break;
+    case SpecialReg::LANEID: v = lane; break;
+    // Warps are numbered in the CTA in thread-index order (PTX leaves %warpid to the
+    // hardware; this is the order the interpreter forms warps in).
+    case SpecialReg::WARPID: v = th->index / 32; break;
+    case SpecialReg::NWARPID: v = warpsPerCta; break;
+    case SpecialReg::LANEMASK_EQ: v = uint32_t(1) << lane; break;
+    case SpecialReg::LANEMASK_LT: v = (uint32_t(1) << lane) - 1; break;
+    case SpecialReg::LANEMASK_LE: v = uint32_t((uint64_t(2) << lane) - 1); break;
+    case SpecialReg::LANEMASK_GT: v = ~uint32_t((uint64_t(2) << lane) - 1); break;
+    case SpecialReg::LANEMASK_GE: v = ~((uint32_t(1) << lane) - 1); break;
     case SpecialReg::SWINBASE: writeInt(in, 0, kSharedWindowBase, 64); return true; // 64-bit generic addresses
     case SpecialReg::LWINBASE: writeInt(in, 0, kLocalWindowBase, 64); return true;
     case SpecialReg::CWINBASE: writeInt(in, 0, kConstWindowBase, 64); return true;
     default:
-      unsupported(fmt::format("{} is not deterministic or not meaningful one thread at a time",
+      unsupported(fmt::format("{} is not deterministic (it depends on the hardware or the time)",
                               specialRegName(o.sreg)));
     }
     writeInt(in, 0, v, 32);

@@ -211,7 +211,7 @@ uint64_t Machine::readHalfBits(const Instr& in, size_t i, fp::Format f) const {
   case Operand::Kind::Reg:
     if (!o.reg.isGeneral()) malformed(fmt::format("operand {} of {} at line {} must be a register of file R or UR",
                                                   i + 1, in.info().name, in.loc.line));
-    v = regs.get(o.reg) & 0xffff;
+    v = th->regs.get(o.reg) & 0xffff;
     break;
   case Operand::Kind::FImm: v = fp::encode(o.fimm, f, fp::Round::NearestEven, kCanonicalNaN16); break;
   case Operand::Kind::CBank: v = readCBank(o, 2); break;

@@ -1,8 +1,10 @@
 // Internals of the interpreter (interp/interp.h), shared by interp/interp.cpp
-// (set-up, threads, control flow, operands), interp/interp_mem.cpp (variables,
-// call frames, memory), interp/interp_alu.cpp (integer semantics) and
-// interp/interp_float.cpp (floating-point semantics and conversions). Not part of
-// the public API: include interp/interp.h instead.
+// (registers, operands), interp/interp_simt.cpp (warps, divergence and
+// reconvergence, CTAs, barriers), interp/interp_warp.cpp (VOTE, SHFL, MATCH,
+// REDUX), interp/interp_mem.cpp (variables, call frames, memory),
+// interp/interp_alu.cpp (integer semantics) and interp/interp_float.cpp
+// (floating-point semantics and conversions). Not part of the public API:
+// include interp/interp.h instead.
 #pragma once
 
 #include <array>
@@ -18,7 +20,7 @@
 
 namespace ori::interp_detail {
 
-// Thrown to end the current thread (and the run). Unsupported stops get the
+// Thrown to end the run. Unsupported stops get the
 // mnemonic and line from the instruction being executed; Error stops report
 // IR that the parser would not produce (an out-of-range target, a missing
 // operand, ...).
@@ -40,15 +42,27 @@ inline int64_t signExtend(uint64_t v, unsigned bits) {
   return int64_t((v ^ m) - m);
 }
 
-// 64-bit containers per (file, number), all zero at thread start. Small
+// 64-bit containers per (file, number), all zero at thread start (one set per thread). Small
 // numbers live in a dense vector grown on write, large (virtual) ones in a map.
 class Registers {
 public:
-  uint64_t get(Reg r) const;
-  void set(Reg r, uint64_t v);
+  // The dense case inline (every step reads and writes registers); the rest in interp.cpp.
+  // RZ/PT (number Reg::kConst) are never dense.
+  uint64_t get(Reg r) const {
+    const size_t f = size_t(r.file);
+    if (f < kNumRegFiles && r.num < dense_[f].size()) return dense_[f][r.num];
+    return getSlow(r);
+  }
+  void set(Reg r, uint64_t v) {
+    const size_t f = size_t(r.file);
+    if (f < kNumRegFiles && r.num < dense_[f].size()) dense_[f][r.num] = v;
+    else setSlow(r, v);
+  }
   void clear();
 
 private:
+  uint64_t getSlow(Reg r) const;
+  void setSlow(Reg r, uint64_t v);
   static constexpr uint32_t kDense = 1u << 16;
   std::array<std::vector<uint64_t>, kNumRegFiles> dense_;
   std::array<std::unordered_map<uint32_t, uint64_t>, kNumRegFiles> sparse_;
@@ -124,7 +138,6 @@ struct Frame {
   uint64_t localBase = 0;      // offset of the local area in the thread's local window
   std::vector<uint8_t> params; // the parameter area
   const Instr* call = nullptr; // the CALL that made the frame (nullptr: the kernel's)
-  uint32_t retBix = 0, retIdx = 0; // where the caller resumes
   Registers callerRegs;
 };
 
@@ -145,22 +158,31 @@ struct Location {
   uint64_t shown = 0;
 };
 
-// The machine: the memory every thread shares, the current thread's state,
-// and operand access for the semantics files.
+// What one thread owns: its registers, local memory and call frames.
+struct Thread {
+  Registers regs;               // the current frame's registers
+  SparseMemory local;           // the thread's local window
+  std::vector<Frame> frames;    // frames.back() is the current one; [0] is the kernel's
+  uint64_t paramStackUsed = 0;  // bytes of the live frames' parameter areas
+  Dim3 tid;                     // SR_TID.X/Y/Z
+  uint32_t index = 0;           // in the CTA: tid.x + ntid.x * (tid.y + ntid.y * tid.z); lane = index % 32
+};
+
+// The machine: the memory every thread shares, the thread executing now
+// (`th`: the SIMT runner points it at each active lane in turn) and operand
+// access for the semantics files.
 class Machine {
 public:
   const Module* module = nullptr;
   const Function* entry = nullptr;
-  uint32_t threads = 1, ctas = 1, tid = 0, ctaid = 0;
-  bool alone = false; // RunConfig::onlyThread: no other thread runs (barriers, VOTE)
+  Dim3 ntid, nctaid, ctaid;     // the launch and the CTA that runs
+  uint32_t warpsPerCta = 1;     // SR_NWARPID
   std::map<Reg, uint64_t> initialRegs; // RunConfig::initialRegs
   std::vector<uint8_t> cbank0; // constant bank 0 from offset 0 (parameters at kParamBase)
   std::vector<Buffer> buffers; // sorted by base: .global variables, then parameter buffers
   std::vector<uint8_t> constData; // module .const variables from offset 0
-  SparseMemory shared, local;
-  Registers regs;               // the current frame's registers
-  std::vector<Frame> frames;    // frames.back() is the current one; [0] is the kernel's
-  uint64_t paramStackUsed = 0;  // bytes of the live frames' parameter areas
+  SparseMemory shared;          // the CTA's shared window
+  Thread* th = nullptr;         // the thread (lane) executing now
   uint64_t extraSteps = 0;      // step budget charged for work besides instructions (CALL's copies)
 
   // Operand access (interp/interp.cpp). `i` indexes in.srcs / in.dsts; a missing
@@ -192,12 +214,12 @@ public:
   // a configuration error message, or "" on success.
   std::string setUp(const RunConfig& cfg);
   void startCta();    // shared memory: zeros, then the .shared variables' initial bytes
-  void startThread(); // registers, local memory and frames reset; the kernel's frame entered
-  // CALL: enters `callee`'s frame, copying the argument .param variables.
-  void enterCall(const Instr& call, const Function* callee, uint32_t retBix, uint32_t retIdx);
-  // RET from a called function: copies the return values back and restores
-  // the caller's registers; returns the frame that ended (for its return point).
-  Frame leaveCall();
+  void startThread(Thread& t); // registers, local memory and frames reset; the kernel's frame entered
+  // CALL by the current thread: enters `callee`'s frame, copying the argument .param variables.
+  void enterCall(const Instr& call, const Function* callee);
+  // RET from a called function by the current thread: copies the return values
+  // back and restores the caller's registers.
+  void leaveCall();
   // The symbol `o` names, resolved in the current frame's function.
   const SymbolLoc& symbol(const Operand& o) const;
   // The address of a variable symbol in its space (MOV R, sym).
@@ -219,6 +241,16 @@ private:
   std::vector<std::pair<uint64_t, const Variable*>> sharedInits_;
   mutable std::unordered_map<const Operand*, SymbolLoc> symbols_;
 };
+
+// The most frequent integer instructions (MOV, IADD3, LOP3, SEL, IMAD, LEA, ISETP) in their
+// plain forms, decoded once for all lanes `exec` of a warp (interp/interp_fast.cpp). False
+// when `in` is not one of those forms: the general path (execInteger) runs it, and defines
+// what the fast path must compute (tests/unit/simt_test.cpp checks the two agree).
+bool execFast(Machine& m, const Instr& in, Thread* lanes, uint32_t exec);
+
+// The warp-level instructions (interp/interp_warp.cpp): VOTE, SHFL, MATCH, REDUX
+// by the lanes `exec` of a warp whose lane l is lanes[l]. False if `in` is not one.
+bool execWarpLevel(Machine& m, const Instr& in, Thread* lanes, uint32_t exec);
 
 // ISETP/FSETP/DSETP: the comparison result r combined with the third source
 // predicate c by .AND (the default), .OR or .XOR.

@@ -96,14 +96,37 @@ std::string Machine::setUp(const RunConfig& cfg) {
     if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
   for (const auto& kv : cfg.buffers)
     if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
+  for (const auto& kv : cfg.paramBytes)
+    if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
+  for (const auto& kv : cfg.extraBuffers)
+    if (known(kv.first)) return fmt::format("extra buffer '{}' has the name of a parameter", kv.first);
   for (const Param& p : f.params) {
-    bool byValue = cfg.params.count(p.name), byBuffer = cfg.buffers.count(p.name);
+    bool byValue = cfg.params.count(p.name), byBuffer = cfg.buffers.count(p.name), byBytes = cfg.paramBytes.count(p.name);
     if (byValue && byBuffer) return fmt::format("parameter '{}' is bound twice (by --param and by --buffer)", p.name);
-    if (!byValue && !byBuffer)
+    if (byBytes && (byValue || byBuffer)) return fmt::format("parameter '{}' is bound twice (by its bytes and by a value or buffer)", p.name);
+    if (!byValue && !byBuffer && !byBytes)
       return fmt::format("parameter '{}' is not bound (use --param {}=INT or --buffer {}=SIZE)", p.name, p.name, p.name);
     if (byBuffer && p.size != 8)
       return fmt::format("parameter '{}' holds {} bytes, a buffer address needs 8", p.name, p.size);
+    if (byBytes && cfg.paramBytes.at(p.name).size() > p.size)
+      return fmt::format("parameter '{}' holds {} bytes, {} given", p.name, p.size, cfg.paramBytes.at(p.name).size());
   }
+  for (const auto& [name, bytes] : cfg.variableBytes) {
+    const Variable* v = nullptr;
+    for (const Variable& w : module->variables)
+      if (w.name == name) v = &w;
+    for (const Function& g : module->functions)
+      for (const Variable& w : g.variables)
+        if (!v && w.name == name) v = &w;
+    if (!v || (v->space != Space::Global && v->space != Space::Const))
+      return fmt::format("the module has no .global or .const variable '{}'", name);
+    if (bytes.size() > v->size()) return fmt::format("variable '{}' holds {} bytes, {} given", name, v->size(), bytes.size());
+  }
+  // A variable's initial bytes: those the configuration gives, else its initializer's.
+  auto initOf = [&](const Variable& v) -> std::pair<const uint8_t*, size_t> {
+    if (auto it = cfg.variableBytes.find(v.name); it != cfg.variableBytes.end()) return {it->second.data(), it->second.size()};
+    return {v.init.data(), initBytes(v)};
+  };
 
   // Statically placed variables: the module's, then function-scope .global,
   // .const and .shared ones in module order (.shared only of the .funcs and
@@ -129,7 +152,8 @@ std::string Machine::setUp(const RunConfig& cfg) {
       } else {
         // Each variable in a mapped region of its own, followed by an unmapped page.
         Buffer b{v.name, roundUp(next, std::max<uint64_t>(align, SparseMemory::kPage)), std::vector<uint8_t>(size), true};
-        std::copy_n(v.init.begin(), initBytes(v), b.bytes.begin());
+        auto [init, n] = initOf(v);
+        std::copy_n(init, n, b.bytes.begin());
         next = roundUp(b.base + size, SparseMemory::kPage) + SparseMemory::kPage;
         if (next >= kSharedWindowBase) return "the module's .global variables do not fit below the shared window";
         varOffset_[&v] = b.base;
@@ -156,7 +180,10 @@ std::string Machine::setUp(const RunConfig& cfg) {
     for (const Variable& v : g.variables)
       if (std::string e = place(v, !g.isEntry || &g == entry); !e.empty()) return e;
   constData.assign(size_t(constEnd), 0);
-  for (auto [off, v] : constInits) std::copy_n(v->init.begin(), initBytes(*v), constData.begin() + ptrdiff_t(off));
+  for (auto [off, v] : constInits) {
+    auto [init, n] = initOf(*v);
+    std::copy_n(init, n, constData.begin() + ptrdiff_t(off));
+  }
 
   // Frame layouts of every function with a body.
   for (const Function& g : module->functions) {
@@ -202,11 +229,21 @@ std::string Machine::setUp(const RunConfig& cfg) {
       for (uint32_t k = 0; k < p.size && k < 8; ++k) cbank0[p.offset + k] = uint8_t(pv->second >> (8 * k));
       continue;
     }
+    if (auto pb = cfg.paramBytes.find(p.name); pb != cfg.paramBytes.end()) {
+      std::copy(pb->second.begin(), pb->second.end(), cbank0.begin() + p.offset);
+      continue;
+    }
     Buffer b{p.name, next, cfg.buffers.at(p.name), false};
     // The next buffer starts on a page boundary at least one unmapped page later.
     next = roundUp(next + b.bytes.size(), SparseMemory::kPage) + SparseMemory::kPage;
     if (next >= kSharedWindowBase) return "the buffers do not fit below the shared window";
     for (uint32_t k = 0; k < 8; ++k) cbank0[p.offset + k] = uint8_t(b.base >> (8 * k));
+    buffers.push_back(std::move(b));
+  }
+  for (const auto& [name, bytes] : cfg.extraBuffers) {
+    Buffer b{name, next, bytes, false};
+    next = roundUp(next + b.bytes.size(), SparseMemory::kPage) + SparseMemory::kPage;
+    if (next >= kSharedWindowBase) return "the buffers do not fit below the shared window";
     buffers.push_back(std::move(b));
   }
   return {};
@@ -250,7 +287,7 @@ namespace {
 // Enters f's frame above the current one: its local area (zeros, then the
 // initial bytes) and a parameter area of zeros (then the initial bytes of its
 // .param variables).
-void pushFrame(Machine& m, const Function* f, const FrameLayout& L,
+void pushFrame(Thread& m, const Function* f, const FrameLayout& L,
                const std::unordered_map<const Variable*, uint64_t>& offsets) {
   uint64_t base = 0;
   if (!m.frames.empty()) {
@@ -277,16 +314,15 @@ void pushFrame(Machine& m, const Function* f, const FrameLayout& L,
 
 } // namespace
 
-void Machine::startThread() {
-  regs.clear();
-  for (const auto& [r, v] : initialRegs) regs.set(r, v);
-  local.clear();
-  frames.clear();
-  paramStackUsed = 0;
-  extraSteps = 0;
+void Machine::startThread(Thread& t) {
+  t.regs.clear();
+  for (const auto& [r, v] : initialRegs) t.regs.set(r, v);
+  t.local.clear();
+  t.frames.clear();
+  t.paramStackUsed = 0;
   auto it = layouts_.find(entry);
   if (it == layouts_.end()) malformed(fmt::format("kernel '{}' has no body", entry->name));
-  pushFrame(*this, entry, it->second, varOffset_);
+  pushFrame(t, entry, it->second, varOffset_);
 }
 
 namespace {
@@ -304,7 +340,7 @@ const SymbolLoc& paramSymbol(const Machine& m, const Instr& call, const Operand&
 }
 } // namespace
 
-void Machine::enterCall(const Instr& call, const Function* callee, uint32_t retBix, uint32_t retIdx) {
+void Machine::enterCall(const Instr& call, const Function* callee) {
   // A list, when present, must match the callee; no lists: nothing is copied.
   size_t nargs = call.srcs.size() - 1;
   if (nargs != 0 && nargs != callee->params.size())
@@ -316,10 +352,11 @@ void Machine::enterCall(const Instr& call, const Function* callee, uint32_t retB
   std::vector<const SymbolLoc*> args;
   for (size_t k = 0; k < nargs; ++k) args.push_back(&paramSymbol(*this, call, call.srcs[k + 1]));
   for (const Operand& r : call.dsts) paramSymbol(*this, call, r); // checked now, used at RET
+  std::vector<Frame>& frames = th->frames;
   if (frames.size() > kMaxCallDepth) fault(0, "call stack overflow");
   auto it = layouts_.find(callee);
   if (it == layouts_.end()) malformed(fmt::format("function '{}' has no body", callee->name));
-  pushFrame(*this, callee, it->second, varOffset_);
+  pushFrame(*th, callee, it->second, varOffset_);
   // Clearing and filling the parameter area is work: one step per full 4 KiB.
   extraSteps += it->second.paramSize / SparseMemory::kPage;
   Frame& to = frames.back();
@@ -332,16 +369,15 @@ void Machine::enterCall(const Instr& call, const Function* callee, uint32_t retB
     std::copy_n(from.params.begin() + ptrdiff_t(args[k]->offset), n, to.params.begin() + ptrdiff_t(at));
   }
   to.call = &call;
-  to.retBix = retBix;
-  to.retIdx = retIdx;
-  to.callerRegs = std::exchange(regs, Registers{});
+  to.callerRegs = std::exchange(th->regs, Registers{});
 }
 
-Frame Machine::leaveCall() {
+void Machine::leaveCall() {
+  std::vector<Frame>& frames = th->frames;
   Frame done = std::move(frames.back());
   frames.pop_back();
-  paramStackUsed -= done.params.size();
-  regs = std::move(done.callerRegs);
+  th->paramStackUsed -= done.params.size();
+  th->regs = std::move(done.callerRegs);
   const Instr& call = *done.call;
   Frame& to = frames.back();
   for (size_t k = 0; k < call.dsts.size() && k < done.f->returns.size(); ++k) {
@@ -352,16 +388,15 @@ Frame Machine::leaveCall() {
       malformed(fmt::format("CALL at line {}: result {} lies outside the parameter areas", call.loc.line, k + 1));
     std::copy_n(done.params.begin() + ptrdiff_t(at), n, to.params.begin() + ptrdiff_t(r.offset));
   }
-  return done;
 }
 
 // ---------------------------------------------------------------- symbols
 
 const SymbolLoc& Machine::symbol(const Operand& o) const {
   if (auto it = symbols_.find(&o); it != symbols_.end()) return it->second;
-  if (frames.empty()) malformed("a symbol outside any function");
+  if (th->frames.empty()) malformed("a symbol outside any function");
   const Param* param = nullptr;
-  const Variable* v = o.sym.empty() ? nullptr : findVariable(*module, *frames.back().f, o.sym, &param);
+  const Variable* v = o.sym.empty() ? nullptr : findVariable(*module, *th->frames.back().f, o.sym, &param);
   SymbolLoc s;
   if (v) {
     auto off = varOffset_.find(v);
@@ -381,7 +416,7 @@ const SymbolLoc& Machine::symbol(const Operand& o) const {
     s.isFunction = true;
     s.offset = uint64_t(g - module->functions.data());
   } else {
-    malformed(fmt::format("undefined symbol '{}' in function '{}'", o.sym, frames.back().f->name));
+    malformed(fmt::format("undefined symbol '{}' in function '{}'", o.sym, th->frames.back().f->name));
   }
   return symbols_.emplace(&o, s).first->second;
 }
@@ -389,7 +424,7 @@ const SymbolLoc& Machine::symbol(const Operand& o) const {
 uint64_t Machine::symbolAddress(const Operand& o) const {
   const SymbolLoc& s = symbol(o);
   if (s.isFunction) return kFunctionBase + 16 * s.offset; // offset: the function's index
-  return s.inFrame && s.space == MemSpace::Local ? frames.back().localBase + s.offset : s.offset;
+  return s.inFrame && s.space == MemSpace::Local ? th->frames.back().localBase + s.offset : s.offset;
 }
 
 // ---------------------------------------------------------------- addresses and accesses
@@ -402,7 +437,7 @@ Location Machine::location(const Instr& in, size_t i, OpSpace os) const {
   if (o.hasReg) {
     if (!o.reg.isGeneral())
       malformed(fmt::format("operand {} of {} at line {} must be an address with an R or UR base", i + 1, in.info().name, in.loc.line));
-    a += regs.get(o.reg);
+    a += th->regs.get(o.reg);
   }
   if (o.sym.empty()) {
     switch (os) {
@@ -426,7 +461,7 @@ Location Machine::location(const Instr& in, size_t i, OpSpace os) const {
     throw Stop{RunResult::Kind::Error, 0,
                fmt::format("state space mismatch: {} at line {} addresses '{}', a .{} variable", mnemonic(in),
                            in.loc.line, o.sym, s.space == MemSpace::Const ? "const" : spaceText(s.space))};
-  a += s.inFrame && s.space == MemSpace::Local ? frames.back().localBase + s.offset : s.offset;
+  a += s.inFrame && s.space == MemSpace::Local ? th->frames.back().localBase + s.offset : s.offset;
   return {s.space, a, a};
 }
 
@@ -470,10 +505,10 @@ uint64_t Machine::load(const Location& l, unsigned bytes) {
   case MemSpace::Global: p = globalBytes(l, bytes); break;
   case MemSpace::Shared: case MemSpace::Local: {
     checkWindow(l, bytes);
-    return (l.space == MemSpace::Shared ? shared : local).read(l.addr, bytes);
+    return (l.space == MemSpace::Shared ? shared : th->local).read(l.addr, bytes);
   }
   case MemSpace::Const: p = denseBytes(constData, l, bytes); break;
-  case MemSpace::Param: p = denseBytes(frames.back().params, l, bytes); break;
+  case MemSpace::Param: p = denseBytes(th->frames.back().params, l, bytes); break;
   }
   for (unsigned k = 0; k < bytes; ++k) v |= uint64_t(p[k]) << (8 * k);
   return v;
@@ -486,11 +521,11 @@ void Machine::store(const Location& l, unsigned bytes, uint64_t v) {
   case MemSpace::Global: p = globalBytes(l, bytes); break;
   case MemSpace::Shared: case MemSpace::Local: {
     checkWindow(l, bytes);
-    (l.space == MemSpace::Shared ? shared : local).write(l.addr, bytes, v);
+    (l.space == MemSpace::Shared ? shared : th->local).write(l.addr, bytes, v);
     return;
   }
   case MemSpace::Const: fault(l.shown, fmt::format("store to the read-only constant space at 0x{:x}", l.addr));
-  case MemSpace::Param: p = denseBytes(frames.back().params, l, bytes); break;
+  case MemSpace::Param: p = denseBytes(th->frames.back().params, l, bytes); break;
   }
   for (unsigned k = 0; k < bytes; ++k) p[k] = uint8_t(v >> (8 * k));
 }

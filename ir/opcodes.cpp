@@ -121,6 +121,14 @@ const OperandSlot* OpInfo::slotAt(const std::vector<OperandSlot>& slots, size_t 
 
 const OpInfo& opInfo(Opcode op) { return table()[size_t(op)]; }
 
+size_t dstCount(Opcode op, const ModSet& mods) {
+  const OpInfo& info = opInfo(op);
+  size_t n = 0;
+  for (const OperandSlot& s : info.dsts) n += s.optional ? 0 : 1;
+  if (op == Opcode::BAR && mods.test(Mod::RED)) n = info.dsts.size();
+  return n;
+}
+
 std::optional<Opcode> opcodeFromName(std::string_view name) {
   for (const OpInfo& info : table())
     if (info.name == name) return info.op;

@@ -31,6 +31,7 @@ inline constexpr int kNumMods = 0
 enum class ModGroup : uint8_t {
   Dir, Addr, Lut, Part, Carry, Cmp, FType, Type, AtomOp, IRound, FRound, Ftz, Sat, BoolOp,
   Uniform, Div, CallKind, NoDec, BarOp, VoteOp, ShflOp, Scope, Volatile, Wrap, PrmtMode, ShiftAmt, FSrc, MufuOp,
+  ReduxOp, BarRedOp,
 };
 
 std::string_view modText(Mod m);
@@ -104,6 +105,12 @@ struct OpInfo {
 };
 
 const OpInfo& opInfo(Opcode op);
+// How many destinations an instruction of `op` with modifiers `mods` has: its dest slots,
+// except for an optional one that only a modifier brings. BAR has its one destination
+// (the reduction's result) exactly with .RED; BAR.SYNC and BAR.ARV have none. The .ori
+// parser reads that many operands as destinations; checkShape (ir/ori.h) holds the rest
+// of BAR's shape, which its slots cannot say.
+size_t dstCount(Opcode op, const ModSet& mods);
 // BRX and its pseudo form JMX (until phase 80): a branch through a jump table.
 inline bool isTableBranch(Opcode op) { return op == Opcode::BRX || op == Opcode::JMX; }
 std::optional<Opcode> opcodeFromName(std::string_view name);

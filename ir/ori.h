@@ -32,6 +32,20 @@ std::optional<Reg> parseRegisterName(std::string_view text);
 
 // Bits an integer immediate in source k of `in` may have: 8 (LUT), 32 or 64.
 unsigned immediateBits(const Instr& in, size_t k);
+// Rules of an instruction's operands and modifiers that the opcode table's slots and
+// groups cannot state. BAR: a destination only with .RED (dstCount, ir/opcodes.h); .RED
+// takes one of .POPC (an R destination) or .AND/.OR (a P destination), at least a barrier
+// and a predicate, and the predicate is its last source and its only predicate source;
+// without .RED no predicate source and no .POPC/.AND/.OR. REDUX: at most one operation
+// (.SUM or one of .MIN .MAX .AND .OR .XOR), and .S32 not beside .SUM .AND .OR .XOR (they do
+// not depend on it, so each has one spelling). nullopt when `in` keeps them; else the
+// message and the operand it is about (an index over dests then sources; SIZE_MAX: the
+// instruction as a whole).
+struct ShapeProblem {
+  size_t operand;
+  std::string message;
+};
+std::optional<ShapeProblem> checkShape(const Instr& in);
 // A name the parser reads as a label, variable, table or function (not a
 // register, not "c", not SR_..., no '%' or '.').
 bool isValidName(std::string_view name);

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <set>
 
@@ -656,7 +657,7 @@ private:
     if (in.op == Opcode::OPAQUE) { opaque(in); return in; }
     if (in.op == Opcode::CALL) { call(f, in, bix); return in; }
 
-    size_t nd = info.dsts.size(), ns = info.srcs.size();
+    size_t nd = dstCount(in.op, in.mods), ns = info.srcs.size();
     std::vector<SrcLoc> locs;
     std::set<size_t> big; // sources written as integers above INT64_MAX
     if (cur().kind != Token::Newline && cur().kind != Token::Eof && !isPunct(';')) {
@@ -685,6 +686,8 @@ private:
       fail(afterPrevious(), fmt::format("{} takes {} operands, got {}", info.name,
                                         nd + info.minSrcs(), locs.size()));
     for (size_t k = 0; k < in.srcs.size(); ++k) checkImmediate(in, k, big.count(k) > 0, locs[nd + k]);
+    if (std::optional<ShapeProblem> p = checkShape(in))
+      fail(p->operand < locs.size() ? locs[p->operand] : mnemTok.loc, p->message);
     return in;
   }
 
@@ -968,6 +971,39 @@ unsigned immediateBits(const Instr& in, size_t k) {
   bool wide = in.has(Mod::W64) || in.has(Mod::U64) || in.has(Mod::S64) ||
               (in.op == Opcode::IMAD && in.has(Mod::WIDE) && k == 2) || in.op == Opcode::I2F;
   return wide ? 64 : 32;
+}
+
+std::optional<ShapeProblem> checkShape(const Instr& in) {
+  auto isPred = [](const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isPredicate(); };
+  if (in.op == Opcode::REDUX) {
+    if (auto op = in.mods.inGroup(ModGroup::AtomOp); op && in.has(Mod::SUM))
+      return ShapeProblem{SIZE_MAX, fmt::format("REDUX takes one operation, not both .SUM and .{}", modText(*op))};
+    std::optional<Mod> op = in.has(Mod::SUM) ? Mod::SUM : in.mods.inGroup(ModGroup::AtomOp);
+    if (in.has(Mod::S32) && op && *op != Mod::MIN && *op != Mod::MAX)
+      return ShapeProblem{SIZE_MAX, "REDUX takes .S32 only with .MIN or .MAX (the other operations do not depend on it)"};
+    return std::nullopt;
+  }
+  if (in.op != Opcode::BAR) return std::nullopt;
+  size_t nd = in.dsts.size();
+  int ops = in.has(Mod::POPC) + in.has(Mod::AND) + in.has(Mod::OR);
+  if (!in.has(Mod::RED)) {
+    if (ops > 0) return ShapeProblem{SIZE_MAX, "BAR takes .POPC, .AND and .OR only with .RED"};
+    if (nd > 0) return ShapeProblem{0, "only BAR.RED has a destination"};
+    for (size_t k = 0; k < in.srcs.size(); ++k)
+      if (isPred(in.srcs[k])) return ShapeProblem{nd + k, "only BAR.RED takes a predicate"};
+    return std::nullopt;
+  }
+  if (ops != 1) return ShapeProblem{SIZE_MAX, "BAR.RED takes one operation: .POPC, .AND or .OR"};
+  if (nd != 1) return ShapeProblem{SIZE_MAX, "BAR.RED has one destination"};
+  bool popc = in.has(Mod::POPC);
+  if (popc == isPred(in.dsts[0]))
+    return ShapeProblem{0, popc ? "the destination of BAR.RED.POPC is an R register (the count)"
+                                : "the destination of BAR.RED.AND and BAR.RED.OR is a predicate"};
+  if (in.srcs.size() < 2) return ShapeProblem{SIZE_MAX, "BAR.RED takes a barrier, an optional thread count and a predicate"};
+  for (size_t k = 0; k + 1 < in.srcs.size(); ++k)
+    if (isPred(in.srcs[k])) return ShapeProblem{nd + k, "BAR.RED takes its predicate last"};
+  if (!isPred(in.srcs.back())) return ShapeProblem{nd + in.srcs.size() - 1, "BAR.RED's last source must be a predicate"};
+  return std::nullopt;
 }
 
 bool isValidName(std::string_view name) {

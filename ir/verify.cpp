@@ -93,6 +93,7 @@ private:
       if (!in.opaqueText.empty()) problem("{}: only OPAQUE carries text", where(b, i));
       checkOperands(b, i, in.dsts, info.dsts, true);
       checkOperands(b, i, in.srcs, info.srcs, false);
+      if (std::optional<ShapeProblem> p = checkShape(in)) problem("{}: {}", where(b, i), p->message);
     }
   }
 

@@ -3,7 +3,8 @@
 // widths and live-in registers), emit_func.cpp (registers, operands, guards,
 // function bodies), emit_alu.cpp (integer and predicate opcodes),
 // emit_float.cpp (floating point and conversions), emit_mem.cpp (memory,
-// control flow, OPAQUE) and emit_call.cpp (CALL and .param variables).
+// control flow, OPAQUE), emit_warp.cpp (warp-level instructions, barriers)
+// and emit_call.cpp (CALL and .param variables).
 //
 // The contract: the emitted PTX means exactly what the interpreter
 // (docs/interpreter.md) does with the Ori module. Ori registers are 64-bit
@@ -145,6 +146,7 @@ public:
   bool emitFloat(const Instr& in);     // emit_float.cpp
   bool emitMemory(const Instr& in);    // emit_mem.cpp
   bool emitControl(const Instr& in);   // emit_mem.cpp
+  bool emitWarp(const Instr& in);      // emit_warp.cpp (SHFL, MATCH, REDUX, BAR)
   void emitCall(const Instr& in);      // emit_call.cpp
   void emitRegisterCall(const Instr& in);
 
@@ -159,6 +161,9 @@ public:
   std::string bitwise3(uint32_t lut, const std::string& a, const std::string& b, const std::string& c, unsigned w);
   // LOP3 as mov/not/and/or/xor when its table is one of those (emit_alu.cpp).
   bool emitPlainLogic(const Instr& in, uint32_t lut);
+  // The member mask of a warp-level .sync instruction: a temporary holding the lanes
+  // that run `in` here (activemask; under a guard, the ballot of the guard among them).
+  std::string memberMask(const Instr& in);
   // p = r BOOL c, q = !r BOOL c for a constant comparison result r.
   void emitConstCompare(const Instr& in, bool r);
   // The address operand srcs[i] as PTX "[...]" for state space `space`

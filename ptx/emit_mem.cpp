@@ -8,7 +8,8 @@
 //     operation and type;
 //   an access the interpreter always stops at (a store to .const, a state
 //     space mismatch) -> trap;
-//   BAR -> bar.sync/bar.arrive, WARPSYNC -> bar.warp.sync, BSSY/BSYNC/NOP -> nothing;
+//   WARPSYNC -> bar.warp.sync, BSSY/BSYNC/NOP -> nothing (BAR, SHFL, MATCH, REDUX:
+//     emit_warp.cpp);
 //   BRA -> bra, BRX -> brx.idx through a .branchtargets table (an index past
 //     the table faults at that address, as in the interpreter, then traps);
 //   EXIT -> exit, RET -> ret (a .func first stores its register results);
@@ -331,22 +332,6 @@ bool FnEmitter::emitControl(const Instr& in) {
     ctx.require(6, 0);
     emit(fmt::format("bar.warp.sync {};", intSrc(in, 0, 32)));
     return true;
-  case Opcode::BAR: {
-    std::string a = intSrc(in, 0, 32);
-    std::string b = in.srcs.size() > 1 ? intSrc(in, 1, 32) : "";
-    if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Imm && uint64_t(in.srcs[0].imm) > 15)
-      fail(in.loc, fmt::format("{}: PTX has barriers 0 to 15", printInstr(f, in)));
-    if (in.srcs.size() > 1 && ((in.srcs[1].kind == Operand::Kind::Imm && (in.srcs[1].imm % 32 != 0 || in.srcs[1].imm == 0)) ||
-                               (in.srcs[1].kind == Operand::Kind::Reg && in.srcs[1].reg.isConst())))
-      fail(in.loc, fmt::format("{}: PTX barriers count threads in whole warps (a non-zero multiple of 32)", printInstr(f, in)));
-    if (in.has(Mod::ARV)) {
-      if (b.empty()) fail(in.loc, fmt::format("{}: PTX bar.arrive needs a thread count", printInstr(f, in)));
-      emit(fmt::format("bar.arrive {}, {};", a, b));
-    } else {
-      emit(fmt::format("bar.sync {}{};", a, b.empty() ? "" : ", " + b));
-    }
-    return true;
-  }
   case Opcode::VOTE: {
     // Among the threads active here. sm_70 and up: vote.sync with activemask as the member
     // mask (PTX 6.2); older targets have only the vote without .sync (ballot from sm_20), and
@@ -380,9 +365,6 @@ bool FnEmitter::emitControl(const Instr& in) {
     }
     return true;
   }
-  case Opcode::SHFL:
-    fail(in.loc, fmt::format("cannot emit {} as PTX: the native Ori form has no member mask and the interpreter "
-                             "gives it no meaning (warp-level; PTX shfl.sync stays OPAQUE)", printInstr(f, in)));
   case Opcode::OPAQUE: {
     const std::string& t = in.opaqueText;
     // PTX instruction names are lower case; SASS text (FCHK, R2UR ...) is not PTX.

@@ -153,7 +153,10 @@ bool Lowering::run() {
   if (op == "ld" || op == "ldu") return load();
   if (op == "st") return store();
   if (op == "atom" || op == "red") return atomic();
-  if (op == "bar") return bar();
+  if (op == "bar" || op == "barrier") return bar();
+  if (op == "shfl") return shfl();
+  if (op == "match") return match();
+  if (op == "redux") return redux();
   if (op == "vote" || op == "activemask") return vote();
   if (op == "bra") return bra();
   if (op == "brx") return brx();

@@ -1,5 +1,6 @@
 // PTX -> Ori, one instruction: compares, selects, conversions, address
-// conversions, loads, stores, atomics, barriers and control flow (see lowering.h).
+// conversions, loads, stores, atomics, votes and control flow (see lowering.h;
+// barriers, shuffles, matches and warp reductions are in lower_warp.cpp).
 #include <fmt/format.h>
 
 #include <span>
@@ -338,22 +339,6 @@ bool Lowering::vote() {
   Mod m = hasMod(pi, ".all") ? Mod::ALL : hasMod(pi, ".any") ? Mod::ANY : hasMod(pi, ".uni") ? Mod::EQ_V : Mod::U;
   if (m == Mod::U) return false;
   emit(make(Opcode::VOTE, {m}, {kRZ, reg(dst(0))}, {a}));
-  return true;
-}
-
-bool Lowering::bar() {
-  if (hasMod(pi, ".warp")) { // bar.warp.sync membermask
-    onlyMods(pi, {".warp", ".sync"});
-    need(1);
-    emit(make(Opcode::WARPSYNC, {}, {}, {src(0, PtxType{PtxType::Unsigned, 32})}));
-    return true;
-  }
-  onlyMods(pi, {".sync"});
-  if (!hasMod(pi, ".sync") || ops.empty() || ops.size() > 2) return false;
-  PtxType u32{PtxType::Unsigned, 32};
-  std::vector<OOp> srcs{src(0, u32)};
-  if (ops.size() == 2) srcs.push_back(src(1, u32));
-  emit(make(Opcode::BAR, {Mod::SYNC}, {}, std::move(srcs)));
   return true;
 }
 

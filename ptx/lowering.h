@@ -1,6 +1,7 @@
 // Internals of the per-instruction PTX -> Ori lowering, shared by
-// lower_alu.cpp (moves, arithmetic, logic) and lower_mem.cpp (compares,
-// conversions, memory, control flow). Each lowering gives exactly the PTX
+// lower_alu.cpp (moves, arithmetic, logic), lower_mem.cpp (compares,
+// conversions, memory, control flow) and lower_warp.cpp (warp-level
+// instructions and barriers). Each lowering gives exactly the PTX
 // ISA's meaning under the interpreter's semantics (docs/interpreter.md), or
 // declines by throwing NotNative: the instruction then stays OPAQUE with
 // exact defs and uses.
@@ -152,8 +153,12 @@ struct Lowering {
   bool load();
   bool store();
   bool atomic();
-  bool bar();
   bool vote(); // vote, activemask
+  // lower_warp.cpp
+  bool shfl();
+  bool match();
+  bool redux();
+  bool bar(); // bar, barrier
   bool bra();
   bool brx();
   bool retExit();

@@ -323,8 +323,18 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts, const std::function<v
         for (const ConcreteInputs& x : g.xs) ptrs.push_back(&x);
         std::vector<ConcreteOutputs> outs;
         std::string error;
-        bool ok = e.op == Opcode::S2R ? runGroup(g.in, ptrs, g.ntid, g.nctaid, outs, &error)
-                                      : runGroup(g.in, ptrs, uint32_t(ptrs.size()), 1, outs, &error);
+        bool ok = true;
+        if (e.op == Opcode::S2R) {
+          ok = runGroup(g.in, ptrs, g.ntid, g.nctaid, outs, &error);
+        } else { // CTAs of at most kMaxThreadsPerCta threads, one input each
+          for (size_t at = 0; ok && at < ptrs.size(); at += kMaxThreadsPerCta) {
+            std::vector<const ConcreteInputs*> part(ptrs.begin() + ptrdiff_t(at),
+                                                    ptrs.begin() + ptrdiff_t(std::min<size_t>(ptrs.size(), at + kMaxThreadsPerCta)));
+            std::vector<ConcreteOutputs> partOuts;
+            ok = runGroup(g.in, part, uint32_t(part.size()), 1, partOuts, &error);
+            outs.insert(outs.end(), partOuts.begin(), partOuts.end());
+          }
+        }
         for (size_t k = 0; k < g.xs.size(); ++k) {
           ++res.samples;
           std::string diff = ok ? difference(g.in, g.xs[k], outs[k], model.evaluate(g.in, g.xs[k]))

@@ -500,12 +500,14 @@ private:
         call(in, g, s);
         break;
       case Opcode::BAR:
+        // BAR.RED's result comes from the other threads: unmodelled, like any barrier but 0.
         if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Imm && in.srcs[0].imm == 0 &&
-            (in.srcs.size() == 1) && (in.has(Mod::SYNC) || in.has(Mod::ARV)))
+            (in.srcs.size() == 1) && in.dsts.empty() && !in.has(Mod::RED) &&
+            (in.has(Mod::SYNC) || in.has(Mod::ARV)))
           barrier(g, s);
         else
-          unmodelledAt(in, "a barrier other than BAR.SYNC 0 (named barriers with thread counts are "
-                           "not modelled)");
+          unmodelledAt(in, "a barrier other than BAR.SYNC 0 (named barriers with thread counts and "
+                           "BAR.RED's reductions are not modelled)");
         break;
       case Opcode::NOP:
       case Opcode::BSSY:
@@ -652,13 +654,14 @@ private:
       mi.oldDsts.push_back(regOf(s, d.reg));
     }
     std::optional<ModelOutputs> out;
-    if (in.op != Opcode::OPAQUE && in.op != Opcode::VOTE && in.op != Opcode::SHFL)
+    bool warp = in.op == Opcode::VOTE || in.op == Opcode::SHFL || in.op == Opcode::MATCH ||
+                in.op == Opcode::REDUX;
+    if (in.op != Opcode::OPAQUE && !warp)
       out = modelInstr(smt_, in, mi);
     if (!out) {
       std::string why = in.op == Opcode::OPAQUE ? "its meaning is unknown"
-                        : in.op == Opcode::VOTE || in.op == Opcode::SHFL
-                            ? "warp-level values are not modelled"
-                            : "no model for this modifier combination";
+                        : warp                  ? "warp-level values are not modelled"
+                                                : "no model for this modifier combination";
       unmodelledAt(in, why);
     }
     for (size_t i = 0; i < in.dsts.size(); ++i)
@@ -1499,7 +1502,8 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
   if (hint) {
     auto value = [&](const z3::expr &e) { return hint->eval(e, true); };
     const uint64_t ntid = numeral(value(x.ntid)), nctaid = numeral(value(x.nctaid));
-    if (ntid == 0 || ntid > kMaxDim || nctaid == 0 || nctaid > kMaxDim || ntid * nctaid > UINT32_MAX) {
+    if (ntid == 0 || ntid > kMaxThreadsPerCta || nctaid == 0 || nctaid > kMaxDim ||
+        ntid * nctaid > kMaxLaunchThreads) {
       why = fmt::format("the counterexample's launch ({} x {} threads) is larger than the "
                         "interpreter takes",
                         ntid, nctaid);
@@ -1651,9 +1655,9 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
   };
   cfg.threads = uint32_t(num(x.ntid));
   cfg.ctas = uint32_t(num(x.nctaid));
-  std::string args = fmt::format("--threads {} --ctas {}", cfg.threads, cfg.ctas);
+  std::string args = fmt::format("--threads {} --ctas {}", formatDim3(cfg.threads), formatDim3(cfg.ctas));
   if (hint) {
-    cfg.onlyThread = uint32_t(num(x.ctaid) * cfg.threads + num(x.tid));
+    cfg.onlyThread = uint32_t(num(x.ctaid) * cfg.threads.x + num(x.tid));
     args += fmt::format(" --only-thread {}", *cfg.onlyThread);
   }
   for (const auto &[reg, e] : x.initRegs) {

@@ -517,17 +517,20 @@ const char* const kGlobals = R"(
 TEST(InterpPtx, DeviceGlobalsWithInitializersAndConstantData) {
   Module m = lower(kHeader + std::string(kGlobals));
   RunConfig cfg;
-  cfg.threads = 3; // global variables are shared by all threads: gcount grows by n per thread
+  // Global variables are shared by all threads. Threads 0-31 are one warp in lockstep: every
+  // load of gcount (5) runs in all 32 lanes before their stores, so they store 5 + 30 = 35 to
+  // out[0] and 5 + 10 = 15 to gcount. Thread 32, the second warp, runs after the first has
+  // finished: it reads 15, stores 15 + 30 = 45 and 15 + 10 = 25.
+  cfg.threads = 33;
   cfg.params["globals_param_1"] = 10;
   cfg.buffers["globals_param_0"] = std::vector<uint8_t>(16);
   RunResult r = runKernel(m, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
   const auto& out = r.buffers["globals_param_0"];
-  // The last thread wrote: gcount was 5 + 10 + 10 when it read it; + ctab[2] = 30.
-  EXPECT_EQ(le(out, 0, 4), 55u);
+  EXPECT_EQ(le(out, 0, 4), 45u);
   EXPECT_EQ(le(out, 4, 4), 11u);          // garr[1] = 7 ... garr[3] = 4, + 7
   EXPECT_EQ(le(out, 8, 8), 0x10002000u);  // garr's generic address: gcount's region, a gap page, then garr
-  EXPECT_EQ(le(r.variables["gcount"], 0, 4), 35u); // 5 + 3 * 10
+  EXPECT_EQ(le(r.variables["gcount"], 0, 4), 25u);
   EXPECT_EQ(r.variables["garr"], (std::vector<uint8_t>{1, 0, 0, 0, 7, 0, 0, 0, 8, 0, 0, 0, 4, 0, 0, 0}));
   EXPECT_EQ(r.variables.count("ctab"), 0u); // constant data is not writable, not reported
 }

@@ -890,7 +890,9 @@ TEST(InterpThreads, IndexingAndPerThreadState) {
     for (uint32_t t = 0; t < 3; ++t) {
       size_t i = (c * 3 + t) * 16;
       EXPECT_EQ(le(out, i, 4), t | c << 8 | 3u << 16 | 2u << 24) << c << " " << t;
-      EXPECT_EQ(le(out, i + 4, 4), t) << "shared[0] as left by the previous thread of the CTA";
+      // The CTA's three threads are lanes 0-2 of one warp: the LDS runs in all three before
+      // the STS, so each reads the CTA's fresh shared[0], 0.
+      EXPECT_EQ(le(out, i + 4, 4), 0u) << "shared[0] before the warp's STS";
       EXPECT_EQ(le(out, i + 8, 4), 0u);  // tid.y
       EXPECT_EQ(le(out, i + 12, 4), 1u); // ntid.z
     }
@@ -936,7 +938,9 @@ bad:
   RunResult r = run(text, cfg);
   EXPECT_EQ(r.kind, Kind::Fault);
   EXPECT_EQ(r.thread, 5u); // ctaid 1 * 4 + tid 1
-  EXPECT_EQ(r.threadsRun, 5u);
+  // CTA 0's four threads exit; in CTA 1 the branch diverges, the fall-through side (lanes 0,
+  // 2, 3) runs first and exits, then lane 1 faults: 4 + 3 threads ran to completion.
+  EXPECT_EQ(r.threadsRun, 7u);
   EXPECT_EQ(formatExit(r, "t.ori"), "exit: fault thread=5 addr=0x40");
 }
 
@@ -945,7 +949,10 @@ bad:
 TEST(InterpVariables, GlobalVariables) {
   // g at 0x10000000 (16 bytes: the next region starts a page and a gap page
   // later), h at 0x10002000, then the buffer out at 0x10004000. Global
-  // variables keep their contents across threads: each thread adds 0x10 to g[2].
+  // variables are shared by all threads: each thread adds 0x10 to g[2]. Threads 0-31 are one
+  // warp, in lockstep: all load g[2] = 3 before any stores, so all store 0x13. Thread 32, the
+  // second warp, runs after the first has finished (warps take turns only at barriers and
+  // exits): it loads 0x13 and stores 0x23.
   const std::string text = R"(.global .b32 g[4] = {0x1, 0x2, 0x3, 0x4}
 .global .align 8 .b64 h
 .entry k(.u64 out)
@@ -970,13 +977,14 @@ TEST(InterpVariables, GlobalVariables) {
   EXIT
 })";
   RunConfig cfg;
-  cfg.threads = 2;
-  cfg.buffers["out"] = std::vector<uint8_t>(0x30);
+  cfg.threads = 33;
+  cfg.buffers["out"] = std::vector<uint8_t>(33 * 0x18);
   RunResult r = run(text, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
   const auto& out = r.buffers["out"];
   EXPECT_EQ(le(out, 0x00, 4), 0x13u);        // thread 0: g[2] = 3 + 0x10
-  EXPECT_EQ(le(out, 0x18, 4), 0x23u);        // thread 1 sees thread 0's store
+  EXPECT_EQ(le(out, 0x18, 4), 0x13u);        // thread 1, in the same warp: also 3 + 0x10
+  EXPECT_EQ(le(out, 32 * 0x18, 4), 0x23u);   // thread 32 sees the first warp's store
   EXPECT_EQ(le(out, 0x04, 4), 2u);           // g[1] through its generic address
   EXPECT_EQ(le(out, 0x08, 8), 0x10000000u);  // MOV.64 R, g: g's generic address
   EXPECT_EQ(le(out, 0x10, 8), 0x10002000u);  // h
@@ -1394,14 +1402,9 @@ TEST(InterpUnsupported, NamesMnemonicAndLine) {
     uint32_t threads;
   };
   const Case cases[] = {
-      {"VOTE.ALL R1, P1, PT", "VOTE.ALL", 2}, // one thread per CTA runs it
-      {"SHFL.IDX P0, R1, R2, 0x0, 0x1f", "SHFL.IDX", 1},
       {"S2R R1, SR_CLOCKLO", "S2R", 1},
       {"S2R R1, SR_GLOBALTIMERHI", "S2R", 1},
       {"S2R R1, SR_SMID", "S2R", 1},
-      {"S2R R1, SR_LANEMASK_LT", "S2R", 1},
-      {"S2R R1, SR_NWARPID", "S2R", 1},
-      {"BAR.SYNC 0x0", "BAR.SYNC", 2},
       {"ISETP.AND P0, PT, R1, R2, PT", "ISETP.AND", 1},
       {"FSETP P0, PT, R1, R2, PT", "FSETP", 1},
       {"SHF.U32 R1, R2, 0x1, R3", "SHF.U32", 1},

@@ -170,15 +170,22 @@ constexpr const char* kCanonical = R"(.ptx ".version 8.0"
   LD R21, [a+0x1]
   LD R21, [r1]
   LDG.E R21, [table+0xc]
-  ATOM.E.64.CAS R24, [R4], R6, R8
-  RED.E.S32.ADD [R4+0x4], R1
+  ATOM.E.CAS.64 R24, [R4], R6, R8
+  RED.E.ADD.S32 [R4+0x4], R1
   VOTE.ANY R25, P3, !P0
   SHFL.BFLY P4, R26, R1, 0x1, 0x1f
+  MATCH.ALL.U64 R27, P4, R4
+  MATCH.ANY R28, PT, R1
+  REDUX.MIN.S32 R29, R1
+  REDUX.SUM R29, ux
   OPAQUE "BMOV.32 B6, \"x\\y\"\t\n" def(R27, %p, bar) use(R1, UR4, P0)
   OPAQUE ""
   BSSY bar, two
   WARPSYNC 0xffffffff
   BAR.SYNC 0x0
+  BAR.ARV R1, 0x40
+  BAR.RED.POPC R30, 0x1, 0x40, !P0
+  BAR.RED.OR %p, R1, PT
   NOP
   BRX R0, tab
 one:
@@ -296,6 +303,11 @@ TEST(OriRoundTripText, NonCanonicalSpellingsPrintCanonically) {
       {"LDG.E R1, [sym+0]", "LDG.E R1, [sym]"},
       {"@ ! P0 MOV R1 , R2 ;", "@!P0 MOV R1, R2"},
       {"@PT MOV R1, R2", "@PT MOV R1, R2"},
+      {"ATOM.E.S32.MAX R1, [R2], R3", "ATOM.E.MAX.S32 R1, [R2], R3"},
+      {"MATCH.U64.ANY R1, PT, R2", "MATCH.ANY.U64 R1, PT, R2"},
+      {"REDUX.S32.MIN R1, R2", "REDUX.MIN.S32 R1, R2"},
+      {"BAR.AND.RED P1, 0, !P2", "BAR.RED.AND P1, 0x0, !P2"},
+      {"BAR.POPC.RED R1, R2, 64, P2", "BAR.RED.POPC R1, R2, 0x40, P2"},
       {"OPAQUE \"a\\nb\" use() def(R1)", nullptr}, // use() before def(): rejected below
       {"OPAQUE \"a\\nb\" def() use()", "OPAQUE \"a\\nb\""},
       {"OPAQUE \"tab\there\" def(R1)", "OPAQUE \"tab\\there\" def(R1)"},
@@ -537,7 +549,8 @@ TEST(OriRoundTripTable, EveryModifierOfEveryOpcode) {
   size_t checked = 0;
   for (int o = 0; o < kNumOpcodes; ++o) {
     const OpInfo& info = opInfo(Opcode(o));
-    if (info.op == Opcode::OPAQUE) continue;
+    // OPAQUE has no modifiers; BAR's shape depends on them (BarShapesRoundTrip below).
+    if (info.op == Opcode::OPAQUE || info.op == Opcode::BAR) continue;
     for (Mod m : info.allowedMods.list()) {
       std::string mods = "." + std::string(modText(m));
       // CALL's optional lists have a syntax of their own (tested above).
@@ -575,6 +588,7 @@ TEST(OriRoundTripTable, EveryKindOfEverySlot) {
   for (int o = 0; o < kNumOpcodes; ++o) {
     const OpInfo& info = opInfo(Opcode(o));
     if (info.op == Opcode::OPAQUE || info.op == Opcode::CALL) continue; // own syntax, tested above
+    if (info.op == Opcode::BAR) continue; // shape by modifiers: BarShapesRoundTrip below
     size_t nslots = info.dsts.size() + info.srcs.size();
     for (size_t slot = 0; slot < nslots; ++slot) {
       bool isDst = slot < info.dsts.size();
@@ -607,6 +621,57 @@ TEST(OriRoundTripTable, EveryKindOfEverySlot) {
     checkRoundTrip(wrap(shortest), "kinds.ori");
   }
   EXPECT_GT(checked, 100u);
+}
+
+// BAR's destination and predicate depend on its modifiers (ori::dstCount, ori::checkShape):
+// every form, every modifier and every operand kind it takes round-trips; the shapes
+// checkShape rejects are errors (ori_errors_test.cpp has their messages).
+TEST(OriRoundTripTable, BarShapesRoundTrip) {
+  const char* good[] = {
+      "BAR 0x0",
+      "BAR.SYNC 0x0",
+      "BAR.SYNC R2",
+      "BAR.SYNC 0xf, 0x40",
+      "BAR.SYNC R2, R3",
+      "BAR.ARV 0x1, 0x20",
+      "BAR.ARV R2, R3",
+      "BAR.RED.POPC R1, 0x0, P2",
+      "BAR.RED.POPC RZ, R2, 0x40, !P2",
+      "BAR.RED.AND P1, 0x1, PT",
+      "BAR.RED.OR PT, R2, R3, !P2",
+      "BAR.RED.OR UP1, 0x1, UP2",
+  };
+  for (const char* instr : good) {
+    SCOPED_TRACE(instr);
+    ParseResult r = parseOri(wrap(instr), "bar.ori");
+    ASSERT_TRUE(r.module) << r.error->str();
+    const Function& f = r.module->functions[0];
+    const Instr& in = f.blocks[0].instrs[0];
+    EXPECT_EQ(in.dsts.size(), dstCount(Opcode::BAR, in.mods));
+    EXPECT_EQ(in.dsts.size(), in.has(Mod::RED) ? 1u : 0u);
+    EXPECT_EQ(printInstr(f, in), instr);
+    EXPECT_EQ(verifyFunction(f), std::vector<std::string>{});
+    checkRoundTrip(wrap(instr), "bar.ori");
+  }
+  const char* bad[] = {
+      "BAR.RED 0x0, P1",              // no operation
+      "BAR.RED.POPC P1, 0x0, P2",     // a count into a predicate
+      "BAR.RED.AND R1, 0x0, P2",      // a predicate into a register
+      "BAR.RED.POPC R1, 0x0",         // no predicate
+      "BAR.RED.POPC R1, 0x0, P1, P2", // the predicate not last
+      "BAR.RED.POPC R1, 0x0, 0x40, 0x1",
+      "BAR.SYNC 0x0, P1",             // a predicate without .RED
+      "BAR.SYNC.AND 0x0",             // an operation without .RED
+      "BAR.ARV.RED.AND P1, 0x0, P2",  // .ARV and .RED exclude each other
+      "BAR.RED.POPC",
+  };
+  for (const char* instr : bad) EXPECT_TRUE(parseOri(wrap(instr), "bar.ori").error) << instr;
+  // verifyFunction holds the same rules for modules built in memory.
+  Module m = *parseOri(wrap("BAR.RED.POPC R1, 0x0, P2"), "bar.ori").module;
+  Instr& in = m.functions[0].blocks[0].instrs[0];
+  in.mods.reset(Mod::RED);
+  in.mods.set(Mod::SYNC);
+  EXPECT_FALSE(verifyFunction(m.functions[0]).empty());
 }
 
 // ---------------------------------------------------------------------------

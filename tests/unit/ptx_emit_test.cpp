@@ -156,8 +156,7 @@ std::vector<fs::path> oriFiles() {
 const std::map<std::string, std::string> kCannotEmit = {
     {"params.ori", "LDC c[0x0][R12+0x210] (register-indexed) and c[0x3][..] (another bank) have no PTX form"},
     {"unsupported_opaque.ori", "its OPAQUE text is SASS (FCHK), not PTX"},
-    {"unsupported_warp.ori", "native SHFL has no member mask; PTX's shfl.sync needs one"},
-    {"no_ptx_form.ori", "the emitter's own error test: a native SHFL"},
+    {"no_ptx_form.ori", "the emitter's own error test: MATCH.ANY with a predicate result"},
 };
 
 // ---------------------------------------------------------------- every file
@@ -607,7 +606,11 @@ TEST(PtxEmitControl, OpaquePlaceholdersAndNames) {
 }
 
 TEST(PtxEmitErrors, NoPtxFormGivesADiagnostic) {
-  EXPECT_HAS(emitError(kernel("  SHFL.IDX PT, R1, R2, 0x1, 0x1f")), "bad.ori:3:3: error: cannot emit SHFL.IDX");
+  EXPECT_HAS(emitError(kernel("  MATCH.ANY R1, P0, R2")),
+             "bad.ori:3:3: error: MATCH.ANY R1, P0, R2: MATCH.ANY has no predicate result in PTX");
+  EXPECT_HAS(emitError(".ptx \".target sm_75\"\n" + kernel("  REDUX.SUM R1, R2")), "PTX has redux.sync from sm_80");
+  EXPECT_HAS(emitError(kernel("  BAR.ARV 0x1")), "PTX bar.arrive needs a thread count");
+  EXPECT_HAS(emitError(kernel("  BAR.RED.POPC R1, 0x10, P0")), "PTX has barriers 0 to 15");
   EXPECT_HAS(emitError(kernel("  OPAQUE \"FCHK P0, R1, R2\" def(P0) use(R1, R2)")), "not PTX text");
   EXPECT_HAS(emitError(kernel("  SHF R1, R2, R3, R4")), "without .L or .R");
   EXPECT_HAS(emitError(".func g()\n{\n  RET\n}\n" + kernel("  MOV.64 R2, c[0x0][0x210]\n  CALL R2, (R3)")),

@@ -187,38 +187,34 @@ TEST_P(OpaqueFamily, DefsAndUses) {
 // instruction has none (st, red, bar, prefetch, ...); vectors and p|q pairs
 // define every register in them; guards and addresses are uses.
 const Family kFamilies[] = {
-    {"ShuffleIndex", "shfl.sync.idx.b32 %r1, %r2, %r3, 31, -1;", {"%r1"}, {"%r2", "%r3"}},
-    {"ShuffleImmediateLane", "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", {"%r1"}, {"%r2"}},
+    {"DotProduct", "dp4a.u32.u32 %r1, %r2, %r3, %r4;", {"%r1"}, {"%r2", "%r3", "%r4"}},
+    {"DotProductImmediate", "dp2a.lo.u32.u32 %r1, %r2, 7, %r3;", {"%r1"}, {"%r2", "%r3"}},
     {"Exp2Half", "ex2.approx.f16 %h1, %h2;", {"%h1"}, {"%h2"}},
     {"ReciprocalDouble", "rcp.approx.ftz.f64 %fd1, %fd2;", {"%fd1"}, {"%fd2"}},
     {"HalfFromInteger", "cvt.rn.f16.s32 %h1, %r1;", {"%h1"}, {"%r1"}},
-    {"WarpMatch", "match.any.sync.b32 %r1, %r2, -1;", {"%r1"}, {"%r2"}},
-    {"WarpMatchAll", "match.all.sync.b32 %r1|%p1, %r2, -1;", {"%r1", "%p1"}, {"%r2"}},
-    {"ShuffleWithPredicate", "shfl.sync.down.b32 %r1|%p1, %r2, 1, 31, -1;", {"%r1", "%p1"}, {"%r2"}},
     {"TextureVector", "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];", {"%f1", "%f2", "%f3", "%f4"}, {"%f5", "%f6"}},
     {"SharedAtomic", "atom.shared.add.u32 %r1, [%r2], %r3;", {"%r1"}, {"%r2", "%r3"}},
     {"FloatAtomic", "atom.global.add.f32 %f1, [%rd1], %f2;", {"%f1"}, {"%rd1", "%f2"}},
     {"Reduction", "red.global.add.f32 [%rd1+8], %f1;", {}, {"%rd1", "%f1"}},
     {"StoreRelease", "st.release.gpu.global.u32 [%rd1], %r1;", {}, {"%rd1", "%r1"}},
     {"MemoryBarrier", "membar.gl;", {}, {}},
-    {"BarrierReduce", "bar.red.popc.u32 %r1, 0, %p1;", {"%r1"}, {"%p1"}},
+    {"ClusterBarrier", "barrier.cluster.arrive.relaxed.aligned;", {}, {}},
     {"Prefetch", "prefetch.global.L2 [%rd2];", {}, {"%rd2"}},
     {"LoadMatrix", "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1, %r2}, [%r3];", {"%r1", "%r2"}, {"%r3"}},
     {"MatrixMultiply", "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f5, %f6, %f7, %f8};",
      {"%f1", "%f2", "%f3", "%f4"}, {"%r1", "%r2", "%r3", "%f5", "%f6", "%f7", "%f8"}},
     {"HalfPairCompare", "setp.lt.f16x2 %p1|%p2, %r1, %r2;", {"%p1", "%p2"}, {"%r1", "%r2"}},
-    {"ShuffleUp", "shfl.sync.up.b32 %r1, %r2, %r3, 0, -1;", {"%r1"}, {"%r2", "%r3"}},
-    {"WarpReduce", "redux.sync.add.u32 %r1, %r2, -1;", {"%r1"}, {"%r2"}},
+    {"WarpReduceFloat", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1;", {"%f1"}, {"%f2"}},
     {"AsyncCopy", "cp.async.cg.shared.global [%r1], [%rd1], 16;", {}, {"%r1", "%rd1"}},
     {"Clock64", "mov.u64 %rd1, %clock64;", {"%rd1"}, {}},
-    {"SameRegisterTwice", "shfl.sync.idx.b32 %r1, %r1, %r1, 31, -1;", {"%r1"}, {"%r1"}},
+    {"SameRegisterTwice", "dp4a.u32.u32 %r1, %r1, %r1, %r1;", {"%r1"}, {"%r1"}},
 };
 
 INSTANTIATE_TEST_SUITE_P(Families, OpaqueFamily, testing::ValuesIn(kFamilies),
                          [](const testing::TestParamInfo<Family>& info) { return std::string(info.param.name); });
 
 TEST(OpaqueFamily, GuardIsAUse) {
-  Lowered l = lowerOne(kDecls, "@!%p3 shfl.sync.idx.b32 %r1, %r2, %r3, 31, -1;");
+  Lowered l = lowerOne(kDecls, "@!%p3 dp4a.u32.u32 %r1, %r2, %r3, %r3;");
   const ori::Instr& in = l.only();
   ASSERT_EQ(in.op, ori::Opcode::OPAQUE);
   ASSERT_TRUE(in.guard);
@@ -229,8 +225,8 @@ TEST(OpaqueFamily, GuardIsAUse) {
 }
 
 TEST(OpaqueFamily, TextKeepsPlaceholders) {
-  Lowered l = lowerOne(kDecls, "shfl.sync.idx.b32 %r1, %r2, %r2, 31, -1;");
-  EXPECT_EQ(l.only().opaqueText, "shfl.sync.idx.b32 @d0, @u0, @u0, 31, -1");
+  Lowered l = lowerOne(kDecls, "dp4a.u32.u32 %r1, %r2, %r2, 31;");
+  EXPECT_EQ(l.only().opaqueText, "dp4a.u32.u32 @d0, @u0, @u0, 31");
 }
 
 // ---- Errors ----

@@ -63,7 +63,7 @@ public:
   // Every variant at (up to) three places of function fi of m: the first, the middle and the last.
   void plant(const ori::Module& m, size_t fi, const std::string& where) {
     const ori::Function& f = m.functions[fi];
-    const auto inputs = ori::checks::inputsFor(f, 4, ori::gen::kBufferBytes);
+    const auto inputs = ori::checks::inputsFor(f, 4, ori::gen::kLaunchBufferBytes);
     for (WrongVariant v : ori::checks::kWrongVariants) {
       const size_t n = ori::checks::wrongVariantPlaces(f, v);
       std::vector<size_t> picks;

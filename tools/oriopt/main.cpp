@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 
+#include "interp/auto_launch.h"
 #include "interp/interp.h"
 #include "ir/ori.h"
 #include "ptx/ptx.h"
@@ -49,8 +50,10 @@ struct Options {
   std::string function;
   // --run
   bool run = false;
-  uint32_t threads = 1, ctas = 1;
-  uint64_t maxSteps = 10'000'000;
+  bool autoParams = false, runStats = false;
+  // X[xY[xZ]]; empty: 1, or with --auto-params autoLaunch's 128 threads x 2 CTAs
+  std::string threads, ctas;
+  std::optional<uint64_t> maxSteps; // default 10,000,000; with --auto-params autoLaunch's 20,000,000
   std::string entry;
   std::vector<std::string> params, buffers, dumpBuffers, regs;
   std::optional<uint32_t> onlyThread;
@@ -123,12 +126,30 @@ std::optional<uint64_t> parseInteger(const std::string& s) {
 
 // Binds --param/--buffer to the entry's parameters. Float parameters also
 // take float text ("2.5"), stored as their IEEE bits.
+// "32", "32x4", "32x4x2" -> a launch dimension (x, y, z).
+Dim3 parseDim3(const std::string& flag, const std::string& text) {
+  uint32_t v[3] = {1, 1, 1};
+  size_t k = 0, at = 0;
+  for (;; ++k) {
+    size_t x = text.find('x', at);
+    std::string part = text.substr(at, x == std::string::npos ? std::string::npos : x - at);
+    std::optional<uint64_t> n = parseInteger(part);
+    if (k >= 3 || !n || part[0] == '-' || *n == 0 || *n > UINT32_MAX)
+      usageError(fmt::format("{} {}: expected X, XxY or XxYxZ with each a positive integer", flag, text));
+    v[k] = uint32_t(*n);
+    if (x == std::string::npos) break;
+    at = x + 1;
+  }
+  return Dim3(v[0], v[1], v[2]);
+}
+
 RunConfig makeRunConfig(const Options& o, const Module& m) {
   RunConfig cfg;
   cfg.entry = o.entry;
-  cfg.threads = o.threads;
-  cfg.ctas = o.ctas;
-  cfg.maxSteps = o.maxSteps;
+  const AutoLaunchOptions autoDefaults;
+  cfg.threads = o.threads.empty() ? (o.autoParams ? autoDefaults.threads : Dim3(1)) : parseDim3("--threads", o.threads);
+  cfg.ctas = o.ctas.empty() ? (o.autoParams ? autoDefaults.ctas : Dim3(1)) : parseDim3("--ctas", o.ctas);
+  cfg.maxSteps = o.maxSteps ? *o.maxSteps : o.autoParams ? autoDefaults.maxSteps : 10'000'000;
   const Function* entry = nullptr;
   for (const Function& f : m.functions)
     if (f.isEntry && (o.entry.empty() || f.name == o.entry)) entry = entry ? entry : &f;
@@ -182,6 +203,17 @@ RunConfig makeRunConfig(const Options& o, const Module& m) {
     if (!cfg.initialRegs.emplace(*reg, *bits).second) usageError(fmt::format("--reg {} is given twice", name));
   }
   cfg.onlyThread = o.onlyThread;
+  // --auto-params: every parameter --param and --buffer leave unbound, as autoLaunch binds it
+  // (interp/auto_launch.h); the choices go to standard error.
+  if (o.autoParams && entry) {
+    AutoLaunchOptions ao;
+    ao.threads = cfg.threads;
+    ao.ctas = cfg.ctas;
+    ao.maxSteps = cfg.maxSteps;
+    std::vector<AutoBinding> chosen = bindAuto(m, *entry, autoBindings(m, *entry, ao), cfg);
+    std::cerr << fmt::format("auto-params ({} threads x {} CTAs): {}\n", formatDim3(cfg.threads), formatDim3(cfg.ctas),
+                             chosen.empty() ? "nothing to bind" : formatBindings(chosen));
+  }
   for (const std::string& d : o.dumpBuffers)
     if (!cfg.buffers.count(d)) usageError(fmt::format("--dump-buffer {}: no --buffer {} was given", d, d));
   return cfg;
@@ -434,6 +466,23 @@ int runMain(const Options& o) {
     RunResult r = runKernel(m, cfg);
     if (r.kind == RunResult::Kind::Error) usageError(r.message);
     std::string out = formatExit(r, fileName) + "\n";
+    // --run-stats: the instructions executed; for an ok run whether it did real work (more than
+    // every warp leaving through the first block, interp/auto_launch.h), for the others the detail.
+    if (o.runStats) {
+      out += fmt::format("steps: warp={} lane={}\n", r.warpSteps, r.laneSteps);
+      const Function* k = nullptr;
+      for (const Function& f : m.functions)
+        if (f.isEntry && (o.entry.empty() || f.name == o.entry)) k = k ? k : &f;
+      if (r.kind == RunResult::Kind::Ok && k)
+        out += didRealWork(*k, cfg, r) ? "work: real\n"
+                                       : fmt::format("work: left through its first block ({} warp instructions per warp)\n",
+                                                     firstBlockExitSteps(*k));
+      if (r.kind != RunResult::Kind::Ok && !r.message.empty()) {
+        std::string detail = r.message;
+        std::replace(detail.begin(), detail.end(), '\n', ' ');
+        out += "detail: " + detail + "\n";
+      }
+    }
     for (const std::string& d : o.dumpBuffers) {
       const auto& bytes = r.buffers[d];
       out += fmt::format("buffer {} {}: {}\n", d, bytes.size(), hexBytes(bytes));
@@ -521,17 +570,27 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
       ->check(CLI::IsMember({"optimized", "reference", "both"}));
   app.add_option("--function", o.function, "Dump only this function");
   app.add_flag("--run", o.run, "Run the kernel in the interpreter and print how it ended");
-  app.add_option("--threads", o.threads, "Threads per CTA for --run (ntid.x)")->check(CLI::Range(1u, 1u << 20));
-  app.add_option("--ctas", o.ctas, "CTAs for --run (nctaid.x)")->check(CLI::Range(1u, 1u << 20));
+  app.add_option("--threads", o.threads,
+                 "Threads per CTA for --run: X, XxY or XxYxZ (at most 1024 in all; default 1, with --auto-params 128)")
+      ->option_text("X[xY[xZ]]");
+  app.add_option("--ctas", o.ctas, "CTAs for --run: X, XxY or XxYxZ (default 1, with --auto-params 2)")->option_text("X[xY[xZ]]");
+  app.add_flag("--auto-params", o.autoParams,
+               "With --run: bind every parameter --param and --buffer do not, and the __constant__ data and __device__ "
+               "pointers the host would set (pointers to 4 MiB buffers of small words, integers to the launch's thread "
+               "count, floats to 1.0, structs field by field; docs/interpreter.md, \"Automatic launches\"), and print "
+               "the bindings on standard error");
+  app.add_flag("--run-stats", o.runStats, "After --run's exit line, print \"steps: warp=N lane=M\" (instructions executed), then \"work: real\" or "
+               "\"work: left through its first block ...\" for an ok run, \"detail: ...\" for another");
   app.add_option("--entry", o.entry, "Kernel to run (default: the only .entry)");
   app.add_option("--param", o.params, "Bind a scalar kernel parameter (integer, or float text for .f32/.f64)")->option_text("NAME=INT")->allow_extra_args(false);
   app.add_option("--buffer", o.buffers, "Bind a pointer parameter to a new buffer of SIZE zero bytes, the bytes of FILE, or the BYTES given in hex")->option_text("NAME=SIZE|NAME=@FILE|NAME=hex:BYTES")->allow_extra_args(false);
   app.add_option("--dump-buffer", o.dumpBuffers, "After --run, print the buffer's bytes in hex")->option_text("NAME")->allow_extra_args(false);
   app.add_option("--reg", o.regs, "Start every thread with this value in a register (the others start at 0; a predicate: 0, 1, true or false)")
       ->option_text("NAME=INT")->allow_extra_args(false);
-  app.add_option("--only-thread", o.onlyThread, "Run only this thread of the launch (ctaid.x * ntid.x + tid.x), alone: barriers pass at once")
+  app.add_option("--only-thread", o.onlyThread, "Run only this thread of the launch (CTA index * threads per CTA + thread index, x fastest), alone: barriers pass at once")
       ->option_text("N");
-  app.add_option("--max-steps", o.maxSteps, "Instructions per thread before --run reports a timeout")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+  app.add_option("--max-steps", o.maxSteps,
+                 "Warp instructions (all warps together) before --run reports a timeout (default 10000000, with --auto-params 20000000)")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

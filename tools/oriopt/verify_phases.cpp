@@ -13,15 +13,16 @@ namespace ori {
 namespace {
 
 // Random launches of kernel k: each 64-bit scalar parameter a buffer of random bytes, the
-// others small values (they often bound loops); 1-4 threads, 1-2 CTAs. Seeded by the
-// function's name, so a run repeats.
+// others small values (they often bound loops); 1-4 threads, a warp, a warp and a part, or two
+// warps per CTA; 1-2 CTAs. Seeded by the function's name, so a run repeats.
 std::vector<RunConfig> randomLaunches(const Function& k, int count) {
   std::mt19937_64 rng(std::hash<std::string>{}(k.name));
   std::vector<RunConfig> out;
   for (int i = 0; i < count; ++i) {
     RunConfig cfg;
     cfg.entry = k.name;
-    cfg.threads = 1 + uint32_t(rng() % 4);
+    const uint32_t shapes[] = {1 + uint32_t(rng() % 4), 32, 33 + uint32_t(rng() % 31), 64};
+    cfg.threads = shapes[i % 4];
     cfg.ctas = 1 + uint32_t(rng() % 2);
     cfg.maxSteps = 200'000;
     for (const Param& p : k.params) {

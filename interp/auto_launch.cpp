@@ -1,0 +1,523 @@
+// Automatic launches: the binding rules are in interp/auto_launch.h and
+// docs/interpreter.md, "Automatic launches".
+#include "interp/auto_launch.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <optional>
+#include <set>
+#include <variant>
+
+namespace ori {
+namespace {
+
+// A set of slots (below) a value may come from, as a bitset over the slots the kernel and its
+// callees read, numbered as they are met.
+struct Tags {
+  std::vector<uint64_t> w;
+  bool empty() const {
+    return std::all_of(w.begin(), w.end(), [](uint64_t x) { return x == 0; });
+  }
+  bool test(size_t i) const { return i / 64 < w.size() && (w[i / 64] >> (i % 64) & 1); }
+  void set(size_t i) {
+    if (w.size() <= i / 64) w.resize(i / 64 + 1, 0);
+    w[i / 64] |= uint64_t(1) << (i % 64);
+  }
+  // this |= o; whether this changed.
+  bool merge(const Tags& o) {
+    bool changed = false;
+    if (w.size() < o.w.size()) w.resize(o.w.size(), 0);
+    for (size_t k = 0; k < o.w.size(); ++k) {
+      uint64_t n = w[k] | o.w[k];
+      changed |= n != w[k];
+      w[k] = n;
+    }
+    return changed;
+  }
+};
+
+// A place a kernel reads a value from: a parameter's bytes in constant bank 0 (var null,
+// offset in the bank) or a module variable without an initializer (offset in it).
+struct Slot {
+  const Variable* var = nullptr;
+  uint64_t offset = 0;
+  friend auto operator<=>(const Slot&, const Slot&) = default;
+};
+
+struct SlotFacts {
+  uint32_t width = 0; // the widest read
+  bool floatUse = false, intUse = false;
+};
+
+unsigned loadWidth(const Instr& in) {
+  if (in.has(Mod::W64)) return 8;
+  if (in.has(Mod::U8) || in.has(Mod::S8)) return 1;
+  if (in.has(Mod::U16) || in.has(Mod::S16)) return 2;
+  return 4;
+}
+
+bool isFloatOp(Opcode op) {
+  switch (op) {
+  case Opcode::FADD: case Opcode::FMUL: case Opcode::FFMA: case Opcode::FSETP: case Opcode::FMNMX:
+  case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DSETP: case Opcode::DMNMX:
+  case Opcode::F2F: case Opcode::FRND: case Opcode::MUFU: case Opcode::FDIV: case Opcode::FSQRT:
+  case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: case Opcode::F2I:
+    return true;
+  default: return false;
+  }
+}
+
+bool isIntOp(Opcode op) {
+  switch (op) {
+  case Opcode::ISETP: case Opcode::IADD3: case Opcode::IMAD: case Opcode::SHF: case Opcode::SHL:
+  case Opcode::SHR: case Opcode::IMNMX: case Opcode::LEA: case Opcode::SGXT: case Opcode::PRMT:
+  case Opcode::POPC: case Opcode::FLO: case Opcode::BREV: case Opcode::IDIV: case Opcode::IREM:
+  case Opcode::I2F:
+    return true;
+  default: return false;
+  }
+}
+
+// The flow of slot values (auto_launch.h), over the kernel and the functions it calls
+// directly, to a fixed point.
+class SlotFlow {
+public:
+  SlotFlow(const Module& m, const Function& kernel) : m_(m) {
+    std::vector<const Function*> work{&kernel};
+    std::set<const Function*> seen{&kernel};
+    while (!work.empty()) {
+      const Function* f = work.back();
+      work.pop_back();
+      funcs_.push_back(f);
+      for (const Block& b : f->blocks)
+        for (const Instr& in : b.instrs)
+          if (in.op == Opcode::CALL)
+            if (const Function* g = callee(in); g && seen.insert(g).second) work.push_back(g);
+    }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const Function* f : funcs_) changed |= pass(*f);
+    }
+  }
+
+  // Every slot read, with what its value does.
+  struct Result {
+    Slot slot;
+    SlotFacts facts;
+    bool address = false, unsure = false;
+  };
+  std::vector<Result> results() const {
+    std::vector<Result> out;
+    for (size_t i = 0; i < slots_.size(); ++i) out.push_back({slots_[i], facts_[i], address_.test(i), unsure_.test(i)});
+    std::sort(out.begin(), out.end(), [](const Result& a, const Result& b) { return a.slot < b.slot; });
+    return out;
+  }
+
+private:
+  const Module& m_;
+  std::vector<const Function*> funcs_;
+  std::map<Slot, size_t> slotIndex_; // slot -> tag bit
+  std::vector<Slot> slots_;          // tag bit -> slot
+  std::vector<SlotFacts> facts_;
+  std::map<std::pair<const Function*, Reg>, Tags> regs_;   // what a register's value may come from
+  std::map<std::pair<const Function*, Reg>, Tags> direct_; // ... holding a slot's value itself
+  std::map<std::pair<const Function*, std::string>, Tags> params_; // .param variables and parameters
+  Tags address_, unsure_;
+
+  // A direct call's callee with a body in the module (not an .entry), else null.
+  const Function* callee(const Instr& call) const {
+    if (call.srcs.empty() || call.srcs[0].kind != Operand::Kind::Symbol) return nullptr;
+    const Function* g = m_.findFunction(call.srcs[0].sym);
+    return g && !g->isDeclaration() && !g->isEntry ? g : nullptr;
+  }
+
+  Tags slotTag(Slot s, unsigned width) {
+    auto [it, fresh] = slotIndex_.emplace(s, slots_.size());
+    if (fresh) {
+      slots_.push_back(s);
+      facts_.emplace_back();
+    }
+    facts_[it->second].width = std::max(facts_[it->second].width, width);
+    Tags t;
+    t.set(it->second);
+    return t;
+  }
+
+  // A bank-0 read c[0x0][imm] (no index register) is a parameter slot.
+  static bool isParamRead(const Operand& o) {
+    return o.kind == Operand::Kind::CBank && o.bank == 0 && !o.hasReg && o.imm >= 0;
+  }
+
+  Tags tagsOf(const Function& f, const Operand& o, unsigned width) {
+    if (o.kind == Operand::Kind::Reg && !o.reg.isConst()) {
+      if (auto it = regs_.find({&f, o.reg}); it != regs_.end()) return it->second;
+    } else if (isParamRead(o)) {
+      return slotTag({nullptr, uint64_t(o.imm)}, width);
+    }
+    return {};
+  }
+
+  bool mergeInto(std::map<std::pair<const Function*, Reg>, Tags>& map, const Function& f, const Instr& in,
+                 const Tags& t) {
+    if (t.empty() || in.dsts.empty() || in.dsts[0].kind != Operand::Kind::Reg || in.dsts[0].reg.isConst()) return false;
+    return map[{&f, in.dsts[0].reg}].merge(t);
+  }
+
+  // What a memory operand [sym+off] with no register names: a .param slot of f (a variable or
+  // a .func parameter or return value), or a module variable slot without an initializer.
+  enum class SymKind { None, Param, Variable };
+  SymKind symbolOf(const Function& f, const Operand& o, const Variable** var) const {
+    if (o.kind != Operand::Kind::Mem || o.hasReg || o.sym.empty()) return SymKind::None;
+    const Param* param = nullptr;
+    const Variable* v = findVariable(m_, f, o.sym, &param);
+    if (param || (v && v->space == Space::Param)) return SymKind::Param;
+    if (v && (v->space == Space::Global || v->space == Space::Const) && v->init.empty() && o.imm >= 0) {
+      *var = v;
+      return SymKind::Variable;
+    }
+    return SymKind::None;
+  }
+
+  bool pass(const Function& f) {
+    bool changed = false;
+    for (const Block& b : f.blocks)
+      for (const Instr& in : b.instrs) {
+        Tags t, d; // what the destination's value comes from; ... and holds itself
+        auto carry = [&](std::initializer_list<size_t> which) {
+          for (size_t k : which)
+            if (k < in.srcs.size()) t.merge(tagsOf(f, in.srcs[k], 4));
+        };
+        switch (in.op) {
+        case Opcode::LDC:
+        case Opcode::MOV:
+          if (!in.srcs.empty()) {
+            t = tagsOf(f, in.srcs[0], loadWidth(in));
+            if (isParamRead(in.srcs[0])) d = t;
+            else if (in.srcs[0].kind == Operand::Kind::Reg)
+              if (auto it = direct_.find({&f, in.srcs[0].reg}); it != direct_.end()) d = it->second;
+          }
+          break;
+        case Opcode::IADD3: case Opcode::LOP3: carry({0, 1, 2}); break;
+        case Opcode::SEL: carry({0, 1}); break;
+        case Opcode::IMAD: carry({2}); break;
+        case Opcode::LEA: carry({1}); break;
+        case Opcode::LD: case Opcode::LDL: case Opcode::LDS: case Opcode::LDG:
+          if (!in.srcs.empty()) {
+            const Variable* v = nullptr;
+            switch (symbolOf(f, in.srcs[0], &v)) {
+            case SymKind::Param:
+              if (auto it = params_.find({&f, in.srcs[0].sym}); it != params_.end()) t = it->second;
+              break;
+            case SymKind::Variable: d = t = slotTag({v, uint64_t(in.srcs[0].imm)}, loadWidth(in)); break;
+            case SymKind::None: break;
+            }
+          }
+          break;
+        case Opcode::ST: case Opcode::STL: case Opcode::STS: case Opcode::STG:
+          if (in.srcs.size() > 1) {
+            const Variable* v = nullptr;
+            if (symbolOf(f, in.srcs[0], &v) == SymKind::Param) {
+              Tags val = tagsOf(f, in.srcs[1], 4);
+              if (!val.empty()) changed |= params_[{&f, in.srcs[0].sym}].merge(val);
+            }
+          }
+          break;
+        case Opcode::CALL: {
+          const Function* g = callee(in);
+          for (size_t k = 1; k < in.srcs.size(); ++k) {
+            const Operand& a = in.srcs[k];
+            Tags v = a.kind == Operand::Kind::Symbol ? params_[{&f, a.sym}] : tagsOf(f, a, 4);
+            if (v.empty()) continue;
+            if (g && k - 1 < g->params.size() && a.kind == Operand::Kind::Symbol)
+              changed |= params_[{g, g->params[k - 1].name}].merge(v);
+            else
+              changed |= unsure_.merge(v);
+          }
+          if (g)
+            for (size_t k = 0; k < in.dsts.size() && k < g->returns.size(); ++k)
+              if (in.dsts[k].kind == Operand::Kind::Symbol)
+                if (auto it = params_.find({g, g->returns[k].name}); it != params_.end()) {
+                  Tags v = it->second;
+                  changed |= params_[{&f, in.dsts[k].sym}].merge(v);
+                }
+          break;
+        }
+        default: break;
+        }
+        changed |= mergeInto(regs_, f, in, t);
+        changed |= mergeInto(direct_, f, in, d);
+        // What the slots' values themselves are used as.
+        const bool fl = isFloatOp(in.op), in_ = isIntOp(in.op);
+        if (fl || in_)
+          for (const Operand& o : in.srcs) {
+            Tags used;
+            if (o.kind == Operand::Kind::Reg && !o.reg.isConst()) {
+              if (auto it = direct_.find({&f, o.reg}); it != direct_.end()) used = it->second;
+            } else if (isParamRead(o)) {
+              used = slotTag({nullptr, uint64_t(o.imm)}, in.has(Mod::W64) ? 8 : 4);
+            }
+            for (size_t i = 0; i < slots_.size(); ++i)
+              if (used.test(i)) (fl ? facts_[i].floatUse : facts_[i].intUse) = true;
+          }
+        if (in.info().flags & MEMORY)
+          for (const Operand& o : in.srcs)
+            if (o.kind == Operand::Kind::Mem && o.hasReg && !o.reg.isConst())
+              if (auto it = regs_.find({&f, o.reg}); it != regs_.end()) changed |= address_.merge(it->second);
+      }
+    return changed;
+  }
+};
+
+bool isFloatType(const std::string& t) { return t == "f32" || t == "f64" || t == "f16"; }
+
+uint64_t floatBits(const std::string& type, double v) {
+  if (type == "f64") return std::bit_cast<uint64_t>(v);
+  if (type == "f32") return std::bit_cast<uint32_t>(float(v));
+  // binary16 of a small value with an exact representation (1.0 = 0x3c00): by way of binary32.
+  uint32_t f = std::bit_cast<uint32_t>(float(v));
+  uint32_t sign = (f >> 16) & 0x8000, exp = (f >> 23) & 0xff, man = f & 0x7fffff;
+  if (exp == 0) return sign;
+  int e = int(exp) - 127 + 15;
+  if (e <= 0) return sign;
+  if (e >= 31) return sign | 0x7c00;
+  return sign | uint32_t(e) << 10 | man >> 13;
+}
+
+bool exitOnly(const Instr& in) {
+  switch (in.op) {
+  case Opcode::NOP: case Opcode::BSYNC: case Opcode::WARPSYNC: return true;
+  case Opcode::EXIT: case Opcode::RET: case Opcode::BRA: return !in.isGuarded();
+  default: return false;
+  }
+}
+
+// Instructions a warp runs from block b to its exit when every block on the way only leaves
+// (exitOnly), or nullopt.
+std::optional<uint64_t> exitChain(const Function& f, uint32_t b) {
+  uint64_t n = 0;
+  for (size_t hops = 0; hops <= f.blocks.size() && b < f.blocks.size(); ++hops) {
+    const Block& blk = f.blocks[b];
+    uint32_t next = b + 1;
+    for (const Instr& in : blk.instrs) {
+      if (!exitOnly(in)) return std::nullopt;
+      ++n;
+      if (in.op == Opcode::EXIT || in.op == Opcode::RET) return n;
+      if (in.op == Opcode::BRA) {
+        if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Label) return std::nullopt;
+        next = in.srcs[0].target;
+        break;
+      }
+    }
+    b = next;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::vector<uint8_t> autoBufferBytes(uint64_t size) {
+  std::vector<uint8_t> bytes(size_t(size), 0);
+  size_t words = size_t(size / 4);
+  for (size_t k = 0; k < words; ++k) bytes[4 * k] = uint8_t(k % 17 + 1); // the other three bytes are 0
+  if (size % 4) bytes[4 * words] = uint8_t(words % 17 + 1);
+  return bytes;
+}
+
+std::vector<AutoBinding> autoBindings(const Module& m, const Function& kernel, const AutoLaunchOptions& o) {
+  const std::vector<SlotFlow::Result> slots = SlotFlow(m, kernel).results();
+  const uint64_t count = o.count ? *o.count : o.threads.count() * o.ctas.count();
+  auto integer = [&](uint32_t width) { return width == 1 ? 1 : width >= 8 ? count : count & ((uint64_t(1) << (8 * width)) - 1); };
+  // The slot's binding as a field (offset relative to `base`).
+  auto field = [&](const SlotFlow::Result& r, uint64_t base, bool pointersOnly) -> std::optional<AutoField> {
+    AutoField fd;
+    fd.offset = r.slot.offset - base;
+    fd.width = r.facts.width;
+    if (r.address && (fd.width == 8 || fd.width == 4)) {
+      fd.kind = AutoField::Kind::Pointer;
+      fd.value = o.bufferBytes;
+    } else if (pointersOnly) {
+      return std::nullopt;
+    } else if (r.facts.floatUse && !r.facts.intUse && fd.width >= 2) {
+      fd.kind = AutoField::Kind::Float;
+      fd.value = floatBits(fd.width == 8 ? "f64" : fd.width == 4 ? "f32" : "f16", o.floatValue);
+    } else {
+      fd.value = integer(fd.width);
+    }
+    return fd;
+  };
+  std::vector<AutoBinding> out;
+  for (const Param& p : kernel.params) {
+    AutoBinding b;
+    b.name = p.name;
+    b.type = p.type;
+    std::vector<const SlotFlow::Result*> inside;
+    const SlotFlow::Result* first = nullptr;
+    for (const SlotFlow::Result& r : slots)
+      if (!r.slot.var && r.slot.offset >= p.offset && r.slot.offset < uint64_t(p.offset) + p.size) {
+        inside.push_back(&r);
+        if (r.slot.offset == p.offset) first = &r;
+      }
+    const bool untyped = !p.type.empty() && p.type[0] == 'b';
+    if (p.size == 8 && first && (first->address || first->unsure)) {
+      b.kind = AutoBinding::Kind::Buffer;
+      b.value = o.bufferBytes;
+      b.unsure = !first->address;
+    } else if (p.count == 0 && p.size == 4 && first && first->address) { // a 32-bit pointer
+      b.kind = AutoBinding::Kind::Bytes;
+      b.size = p.size;
+      b.fields.push_back({AutoField::Kind::Pointer, 0, 4, o.bufferBytes});
+    } else if (p.count == 0 && (isFloatType(p.type) || (untyped && first && first->facts.floatUse && !first->facts.intUse))) {
+      b.kind = AutoBinding::Kind::Float;
+      b.type = p.size == 8 ? "f64" : p.size == 4 ? "f32" : "f16";
+      b.value = floatBits(b.type, o.floatValue);
+    } else if (p.count == 0) {
+      b.kind = AutoBinding::Kind::Integer;
+      b.value = p.size == 1 ? 1 : count;
+    } else {
+      b.kind = AutoBinding::Kind::Bytes;
+      b.size = p.size;
+      for (const SlotFlow::Result* r : inside)
+        if (auto fd = field(*r, p.offset, false)) b.fields.push_back(*fd);
+    }
+    out.push_back(std::move(b));
+  }
+  auto addVariable = [&](const Variable& v) {
+    if ((v.space != Space::Global && v.space != Space::Const) || !v.init.empty()) return;
+    AutoBinding b;
+    b.variable = true;
+    b.name = v.name;
+    b.type = v.type;
+    b.kind = AutoBinding::Kind::Bytes;
+    b.size = v.size();
+    for (const SlotFlow::Result& r : slots)
+      if (r.slot.var == &v && r.slot.offset + r.facts.width <= v.size())
+        if (auto fd = field(r, 0, v.space == Space::Global)) b.fields.push_back(*fd);
+    if (!b.fields.empty()) out.push_back(std::move(b));
+  };
+  for (const Variable& v : m.variables) addVariable(v);
+  for (const Function& g : m.functions)
+    for (const Variable& v : g.variables) addVariable(v);
+  return out;
+}
+
+std::vector<AutoBinding> bindAuto(const Module& m, const Function& kernel, std::vector<AutoBinding> bindings,
+                                  RunConfig& cfg) {
+  std::erase_if(bindings, [&](const AutoBinding& b) {
+    return b.variable ? cfg.variableBytes.count(b.name) > 0
+                      : cfg.params.count(b.name) || cfg.buffers.count(b.name) || cfg.paramBytes.count(b.name);
+  });
+  // The buffers of pointer fields first, so that layoutLaunch places them; then their addresses.
+  auto bufferName = [](const AutoBinding& b, const AutoField& fd) {
+    return fmt::format("{}{}+0x{:x}", b.variable ? "@" : "", b.name, fd.offset);
+  };
+  for (const AutoBinding& b : bindings) {
+    if (b.kind == AutoBinding::Kind::Buffer) cfg.buffers[b.name] = autoBufferBytes(b.value);
+    for (const AutoField& fd : b.fields)
+      if (fd.kind == AutoField::Kind::Pointer) cfg.extraBuffers[bufferName(b, fd)] = autoBufferBytes(fd.value);
+  }
+  std::map<std::string, uint64_t> address;
+  if (!cfg.extraBuffers.empty()) {
+    RunConfig probe = cfg;
+    probe.entry = kernel.name;
+    for (const Param& p : kernel.params) // every parameter bound, for layoutLaunch's checks
+      if (!probe.params.count(p.name) && !probe.buffers.count(p.name) && !probe.paramBytes.count(p.name))
+        probe.params[p.name] = 0;
+    auto layout = layoutLaunch(m, probe);
+    if (auto* L = std::get_if<LaunchLayout>(&layout))
+      for (size_t i = 0; i < L->global.size() && i < L->globalNames.size(); ++i)
+        if (cfg.extraBuffers.count(L->globalNames[i])) address[L->globalNames[i]] = L->global[i].at;
+  }
+  for (const AutoBinding& b : bindings) {
+    switch (b.kind) {
+    case AutoBinding::Kind::Buffer: break;
+    case AutoBinding::Kind::Integer: case AutoBinding::Kind::Float: cfg.params[b.name] = b.value; break;
+    case AutoBinding::Kind::Bytes: {
+      std::vector<uint8_t> bytes(size_t(b.size), 0);
+      for (const AutoField& fd : b.fields) {
+        uint64_t v = fd.value;
+        if (fd.kind == AutoField::Kind::Pointer) {
+          auto it = address.find(bufferName(b, fd));
+          v = it == address.end() ? 0 : it->second;
+        }
+        for (uint32_t k = 0; k < fd.width && fd.offset + k < bytes.size(); ++k) bytes[size_t(fd.offset + k)] = uint8_t(v >> (8 * k));
+      }
+      (b.variable ? cfg.variableBytes : cfg.paramBytes)[b.name] = std::move(bytes);
+      break;
+    }
+    }
+  }
+  return bindings;
+}
+
+RunConfig autoLaunch(const Module& m, const Function& kernel, const AutoLaunchOptions& o) {
+  RunConfig cfg;
+  cfg.entry = kernel.name;
+  cfg.threads = o.threads;
+  cfg.ctas = o.ctas;
+  cfg.maxSteps = o.maxSteps;
+  bindAuto(m, kernel, autoBindings(m, kernel, o), cfg);
+  return cfg;
+}
+
+namespace {
+std::string floatText(const std::string& type, uint64_t bits) {
+  if (type == "f64") return fmt::format("{}:f64", std::bit_cast<double>(bits));
+  if (type == "f32") return fmt::format("{}:f32", double(std::bit_cast<float>(uint32_t(bits))));
+  return fmt::format("0x{:04x}:f16", bits);
+}
+} // namespace
+
+std::string formatBindings(const std::vector<AutoBinding>& bindings) {
+  std::string out;
+  for (const AutoBinding& b : bindings) {
+    if (!out.empty()) out += ' ';
+    out += (b.variable ? "@" : "") + b.name + "=";
+    switch (b.kind) {
+    case AutoBinding::Kind::Buffer: out += fmt::format("buf[{}]{}", b.value, b.unsure ? "(unsure call)" : ""); break;
+    case AutoBinding::Kind::Integer: out += fmt::format("{}", b.value); break;
+    case AutoBinding::Kind::Float: out += floatText(b.type, b.value); break;
+    case AutoBinding::Kind::Bytes: {
+      std::string fields;
+      for (const AutoField& fd : b.fields) {
+        if (!fields.empty()) fields += ' ';
+        fields += fmt::format("+{}:", fd.offset);
+        switch (fd.kind) {
+        case AutoField::Kind::Pointer: fields += fmt::format("buf[{}]", fd.value); break;
+        case AutoField::Kind::Integer: fields += fmt::format("{}", fd.value); break;
+        case AutoField::Kind::Float: fields += floatText(fd.width == 8 ? "f64" : fd.width == 4 ? "f32" : "f16", fd.value); break;
+        }
+      }
+      out += fields.empty() ? fmt::format("zero[{}]", b.size) : "{" + fields + "}";
+      break;
+    }
+    }
+  }
+  return out;
+}
+
+uint64_t firstBlockExitSteps(const Function& kernel) {
+  if (kernel.blocks.empty()) return 0;
+  const Block& b0 = kernel.blocks[0];
+  uint64_t extra = 0;
+  bool falls = true;
+  for (const Instr& in : b0.instrs) {
+    if (in.op == Opcode::BRA && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Label)
+      if (auto n = exitChain(kernel, in.srcs[0].target)) extra = std::max(extra, *n);
+    if ((in.info().flags & TERMINATOR) && !in.isGuarded()) falls = false;
+  }
+  if (falls)
+    if (auto n = exitChain(kernel, 1)) extra = std::max(extra, *n);
+  return b0.instrs.size() + extra;
+}
+
+bool didRealWork(const Function& kernel, const RunConfig& cfg, const RunResult& r) {
+  if (r.kind != RunResult::Kind::Ok) return false;
+  uint64_t warps = (cfg.threads.count() + 31) / 32 * cfg.ctas.count();
+  if (cfg.onlyThread) warps = 1;
+  return r.warpSteps > firstBlockExitSteps(kernel) * warps;
+}
+
+} // namespace ori
