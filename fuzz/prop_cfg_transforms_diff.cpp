@@ -104,15 +104,21 @@ RunResult run(const Function& f, uint64_t maxSteps) {
 
 // Runs both with a budget every terminating path fits in (control decisions
 // depend on P0 and R0 only, fixed per thread, so a path that ends visits no
-// block twice) and compares how they end.
+// block twice; the budget counts warp instructions, and the 4 lanes' paths may
+// all diverge, so 4 paths) and compares how they end. A fault names the
+// lowest-numbered thread that faults, whichever side of a branch runs first.
 void expectSameBehaviour(const Function& before, const Function& after) {
-  const uint64_t budget = 2 * std::max(before.instrCount(), after.instrCount()) + 64;
+  const uint64_t budget = 4 * (2 * std::max(before.instrCount(), after.instrCount()) + 64);
   const RunResult a = run(before, budget), b = run(after, budget);
   RC_ASSERT(a.kind != RunResult::Kind::Unsupported);
   RC_ASSERT(a.kind != RunResult::Kind::Error);
   RC_ASSERT(a.kind == b.kind);
-  RC_ASSERT(a.thread == b.thread);
-  RC_ASSERT(a.addr == b.addr);
+  // A timeout names the lane that ran when the warp's budget ran out, which depends on the
+  // order the sides of divergent branches run in (the phase may change it): not compared.
+  if (a.kind != RunResult::Kind::Timeout) {
+    RC_ASSERT(a.thread == b.thread);
+    RC_ASSERT(a.addr == b.addr);
+  }
   if (a.kind == RunResult::Kind::Ok) RC_ASSERT(a.buffers == b.buffers);
 }
 

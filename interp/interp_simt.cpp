@@ -155,9 +155,21 @@ public:
   CtaRunner(Machine& m, uint64_t maxSteps, RunResult& res) : m_(m), maxSteps_(maxSteps), res_(res) {}
   const Instr* current() const { return cur_; }
 
-  // Runs the CTA m_.ctaid; `only` (an index in the CTA) restricts it to that one thread.
-  // Throws Stop when it does not end Ok.
-  void run(std::optional<uint32_t> only) {
+  // A lane that faults leaves, like one that exits but without ending ok, and the others go
+  // on: the run reports the lowest-numbered thread that faulted (with its address), which is
+  // the same whichever side of a branch runs first.
+  struct FirstFault {
+    uint64_t thread = UINT64_MAX, addr = 0;
+    std::string message;
+    const Instr* in = nullptr;
+  };
+  const FirstFault& firstFault() const { return fault_; }
+
+  // Runs the CTA m_.ctaid, whose first thread has the linear index `base`; `only` (an index
+  // in the CTA) restricts it to that one thread. Throws Stop when a run must end at once
+  // (timeout, unsupported, deadlock, malformed IR).
+  void run(uint64_t base, std::optional<uint32_t> only) {
+    base_ = base;
     const uint32_t n = uint32_t(m_.ntid.count());
     threads_.resize(n);
     warps_.clear();
@@ -233,17 +245,47 @@ private:
     }
   }
 
-  // Lanes `gone` leave: EXIT (every entry) or RET (the entries of the current call).
-  void leave(Warp& w, uint32_t gone, bool exiting) {
+  // Lanes `gone` leave: EXIT (every entry) or RET (the entries of the current call); lanes
+  // that fault leave as EXIT does, without counting as ended ok.
+  void leave(Warp& w, uint32_t gone, bool exiting, bool ok = true) {
     for (size_t k = w.stack.size(); k-- > 0;) {
       w.stack[k].mask &= ~gone;
       if (!exiting && w.stack[k].callBase) break;
     }
     if (exiting) {
       w.exited |= gone;
-      res_.threadsRun += uint32_t(std::popcount(gone));
+      if (ok) res_.threadsRun += uint32_t(std::popcount(gone));
       live_ -= uint32_t(std::popcount(gone));
     }
+  }
+
+  // Lanes `lanes` of `w` fault with `s` in `in` (a Stop of another kind ends the run).
+  void faultLanes(Warp& w, uint32_t lanes, const Stop& s, const Instr& in) {
+    if (s.kind != RunResult::Kind::Fault) throw s;
+    lanes &= ~w.exited;
+    if (!lanes) return;
+    const uint64_t thread = base_ + 32 * uint64_t(w.index) + firstLane(lanes);
+    if (thread < fault_.thread) fault_ = FirstFault{thread, s.addr, s.message, &in};
+    leave(w, lanes, true, false);
+  }
+
+  // Runs f(lane) for each lane of `exec`; a lane whose f faults leaves. Returns the lanes that
+  // did not fault.
+  template <typename F>
+  uint32_t perLane(Warp& w, const Instr& in, uint32_t exec, F f) {
+    Thread* lanes = lanesOf(w);
+    uint32_t done = exec;
+    for (uint32_t k = exec; k; k &= k - 1) {
+      const uint32_t l = firstLane(k);
+      m_.th = &lanes[l];
+      try {
+        f(l);
+      } catch (const Stop& s) {
+        faultLanes(w, uint32_t(1) << l, s, in);
+        done &= ~(uint32_t(1) << l);
+      }
+    }
+    return done;
   }
 
   uint32_t firstLane(uint32_t mask) const { return uint32_t(std::countr_zero(mask)); }
@@ -294,11 +336,9 @@ private:
       }
       case Opcode::BRX: case Opcode::JMX: {
         std::map<uint32_t, uint32_t> groups; // target block -> lanes, run in ascending block order
-        for (uint32_t k = exec; k; k &= k - 1) {
-          uint32_t l = firstLane(k);
-          m_.th = &lanes[l];
-          groups[brx(e.f, in)] |= uint32_t(1) << l;
-        }
+        perLane(w, in, exec, [&](uint32_t l) { groups[brx(e.f, in)] |= uint32_t(1) << l; });
+        if (e.mask == 0) continue; // every lane faulted
+        exec &= e.mask;
         std::vector<Side> sides;
         if (uint32_t rest = e.mask & ~exec) sides.push_back({rest, e.bix, e.idx + 1});
         for (auto [t, mask] : groups) sides.push_back({mask, t, 0});
@@ -328,16 +368,15 @@ private:
         std::map<const Function*, uint32_t> groups; // callee -> lanes (an indirect call may differ per lane)
         std::vector<const Function*> order;
         uint64_t extra = 0;
-        for (uint32_t k = exec; k; k &= k - 1) {
-          uint32_t l = firstLane(k);
-          m_.th = &lanes[l];
+        perLane(w, in, exec, [&](uint32_t l) {
           const Function* callee = calleeOf(in);
           m_.enterCall(in, callee);
           extra = std::max(extra, std::exchange(m_.extraSteps, 0));
           if (!groups.count(callee)) order.push_back(callee);
           groups[callee] |= uint32_t(1) << l;
-        }
+        });
         steps_ += extra;
+        if (e.mask == 0) continue; // every lane faulted
         ++e.idx; // where every lane of the entry resumes once the calls return
         for (size_t k = order.size(); k-- > 0;) // callees in the order their first lanes come
           w.stack.push_back(Entry{order[k], 0, 0, kNoBlock, groups[order[k]], true, false, {}});
@@ -361,17 +400,28 @@ private:
         ++e.idx;
         continue;
       }
-      case Opcode::BAR:
+      case Opcode::BAR: {
         ++e.idx;
-        if (arrive(w, in, exec)) return; // the warp waits
-        continue;
-      default:
-        if (execFast(m_, in, lanes, exec) || execWarpLevel(m_, in, lanes, exec)) { ++e.idx; continue; }
-        for (uint32_t k = exec; k; k &= k - 1) {
-          m_.th = &lanes[firstLane(k)];
-          execute(in);
+        bool waits = false;
+        try {
+          waits = arrive(w, in, exec);
+        } catch (const Stop& s) { // a barrier that does not exist: every lane that executed it faults
+          faultLanes(w, exec, s, in);
         }
-        ++e.idx;
+        if (waits) return; // the warp waits
+        continue;
+      }
+      default: {
+        bool done = false;
+        try {
+          done = execFast(m_, in, lanes, exec) || execWarpLevel(m_, in, lanes, exec);
+        } catch (const Stop& s) { // only from operands the same in every lane (a constant bank)
+          faultLanes(w, exec, s, in);
+          done = true;
+        }
+        if (!done) perLane(w, in, exec, [&](uint32_t) { execute(in); });
+        if (!w.stack.empty()) ++w.stack.back().idx;
+      }
       }
     }
   }
@@ -522,6 +572,8 @@ private:
   std::array<Barrier, kBarriers> barriers_{};
   uint32_t live_ = 0; // threads of the CTA that have not exited
   std::map<const Function*, std::vector<int64_t>> ipdom_;
+  uint64_t base_ = 0;    // linear index of the CTA's first thread
+  FirstFault fault_;
 
 public:
   uint64_t steps() const { return steps_; }
@@ -613,7 +665,7 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
     try {
       std::optional<uint32_t> only;
       if (cfg.onlyThread) only = uint32_t(*cfg.onlyThread % perCta);
-      runner.run(only);
+      runner.run(c * perCta, only);
     } catch (const Stop& s) {
       res.kind = s.kind;
       res.thread = uint32_t(c * perCta + (m.th ? m.th->index : 0));
@@ -625,6 +677,14 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
       }
       break;
     }
+  }
+  if (const auto& f = runner.firstFault(); f.in && res.kind == RunResult::Kind::Ok) {
+    res.kind = RunResult::Kind::Fault;
+    res.thread = uint32_t(f.thread);
+    res.addr = f.addr;
+    res.message = f.message;
+    res.mnemonic = mnemonic(*f.in);
+    res.line = f.in->loc.line;
   }
   res.warpSteps = runner.steps();
   for (Buffer& b : m.buffers) (b.isVariable ? res.variables : res.buffers)[b.name] = std::move(b.bytes);
