@@ -235,6 +235,11 @@ std::vector<RunConfig> inputsFor(const Function& f, int count, uint32_t bufferBy
   return out;
 }
 
+std::vector<RunConfig> oneThreadInputs(std::vector<RunConfig> inputs) {
+  for (RunConfig& cfg : inputs) cfg.threads = 1;
+  return inputs;
+}
+
 std::string dceBehaviour(const Function& f) {
   Module m;
   m.functions.push_back(f);

@@ -53,6 +53,9 @@ std::string dceKeepsBehaviour(const Module& m, const std::vector<RunConfig>& inp
 // of `bufferBytes` random bytes, others a random value, below 64 in every
 // other input (values that bound loops).
 std::vector<RunConfig> inputsFor(const Function& f, int count, uint32_t bufferBytes);
+// The same launches with one thread each: for comparisons of one thread's semantics (what
+// the translation validator proves), which a race between lanes must not disturb.
+std::vector<RunConfig> oneThreadInputs(std::vector<RunConfig> inputs);
 
 // `dce-behaviour`: dceKeepsBehaviour on a module holding f alone, on three
 // inputsFor(f).

@@ -373,11 +373,11 @@ std::string kernelText(const KernelOptions& opts) {
   Gen g;
   g.opts = opts;
   g.budget = 6 * opts.maxStatements;
-  g.warpLevel = chance(opts.warpLevelPercent);
+  g.warpLevel = opts.threadParts && chance(opts.warpLevelPercent);
   // Some data registers start defined; the others are read as undefined
   // until something writes them.
   g.emit("S2R R0, SR_TID.X");
-  g.emit("LOP3.LUT R56, R0, 0x3f, RZ, 0xc0");
+  g.emit(opts.threadParts ? "LOP3.LUT R56, R0, 0x3f, RZ, 0xc0" : "MOV R56, RZ");
   g.emit(fmt::format("IMAD.WIDE.U32 R54, R56, 0x{:x}, {}", kBufferBytes, kBuf));
   for (int r = 1; r < kDataRegs; ++r)
     if (chance(50)) g.emit(fmt::format("MOV R{}, {}", r, r % 3 == 0 ? kA : r % 3 == 1 ? kB : g.imm()));

@@ -37,7 +37,14 @@ struct KernelOptions {
   int maxTrips = 6;      // loop bound: at most this many iterations
   int maxThreads = 3;    // kernelInputs: threads per CTA when it picks "a few"
   int warpLevelPercent = 35; // kernels with warp-level instructions and barriers
+  // Each thread uses its own part of the buffer (R54 = buf + (tid & 63) * kBufferBytes). Off:
+  // every thread uses the first part and there are no warp-level instructions, for checks of
+  // one thread's semantics (the translation validator proves per-thread refinement, and its
+  // counterexamples replay in one thread with 256-byte buffers).
+  bool threadParts = true;
 };
+// The kernels of the translation-validation checks (threadParts off).
+inline constexpr KernelOptions kOneThreadKernels{8, 3, 6, 3, 0, false};
 
 inline constexpr uint32_t kBufferBytes = 256;            // each thread's part
 inline constexpr uint32_t kLaunchBufferBytes = 64 * kBufferBytes; // the whole buffer

@@ -107,12 +107,12 @@ const std::vector<Check>& checkTable() {
       {"tv-passes",
        "random terminating kernels (fuzz/kernel_gen.h): the translation validator never refutes what phases "
        "10, 15, 16, 19, 112 and --erase-unreachable make of them (fuzz/tv_checks.h)",
-       false, gen::kernel(), checks::tvPasses},
+       false, gen::kernel(gen::kOneThreadKernels), checks::tvPasses},
       {"tv-mutants",
        "random terminating kernels (fuzz/kernel_gen.h): five wrong variants of the phases (a live instruction, "
        "a split copy, a needed BRA, a reachable block dropped, a BRA threaded to the wrong block) are never proved where the interpreter tells them "
        "apart, and every replayed counterexample differs (fuzz/tv_checks.h)",
-       false, gen::kernel(), checks::tvMutants},
+       false, gen::kernel(gen::kOneThreadKernels), checks::tvMutants},
       // Fails on every CFG with a natural loop: its shrunk reproducer must be
       // a one-block self loop (fuzz/CMakeLists.txt tests the shrinker with it).
       {"selftest-fail-on-loop", "fails on any function with a natural loop (tests the shrinker)", true,

@@ -137,7 +137,7 @@ std::string tvMutantCheck(const Module& m, size_t fi, WrongVariant v, size_t pic
 std::string tvMutants(const Function& f) {
   Module m;
   m.functions.push_back(f);
-  const std::vector<RunConfig> inputs = inputsFor(f, 3, gen::kLaunchBufferBytes);
+  const std::vector<RunConfig> inputs = oneThreadInputs(inputsFor(f, 3, gen::kLaunchBufferBytes));
   verify::TvOptions opts;
   opts.timeoutSeconds = 10;
   opts.budgetSeconds = 30;

@@ -63,7 +63,7 @@ public:
   // Every variant at (up to) three places of function fi of m: the first, the middle and the last.
   void plant(const ori::Module& m, size_t fi, const std::string& where) {
     const ori::Function& f = m.functions[fi];
-    const auto inputs = ori::checks::inputsFor(f, 4, ori::gen::kLaunchBufferBytes);
+    const auto inputs = ori::checks::oneThreadInputs(ori::checks::inputsFor(f, 4, ori::gen::kLaunchBufferBytes));
     for (WrongVariant v : ori::checks::kWrongVariants) {
       const size_t n = ori::checks::wrongVariantPlaces(f, v);
       std::vector<size_t> picks;
@@ -126,7 +126,7 @@ TEST(TvMutants, PlantedBugsAreRefutedAndReplayed) {
   for (int k = first; k < first + generated; ++k) {
     rc::Random random(rc::Random::Key{11, uint64_t(k), 0, 0});
     ori::Module m;
-    m.functions.push_back(ori::gen::kernel()(random, 10).value());
+    m.functions.push_back(ori::gen::kernel(ori::gen::kOneThreadKernels)(random, 10).value());
     mutants.plant(m, 0, "generated kernel " + std::to_string(k));
   }
   // Corpus kernels, in file order.
