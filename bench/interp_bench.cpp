@@ -90,11 +90,10 @@ RunConfig launch() {
   return cfg;
 }
 
-// Lane instructions per second of thread CPU time.
-double simtRate() {
-  const RunConfig cfg = launch();
+// Lane instructions per second of thread CPU time: the best of `runs` runs of `cfg`.
+double bestRate(const RunConfig& cfg, int runs) {
   double best = 0;
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < runs; ++k) {
     const double t0 = bench::threadCpuMs();
     RunResult r = runKernel(reduction(), cfg);
     const double ms = bench::threadCpuMs() - t0;
@@ -104,20 +103,14 @@ double simtRate() {
   return best;
 }
 
+double simtRate() { return bestRate(launch(), 5); }
+
 double oneThreadRate() {
   RunConfig cfg = launch();
   cfg.threads = 1;
   cfg.ctas = kThreads * kCtas;
   cfg.buffers["out"] = std::vector<uint8_t>(size_t(kThreads) * kCtas * 4);
-  double best = 0;
-  for (int k = 0; k < 3; ++k) {
-    const double t0 = bench::threadCpuMs();
-    RunResult r = runKernel(reduction(), cfg);
-    const double ms = bench::threadCpuMs() - t0;
-    if (r.kind != RunResult::Kind::Ok) throw std::runtime_error(r.message);
-    best = std::max(best, double(r.laneSteps) / (ms * 1e-3));
-  }
-  return best;
+  return bestRate(cfg, 3);
 }
 
 void BM_InterpReduction(benchmark::State& state) {
