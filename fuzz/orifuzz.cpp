@@ -87,6 +87,19 @@ const std::vector<Check>& checkTable() {
        "random terminating kernels (fuzz/kernel_gen.h): the interpreter gives the same result before and after "
        "phase 15 on three launch inputs (fuzz/branch_checks.h)",
        false, gen::kernel(), checks::branchBehaviour},
+      {"nested-diff",
+       "random terminating kernels (fuzz/kernel_gen.h): phase 38 OptimizeNestedCondBranches, reference == "
+       "optimized printed output, label ids and counts; a fixed point; one block and one BRA fewer per "
+       "combination (fuzz/branch_checks.h)",
+       false, gen::kernel(), checks::nestedCondDiff},
+      {"nested-behaviour",
+       "random terminating kernels (fuzz/kernel_gen.h): the interpreter gives the same result before and after "
+       "phase 38 on three launch inputs, warps with lanes that disagree among them (fuzz/branch_checks.h)",
+       false, gen::kernel(), checks::nestedCondBehaviour},
+      {"nested-proof",
+       "random terminating kernels (fuzz/kernel_gen.h): every combination phase 38 makes is proved when it is "
+       "made (verify/nested_cond_check.h; fuzz/branch_checks.h)",
+       false, gen::kernel(), checks::nestedCondProof},
       {"switch-diff",
        "random switch kernels (fuzz/switch_gen.h): phases 30 (also on a budget of 3 without extended matching) "
        "and 14, then 80: reference == optimized printed output, label ids and counts (fuzz/switch_checks.h)",
@@ -106,7 +119,7 @@ const std::vector<Check>& checkTable() {
        false, gen::switchKernel(), [](const Function& f) { return checks::switchMutants(f); }},
       {"tv-passes",
        "random terminating kernels (fuzz/kernel_gen.h): the translation validator never refutes what phases "
-       "10, 15, 16, 19, 112 and --erase-unreachable make of them (fuzz/tv_checks.h)",
+       "10, 15, 16, 19, 38, 112 and --erase-unreachable make of them (fuzz/tv_checks.h)",
        false, gen::kernel(gen::kOneThreadKernels), checks::tvPasses},
       {"tv-mutants",
        "random terminating kernels (fuzz/kernel_gen.h): five wrong variants of the phases (a live instruction, "

@@ -159,6 +159,7 @@ std::string tvPasses(const Function& f) {
       {"phase 15", [](Function& g) { optimized::oriBranchOpt(g, -1); }},
       {"phase 16", [](Function& g) { optimized::oriPerformLiveDead(g); }},
       {"phase 19", [](Function& g) { optimized::oriSplitLiveRanges(g); }},
+      {"phase 38", [](Function& g) { optimized::optimizeNestedCondBranches(g); }},
       {"phase 112", [](Function& g) { optimized::placeBlocksInSourceOrder(g); }},
       {"--erase-unreachable", [](Function& g) { optimized::eraseUnreachableBlocks(g); }},
   };

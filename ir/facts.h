@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -219,6 +220,20 @@ struct BranchOptCounts {
   uint32_t rewrites() const { return constantConditions + identicalTargets + threaded + folded; }
   friend bool operator==(const BranchOptCounts&, const BranchOptCounts&) = default;
 };
+// Phase 38 OptimizeNestedCondBranches (spec/003; docs/branch-and-switch.md "Phase 38").
+struct NestedCondCounts {
+  uint32_t combined = 0;      // pairs of conditional branches made one (one intermediate block erased each)
+  uint32_t absorbedPlop3 = 0; // PLOP3s that defined a branch predicate, folded into the combined one
+  uint32_t rounds = 0;        // rounds of the fixed-point loop, the last one (combining nothing) included
+  friend bool operator==(const NestedCondCounts&, const NestedCondCounts&) = default;
+};
+// The combined predicate reads at most this many predicates (PLOP3's three sources): a
+// combination that would need more is not made (spec/003 "No already-folded setp").
+inline constexpr uint32_t kNestedCondMaxInputs = 3;
+// Called after each combination with the function just before and just after it and the
+// label id of the outer block (which keeps it): oriopt --verify proves each one there.
+using NestedCondObserver = std::function<void(const Function& before, const Function& after, uint32_t outerLabelId)>;
+
 // Threading follows at most this many blocks that hold only a BRA in one
 // rewrite (spec/003 "A depth limit prevents infinite loops on pathological
 // CFGs with cycles of empty blocks"; the spec gives no value). A chain that

@@ -119,6 +119,10 @@ uint32_t oriSplitLiveRanges(Function& f);
 // dropEmptyUnlabelledBlocks tidy what the deleted BRAs left.
 BranchOptCounts oriBranchOpt(Function& f, int64_t budget);
 
+// Phase 38 OptimizeNestedCondBranches: the same rules and result as
+// reference/reference.h optimizeNestedCondBranches.
+NestedCondCounts optimizeNestedCondBranches(Function& f, const NestedCondObserver& observer = {});
+
 // Phases 14/30 DoSwitchOpt (spec/003 "DoSwitchOpt"; docs/branch-and-switch.md).
 // A switch is a tree of compare blocks on one selector register S, found from
 // a head in RPO order:

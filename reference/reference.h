@@ -114,6 +114,28 @@ uint32_t oriSplitLiveRanges(Function& f);
 // dropEmptyUnlabelledBlocks tidy what the deleted BRAs left.
 BranchOptCounts oriBranchOpt(Function& f, int64_t budget);
 
+// Phase 38 OptimizeNestedCondBranches (spec/003; docs/branch-and-switch.md "Phase 38").
+// Rounds of a fixed-point loop while the function has more than one block: each round
+// computes the CFG and liveness and tries the blocks in reverse RPO as the outer block O of
+// a pair; the first pair that every rule allows is combined and the round ends. A pair:
+//   O ends with a conditional BRA (its guard a predicate register), with successors I and
+//   M (I the fall-through, tried first, or the target); I != bix 0, O is its only
+//   predecessor and nothing but O's BRA names it; I ends with a conditional BRA with the
+//   same modifiers whose successors are M and a body block (the shared merge point M).
+// The code of I but its BRA moves to the end of O, so it must be eligible (no CONTROL,
+// SIDE_EFFECT, MEMORY, BARRIER, CONVERGENCE, CALL, LEA or LDC; no PLOP3 reading two or more
+// predicate registers; no ISETP/FSETP/DSETP chaining a predicate other than PT), write
+// nothing live into M, nothing but I's branch predicate live into the body, and none of the
+// outer condition's inputs. Each branch's condition is its guard register, or the PLOP3 that
+// defines it in the block when that can be folded (ir/facts.h; the last definition, its
+// sources not rewritten after it, the guard dead after the block): the two are composed
+// with verify/lut.h over at most kNestedCondMaxInputs predicates, else no combination. O
+// then ends with PLOP3 Pn, PT, a, b, c, LUT, 0x0 (Pn a new register, PT in unused slots) and
+// @Pn BRA: to I's target (I was the fall-through; O now falls into I's fall-through) or to
+// the body (I was the target; O still falls into M; the body gets the label $L__NC<label id>
+// if it has none). I is erased. `observer`, if set, sees each combination.
+NestedCondCounts optimizeNestedCondBranches(Function& f, const NestedCondObserver& observer = {});
+
 // Phases 14/30 DoSwitchOpt (spec/003 "DoSwitchOpt"; docs/branch-and-switch.md).
 // A switch is a tree of compare blocks on one selector register S, found from
 // a head in RPO order:

@@ -20,6 +20,8 @@
 #include "tools/oriopt/dumps.h"
 #include "tools/oriopt/pipeline.h"
 #include "tools/oriopt/verify_phases.h"
+#include "verify/nested_cond_check.h"
+#include "optimized/optimized.h"
 
 namespace {
 
@@ -384,10 +386,23 @@ int runMain(const Options& o) {
       std::exit(1);
     }
   };
+  // --verify: each phase 38 combination is proved when it is made (verify/nested_cond_check.h).
+  bool combinationRefuted = false;
+  if (o.verify)
+    ctx.nestedCondObserver = [&](const Function& before, const Function& after, uint32_t outerLabelId) {
+      const LivenessFacts live = optimized::computeLiveness(before, optimized::computeCfg(before));
+      verify::NestedCondCheck c = verify::checkNestedCondCombination(m, before, after, outerLabelId, live, o.verifyOpts);
+      std::cerr << "verify phase 38 OptimizeNestedCondBranches: " << c.line << "\n";
+      combinationRefuted = combinationRefuted || c.verdict == verify::TvResult::Verdict::Refuted;
+    };
   for (const PipelineEntry* e : phases) {
     std::optional<Module> before;
     if (o.verify) before = m;
     for (Function& f : m.functions) e->run(f, ctx);
+    if (combinationRefuted) {
+      std::cerr << "oriopt: error: phase 38 OptimizeNestedCondBranches made a combination that changes behaviour (above)\n";
+      std::exit(1);
+    }
     if (before) {
       const PhaseInfo* info = findPhase(std::to_string(e->phase));
       checkStep(*before, fmt::format("phase {} {}", e->phase, info ? info->name : ""));

@@ -165,6 +165,17 @@ void doSwitchOptSecondPhase(Function& f, PassContext& ctx) {
   runSwitchOpt(f, ctx, "DoSwitchOptSecond", switchOptions(f, ctx, true));
 }
 
+// Phase 38 OptimizeNestedCondBranches (spec/003): from -O2 (sub_7DDB50 > 1; the spec names
+// no knob of its own). Each combination is shown to ctx.nestedCondObserver, from the half
+// that runs on f.
+void optimizeNestedCondBranchesPhase(Function& f, PassContext& ctx) {
+  if (gateOptLevel(ctx) < 2) return;
+  const NestedCondObserver& watch = ctx.nestedCondObserver;
+  runTransform(f, ctx, "OptimizeNestedCondBranches",
+               [&](Function& g) { reference::optimizeNestedCondBranches(g, ctx.half == PassContext::Half::Reference ? watch : NestedCondObserver{}); },
+               [&](Function& g) { optimized::optimizeNestedCondBranches(g, watch); });
+}
+
 // Phase 80 ExpandJmxComputation: every JMX becomes a BRX (no gate: it must
 // run for the code to be final).
 void expandJmxComputationPhase(Function& f, PassContext& ctx) {
@@ -183,6 +194,7 @@ constexpr PipelineEntry kPipeline[] = {
     {19, oriSplitLiveRangesPhase, false},
     {30, doSwitchOptSecondPhase, false},
     {33, oriPerformLiveDeadPhase, false},
+    {38, optimizeNestedCondBranchesPhase, false},
     {61, oriPerformLiveDeadPhase, false},
     {80, expandJmxComputationPhase, false},
     {84, oriPerformLiveDeadPhase, false},

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/arch.h"
+#include "ir/facts.h"
 #include "ir/ir.h"
 #include "ir/knobs.h"
 #include "ir/phases.h"
@@ -27,6 +28,8 @@ struct PassContext {
   // a copy too and sets `error` on the first difference.
   enum class Half { Optimized, Reference, Both } half = Half::Optimized;
   std::string error; // set by a phase that failed; the driver stops with it
+  // Phase 38 calls it after each combination (oriopt --verify proves each one there).
+  NestedCondObserver nestedCondObserver;
 };
 
 struct PipelineEntry {
