@@ -74,6 +74,9 @@ struct RunResult {
   uint32_t thread = 0;
   uint64_t warpSteps = 0;  // warp instructions executed (the step budget's unit)
   uint64_t laneSteps = 0;  // lane instructions: each warp instruction times the lanes that ran it
+  // Warp executions of BRA, BRX and JMX (guarded or not, taken or not), and those of them
+  // whose active lanes went more than one way (a divergence: docs/interpreter.md, "Warps").
+  uint64_t branches = 0, divergentBranches = 0;
   uint64_t addr = 0;       // Fault: the faulting address (BRX: the out-of-range index)
   std::string mnemonic;    // Unsupported: e.g. "OPAQUE" or "VOTE"
   uint32_t line = 0;       // Unsupported: source line of the instruction

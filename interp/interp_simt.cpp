@@ -329,6 +329,8 @@ private:
       switch (in.op) {
       case Opcode::BRA: {
         uint32_t target = label(e.f, in), rest = e.mask & ~exec;
+        ++res_.branches;
+        res_.divergentBranches += rest && exec;
         if (rest == 0) { e.bix = target; e.idx = 0; }
         else if (exec == 0) ++e.idx;
         else diverge(w, {{rest, e.bix, e.idx + 1}, {exec, target, 0}}); // documented order: fall-through first
@@ -342,6 +344,8 @@ private:
         std::vector<Side> sides;
         if (uint32_t rest = e.mask & ~exec) sides.push_back({rest, e.bix, e.idx + 1});
         for (auto [t, mask] : groups) sides.push_back({mask, t, 0});
+        ++res_.branches;
+        res_.divergentBranches += sides.size() > 1;
         if (sides.size() == 1) { e.bix = sides[0].bix; e.idx = sides[0].idx; }
         else diverge(w, sides);
         continue;

@@ -75,7 +75,7 @@ private:
 };
 
 struct Combination {
-  Shape s;
+  Shape s{};
   uint32_t target = 0;
   uint8_t lut = 0;
   std::array<Reg, 3> inputs{PT, PT, PT};
@@ -89,7 +89,8 @@ public:
   std::optional<Combination> check(const Shape& s) {
     const Instr& ob = f_.blocks[s.outer].instrs.back();
     const Instr& ib = f_.blocks[s.inner].instrs.back();
-    Combination c{s};
+    Combination c{};
+    c.s = s;
     c.outerPlop = foldablePlop3(s.outer, ob.guard->reg);
     c.innerPlop = foldablePlop3(s.inner, ib.guard->reg);
     count_ = 0;
@@ -186,7 +187,8 @@ private:
   // sub_A07940's eligibility (reference/reference.h gives the list).
   static bool movable(const Instr& in) {
     if (in.info().is(CONTROL | SIDE_EFFECT | MEMORY | BARRIER | CONVERGENCE | CALL_)) return false;
-    if (in.op == Opcode::LEA || in.op == Opcode::LDC) return false;
+    if (in.op == Opcode::LEA) return false;
+    if (in.op == Opcode::LDC) return !in.srcs[0].hasReg; // a fixed offset reads a constant
     if (in.op == Opcode::PLOP3)
       return int(!in.srcs[0].reg.isConst()) + int(!in.srcs[1].reg.isConst()) + int(!in.srcs[2].reg.isConst()) < 2;
     if (in.op == Opcode::ISETP || in.op == Opcode::FSETP || in.op == Opcode::DSETP)

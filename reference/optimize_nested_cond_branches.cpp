@@ -87,14 +87,16 @@ uint8_t takenLut(const Function& f, uint32_t b, std::optional<size_t> plop, Leav
 // executes on the merge path too: nothing with effects, memory, warp-level values or
 // convergence; not LEA (the spec's list); not a PLOP3 that already combines two predicates;
 // not a compare that chains another predicate (the spec's "combined-condition field"); not
-// LDC (a load that may fault).
+// an LDC with an index register (a load that may fault; one at a fixed offset, as PTX's
+// ld.param becomes, reads a constant).
 bool eligible(const Instr& in) {
   const OpInfo& info = in.info();
   if (info.is(CONTROL | SIDE_EFFECT | MEMORY | BARRIER | CONVERGENCE | CALL_)) return false;
   switch (in.op) {
   case Opcode::LEA:
-  case Opcode::LDC:
     return false;
+  case Opcode::LDC:
+    return !in.srcs[0].hasReg;
   case Opcode::PLOP3:
     return std::ranges::count_if(in.srcs.begin(), in.srcs.begin() + 3,
                                  [](const Operand& o) { return !o.reg.isConst(); }) < 2;

@@ -123,8 +123,9 @@ BranchOptCounts oriBranchOpt(Function& f, int64_t budget);
 //   predecessor and nothing but O's BRA names it; I ends with a conditional BRA with the
 //   same modifiers whose successors are M and a body block (the shared merge point M).
 // The code of I but its BRA moves to the end of O, so it must be eligible (no CONTROL,
-// SIDE_EFFECT, MEMORY, BARRIER, CONVERGENCE, CALL, LEA or LDC; no PLOP3 reading two or more
-// predicate registers; no ISETP/FSETP/DSETP chaining a predicate other than PT), write
+// SIDE_EFFECT, MEMORY, BARRIER, CONVERGENCE, CALL, LEA, or LDC with an index register; no
+// PLOP3 reading two or more predicate registers; no ISETP/FSETP/DSETP chaining a predicate
+// other than PT), write
 // nothing live into M, nothing but I's branch predicate live into the body, and none of the
 // outer condition's inputs. Each branch's condition is its guard register, or the PLOP3 that
 // defines it in the block when that can be folded (ir/facts.h; the last definition, its

@@ -485,6 +485,7 @@ int runMain(const Options& o) {
     // every warp leaving through the first block, interp/auto_launch.h), for the others the detail.
     if (o.runStats) {
       out += fmt::format("steps: warp={} lane={}\n", r.warpSteps, r.laneSteps);
+      out += fmt::format("branches: executed={} divergent={}\n", r.branches, r.divergentBranches);
       const Function* k = nullptr;
       for (const Function& f : m.functions)
         if (f.isEntry && (o.entry.empty() || f.name == o.entry)) k = k ? k : &f;
@@ -594,7 +595,7 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
                "pointers the host would set (pointers to 4 MiB buffers of small words, integers to the launch's thread "
                "count, floats to 1.0, structs field by field; docs/interpreter.md, \"Automatic launches\"), and print "
                "the bindings on standard error");
-  app.add_flag("--run-stats", o.runStats, "After --run's exit line, print \"steps: warp=N lane=M\" (instructions executed), then \"work: real\" or "
+  app.add_flag("--run-stats", o.runStats, "After --run's exit line, print \"steps: warp=N lane=M\" (instructions executed), \"branches: executed=N divergent=M\" (warp-level branch executions, and those whose lanes split), then \"work: real\" or "
                "\"work: left through its first block ...\" for an ok run, \"detail: ...\" for another");
   app.add_option("--entry", o.entry, "Kernel to run (default: the only .entry)");
   app.add_option("--param", o.params, "Bind a scalar kernel parameter (integer, or float text for .f32/.f64)")->option_text("NAME=INT")->allow_extra_args(false);
