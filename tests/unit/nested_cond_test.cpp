@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "interp/interp.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"
@@ -133,6 +134,57 @@ TEST(NestedCond, WrongTargetIsRefuted) {
   verify::NestedCondCheck bad =
       verify::checkNestedCondCombination(Module{}, seen[0].before, wrong, seen[0].outerLabelId, live);
   EXPECT_EQ(bad.verdict, verify::TvResult::Verdict::Refuted) << bad.line;
+}
+
+// Why a VOTE must not move across the outer branch, seen by the SIMT interpreter. In the
+// intermediate block, lanes 0-15 (tid < 16) vote on tid > 4: the ballot is bits 5..15 =
+// 0xFFE0, stored by those of them that go on. Phase 38 leaves the pair alone (VOTE is
+// SIDE_EFFECT). The same code with the VOTE moved above the branch (what a combination would
+// do) votes with all 32 lanes: bits 5..31 = 0xFFFFFFE0.
+TEST(NestedCond, MovingAVoteWouldShowInTheInterpreter) {
+  const char* text = R"(.entry vote(.u64 out)
+{
+  S2R R0, SR_TID.X
+  ISETP.LT.U32.AND P0, PT, R0, 0x10, PT
+  @!P0 BRA M
+  ISETP.GT.U32.AND P2, PT, R0, 0x4, PT
+  VOTE.ANY R5, P1, P2
+  @!P1 BRA M
+  IMAD.WIDE.U32 R2, R0, 0x4, c[0x0][0x210]
+  STG.E [R2], R5
+M:
+  EXIT
+}
+)";
+  Module m;
+  m.functions.push_back(parseOne(text));
+  Function g = m.functions[0];
+  EXPECT_EQ(optimized::optimizeNestedCondBranches(g).combined, 0u);
+  EXPECT_EQ(reference::optimizeNestedCondBranches(g).combined, 0u);
+
+  Module moved = m; // the VOTE and its compare above the outer branch
+  std::vector<Instr>& b0 = moved.functions[0].blocks[0].instrs;
+  std::vector<Instr>& b1 = moved.functions[0].blocks[1].instrs;
+  ASSERT_EQ(b1.size(), 3u);
+  b0.insert(b0.end() - 1, b1.begin(), b1.begin() + 2);
+  b1.erase(b1.begin(), b1.begin() + 2);
+
+  RunConfig cfg;
+  cfg.threads = 32;
+  cfg.buffers["out"] = std::vector<uint8_t>(32 * 4);
+  auto word = [](const RunResult& r, size_t k) {
+    const std::vector<uint8_t>& b = r.buffers.at("out");
+    return uint32_t(b[4 * k]) | uint32_t(b[4 * k + 1]) << 8 | uint32_t(b[4 * k + 2]) << 16 | uint32_t(b[4 * k + 3]) << 24;
+  };
+  const RunResult right = runKernel(m, cfg), wrong = runKernel(moved, cfg);
+  ASSERT_EQ(right.kind, RunResult::Kind::Ok);
+  ASSERT_EQ(wrong.kind, RunResult::Kind::Ok);
+  for (size_t t = 0; t < 16; ++t) {
+    EXPECT_EQ(word(right, t), 0xFFE0u) << t;
+    EXPECT_EQ(word(wrong, t), 0xFFFFFFE0u) << t;
+  }
+  for (size_t t = 16; t < 32; ++t) EXPECT_EQ(word(right, t), 0u) << t;
+  EXPECT_EQ(right.divergentBranches, 1u); // the outer branch splits the warp; P1 is uniform
 }
 
 } // namespace
