@@ -37,8 +37,8 @@ struct RegionBuilder {
   Reg tmp;                // a register neither function uses
   std::string why;        // set when the region cannot be built
 
-  // members[0] is the region's entry.
-  std::optional<Function> build(const std::vector<uint32_t>& members, const std::string& name) {
+  // members[0] is the region's entry, whose first `skip` instructions are left out.
+  std::optional<Function> build(const std::vector<uint32_t>& members, size_t skip, const std::string& name) {
     Function out;
     out.name = name;
     out.isEntry = f.isEntry;
@@ -74,7 +74,8 @@ struct RegionBuilder {
     };
     for (size_t k = 0; k < members.size(); ++k) {
       Block blk;
-      blk.instrs = f.blocks[members[k]].instrs;
+      const std::vector<Instr>& code = f.blocks[members[k]].instrs;
+      blk.instrs.assign(code.begin() + ptrdiff_t(k == 0 ? skip : 0), code.end());
       for (Instr& in : blk.instrs)
         for (Operand& s : in.srcs)
           if (s.kind == Operand::Kind::Label) s.target = indexOf(s.target);
@@ -153,7 +154,14 @@ NestedCondCheck checkNestedCondCombination(const Module& context, const Function
   const Reg tmp = R(std::max(scratch.nextReg[int(RegFile::R)], scratchAfter.nextReg[int(RegFile::R)]));
   const std::string name = fmt::format("{}_nested_L{:x}", before.name, outerLabelId);
   RegionBuilder src{before, before, live, tmp, {}}, tgt{after, before, live, tmp, {}};
-  std::optional<Function> s = src.build(members, name), t = tgt.build({*oa}, name);
+  // The instructions both outer blocks start with run alike from the same state: the regions
+  // start after them, so that code the combination did not touch (a REDUX early in the block,
+  // say) does not make the proof unknown.
+  const std::vector<Instr>& bi = before.blocks[*ob].instrs;
+  const std::vector<Instr>& ai = after.blocks[*oa].instrs;
+  size_t common = 0;
+  while (common + 1 < bi.size() && common + 1 < ai.size() && bi[common] == ai[common]) ++common;
+  std::optional<Function> s = src.build(members, common, name), t = tgt.build({*oa}, common, name);
   if (!s || !t) {
     out.line = fmt::format("{}: unknown: {}", where, s ? tgt.why : src.why);
     return out;

@@ -4,7 +4,9 @@
 //
 // The outer block O (by label id) and the blocks of `before` that `after` no longer has and
 // that O reaches (the erased intermediate block) form the source region; O in `after` alone
-// forms the target region. Each region becomes a kernel of its own: its blocks with every
+// forms the target region; both leave out the instructions the two outer blocks start with
+// alike (they run alike from the same state). Each region becomes a kernel of its own: its
+// blocks with every
 // fall-through made an explicit BRA, and one exit stub per block the region leaves to (O
 // itself included, when a branch comes back to it). A stub stores, at a fixed address, the
 // exit's label id and then every register live into that block in `before` (`live`, the
