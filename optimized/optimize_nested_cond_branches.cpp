@@ -3,8 +3,9 @@
 // A round first finds the pairs by shape alone (conditional branch, single-predecessor
 // successor ending in a conditional branch to a shared merge point) from the CFG's
 // predecessor lists and a count of label references per block; only when some pair has that
-// shape is liveness solved (bit vectors, optimized/liveness.cpp) for the rules that need it.
-// Most functions have no such pair, and pay for one CFG.
+// shape is liveness solved (bit vectors, optimized/liveness.cpp), once: a combination does not
+// change the live-in sets of the blocks that remain (below). Most functions have no such pair,
+// and pay for one CFG.
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -249,6 +250,12 @@ void combine(Function& f, const Combination& c) {
 
 NestedCondCounts optimizeNestedCondBranches(Function& f, const NestedCondObserver& observer) {
   NestedCondCounts counts;
+  // Liveness is solved once and carried from round to round: a combination leaves every live-in
+  // set of the blocks that remain as it was (the moved code's results are dead at the merge
+  // point and, but for the branch predicate, at the body; the new predicate is written before
+  // it is read; a folded PLOP3's sources are read later but not rewritten in between), so
+  // dropping the erased block's entry is the solution the next round would compute.
+  std::optional<LivenessFacts> live;
   while (f.blocks.size() > 1) {
     ++counts.rounds;
     const Round round(f);
@@ -258,14 +265,15 @@ NestedCondCounts optimizeNestedCondBranches(Function& f, const NestedCondObserve
       for (const std::optional<Shape>& s : round.shapes(*it))
         if (s) candidates.push_back(*s);
     if (candidates.empty()) break;
-    const LivenessFacts live = computeLiveness(f, round.cfg());
-    Checker checker(f, live, round.cfg());
+    if (!live) live = computeLiveness(f, round.cfg());
+    Checker checker(f, *live, round.cfg());
     std::optional<Combination> found;
     for (const Shape& s : candidates)
       if ((found = checker.check(s))) break;
     if (!found) break;
     counts.absorbedPlop3 += uint32_t(found->outerPlop.has_value()) + uint32_t(found->innerPlop.has_value());
     ++counts.combined;
+    live->liveIn.erase(live->liveIn.begin() + found->s.inner);
     if (!observer) {
       combine(f, *found);
       continue;
