@@ -9,15 +9,18 @@
 //              dispatched once per thread, as the interpreter ran kernels
 //              before the SIMT model (the kernel then reduces one value per
 //              CTA, fewer steps per thread: the rate is what compares).
+//   simt-no-mem-fast  the simt row with the memory fast path off (every load
+//              and store per lane through the general path, as before it).
 // The counter lane_instr/s is lane instructions (each warp instruction times
-// its active lanes) per second of thread CPU time; `ratio` in the one-thread
-// row is the SIMT row's rate over it, taken in the same run.
+// its active lanes) per second of thread CPU time; `ratio` in the other rows
+// is the SIMT row's rate over theirs, taken in the same run.
 #include <benchmark/benchmark.h>
 
 #include <string>
 
 #include "bench/bench_timing.h"
 #include "interp/interp.h"
+#include "interp/interp_impl.h"
 #include "ir/ori.h"
 
 namespace ori {
@@ -113,18 +116,26 @@ double oneThreadRate() {
   return bestRate(cfg, 3);
 }
 
+double noMemoryFastPathRate() {
+  interp_detail::fastPathsOnThisThread().memory = false;
+  const double rate = simtRate();
+  interp_detail::fastPathsOnThisThread() = interp_detail::FastPaths{};
+  return rate;
+}
+
 void BM_InterpReduction(benchmark::State& state) {
-  const bool simt = state.range(0) == 0;
+  const int mode = int(state.range(0));
+  const bool simt = mode == 0;
   double rate = 0, ratio = 0;
   for (auto _ : state) {
-    rate = simt ? simtRate() : oneThreadRate();
+    rate = simt ? simtRate() : mode == 1 ? oneThreadRate() : noMemoryFastPathRate();
     if (!simt) ratio = simtRate() / rate;
   }
-  state.SetLabel(simt ? "simt" : "one-thread");
+  state.SetLabel(simt ? "simt" : mode == 1 ? "one-thread" : "simt-no-mem-fast");
   state.counters["lane_instr/s"] = rate;
   if (!simt) state.counters["ratio"] = ratio;
 }
-BENCHMARK(BM_InterpReduction)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_InterpReduction)->Arg(0)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 } // namespace
 } // namespace ori

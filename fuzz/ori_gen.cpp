@@ -292,6 +292,25 @@ Instr instruction(Opcode op, const FnCtx& ctx, bool lastOfFunction) {
     if (in.has(Mod::SUM) && in.mods.inGroup(ModGroup::AtomOp)) in.mods.reset(*in.mods.inGroup(ModGroup::AtomOp));
     if (in.has(Mod::SUM) || in.has(Mod::ATOM_AND) || in.has(Mod::ATOM_OR) || in.has(Mod::ATOM_XOR)) in.mods.reset(Mod::S32);
   }
+  if (op == Opcode::SULD || op == Opcode::SUST) { // dimensions and vector fix the operands (checkShape)
+    if (surfaceDims(in.mods) == 0) in.mods.set(oneOf(std::vector<Mod>{Mod::D1, Mod::D2, Mod::D3}));
+    if (in.has(Mod::V4) && in.has(Mod::W64)) in.mods.reset(Mod::V4);
+    const size_t nd = op == Opcode::SULD ? surfaceElems(in.mods) : 0;
+    const size_t ns = 1 + surfaceDims(in.mods) + (op == Opcode::SUST ? surfaceElems(in.mods) : 0);
+    for (size_t k = 0; k < nd; ++k) in.dsts.push_back(operand(in, info.dsts[0], true, 0, ctx));
+    for (size_t k = 0; k < ns; ++k) in.srcs.push_back(operand(in, info.srcs[std::min<size_t>(k, 1)], false, k, ctx));
+    return in;
+  }
+  if (op == Opcode::TEX) { // the same for TEX: 4 destinations, handle, coordinates, level or gradients
+    if (surfaceDims(in.mods) == 0) in.mods.set(oneOf(std::vector<Mod>{Mod::D1, Mod::D2, Mod::D3}));
+    if (in.has(Mod::F32)) in.mods.reset(Mod::U32), in.mods.reset(Mod::S32);
+    if (in.has(Mod::GRAD) && surfaceDims(in.mods) == 3) in.mods.reset(Mod::GRAD);
+    const size_t dims = surfaceDims(in.mods);
+    const size_t ns = 1 + dims + (in.has(Mod::LOD) ? 1 : 0) + (in.has(Mod::GRAD) ? 2 * dims : 0);
+    for (size_t k = 0; k < 4; ++k) in.dsts.push_back(operand(in, info.dsts[0], true, 0, ctx));
+    for (size_t k = 0; k < ns; ++k) in.srcs.push_back(operand(in, info.srcs[std::min<size_t>(k, 1)], false, k, ctx));
+    return in;
+  }
   for (const OperandSlot& s : info.dsts) in.dsts.push_back(operand(in, s, true, 0, ctx));
   for (size_t k = 0; k < info.srcs.size(); ++k) {
     const OperandSlot& s = info.srcs[k];

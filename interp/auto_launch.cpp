@@ -4,6 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
+#include "interp/auto_launch_index.h"
+
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -44,13 +48,24 @@ struct Tags {
 struct Slot {
   const Variable* var = nullptr;
   uint64_t offset = 0;
+  int64_t parent = -1; // >= 0: bytes at `offset` of the buffer slot `parent` (its tag bit) points to
+  bool indexed = false; // ... at `offset` from an element the kernel indexes (data or a thread index)
   friend auto operator<=>(const Slot&, const Slot&) = default;
 };
 
 struct SlotFacts {
   uint32_t width = 0; // the widest read
   bool floatUse = false, intUse = false;
+  unsigned surfaceDims = 0; // the most coordinates of a SULD/SUST/TEX whose handle it is (0: none)
+  bool texture = false;     // the handle of a TEX
+  unsigned depth = 0;       // pointers followed to reach it (a parameter or variable: 0)
 };
+
+// Pointers loaded from buffers are followed this deep (a linked list would go on forever).
+constexpr unsigned kMaxPointerDepth = 3;
+// The offset of a buffer's "content" slot: every value loaded from the buffer a slot points to,
+// wherever in it (its facts say whether they are used only as floats).
+constexpr uint64_t kContent = UINT64_MAX;
 
 unsigned loadWidth(const Instr& in) {
   if (in.has(Mod::W64)) return 8;
@@ -108,10 +123,13 @@ public:
     Slot slot;
     SlotFacts facts;
     bool address = false, unsure = false;
+    bool backward = false; // also an address base with a negative displacement ([R-0x4])
+    size_t tag = 0; // the slot's tag bit (Slot::parent names a parent by it)
   };
   std::vector<Result> results() const {
     std::vector<Result> out;
-    for (size_t i = 0; i < slots_.size(); ++i) out.push_back({slots_[i], facts_[i], address_.test(i), unsure_.test(i)});
+    for (size_t i = 0; i < slots_.size(); ++i)
+      out.push_back({slots_[i], facts_[i], address_.test(i), unsure_.test(i), backward_.test(i), i});
     std::sort(out.begin(), out.end(), [](const Result& a, const Result& b) { return a.slot < b.slot; });
     return out;
   }
@@ -124,8 +142,9 @@ private:
   std::vector<SlotFacts> facts_;
   std::map<std::pair<const Function*, Reg>, Tags> regs_;   // what a register's value may come from
   std::map<std::pair<const Function*, Reg>, Tags> direct_; // ... holding a slot's value itself
+  std::map<std::pair<const Function*, Reg>, Tags> exact_;  // ... itself, or masked or offset by constants
   std::map<std::pair<const Function*, std::string>, Tags> params_; // .param variables and parameters
-  Tags address_, unsure_;
+  Tags address_, unsure_, backward_;
 
   // A direct call's callee with a body in the module (not an .entry), else null.
   const Function* callee(const Instr& call) const {
@@ -139,6 +158,7 @@ private:
     if (fresh) {
       slots_.push_back(s);
       facts_.emplace_back();
+      if (s.parent >= 0) facts_.back().depth = facts_[size_t(s.parent)].depth + 1;
     }
     facts_[it->second].width = std::max(facts_[it->second].width, width);
     Tags t;
@@ -181,6 +201,31 @@ private:
     return SymKind::None;
   }
 
+  Tags exactOf(const Function& f, const Operand& o) {
+    if (o.kind == Operand::Kind::Reg && !o.reg.isConst())
+      if (auto it = exact_.find({&f, o.reg}); it != exact_.end()) return it->second;
+    return {};
+  }
+
+  // What a destination holds exactly (a slot's value, masked or offset by constants): MOV and
+  // LDC of a slot, MOV of such a register, LOP3 and IADD3 of one such register with immediates.
+  Tags exactTags(const Function& f, const Instr& in, const Tags& direct) {
+    Tags e = direct;
+    if (in.op == Opcode::MOV && !in.srcs.empty()) e.merge(exactOf(f, in.srcs[0]));
+    if (in.op == Opcode::LOP3 || in.op == Opcode::IADD3) {
+      const Operand* r = nullptr;
+      bool ok = true;
+      for (size_t k = 0; k < 3 && k < in.srcs.size(); ++k) {
+        const Operand& o = in.srcs[k];
+        if (o.kind == Operand::Kind::Imm || (o.kind == Operand::Kind::Reg && o.reg.isConst())) continue;
+        if (o.kind != Operand::Kind::Reg || r || o.neg) ok = false;
+        r = &o;
+      }
+      if (ok && r) e.merge(exactOf(f, *r));
+    }
+    return e;
+  }
+
   bool pass(const Function& f) {
     bool changed = false;
     for (const Block& b : f.blocks)
@@ -212,7 +257,25 @@ private:
               if (auto it = params_.find({&f, in.srcs[0].sym}); it != params_.end()) t = it->second;
               break;
             case SymKind::Variable: d = t = slotTag({v, uint64_t(in.srcs[0].imm)}, loadWidth(in)); break;
-            case SymKind::None: break;
+            case SymKind::None: {
+              // A value loaded from a buffer: the buffer's content; a pointer or handle (8 bytes)
+              // at a constant offset from its start or from an indexed element.
+              const Operand& a = in.srcs[0];
+              if (a.kind != Operand::Kind::Mem || !a.hasReg || a.imm < 0 || !a.sym.empty()) break;
+              Tags base = exactOf(f, Operand::reg_(a.reg)), any;
+              if (auto it = regs_.find({&f, a.reg}); it != regs_.end()) any = it->second;
+              for (size_t i = 0; i < slots_.size(); ++i)
+                if (any.test(i) && slots_[i].offset != kContent)
+                  d.merge(slotTag({nullptr, kContent, int64_t(i), true}, loadWidth(in)));
+              if (loadWidth(in) != 8) break;
+              for (size_t i = 0; i < slots_.size(); ++i)
+                if (any.test(i) && facts_[i].depth < kMaxPointerDepth && slots_[i].offset != kContent) {
+                  Tags c = slotTag({nullptr, uint64_t(a.imm), int64_t(i), !base.test(i)}, 8);
+                  d.merge(c);
+                  t.merge(c);
+                }
+              break;
+            }
             }
           }
           break;
@@ -249,6 +312,18 @@ private:
         }
         changed |= mergeInto(regs_, f, in, t);
         changed |= mergeInto(direct_, f, in, d);
+        changed |= mergeInto(exact_, f, in, exactTags(f, in, d));
+        if ((in.op == Opcode::SULD || in.op == Opcode::SUST || in.op == Opcode::TEX) && !in.srcs.empty() &&
+            in.srcs[0].kind == Operand::Kind::Reg)
+          if (auto it = regs_.find({&f, in.srcs[0].reg}); it != regs_.end())
+            for (size_t i = 0; i < slots_.size(); ++i)
+              if (it->second.test(i)) {
+                if (facts_[i].surfaceDims < surfaceDims(in.mods)) {
+                  facts_[i].surfaceDims = surfaceDims(in.mods);
+                  changed = true;
+                }
+                if (in.op == Opcode::TEX && !facts_[i].texture) facts_[i].texture = changed = true;
+              }
         // What the slots' values themselves are used as.
         const bool fl = isFloatOp(in.op), in_ = isIntOp(in.op);
         if (fl || in_)
@@ -265,7 +340,22 @@ private:
         if (in.info().flags & MEMORY)
           for (const Operand& o : in.srcs)
             if (o.kind == Operand::Kind::Mem && o.hasReg && !o.reg.isConst())
-              if (auto it = regs_.find({&f, o.reg}); it != regs_.end()) changed |= address_.merge(it->second);
+              if (auto it = regs_.find({&f, o.reg}); it != regs_.end()) {
+                changed |= address_.merge(it->second);
+                if (o.imm < 0) changed |= backward_.merge(it->second);
+              }
+        // A loaded value used as an address or a surface handle is no float.
+        auto notFloat = [&](Reg r) {
+          if (auto it = direct_.find({&f, r}); it != direct_.end())
+            for (size_t i = 0; i < slots_.size(); ++i)
+              if (it->second.test(i) && !facts_[i].intUse) facts_[i].intUse = changed = true;
+        };
+        if (in.info().flags & MEMORY)
+          for (const Operand& o : in.srcs)
+            if (o.kind == Operand::Kind::Mem && o.hasReg && !o.reg.isConst()) notFloat(o.reg);
+        if ((in.op == Opcode::SULD || in.op == Opcode::SUST || in.op == Opcode::TEX) && !in.srcs.empty() &&
+            in.srcs[0].kind == Operand::Kind::Reg && !in.srcs[0].reg.isConst())
+          notFloat(in.srcs[0].reg);
       }
     return changed;
   }
@@ -318,7 +408,15 @@ std::optional<uint64_t> exitChain(const Function& f, uint32_t b) {
 
 } // namespace
 
-std::vector<uint8_t> autoBufferBytes(uint64_t size) {
+std::vector<uint8_t> autoBufferBytes(uint64_t size, uint32_t floatWords) {
+  if (floatWords == 4 || floatWords == 8) { // the same numbers as binary32 / binary64 values
+    std::vector<uint8_t> bytes(size_t(size), 0);
+    for (size_t k = 0; (k + 1) * floatWords <= size; ++k) {
+      uint64_t v = floatWords == 4 ? std::bit_cast<uint32_t>(1.0f) : std::bit_cast<uint64_t>(1.0);
+      for (uint32_t b = 0; b < floatWords; ++b) bytes[k * floatWords + b] = uint8_t(v >> (8 * b));
+    }
+    return bytes;
+  }
   std::vector<uint8_t> bytes(size_t(size), 0);
   size_t words = size_t(size / 4);
   for (size_t k = 0; k < words; ++k) bytes[4 * k] = uint8_t(k % 17 + 1); // the other three bytes are 0
@@ -326,18 +424,78 @@ std::vector<uint8_t> autoBufferBytes(uint64_t size) {
   return bytes;
 }
 
+Surface autoSurface(unsigned dims, uint64_t handle, bool texture) {
+  Surface s;
+  s.handle = handle;
+  s.normalized = texture;
+  if (dims <= 1) s.widthBytes = 1u << 20;
+  else if (dims == 2) s.widthBytes = 4096, s.height = 256;
+  else s.widthBytes = 1024, s.height = 64, s.depth = 16;
+  s.bytes = autoBufferBytes(uint64_t(s.widthBytes) * s.height * s.depth);
+  return s;
+}
+
 std::vector<AutoBinding> autoBindings(const Module& m, const Function& kernel, const AutoLaunchOptions& o) {
   const std::vector<SlotFlow::Result> slots = SlotFlow(m, kernel).results();
+  uint64_t handles = 0; // surface and texture handles given so far (they count from 1)
   const uint64_t count = o.count ? *o.count : o.threads.count() * o.ctas.count();
   auto integer = [&](uint32_t width) { return width == 1 ? 1 : width >= 8 ? count : count & ((uint64_t(1) << (8 * width)) - 1); };
+  // Index bounds: the largest value of each indexing parameter slot that keeps its accesses
+  // inside the variables it indexes.
+  const std::vector<auto_detail::IndexUse> uses = auto_detail::indexUses(m, kernel);
+  std::map<uint64_t, int64_t> maxIndex;
+  for (const auto_detail::IndexUse& u : uses) {
+    int64_t room = int64_t(u.var->size()) - u.disp - int64_t(u.width);
+    int64_t lim = room < 0 ? -1 : room / u.scale;
+    auto [it, fresh] = maxIndex.emplace(u.paramOffset, lim);
+    if (!fresh) it->second = std::min(it->second, lim);
+  }
+  std::map<uint64_t, uint64_t> chosen; // integer parameters: bank offset -> value
+  // The buffer a slot (tag bit) points to holds floats when every value loaded from it is used
+  // only as a float: binary32 (4) or, when some load is 8 bytes wide, binary64 (8) words.
+  auto floatWords = [&](size_t tag) -> uint32_t {
+    for (const SlotFlow::Result& r : slots)
+      if (r.slot.parent == int64_t(tag) && r.slot.offset == kContent && r.facts.floatUse && !r.facts.intUse)
+        return r.facts.width == 8 ? 8 : r.facts.width == 4 ? 4 : 0;
+    return 0;
+  };
+  // Pointers stored in the buffer a slot (tag bit) points to.
+  std::function<std::vector<AutoField>(size_t)> childrenOf = [&](size_t tag) {
+    std::vector<AutoField> out;
+    for (const SlotFlow::Result& r : slots) {
+      if (r.slot.parent != int64_t(tag) || r.slot.offset == kContent || r.facts.width != 8 || r.slot.offset + 8 > o.bufferBytes)
+        continue;
+      if (r.facts.surfaceDims > 0) {
+        AutoField fd{AutoField::Kind::Surface, r.slot.offset, 8, ++handles, r.facts.surfaceDims, {}, false, false};
+        fd.texture = r.facts.texture;
+        fd.everyWord = r.slot.indexed;
+        out.push_back(fd);
+      } else if (r.address && !r.slot.indexed) {
+        out.push_back({AutoField::Kind::Pointer, r.slot.offset, 8, o.bufferBytes, 0, childrenOf(r.tag)});
+        out.back().floatWords = floatWords(r.tag);
+        if (r.backward) out.back().pointerOffset = o.bufferBytes / 2;
+      }
+    }
+    // Handles repeated over the buffer first: fixed fields written after them win.
+    std::stable_sort(out.begin(), out.end(), [](const AutoField& a, const AutoField& b) { return a.everyWord > b.everyWord; });
+    return out;
+  };
   // The slot's binding as a field (offset relative to `base`).
   auto field = [&](const SlotFlow::Result& r, uint64_t base, bool pointersOnly) -> std::optional<AutoField> {
     AutoField fd;
     fd.offset = r.slot.offset - base;
     fd.width = r.facts.width;
-    if (r.address && (fd.width == 8 || fd.width == 4)) {
+    if (r.facts.surfaceDims > 0 && fd.width == 8) {
+      fd.kind = AutoField::Kind::Surface;
+      fd.dims = r.facts.surfaceDims;
+      fd.value = ++handles;
+      fd.texture = r.facts.texture;
+    } else if (r.address && (fd.width == 8 || fd.width == 4)) {
       fd.kind = AutoField::Kind::Pointer;
       fd.value = o.bufferBytes;
+      fd.children = childrenOf(r.tag);
+      fd.floatWords = floatWords(r.tag);
+      if (r.backward) fd.pointerOffset = o.bufferBytes / 2;
     } else if (pointersOnly) {
       return std::nullopt;
     } else if (r.facts.floatUse && !r.facts.intUse && fd.width >= 2) {
@@ -356,19 +514,31 @@ std::vector<AutoBinding> autoBindings(const Module& m, const Function& kernel, c
     std::vector<const SlotFlow::Result*> inside;
     const SlotFlow::Result* first = nullptr;
     for (const SlotFlow::Result& r : slots)
-      if (!r.slot.var && r.slot.offset >= p.offset && r.slot.offset < uint64_t(p.offset) + p.size) {
+      if (!r.slot.var && r.slot.parent < 0 && r.slot.offset >= p.offset && r.slot.offset < uint64_t(p.offset) + p.size) {
         inside.push_back(&r);
         if (r.slot.offset == p.offset) first = &r;
       }
     const bool untyped = !p.type.empty() && p.type[0] == 'b';
-    if (p.size == 8 && first && (first->address || first->unsure)) {
+    if (p.count == 0 && p.size == 8 && first && first->facts.surfaceDims > 0) { // a surface object
+      b.kind = AutoBinding::Kind::Bytes;
+      b.size = p.size;
+      b.fields.push_back(*field(*first, p.offset, false));
+    } else if (p.size == 8 && first && first->address && first->backward) {
+      // A pointer also used below itself (a reverse iterator, an array's end): into the middle.
+      b.kind = AutoBinding::Kind::Bytes;
+      b.size = p.size;
+      b.fields.push_back(*field(*first, p.offset, false));
+    } else if (p.size == 8 && first && (first->address || first->unsure)) {
       b.kind = AutoBinding::Kind::Buffer;
       b.value = o.bufferBytes;
       b.unsure = !first->address;
+      b.children = childrenOf(first->tag);
+      b.floatWords = floatWords(first->tag);
     } else if (p.count == 0 && p.size == 4 && first && first->address) { // a 32-bit pointer
       b.kind = AutoBinding::Kind::Bytes;
       b.size = p.size;
-      b.fields.push_back({AutoField::Kind::Pointer, 0, 4, o.bufferBytes});
+      b.fields.push_back({AutoField::Kind::Pointer, 0, 4, o.bufferBytes, 0, childrenOf(first->tag)});
+      b.fields.back().floatWords = floatWords(first->tag);
     } else if (p.count == 0 && (isFloatType(p.type) || (untyped && first && first->facts.floatUse && !first->facts.intUse))) {
       b.kind = AutoBinding::Kind::Float;
       b.type = p.size == 8 ? "f64" : p.size == 4 ? "f32" : "f16";
@@ -376,6 +546,9 @@ std::vector<AutoBinding> autoBindings(const Module& m, const Function& kernel, c
     } else if (p.count == 0) {
       b.kind = AutoBinding::Kind::Integer;
       b.value = p.size == 1 ? 1 : count;
+      if (auto it = maxIndex.find(p.offset); it != maxIndex.end() && p.size >= 4)
+        b.value = std::min<uint64_t>(b.value, uint64_t(std::max<int64_t>(it->second, 0)));
+      chosen[p.offset] = b.value;
     } else {
       b.kind = AutoBinding::Kind::Bytes;
       b.size = p.size;
@@ -395,6 +568,18 @@ std::vector<AutoBinding> autoBindings(const Module& m, const Function& kernel, c
     for (const SlotFlow::Result& r : slots)
       if (r.slot.var == &v && r.slot.offset + r.facts.width <= v.size())
         if (auto fd = field(r, 0, v.space == Space::Global)) b.fields.push_back(*fd);
+    // Counts read at an index (another kernel's output): `count` where this launch reads them.
+    for (const auto_detail::IndexUse& u : uses) {
+      auto it = chosen.find(u.paramOffset);
+      if (u.var != &v || !u.bound || it == chosen.end()) continue;
+      int64_t at = u.scale * int64_t(it->second) + u.disp;
+      if (at < 0 || uint64_t(at) + u.width > v.size()) continue;
+      bool overlaps = std::any_of(b.fields.begin(), b.fields.end(), [&](const AutoField& fd) {
+        return fd.offset < uint64_t(at) + u.width && uint64_t(at) < fd.offset + fd.width;
+      });
+      if (!overlaps) b.fields.push_back({AutoField::Kind::Integer, uint64_t(at), u.width, integer(u.width), 0, {}});
+    }
+    std::sort(b.fields.begin(), b.fields.end(), [](const AutoField& x, const AutoField& y) { return x.offset < y.offset; });
     if (!b.fields.empty()) out.push_back(std::move(b));
   };
   for (const Variable& v : m.variables) addVariable(v);
@@ -413,10 +598,36 @@ std::vector<AutoBinding> bindAuto(const Module& m, const Function& kernel, std::
   auto bufferName = [](const AutoBinding& b, const AutoField& fd) {
     return fmt::format("{}{}+0x{:x}", b.variable ? "@" : "", b.name, fd.offset);
   };
-  for (const AutoBinding& b : bindings) {
-    if (b.kind == AutoBinding::Kind::Buffer) cfg.buffers[b.name] = autoBufferBytes(b.value);
-    for (const AutoField& fd : b.fields)
-      if (fd.kind == AutoField::Kind::Pointer) cfg.extraBuffers[bufferName(b, fd)] = autoBufferBytes(fd.value);
+  // Surface handles as autoBindings numbered them, moved past those cfg has already.
+  uint64_t taken = 0;
+  for (const auto& kv : cfg.surfaces) taken = std::max(taken, kv.second.handle);
+  auto childName = [](const std::string& parent, const AutoField& fd) { return fmt::format("{}>+0x{:x}", parent, fd.offset); };
+  std::function<void(const std::string&, const std::vector<AutoField>&)> addChildren =
+      [&](const std::string& parent, const std::vector<AutoField>& children) {
+        for (const AutoField& fd : children) {
+          if (fd.kind == AutoField::Kind::Surface) {
+            cfg.surfaces[childName(parent, fd)] = autoSurface(fd.dims, fd.value + taken, fd.texture);
+            continue;
+          }
+          cfg.extraBuffers[childName(parent, fd)] = autoBufferBytes(fd.value, fd.floatWords);
+          addChildren(childName(parent, fd), fd.children);
+        }
+      };
+  for (AutoBinding& b : bindings) {
+    if (b.kind == AutoBinding::Kind::Buffer) {
+      cfg.buffers[b.name] = autoBufferBytes(b.value, b.floatWords);
+      addChildren(b.name, b.children);
+    }
+    for (AutoField& fd : b.fields) {
+      if (fd.kind == AutoField::Kind::Pointer) {
+        cfg.extraBuffers[bufferName(b, fd)] = autoBufferBytes(fd.value, fd.floatWords);
+        addChildren(bufferName(b, fd), fd.children);
+      }
+      if (fd.kind == AutoField::Kind::Surface) {
+        fd.value += taken;
+        cfg.surfaces[bufferName(b, fd)] = autoSurface(fd.dims, fd.value, fd.texture);
+      }
+    }
   }
   std::map<std::string, uint64_t> address;
   if (!cfg.extraBuffers.empty()) {
@@ -430,6 +641,28 @@ std::vector<AutoBinding> bindAuto(const Module& m, const Function& kernel, std::
       for (size_t i = 0; i < L->global.size() && i < L->globalNames.size(); ++i)
         if (cfg.extraBuffers.count(L->globalNames[i])) address[L->globalNames[i]] = L->global[i].at;
   }
+  // Pointers inside buffers: each child buffer's address into its parent's bytes.
+  std::function<void(std::vector<uint8_t>&, const std::string&, const std::vector<AutoField>&)> patch =
+      [&](std::vector<uint8_t>& bytes, const std::string& parent, const std::vector<AutoField>& children) {
+        for (const AutoField& fd : children) {
+          const std::string name = childName(parent, fd);
+          uint64_t v = fd.value + taken; // a handle
+          if (fd.kind == AutoField::Kind::Pointer) {
+            auto it = address.find(name);
+            v = it == address.end() ? 0 : it->second + fd.pointerOffset;
+          }
+          for (uint64_t at = fd.everyWord ? fd.offset % 8 : fd.offset; at + 8 <= bytes.size(); at += 8) {
+            for (uint32_t k = 0; k < 8; ++k) bytes[size_t(at + k)] = uint8_t(v >> (8 * k));
+            if (!fd.everyWord) break;
+          }
+          if (fd.kind == AutoField::Kind::Pointer) patch(cfg.extraBuffers[name], name, fd.children);
+        }
+      };
+  for (const AutoBinding& b : bindings) {
+    if (b.kind == AutoBinding::Kind::Buffer) patch(cfg.buffers[b.name], b.name, b.children);
+    for (const AutoField& fd : b.fields)
+      if (fd.kind == AutoField::Kind::Pointer) patch(cfg.extraBuffers[bufferName(b, fd)], bufferName(b, fd), fd.children);
+  }
   for (const AutoBinding& b : bindings) {
     switch (b.kind) {
     case AutoBinding::Kind::Buffer: break;
@@ -440,7 +673,7 @@ std::vector<AutoBinding> bindAuto(const Module& m, const Function& kernel, std::
         uint64_t v = fd.value;
         if (fd.kind == AutoField::Kind::Pointer) {
           auto it = address.find(bufferName(b, fd));
-          v = it == address.end() ? 0 : it->second;
+          v = it == address.end() ? 0 : it->second + fd.pointerOffset;
         }
         for (uint32_t k = 0; k < fd.width && fd.offset + k < bytes.size(); ++k) bytes[size_t(fd.offset + k)] = uint8_t(v >> (8 * k));
       }
@@ -470,13 +703,33 @@ std::string floatText(const std::string& type, uint64_t bits) {
 }
 } // namespace
 
+namespace {
+// ":f32" / ":f64" for a buffer of floats, else "".
+std::string floatText(uint32_t floatWords) { return floatWords == 4 ? ":f32" : floatWords == 8 ? ":f64" : ""; }
+// "{+0:buf[4194304] +8:buf[4194304]}": the pointers a buffer holds, or "".
+std::string formatChildren(const std::vector<AutoField>& children) {
+  std::string out;
+  for (const AutoField& fd : children) {
+    out += fmt::format("{}{}+{}:", out.empty() ? "{" : " ", fd.everyWord ? "every8" : "", fd.offset);
+    if (fd.kind == AutoField::Kind::Surface) out += fmt::format("{}{}d#{}", fd.texture ? "tex" : "surf", fd.dims, fd.value);
+    else
+      out += fmt::format("buf[{}]{}{}{}", fd.value, floatText(fd.floatWords),
+                         fd.pointerOffset ? fmt::format("+{}", fd.pointerOffset) : "", formatChildren(fd.children));
+  }
+  return out.empty() ? out : out + "}";
+}
+} // namespace
+
 std::string formatBindings(const std::vector<AutoBinding>& bindings) {
   std::string out;
   for (const AutoBinding& b : bindings) {
     if (!out.empty()) out += ' ';
     out += (b.variable ? "@" : "") + b.name + "=";
     switch (b.kind) {
-    case AutoBinding::Kind::Buffer: out += fmt::format("buf[{}]{}", b.value, b.unsure ? "(unsure call)" : ""); break;
+    case AutoBinding::Kind::Buffer:
+      out += fmt::format("buf[{}]{}{}{}", b.value, floatText(b.floatWords), b.unsure ? "(unsure call)" : "",
+                         formatChildren(b.children));
+      break;
     case AutoBinding::Kind::Integer: out += fmt::format("{}", b.value); break;
     case AutoBinding::Kind::Float: out += floatText(b.type, b.value); break;
     case AutoBinding::Kind::Bytes: {
@@ -485,7 +738,11 @@ std::string formatBindings(const std::vector<AutoBinding>& bindings) {
         if (!fields.empty()) fields += ' ';
         fields += fmt::format("+{}:", fd.offset);
         switch (fd.kind) {
-        case AutoField::Kind::Pointer: fields += fmt::format("buf[{}]", fd.value); break;
+        case AutoField::Kind::Pointer:
+          fields += fmt::format("buf[{}]{}{}{}", fd.value, floatText(fd.floatWords),
+                                fd.pointerOffset ? fmt::format("+{}", fd.pointerOffset) : "", formatChildren(fd.children));
+          break;
+        case AutoField::Kind::Surface: fields += fmt::format("{}{}d#{}", fd.texture ? "tex" : "surf", fd.dims, fd.value); break;
         case AutoField::Kind::Integer: fields += fmt::format("{}", fd.value); break;
         case AutoField::Kind::Float: fields += floatText(fd.width == 8 ? "f64" : fd.width == 4 ? "f32" : "f16", fd.value); break;
         }
@@ -513,8 +770,21 @@ uint64_t firstBlockExitSteps(const Function& kernel) {
   return b0.instrs.size() + extra;
 }
 
+bool isStraightLine(const Function& kernel) {
+  if (kernel.blocks.size() != 1) return false;
+  bool stores = false;
+  for (const Instr& in : kernel.blocks[0].instrs) {
+    if ((in.info().flags & BRANCH) || ((in.op == Opcode::EXIT || in.op == Opcode::RET) && in.isGuarded())) return false;
+    const bool store = in.op == Opcode::ST || in.op == Opcode::STG || in.op == Opcode::STS || in.op == Opcode::STL ||
+                       in.op == Opcode::ATOM || in.op == Opcode::RED || in.op == Opcode::SUST;
+    stores |= store && !in.isGuarded();
+  }
+  return stores;
+}
+
 bool didRealWork(const Function& kernel, const RunConfig& cfg, const RunResult& r) {
   if (r.kind != RunResult::Kind::Ok) return false;
+  if (isStraightLine(kernel)) return r.warpSteps > 0;
   uint64_t warps = (cfg.threads.count() + 31) / 32 * cfg.ctas.count();
   if (cfg.onlyThread) warps = 1;
   return r.warpSteps > firstBlockExitSteps(kernel) * warps;

@@ -22,6 +22,15 @@
 //   - a float when the loaded value itself (copies aside) is a source of a floating-point
 //     instruction and never of an integer one;
 //   - an integer otherwise.
+//   - a surface handle when its value becomes the handle of a SULD or SUST (8 bytes).
+// Pointers stored in buffers: a 64-bit load at a constant offset from a pointer slot's value
+// (itself, or masked or offset by constants) is a slot of that buffer, followed the same way
+// up to kMaxPointerDepth (3) pointers deep; where it is a pointer, the buffer holds the address
+// of a buffer of its own there.
+// Index bounds (interp/auto_launch_index.h): an integer parameter that indexes a module
+// variable (an access at &var + scale * value + disp) gets at most the largest value that
+// keeps every such access inside the variable; a load there whose value is compared (an
+// ISETP source, e.g. a count another kernel left) reads `count` from that element.
 // Bindings:
 //  1. A pointer parameter of 8 bytes: a buffer of `bufferBytes` (4 MiB) filled with the 32-bit
 //     little-endian words k % 17 + 1 (k = word index: 1, 2, ..., 17, 1, ...), so values read
@@ -33,6 +42,12 @@
 //  3. An integer: `count` (default: the launch's total thread count, 256 for the default
 //     launch), truncated to its width; a 1-byte one (bool, char) gets 1.
 //  4. A struct or array passed by value: each slot of it as above, the bytes no read reaches 0.
+//  4a. A buffer every load of which is used only as a float: words of 1.0 (binary32, or
+//     binary64 when a load is 8 bytes wide) instead of the integer pattern.
+//  4b. A pointer also used with a negative displacement ([R-0x4]: a reverse iterator):
+//     the middle of its buffer.
+//  4c. A surface or texture handle: a Surface of its own (autoSurface), handles 1, 2, ...
+//     in binding order.
 //  5. Module variables: a .const variable without an initializer (a __constant__ the host
 //     sets) gets every slot bound as above; a .global one without an initializer keeps its
 //     zeros (PTX zero-initializes it) except for its pointer slots (a __device__ pointer the
@@ -61,12 +76,23 @@ struct AutoLaunchOptions {
 
 // One slot of a struct parameter or module variable that autoLaunch binds.
 struct AutoField {
-  enum class Kind { Pointer, Integer, Float };
+  enum class Kind { Pointer, Integer, Float, Surface };
   Kind kind = Kind::Integer;
   uint64_t offset = 0; // from the parameter's or variable's first byte
   uint32_t width = 4;  // bytes
-  uint64_t value = 0;  // Integer/Float: the bits stored; Pointer: the buffer's size
+  uint64_t value = 0;  // Integer/Float: the bits stored; Pointer: the buffer's size; Surface: its handle
+  unsigned dims = 0;   // Surface: 1, 2 or 3 (autoSurface)
+  std::vector<AutoField> children; // Pointer: pointers and handles stored in its buffer (offsets in it)
+  bool texture = false;   // Surface: a TEX reads it (a normalized texture)
+  bool everyWord = false; // a child: the value goes into every 8-byte word at offset % 8 (an indexed array)
+  uint32_t floatWords = 0; // Pointer: its buffer holds binary32 (4) or binary64 (8) words (autoBufferBytes)
+  uint64_t pointerOffset = 0; // Pointer: where in its buffer it points (the middle for one used below itself)
 };
+
+// The surface autoLaunch binds to a handle that SULD/SUST of `dims` coordinates use: 1 MiB of
+// autoBufferBytes, 1-D 1048576 bytes wide, 2-D 4096 bytes x 256 rows, 3-D 1024 x 64 x 16.
+// A texture (used by TEX) is normalized: f32 coordinates in [0, 1) span it.
+Surface autoSurface(unsigned dims, uint64_t handle, bool texture = false);
 
 // How autoLaunch binds one parameter or module variable, and why.
 struct AutoBinding {
@@ -83,6 +109,8 @@ struct AutoBinding {
   std::string type;             // the parameter's type ("f32", "u64", "b8", ...)
   uint64_t size = 0;            // Bytes: the bytes given (the parameter's or variable's size)
   std::vector<AutoField> fields; // Bytes, by offset; the bytes no field covers are 0
+  std::vector<AutoField> children; // Buffer: pointers stored in the buffer (offsets in it)
+  uint32_t floatWords = 0;         // Buffer: binary32 (4) or binary64 (8) words (autoBufferBytes)
   bool unsure = false;          // Buffer: chosen because the value reaches an unknown callee
 };
 
@@ -100,8 +128,10 @@ std::vector<AutoBinding> bindAuto(const Module& m, const Function& kernel, std::
 RunConfig autoLaunch(const Module& m, const Function& kernel, const AutoLaunchOptions& o);
 
 // The buffers' initial bytes: 32-bit little-endian words k % 17 + 1 (a size that is not a
-// multiple of 4 ends with the low bytes of the next word).
-std::vector<uint8_t> autoBufferBytes(uint64_t size);
+// multiple of 4 ends with the low bytes of the next word). floatWords 4 or 8: the same numbers
+// as binary32 or binary64 values, one per 4 or 8 bytes (a buffer every load of which is used
+// only as a float; the bytes past the last whole word are 0).
+std::vector<uint8_t> autoBufferBytes(uint64_t size, uint32_t floatWords = 0);
 
 // "p=buf[4194304] n=256 x=1:f32 s={+0:buf +8:256} @dim={+0:256 +4:1:f32}", one entry per
 // binding, in order.
@@ -112,9 +142,15 @@ std::string formatBindings(const std::vector<AutoBinding>& bindings);
 // BSYNC, WARPSYNC, unguarded BRA) that a successor of bix 0 starts.
 uint64_t firstBlockExitSteps(const Function& kernel);
 
+// A straight-line kernel: one block, no branch, no guarded EXIT or RET (it runs the same
+// instructions whatever its inputs), with an unguarded store (ST*, ATOM, RED, SUST).
+bool isStraightLine(const Function& kernel);
+
 // Whether an Ok run did real work: it executed more warp instructions than every warp of
-// the launch leaving through the first block would (firstBlockExitSteps x warps). A kernel
-// of one block (no branch at all) never counts: it cannot be told apart from one that left.
+// the launch leaving through the first block would (firstBlockExitSteps x warps); a
+// straight-line kernel has no early way out, so running it at all is its work. Another
+// kernel of one block (one without a store, or with a guarded EXIT) never counts: it cannot
+// be told apart from one that left.
 bool didRealWork(const Function& kernel, const RunConfig& cfg, const RunResult& r);
 
 } // namespace ori

@@ -35,6 +35,19 @@ std::string formatDim3(const Dim3& d);
 inline constexpr uint32_t kMaxThreadsPerCta = 1024;   // CUDA's limit; z at most 64
 inline constexpr uint64_t kMaxLaunchThreads = uint64_t(1) << 24; // all CTAs together
 
+// A surface or texture (docs/interpreter.md, "Surfaces and textures"): widthBytes x height x
+// depth bytes, row after row (x fastest, then y, then z). SULD/SUST and TEX reach it through a
+// register holding `handle` (a CUDA surface or texture object). A 1-D one has height = depth =
+// 1, a 2-D one depth = 1. TEX sees texels of 16 bytes (four 32-bit channels), widthBytes / 16
+// of them in a row.
+struct Surface {
+  uint64_t handle = 0;                   // not 0; distinct among the launch's surfaces
+  uint32_t widthBytes = 0, height = 1, depth = 1;
+  std::vector<uint8_t> bytes;            // at most widthBytes * height * depth; the rest 0
+  bool normalized = false;               // TEX: f32 coordinates in [0, 1) span the texture
+};
+inline constexpr uint64_t kMaxSurfaceBytes = uint64_t(64) << 20; // each surface
+
 struct RunConfig {
   std::string entry;          // empty: the module's only .entry (error if several)
   Dim3 threads = 1;           // ntid; tid runs over it, x fastest
@@ -55,6 +68,8 @@ struct RunConfig {
   // Initial bytes of .global and .const variables by name, instead of their initializers (at
   // most the variable's size; the rest 0).
   std::map<std::string, std::vector<uint8_t>> variableBytes;
+  // Surfaces by name (any name; RunResult::surfaces reports them under it).
+  std::map<std::string, Surface> surfaces;
   // Registers' values at each thread's start (the others start at 0); a predicate is its bit 0.
   // The translation validator's counterexamples give the registers a function reads before
   // writing them (docs/verifier.md, "Replaying a counterexample").
@@ -83,6 +98,7 @@ struct RunResult {
   std::string message;     // Error (bad configuration) and a human-readable detail for the others
   std::map<std::string, std::vector<uint8_t>> buffers; // final contents of every bound buffer (and extra one)
   std::map<std::string, std::vector<uint8_t>> variables; // final contents of the module's .global variables
+  std::map<std::string, std::vector<uint8_t>> surfaces;  // final contents of every surface (all its bytes)
 };
 
 RunResult runKernel(const Module& m, const RunConfig& cfg);

@@ -48,12 +48,12 @@ class Registers {
 public:
   // The dense case inline (every step reads and writes registers); the rest in interp.cpp.
   // RZ/PT (number Reg::kConst) are never dense.
-  uint64_t get(Reg r) const {
+  [[gnu::always_inline]] uint64_t get(Reg r) const {
     const size_t f = size_t(r.file);
     if (f < kNumRegFiles && r.num < dense_[f].size()) return dense_[f][r.num];
     return getSlow(r);
   }
-  void set(Reg r, uint64_t v) {
+  [[gnu::always_inline]] void set(Reg r, uint64_t v) {
     const size_t f = size_t(r.file);
     if (f < kNumRegFiles && r.num < dense_[f].size()) dense_[f][r.num] = v;
     else setSlow(r, v);
@@ -81,6 +81,17 @@ public:
   void zero(uint64_t addr, uint64_t n);
   // Copies bytes in (page by page).
   void writeBytes(uint64_t addr, const uint8_t* p, size_t n);
+  // The page holding addr: nullptr when it was never written (its bytes read 0); for writing,
+  // allocated (zeros) if need be. A page stays where it is until clear() or zero() drops it.
+  const uint8_t* pageOf(uint64_t addr) const {
+    auto it = pages_.find(addr / kPage);
+    return it == pages_.end() ? nullptr : it->second->data();
+  }
+  uint8_t* pageForWrite(uint64_t addr) {
+    auto& page = pages_[addr / kPage];
+    if (!page) page = std::make_unique<std::array<uint8_t, kPage>>(std::array<uint8_t, kPage>{});
+    return page->data();
+  }
 
 private:
   std::unordered_map<uint64_t, std::unique_ptr<std::array<uint8_t, kPage>>> pages_;
@@ -150,6 +161,28 @@ struct SymbolLoc {
   uint64_t size = 0;
 };
 
+// The size and signedness of a load or store (LD/ST and their spaces, LDC): .U8, .S8, .U16,
+// .S16, .64, else 4 bytes.
+struct Access {
+  unsigned bytes = 4;
+  bool isSigned = false;
+};
+inline Access accessOf(const Instr& in) {
+  if (in.has(Mod::U8)) return {1, false};
+  if (in.has(Mod::S8)) return {1, true};
+  if (in.has(Mod::U16)) return {2, false};
+  if (in.has(Mod::S16)) return {2, true};
+  if (in.has(Mod::W64)) return {8, false};
+  return {4, false};
+}
+// A loaded value as the destination receives it: 8/16-bit values extended to
+// 32 bits, then stored zero-extended like every 32-bit result.
+inline uint64_t extendLoaded(uint64_t v, Access a) {
+  if (a.bytes == 8) return v;
+  if (a.isSigned) return maskTo(uint64_t(signExtend(v, 8 * a.bytes)), 32);
+  return v;
+}
+
 // An address an access reaches: `addr` in `space` (Global: generic), and the
 // address as the instruction formed it, which faults report.
 struct Location {
@@ -168,6 +201,16 @@ struct Thread {
   uint32_t index = 0;           // in the CTA: tid.x + ntid.x * (tid.y + ntid.y * tid.z); lane = index % 32
 };
 
+// Which fast paths the SIMT runner takes (interp/interp_fast.cpp): each does what the general
+// per-lane path does, only decoded once per warp instruction. A switch for tests and the
+// bench, which run kernels both ways and compare (tests/unit/interp_fast_test.cpp).
+struct FastPaths {
+  bool alu = true;    // MOV, IADD3, LOP3, SEL, LEA, IMAD, SHF, ISETP
+  bool memory = true; // LD/ST, LDG/STG, LDS/STS, LDL/STL at [R+imm] or [imm]
+};
+// What every Machine created on this thread starts with (all on unless a test says otherwise).
+FastPaths& fastPathsOnThisThread();
+
 // The machine: the memory every thread shares, the thread executing now
 // (`th`: the SIMT runner points it at each active lane in turn) and operand
 // access for the semantics files.
@@ -184,6 +227,7 @@ public:
   SparseMemory shared;          // the CTA's shared window
   Thread* th = nullptr;         // the thread (lane) executing now
   uint64_t extraSteps = 0;      // step budget charged for work besides instructions (CALL's copies)
+  FastPaths fast = fastPathsOnThisThread();
 
   // Operand access (interp/interp.cpp). `i` indexes in.srcs / in.dsts; a missing
   // operand or one of a kind the slot cannot hold is malformed IR.
@@ -208,11 +252,16 @@ public:
   bool execInteger(const Instr& in); // interp/interp_alu.cpp
   bool execFloat(const Instr& in);   // interp/interp_float.cpp
   bool execMemory(const Instr& in);  // interp/interp_mem.cpp
+  bool execSurface(const Instr& in); // interp/interp_surface.cpp: SULD, SUST, TEX
+  bool execTexture(const Instr& in); // TEX
 
   // Variables, frames and memory (interp/interp_mem.cpp).
   // Lays out the module's variables and binds the entry's parameters; returns
   // a configuration error message, or "" on success.
   std::string setUp(const RunConfig& cfg);
+  // The surfaces of cfg (interp/interp_surface.cpp); a configuration error, or "".
+  std::string setUpSurfaces(const RunConfig& cfg);
+  std::vector<std::pair<std::string, Surface>> surfaces; // full size (widthBytes x height x depth)
   void startCta();    // shared memory: zeros, then the .shared variables' initial bytes
   void startThread(Thread& t); // registers, local memory and frames reset; the kernel's frame entered
   // CALL by the current thread: enters `callee`'s frame, copying the argument .param variables.
@@ -236,16 +285,19 @@ private:
   uint8_t* globalBytes(const Location& l, unsigned bytes); // faults outside every buffer
   void checkWindow(const Location& l, unsigned bytes);     // shared/local bounds, faults outside
   std::unordered_map<const Function*, FrameLayout> layouts_;
+  const FrameLayout* entryLayout_ = nullptr; // layouts_'s entry for `entry`, once startThread found it
   std::unordered_map<const Variable*, uint64_t> varOffset_; // static address or in-frame offset
   std::unordered_map<const Param*, uint64_t> paramOffset_;  // .func parameters and returns, in-frame
   std::vector<std::pair<uint64_t, const Variable*>> sharedInits_;
   mutable std::unordered_map<const Operand*, SymbolLoc> symbols_;
 };
 
-// The most frequent integer instructions (MOV, IADD3, LOP3, SEL, IMAD, LEA, ISETP) in their
-// plain forms, decoded once for all lanes `exec` of a warp (interp/interp_fast.cpp). False
-// when `in` is not one of those forms: the general path (execInteger) runs it, and defines
-// what the fast path must compute (tests/unit/simt_test.cpp checks the two agree).
+// The most frequent integer instructions (MOV, IADD3, LOP3, SEL, IMAD, LEA, SHF, ISETP) in
+// their plain forms, and loads and stores at [R+imm] whose lanes all stay within one buffer
+// or window, aligned, decoded once for all lanes `exec` of a warp (interp/interp_fast.cpp).
+// False when `in` is not one of those forms or a lane's access is anything else (it may
+// fault): the general path (execInteger, execMemory) runs it, and defines what the fast path
+// must compute (tests/unit/interp_fast_test.cpp checks the two agree).
 bool execFast(Machine& m, const Instr& in, Thread* lanes, uint32_t exec);
 
 // The warp-level instructions (interp/interp_warp.cpp): VOTE, SHFL, MATCH, REDUX

@@ -300,7 +300,7 @@ void pushFrame(Thread& m, const Function* f, const FrameLayout& L,
   if (L.paramSize > kMaxParamStack - m.paramStackUsed)
     fault(0, fmt::format("param stack overflow: the parameter area of '{}' needs 0x{:x} bytes, 0x{:x} of the "
                          "thread's 0x{:x} are in use", f->name, L.paramSize, m.paramStackUsed, kMaxParamStack));
-  Frame fr;
+  Frame& fr = m.frames.emplace_back(); // in place: a Frame (its Registers) is costly to move
   fr.f = f;
   fr.layout = &L;
   fr.localBase = base;
@@ -309,7 +309,6 @@ void pushFrame(Thread& m, const Function* f, const FrameLayout& L,
   for (const Variable* v : L.localInits) m.local.writeBytes(base + offsets.at(v), v->init.data(), initBytes(*v));
   for (const Variable* v : L.paramInits) std::copy_n(v->init.begin(), initBytes(*v), fr.params.begin() + ptrdiff_t(offsets.at(v)));
   m.paramStackUsed += L.paramSize;
-  m.frames.push_back(std::move(fr));
 }
 
 } // namespace
@@ -320,9 +319,12 @@ void Machine::startThread(Thread& t) {
   t.local.clear();
   t.frames.clear();
   t.paramStackUsed = 0;
-  auto it = layouts_.find(entry);
-  if (it == layouts_.end()) malformed(fmt::format("kernel '{}' has no body", entry->name));
-  pushFrame(t, entry, it->second, varOffset_);
+  if (!entryLayout_) { // looked up once per run (every thread starts here)
+    auto it = layouts_.find(entry);
+    if (it == layouts_.end()) malformed(fmt::format("kernel '{}' has no body", entry->name));
+    entryLayout_ = &it->second;
+  }
+  pushFrame(t, entry, *entryLayout_, varOffset_);
 }
 
 namespace {
@@ -532,27 +534,7 @@ void Machine::store(const Location& l, unsigned bytes, uint64_t v) {
 
 // ---------------------------------------------------------------- memory instructions
 
-namespace {
-struct Access {
-  unsigned bytes = 4;
-  bool isSigned = false;
-};
-Access accessOf(const Instr& in) {
-  if (in.has(Mod::U8)) return {1, false};
-  if (in.has(Mod::S8)) return {1, true};
-  if (in.has(Mod::U16)) return {2, false};
-  if (in.has(Mod::S16)) return {2, true};
-  if (in.has(Mod::W64)) return {8, false};
-  return {4, false};
-}
-// A loaded value as the destination receives it: 8/16-bit values extended to
-// 32 bits, then stored zero-extended like every 32-bit result.
-uint64_t extendLoaded(uint64_t v, Access a) {
-  if (a.bytes == 8) return v;
-  if (a.isSigned) return maskTo(uint64_t(signExtend(v, 8 * a.bytes)), 32);
-  return v;
-}
-} // namespace
+// Access, accessOf and extendLoaded: interp/interp_impl.h (the fast path uses them too).
 
 bool Machine::execMemory(const Instr& in) {
   switch (in.op) {

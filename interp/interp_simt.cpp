@@ -311,7 +311,9 @@ private:
       cur_ = &in;
       m_.th = &lanes[firstLane(e.mask)];
       if (steps_ >= maxSteps_)
-        throw Stop{RunResult::Kind::Timeout, 0, fmt::format("more than {} warp instructions executed", maxSteps_)};
+        throw Stop{RunResult::Kind::Timeout, 0,
+                   fmt::format("more than {} warp instructions executed (the next: {} at line {} of {})", maxSteps_,
+                               mnemonic(in), in.loc.line, e.f->name)};
       ++steps_;
       uint32_t exec = e.mask;
       if (in.guard) {
@@ -557,7 +559,7 @@ private:
 
   // One lane's instruction (everything but control flow, barriers and the warp-level ones).
   void execute(const Instr& in) {
-    if (m_.execInteger(in) || m_.execFloat(in) || m_.execMemory(in)) return;
+    if (m_.execInteger(in) || m_.execFloat(in) || m_.execMemory(in) || m_.execSurface(in)) return;
     switch (in.op) {
     case Opcode::NOP:
     case Opcode::WARPSYNC: return; // lanes run in lockstep: nothing to wait for (docs/interpreter.md)
@@ -648,6 +650,7 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
   for (const auto& [r, v] : cfg.initialRegs)
     if (r.isConst()) return error(fmt::format("register {}{} is a constant and cannot be given a value", regFilePrefix(r.file), r.isPredicate() ? "T" : "Z"));
   if (std::string e = m.setUp(cfg); !e.empty()) return error(e);
+  if (std::string e = m.setUpSurfaces(cfg); !e.empty()) return error(e);
   m.ntid = cfg.threads;
   m.nctaid = cfg.ctas;
   m.warpsPerCta = uint32_t((perCta + 31) / 32);
@@ -692,6 +695,7 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
   }
   res.warpSteps = runner.steps();
   for (Buffer& b : m.buffers) (b.isVariable ? res.variables : res.buffers)[b.name] = std::move(b.bytes);
+  for (auto& [name, s] : m.surfaces) res.surfaces[name] = std::move(s.bytes);
   return res;
 }
 

@@ -31,7 +31,7 @@ inline constexpr int kNumMods = 0
 enum class ModGroup : uint8_t {
   Dir, Addr, Lut, Part, Carry, Cmp, FType, Type, AtomOp, IRound, FRound, Ftz, Sat, BoolOp,
   Uniform, Div, CallKind, NoDec, BarOp, VoteOp, ShflOp, Scope, Volatile, Wrap, PrmtMode, ShiftAmt, FSrc, MufuOp,
-  ReduxOp, BarRedOp,
+  ReduxOp, BarRedOp, SurfDim, Vec, SurfMode, TexCoord, TexLod,
 };
 
 std::string_view modText(Mod m);
@@ -111,6 +111,15 @@ const OpInfo& opInfo(Opcode op);
 // parser reads that many operands as destinations; checkShape (ir/ori.h) holds the rest
 // of BAR's shape, which its slots cannot say.
 size_t dstCount(Opcode op, const ModSet& mods);
+// SULD/SUST: coordinates (1 .. 3 from .1D/.2D/.3D; 0 without one) and elements (1, or 2/4
+// with .V2/.V4) of a surface access; bytes per element (1, 2, 4 or 8 by .U8/.U16/none/.64).
+inline unsigned surfaceDims(const ModSet& m) {
+  return m.test(Mod::D1) ? 1 : m.test(Mod::D2) ? 2 : m.test(Mod::D3) ? 3 : 0;
+}
+inline unsigned surfaceElems(const ModSet& m) { return m.test(Mod::V4) ? 4 : m.test(Mod::V2) ? 2 : 1; }
+inline unsigned surfaceBytes(const ModSet& m) {
+  return m.test(Mod::U8) ? 1 : m.test(Mod::U16) ? 2 : m.test(Mod::W64) ? 8 : 4;
+}
 // BRX and its pseudo form JMX (until phase 80): a branch through a jump table.
 inline bool isTableBranch(Opcode op) { return op == Opcode::BRX || op == Opcode::JMX; }
 std::optional<Opcode> opcodeFromName(std::string_view name);

@@ -38,7 +38,11 @@ unsigned immediateBits(const Instr& in, size_t k);
 // and a predicate, and the predicate is its last source and its only predicate source;
 // without .RED no predicate source and no .POPC/.AND/.OR. REDUX: at most one operation
 // (.SUM or one of .MIN .MAX .AND .OR .XOR), and .S32 not beside .SUM .AND .OR .XOR (they do
-// not depend on it, so each has one spelling). nullopt when `in` keeps them; else the
+// not depend on it, so each has one spelling). SULD/SUST: one of .1D .2D .3D, as many
+// coordinates as it says after the handle, and (SUST) then one value per element (1, or 2/4
+// with .V2/.V4); no .V4 beside .64 (PTX has no v4.b64). TEX: one of .1D .2D .3D, at most one
+// result type, a handle, the coordinates, a level with .LOD, 2 x dims gradients with .GRAD
+// (1D, 2D only). nullopt when `in` keeps them; else the
 // message and the operand it is about (an index over dests then sources; SIZE_MAX: the
 // instruction as a whole).
 struct ShapeProblem {

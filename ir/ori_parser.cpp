@@ -983,6 +983,33 @@ std::optional<ShapeProblem> checkShape(const Instr& in) {
       return ShapeProblem{SIZE_MAX, "REDUX takes .S32 only with .MIN or .MAX (the other operations do not depend on it)"};
     return std::nullopt;
   }
+  if (in.op == Opcode::TEX) {
+    const unsigned dims = surfaceDims(in.mods);
+    if (dims == 0) return ShapeProblem{SIZE_MAX, "TEX needs .1D, .2D or .3D"};
+    if (in.has(Mod::F32) && in.mods.inGroup(ModGroup::Type))
+      return ShapeProblem{SIZE_MAX, "TEX takes one result type: .F32, .U32 or .S32"};
+    if (in.has(Mod::GRAD) && dims == 3) return ShapeProblem{SIZE_MAX, "TEX.GRAD takes 1D or 2D coordinates"};
+    const size_t want = 1 + dims + (in.has(Mod::LOD) ? 1 : 0) + (in.has(Mod::GRAD) ? 2 * dims : 0);
+    if (in.srcs.size() != want)
+      return ShapeProblem{SIZE_MAX, fmt::format("TEX.{}D{} takes {} sources (a handle, {} coordinate{}{})", dims,
+                                                in.has(Mod::LOD) ? ".LOD" : in.has(Mod::GRAD) ? ".GRAD" : "", want, dims,
+                                                dims > 1 ? "s" : "",
+                                                in.has(Mod::LOD) ? ", a level" : in.has(Mod::GRAD) ? ", two gradients" : "")};
+    return std::nullopt;
+  }
+  if (in.op == Opcode::SULD || in.op == Opcode::SUST) {
+    const unsigned dims = surfaceDims(in.mods), elems = surfaceElems(in.mods);
+    const char* name = in.op == Opcode::SULD ? "SULD" : "SUST";
+    if (dims == 0) return ShapeProblem{SIZE_MAX, fmt::format("{} needs .1D, .2D or .3D", name)};
+    if (elems == 4 && in.has(Mod::W64)) return ShapeProblem{SIZE_MAX, fmt::format("{} has no .V4 of .64 elements", name)};
+    const size_t want = 1 + dims + (in.op == Opcode::SUST ? elems : 0);
+    if (in.srcs.size() != want)
+      return ShapeProblem{SIZE_MAX, in.op == Opcode::SULD
+                                        ? fmt::format("SULD.{}D takes a handle and {} coordinate{}", dims, dims, dims > 1 ? "s" : "")
+                                        : fmt::format("SUST.{}D takes a handle, {} coordinate{} and {} value{}", dims, dims,
+                                                      dims > 1 ? "s" : "", elems, elems > 1 ? "s" : "")};
+    return std::nullopt;
+  }
   if (in.op != Opcode::BAR) return std::nullopt;
   size_t nd = in.dsts.size();
   int ops = in.has(Mod::POPC) + in.has(Mod::AND) + in.has(Mod::OR);

@@ -8,6 +8,7 @@
 //     operation and type;
 //   an access the interpreter always stops at (a store to .const, a state
 //     space mismatch) -> trap;
+//   SULD/SUST -> suld.b/sust.b with the coordinates as a vector; TEX -> tex.v4;
 //   WARPSYNC -> bar.warp.sync, BSSY/BSYNC/NOP -> nothing (BAR, SHFL, MATCH, REDUX:
 //     emit_warp.cpp);
 //   BRA -> bra, BRX -> brx.idx through a .branchtargets table (an index past
@@ -194,6 +195,70 @@ bool FnEmitter::emitMemory(const Instr& in) {
       return true;
     }
     cbank(in, in.srcs[0], acc.bytes, acc.loadType, bits, intDst(in, 0, bits));
+    return true;
+  }
+  case Opcode::SULD: case Opcode::SUST: {
+    // suld.b / sust.b: the coordinates as a vector (a 3d one repeats z as its ignored fourth).
+    const bool isLoad = in.op == Opcode::SULD;
+    const unsigned dims = surfaceDims(in.mods), elems = surfaceElems(in.mods), bytes = surfaceBytes(in.mods);
+    if (dims == 0 || in.srcs.size() != 1 + dims + (isLoad ? 0 : elems) || (isLoad && in.dsts.size() != elems))
+      fail(in.loc, fmt::format("{}: malformed surface access", printInstr(f, in)));
+    const unsigned bits = bytes == 8 ? 64 : 32;
+    std::string h = intSrc(in, 0, 64, true), coords;
+    for (unsigned k = 0; k < (dims == 3 ? 4u : dims); ++k)
+      coords += (k ? ", " : "") + intSrc(in, 1 + std::min(k, dims - 1), 32, true);
+    std::string data;
+    for (unsigned k = 0; k < elems; ++k)
+      data += (k ? ", " : "") + (isLoad ? intDst(in, k, bits) : intSrc(in, 1 + dims + k, bits, true));
+    std::string type = fmt::format("{}{}.b{}", dims == 1 ? ".1d" : dims == 2 ? ".2d" : ".3d",
+                                   elems == 4 ? ".v4" : elems == 2 ? ".v2" : "", 8 * bytes);
+    std::string mode = in.has(Mod::CLAMP) ? ".clamp" : in.has(Mod::ZERO) ? ".zero" : ".trap";
+    if (isLoad) emit(fmt::format("suld.b{}{} {{{}}}, [{}, {{{}}}];", type, mode, data, h, coords));
+    else emit(fmt::format("sust.b{}{} [{}, {{{}}}], {{{}}};", type, mode, h, coords, data));
+    return true;
+  }
+  case Opcode::TEX: {
+    const unsigned dims = surfaceDims(in.mods);
+    const bool level = in.has(Mod::LOD), grad = in.has(Mod::GRAD);
+    if (dims == 0 || in.dsts.size() != 4 || in.srcs.size() != 1 + dims + (level ? 1 : 0) + (grad ? 2 * dims : 0))
+      fail(in.loc, fmt::format("{}: malformed texture fetch", printInstr(f, in)));
+    const bool icoord = in.has(Mod::ICOORD);
+    auto coord = [&](size_t i) { return icoord ? intSrc(in, i, 32, true) : f32Src(in, i); };
+    std::string h = intSrc(in, 0, 64, true), coords, data, extra;
+    for (unsigned k = 0; k < (dims == 3 ? 4u : dims); ++k) coords += (k ? ", " : "") + coord(1 + std::min(k, dims - 1));
+    for (unsigned k = 0; k < 4; ++k) data += (k ? ", " : "") + intDst(in, k, 32);
+    if (level) extra = ", " + f32Src(in, 1 + dims);
+    if (grad)
+      for (unsigned g = 0; g < 2; ++g) {
+        std::string v;
+        for (unsigned k = 0; k < dims; ++k) v += (k ? ", " : "") + f32Src(in, 1 + dims + g * dims + k);
+        extra += ", {" + v + "}";
+      }
+    std::string rt = in.has(Mod::U32) ? "u32" : in.has(Mod::S32) ? "s32" : "f32";
+    emit(fmt::format("tex{}.{}d.v4.{}.{} {{{}}}, [{}, {{{}}}]{};", level ? ".level" : grad ? ".grad" : "", dims, rt,
+                     icoord ? "s32" : "f32", data, h, coords, extra));
+    return true;
+  }
+  case Opcode::LDGSTS: {
+    const unsigned n = in.has(Mod::W128) ? 16 : in.has(Mod::W64) ? 8 : 4;
+    if (in.srcs.size() < 2 || in.srcs.size() > 3) fail(in.loc, fmt::format("{}: malformed asynchronous copy", printInstr(f, in)));
+    std::string ds = "shared", ss = "global";
+    std::string d = address(in, 0, ds), s = address(in, 1, ss);
+    if (ds != "shared" || ss != "global")
+      fail(in.loc, fmt::format("{}: cp.async copies from .global to .shared variables only", printInstr(f, in)));
+    if (in.srcs.size() > 2 && in.srcs[2].kind == Operand::Kind::Imm && (in.srcs[2].imm < 0 || in.srcs[2].imm > int64_t(n)))
+      fail(in.loc, fmt::format("{}: src-size {} is not in 0..{} (PTX cp.async)", printInstr(f, in), in.srcs[2].imm, n));
+    std::string size = in.srcs.size() > 2 ? ", " + intSrc(in, 2, 32) : "";
+    emit(fmt::format("cp.async.{}.shared.global {}, {}, {}{};", n == 16 ? "cg" : "ca", d, s, n, size));
+    ctx.require(7, 0);
+    return true;
+  }
+  case Opcode::LDGDEPBAR: emit("cp.async.commit_group;"); ctx.require(7, 0); return true;
+  case Opcode::DEPBAR: {
+    if (in.srcs.size() != 1 || in.srcs[0].kind != Operand::Kind::Imm || in.srcs[0].imm < 0 || in.srcs[0].imm > 63)
+      fail(in.loc, fmt::format("{}: DEPBAR takes a count from 0 to 63 (PTX cp.async.wait_group)", printInstr(f, in)));
+    emit(fmt::format("cp.async.wait_group {};", in.srcs[0].imm));
+    ctx.require(7, 0);
     return true;
   }
   case Opcode::ATOM: case Opcode::RED: {

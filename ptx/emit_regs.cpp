@@ -56,7 +56,7 @@ unsigned writeBits(const Instr& in, size_t d) {
     return w64();
   case Opcode::IADD3: case Opcode::SEL: case Opcode::LOP3: case Opcode::SHL: case Opcode::LEA:
   case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: case Opcode::LDC:
-  case Opcode::ATOM:
+  case Opcode::ATOM: case Opcode::SULD:
     return w64();
   case Opcode::IMAD:
     if (in.has(Mod::WIDE)) return 64;

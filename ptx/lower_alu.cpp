@@ -153,6 +153,9 @@ bool Lowering::run() {
   if (op == "ld" || op == "ldu") return load();
   if (op == "st") return store();
   if (op == "atom" || op == "red") return atomic();
+  if (op == "suld" || op == "sust") return surface();
+  if (op == "tex") return texture();
+  if (op == "cp") return asyncCopy();
   if (op == "bar" || op == "barrier") return bar();
   if (op == "shfl") return shfl();
   if (op == "match") return match();

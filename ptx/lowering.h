@@ -154,6 +154,9 @@ struct Lowering {
   bool store();
   bool atomic();
   bool vote(); // vote, activemask
+  bool surface(); // lower_surface.cpp: suld.b, sust.b
+  bool texture(); // tex
+  bool asyncCopy(); // cp.async, its commit_group, wait_group, wait_all
   // lower_warp.cpp
   bool shfl();
   bool match();

@@ -529,6 +529,14 @@ private:
       case Opcode::LDC:
         constantLoad(in, g, s);
         break;
+      case Opcode::SULD:
+      case Opcode::SUST:
+      case Opcode::TEX:
+        unmodelledAt(in, "surface and texture memory are not modelled");
+      case Opcode::LDGSTS:
+      case Opcode::LDGDEPBAR:
+      case Opcode::DEPBAR:
+        unmodelledAt(in, "asynchronous copies are not modelled");
       case Opcode::MOV:
         if (in.srcs.size() == 1 && in.srcs[0].kind == Operand::Kind::Symbol &&
             in.dsts.size() == 1) {

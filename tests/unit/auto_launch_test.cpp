@@ -7,27 +7,11 @@
 #include "interp/auto_launch.h"
 #include "interp/interp.h"
 #include "ptx/ptx.h"
+#include "tests/unit/lower_ptx.h"
 
 namespace ori {
 namespace {
 
-Module lower(const std::string& body) {
-  const std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n" + body;
-  ParseResult p = ptx::parseAndLower(text, "t.ptx");
-  if (!p.module) {
-    ADD_FAILURE() << p.error->str();
-    return {};
-  }
-  return std::move(*p.module);
-}
-
-const Function& kernelOf(const Module& m) {
-  for (const Function& f : m.functions)
-    if (f.isEntry) return f;
-  static Function none;
-  ADD_FAILURE() << "no kernel";
-  return none;
-}
 
 std::string bindings(const Module& m, AutoLaunchOptions o = {}) {
   return formatBindings(autoBindings(m, kernelOf(m), o));
@@ -205,6 +189,29 @@ $L_exit:
   ASSERT_EQ(r.kind, RunResult::Kind::Ok) << r.message;
   EXPECT_EQ(r.warpSteps, firstBlockExitSteps(k) * 8);
   EXPECT_FALSE(didRealWork(k, cfg, r));
+}
+
+// A straight-line kernel that stores runs all of itself whatever its inputs: real work. One
+// without a store, or one that may leave early through a guarded EXIT, is not.
+TEST(AutoLaunch, StraightLineKernels) {
+  auto kernel = [](const std::string& body) {
+    return lower(".visible .entry k(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+                 "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n" + body + "  ret;\n}\n");
+  };
+  Module store = kernel("  st.global.u32 [%rd1], %r1;\n");
+  Module none = kernel("  add.s32 %r2, %r1, 1;\n");
+  Module guarded = kernel("  setp.eq.u32 %p1, %r1, 0;\n  @%p1 exit;\n  st.global.u32 [%rd1], %r1;\n");
+  Module guardedStore = kernel("  setp.eq.u32 %p1, %r1, 0;\n  @%p1 st.global.u32 [%rd1], %r1;\n");
+  EXPECT_TRUE(isStraightLine(kernelOf(store)));
+  EXPECT_FALSE(isStraightLine(kernelOf(none)));
+  EXPECT_FALSE(isStraightLine(kernelOf(guarded)));
+  EXPECT_FALSE(isStraightLine(kernelOf(guardedStore)));
+  for (Module* m : {&store, &none}) {
+    RunConfig cfg = autoLaunch(*m, kernelOf(*m), {});
+    RunResult r = runKernel(*m, cfg);
+    ASSERT_EQ(r.kind, RunResult::Kind::Ok) << r.message;
+    EXPECT_EQ(didRealWork(kernelOf(*m), cfg, r), m == &store);
+  }
 }
 
 // bindAuto leaves what the configuration binds already.

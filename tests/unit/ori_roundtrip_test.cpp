@@ -541,6 +541,8 @@ std::string instrText(const OpInfo& info, const std::string& mods, size_t slot, 
   return out;
 }
 
+bool isSurfaceOp(Opcode op) { return op == Opcode::SULD || op == Opcode::SUST || op == Opcode::TEX; }
+
 std::string wrap(const std::string& instr) {
   return ".entry f()\n{\n  .jumptable tab = {L1}\n  " + instr + "\nL1:\n  EXIT\n}\n.func callee();\n";
 }
@@ -549,8 +551,9 @@ TEST(OriRoundTripTable, EveryModifierOfEveryOpcode) {
   size_t checked = 0;
   for (int o = 0; o < kNumOpcodes; ++o) {
     const OpInfo& info = opInfo(Opcode(o));
-    // OPAQUE has no modifiers; BAR's shape depends on them (BarShapesRoundTrip below).
-    if (info.op == Opcode::OPAQUE || info.op == Opcode::BAR) continue;
+    // OPAQUE has no modifiers; BAR's shape depends on them (BarShapesRoundTrip below), and so
+    // does that of SULD, SUST and TEX (SurfaceShapesRoundTrip).
+    if (info.op == Opcode::OPAQUE || info.op == Opcode::BAR || isSurfaceOp(info.op)) continue;
     for (Mod m : info.allowedMods.list()) {
       std::string mods = "." + std::string(modText(m));
       // CALL's optional lists have a syntax of their own (tested above).
@@ -574,6 +577,32 @@ TEST(OriRoundTripTable, EveryModifierOfEveryOpcode) {
 
 // Within one opcode, no two allowed modifiers are spelled the same (the
 // parser could not tell them apart).
+// SULD, SUST and TEX in the shapes their modifiers give (checkShape, ir/ori.h), every modifier
+// of theirs at least once, each kind their slots take.
+TEST(OriRoundTripTable, SurfaceShapesRoundTrip) {
+  const char* forms[] = {
+      "SULD.1D.TRAP R1, R2, R3",
+      "SULD.U8.2D.CLAMP R1, R2, R3, 0x4",
+      "SULD.U16.3D.V2.ZERO R1, R5, R2, 0x1, R3, R4",
+      "SULD.U16.2D.V4.TRAP R1, R5, R6, R7, R2, R3, R4",
+      "SUST.1D.TRAP R2, R3, R4",
+      "SUST.64.3D.V2.CLAMP R2, 0x10, R3, R4, R5, R6",
+      "SUST.2D.V4.ZERO R2, R3, R4, R5, R6, R7, 0x1",
+      "TEX.F32.1D R1, R5, R6, R7, R2, 1.5",
+      "TEX.U32.2D.ICOORD R1, R5, R6, R7, R2, R3, 0x2",
+      "TEX.S32.3D.LOD R1, R5, R6, R7, R2, R3, R4, R8, 0.5",
+      "TEX.2D.GRAD R1, R5, R6, R7, R2, R3, R4, R8, R9, R10, R11",
+  };
+  for (const char* instr : forms) {
+    SCOPED_TRACE(instr);
+    ParseResult r = parseOri(wrap(instr), "surf.ori");
+    ASSERT_TRUE(r.module) << r.error->str();
+    const Function& f = r.module->functions[0];
+    EXPECT_EQ(printInstr(f, f.blocks[0].instrs[0]), instr);
+    checkRoundTrip(wrap(instr), "surf.ori");
+  }
+}
+
 TEST(OriRoundTripTable, ModifierSpellingsAreUnambiguousPerOpcode) {
   for (int o = 0; o < kNumOpcodes; ++o) {
     const OpInfo& info = opInfo(Opcode(o));
@@ -588,7 +617,7 @@ TEST(OriRoundTripTable, EveryKindOfEverySlot) {
   for (int o = 0; o < kNumOpcodes; ++o) {
     const OpInfo& info = opInfo(Opcode(o));
     if (info.op == Opcode::OPAQUE || info.op == Opcode::CALL) continue; // own syntax, tested above
-    if (info.op == Opcode::BAR) continue; // shape by modifiers: BarShapesRoundTrip below
+    if (info.op == Opcode::BAR || isSurfaceOp(info.op)) continue; // shape by modifiers: below
     size_t nslots = info.dsts.size() + info.srcs.size();
     for (size_t slot = 0; slot < nslots; ++slot) {
       bool isDst = slot < info.dsts.size();

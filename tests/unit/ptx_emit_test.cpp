@@ -157,6 +157,7 @@ const std::map<std::string, std::string> kCannotEmit = {
     {"params.ori", "LDC c[0x0][R12+0x210] (register-indexed) and c[0x3][..] (another bank) have no PTX form"},
     {"unsupported_opaque.ori", "its OPAQUE text is SASS (FCHK), not PTX"},
     {"no_ptx_form.ori", "the emitter's own error test: MATCH.ANY with a predicate result"},
+    {"nested_cond_blocked.ori", "ldc_indexed: LDC c[0x0][R0+0x210] (register-indexed) has no PTX form"},
 };
 
 // ---------------------------------------------------------------- every file

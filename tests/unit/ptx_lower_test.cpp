@@ -205,7 +205,8 @@ const Family kFamilies[] = {
      {"%f1", "%f2", "%f3", "%f4"}, {"%r1", "%r2", "%r3", "%f5", "%f6", "%f7", "%f8"}},
     {"HalfPairCompare", "setp.lt.f16x2 %p1|%p2, %r1, %r2;", {"%p1", "%p2"}, {"%r1", "%r2"}},
     {"WarpReduceFloat", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1;", {"%f1"}, {"%f2"}},
-    {"AsyncCopy", "cp.async.cg.shared.global [%r1], [%rd1], 16;", {}, {"%r1", "%rd1"}},
+    // cp.async itself is native (LDGSTS); its ignore-src predicate form is not.
+    {"AsyncCopy", "cp.async.ca.shared.global [%r1], [%rd1], 4, %p1;", {}, {"%r1", "%rd1", "%p1"}},
     {"Clock64", "mov.u64 %rd1, %clock64;", {"%rd1"}, {}},
     {"SameRegisterTwice", "dp4a.u32.u32 %r1, %r1, %r1, %r1;", {"%r1"}, {"%r1"}},
 };
