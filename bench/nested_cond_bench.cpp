@@ -20,15 +20,6 @@
 namespace ori {
 namespace {
 
-Instr make(Opcode op, std::vector<Operand> dsts, std::vector<Operand> srcs, std::initializer_list<Mod> mods = {}) {
-  Instr in;
-  in.op = op;
-  in.dsts = std::move(dsts);
-  in.srcs = std::move(srcs);
-  for (Mod m : mods) in.mods.set(m);
-  return in;
-}
-
 // u units (O: ISETP P; @!P BRA next unit) (I: ISETP; @!P BRA next) (body: STG), or without
 // `combinable` (ISETP; @!P BRA next) (STG), then EXIT.
 Function makeChains(uint32_t units, bool combinable) {
@@ -42,22 +33,22 @@ Function makeChains(uint32_t units, bool combinable) {
     f.blocks[b].labelId = 0x10u * b;
   }
   const Operand tid = Operand::reg_(R(0));
-  f.blocks[0].instrs.push_back(make(Opcode::S2R, {tid}, {Operand::special(SpecialReg::TID_X)}));
+  f.blocks[0].instrs.push_back(makeInstr(Opcode::S2R, {tid}, {Operand::special(SpecialReg::TID_X)}));
   for (uint32_t u = 0; u < units; ++u) {
     const uint32_t first = u * per, next = first + per;
     for (uint32_t k = 0; k + 1 < per; ++k) {
       const Reg p = P(2 * u + k);
-      f.blocks[first + k].instrs.push_back(make(Opcode::ISETP, {Operand::reg_(p), Operand::reg_(PT)},
+      f.blocks[first + k].instrs.push_back(makeInstr(Opcode::ISETP, {Operand::reg_(p), Operand::reg_(PT)},
                                                 {tid, Operand::immediate(int64_t(u + k)), Operand::reg_(PT)},
                                                 {Mod::GT, Mod::U32, Mod::AND}));
-      Instr bra = make(Opcode::BRA, {}, {Operand::label(next)});
+      Instr bra = makeInstr(Opcode::BRA, {}, {Operand::label(next)});
       bra.guard = Operand::reg_(p, true);
       f.blocks[first + k].instrs.push_back(bra);
     }
     f.blocks[next - 1].instrs.push_back(
-        make(Opcode::STG, {}, {Operand::mem(R(1), int64_t(4 * u)), tid}, {Mod::E}));
+        makeInstr(Opcode::STG, {}, {Operand::mem(R(1), int64_t(4 * u)), tid}, {Mod::E}));
   }
-  f.blocks[n - 1].instrs.push_back(make(Opcode::EXIT, {}, {}));
+  f.blocks[n - 1].instrs.push_back(makeInstr(Opcode::EXIT, {}, {}));
   f.recountRegs();
   return f;
 }

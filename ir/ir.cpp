@@ -237,4 +237,13 @@ void layoutParams(std::vector<Param>& params, uint32_t base) {
   }
 }
 
+Instr makeInstr(Opcode op, std::vector<Operand> dsts, std::vector<Operand> srcs, std::initializer_list<Mod> mods) {
+  Instr in;
+  in.op = op;
+  in.dsts = std::move(dsts);
+  in.srcs = std::move(srcs);
+  for (Mod m : mods) in.mods.set(m);
+  return in;
+}
+
 } // namespace ori

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -120,6 +121,9 @@ struct Instr {
   std::vector<Reg> uses() const;
   friend bool operator==(const Instr& a, const Instr& b);
 };
+
+// An instruction of `op` with these operands and modifiers (no guard, no source location).
+Instr makeInstr(Opcode op, std::vector<Operand> dsts, std::vector<Operand> srcs, std::initializer_list<Mod> mods = {});
 
 struct Block {
   std::string label;      // empty when the block starts after a control-flow instruction

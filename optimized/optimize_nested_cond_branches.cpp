@@ -215,13 +215,11 @@ void combine(Function& f, const Combination& c) {
   if (c.innerPlop) inner.erase(inner.begin() + ptrdiff_t(*c.innerPlop));
   outer.insert(outer.end(), std::make_move_iterator(inner.begin()), std::make_move_iterator(inner.end()));
 
-  Instr plop;
-  plop.op = Opcode::PLOP3;
-  plop.mods.set(Mod::LUT);
   const Reg pn = f.newReg(RegFile::P);
-  plop.dsts = {Operand::reg_(pn), Operand::reg_(PT)};
-  plop.srcs = {Operand::reg_(c.inputs[0]), Operand::reg_(c.inputs[1]), Operand::reg_(c.inputs[2]),
-               Operand::immediate(c.lut), Operand::immediate(0)};
+  Instr plop = makeInstr(Opcode::PLOP3, {Operand::reg_(pn), Operand::reg_(PT)},
+                         {Operand::reg_(c.inputs[0]), Operand::reg_(c.inputs[1]), Operand::reg_(c.inputs[2]),
+                          Operand::immediate(c.lut), Operand::immediate(0)},
+                         {Mod::LUT});
   plop.loc = bra.loc;
   bra.guard = Operand::reg_(pn);
   bra.srcs[0].target = c.target;

@@ -218,13 +218,11 @@ void apply(Function& f, const Plan& p, NestedCondCounts& counts) {
   counts.absorbedPlop3 += uint32_t(p.outerPlop.has_value()) + uint32_t(p.innerPlop.has_value());
   Instr bra = outerInstrs.back();
   const Reg pc = f.newReg(RegFile::P);
-  Instr plop;
-  plop.op = Opcode::PLOP3;
-  plop.mods.set(Mod::LUT);
-  plop.dsts = {Operand::reg_(pc), Operand::reg_(PT)};
-  for (size_t s = 0; s < 3; ++s) plop.srcs.push_back(Operand::reg_(s < p.leaves.size() ? p.leaves[s] : PT));
-  plop.srcs.push_back(Operand::immediate(p.lut));
-  plop.srcs.push_back(Operand::immediate(0));
+  std::vector<Operand> srcs;
+  for (size_t s = 0; s < 3; ++s) srcs.push_back(Operand::reg_(s < p.leaves.size() ? p.leaves[s] : PT));
+  srcs.push_back(Operand::immediate(p.lut));
+  srcs.push_back(Operand::immediate(0));
+  Instr plop = makeInstr(Opcode::PLOP3, {Operand::reg_(pc), Operand::reg_(PT)}, std::move(srcs), {Mod::LUT});
   plop.loc = bra.loc;
   code.push_back(plop);
   bra.guard = Operand::reg_(pc);

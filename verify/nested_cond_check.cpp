@@ -21,15 +21,6 @@ std::optional<uint32_t> bixOfLabelId(const Function& f, uint32_t labelId) {
   return std::nullopt;
 }
 
-Instr make(Opcode op, std::vector<Operand> dsts, std::vector<Operand> srcs, std::initializer_list<Mod> mods = {}) {
-  Instr in;
-  in.op = op;
-  in.dsts = std::move(dsts);
-  in.srcs = std::move(srcs);
-  for (Mod m : mods) in.mods.set(m);
-  return in;
-}
-
 struct RegionBuilder {
   const Function& f;      // the function the region is cut from
   const Function& before; // whose liveness `live` is
@@ -82,7 +73,7 @@ struct RegionBuilder {
       out.blocks.push_back(std::move(blk));
       if (fallsThrough[k]) {
         Block tramp;
-        tramp.instrs.push_back(make(Opcode::BRA, {}, {Operand::label(indexOf(members[k] + 1))}));
+        tramp.instrs.push_back(makeInstr(Opcode::BRA, {}, {Operand::label(indexOf(members[k] + 1))}));
         out.blocks.push_back(std::move(tramp));
       }
     }
@@ -96,10 +87,10 @@ struct RegionBuilder {
       Block stub;
       int64_t at = kStubAddress;
       auto store = [&](Operand value) {
-        stub.instrs.push_back(make(Opcode::STG, {}, {Operand::mem(std::nullopt, at), std::move(value)}, {Mod::E, Mod::W64}));
+        stub.instrs.push_back(makeInstr(Opcode::STG, {}, {Operand::mem(std::nullopt, at), std::move(value)}, {Mod::E, Mod::W64}));
         at += 8;
       };
-      stub.instrs.push_back(make(Opcode::MOV, {Operand::reg_(tmp)}, {Operand::immediate(labelId)}));
+      stub.instrs.push_back(makeInstr(Opcode::MOV, {Operand::reg_(tmp)}, {Operand::immediate(labelId)}));
       store(Operand::reg_(tmp));
       for (Reg r : live.liveIn[*inBefore]) {
         if (r.file == RegFile::B) continue; // barrier registers hold no value the region could change
@@ -109,12 +100,12 @@ struct RegionBuilder {
         }
         if (r.isPredicate())
           stub.instrs.push_back(
-              make(Opcode::SEL, {Operand::reg_(tmp)}, {Operand::immediate(1), Operand::reg_(RZ), Operand::reg_(r)}));
+              makeInstr(Opcode::SEL, {Operand::reg_(tmp)}, {Operand::immediate(1), Operand::reg_(RZ), Operand::reg_(r)}));
         else
-          stub.instrs.push_back(make(Opcode::MOV, {Operand::reg_(tmp)}, {Operand::reg_(r)}, {Mod::W64}));
+          stub.instrs.push_back(makeInstr(Opcode::MOV, {Operand::reg_(tmp)}, {Operand::reg_(r)}, {Mod::W64}));
         store(Operand::reg_(tmp));
       }
-      stub.instrs.push_back(make(f.isEntry ? Opcode::EXIT : Opcode::RET, {}, {}));
+      stub.instrs.push_back(makeInstr(f.isEntry ? Opcode::EXIT : Opcode::RET, {}, {}));
       out.blocks.push_back(std::move(stub));
     }
     for (uint32_t b = 0; b < out.blocks.size(); ++b) out.blocks[b].label = fmt::format("region{}", b);

@@ -21,6 +21,7 @@
 #include "optimized/optimized.h"
 #include "ptx/ptx.h"
 #include "reference/reference.h"
+#include "tests/unit/words.h"
 
 namespace ori {
 namespace {
@@ -47,22 +48,7 @@ Module compile(const std::string& cmdPrefix, const std::string& tag) {
 
 // Inputs in [-20, 20): small, so that the compares against 0, 5, 10, 42 and the bounds
 // below split the lanes of a warp.
-std::vector<int32_t> inputs(size_t n, uint32_t seed) {
-  std::vector<int32_t> v(n);
-  uint32_t x = seed;
-  for (int32_t& e : v) {
-    x = x * 1664525u + 1013904223u;
-    e = int32_t((x >> 8) % 40) - 20;
-  }
-  return v;
-}
-
-std::vector<uint8_t> bytesOf(const std::vector<int32_t>& v) {
-  std::vector<uint8_t> b(v.size() * 4);
-  for (size_t k = 0; k < v.size(); ++k)
-    for (int i = 0; i < 4; ++i) b[4 * k + size_t(i)] = uint8_t(uint32_t(v[k]) >> (8 * i));
-  return b;
-}
+std::vector<int32_t> inputs(size_t n, uint32_t seed) { return lcgInputs(n, seed, 40); }
 
 constexpr uint32_t kThreads = 64; // two warps
 
@@ -139,11 +125,7 @@ Outcome run(const Module& m, const Case& c) {
   Outcome o{{}, r.branches, r.divergentBranches};
   for (const auto& [name, bytes] : r.buffers) {
     if (name != names[c.inputParams.size()]) continue; // the out buffer
-    for (uint32_t i = 0; i < kThreads; ++i) {
-      uint32_t v = 0;
-      for (int b = 0; b < 4; ++b) v |= uint32_t(bytes[4 * i + size_t(b)]) << (8 * b);
-      o.out.push_back(int32_t(v));
-    }
+    for (uint32_t i = 0; i < kThreads; ++i) o.out.push_back(wordAt(bytes, i));
   }
   for (uint32_t i = 0; i < kThreads && o.out.size() == kThreads; ++i)
     EXPECT_EQ(o.out[i], c.model(int32_t(i), in)) << c.kernel << " thread " << i;

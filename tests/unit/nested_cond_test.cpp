@@ -11,6 +11,7 @@
 #include "optimized/optimized.h"
 #include "reference/reference.h"
 #include "tests/unit/parse_one.h"
+#include "tests/unit/words.h"
 #include "verify/nested_cond_check.h"
 #include "verify/tv.h"
 
@@ -172,10 +173,7 @@ M:
   RunConfig cfg;
   cfg.threads = 32;
   cfg.buffers["out"] = std::vector<uint8_t>(32 * 4);
-  auto word = [](const RunResult& r, size_t k) {
-    const std::vector<uint8_t>& b = r.buffers.at("out");
-    return uint32_t(b[4 * k]) | uint32_t(b[4 * k + 1]) << 8 | uint32_t(b[4 * k + 2]) << 16 | uint32_t(b[4 * k + 3]) << 24;
-  };
+  auto word = [](const RunResult& r, size_t k) { return uint32_t(wordAt(r.buffers.at("out"), k)); };
   const RunResult right = runKernel(m, cfg), wrong = runKernel(moved, cfg);
   ASSERT_EQ(right.kind, RunResult::Kind::Ok);
   ASSERT_EQ(wrong.kind, RunResult::Kind::Ok);

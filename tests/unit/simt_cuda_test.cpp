@@ -15,6 +15,7 @@
 #include "interp/interp.h"
 #include "ir/ori.h"
 #include "ptx/ptx.h"
+#include "tests/unit/words.h"
 
 namespace ori {
 namespace {
@@ -91,28 +92,7 @@ std::string findNvcc() {
 }
 
 // Deterministic inputs in [-1000, 1000).
-std::vector<int32_t> inputs(size_t n, uint32_t seed) {
-  std::vector<int32_t> v(n);
-  uint32_t x = seed;
-  for (int32_t& e : v) {
-    x = x * 1664525u + 1013904223u;
-    e = int32_t((x >> 8) % 2000) - 1000;
-  }
-  return v;
-}
-
-std::vector<uint8_t> bytesOf(const std::vector<int32_t>& v) {
-  std::vector<uint8_t> b(v.size() * 4);
-  for (size_t k = 0; k < v.size(); ++k)
-    for (int i = 0; i < 4; ++i) b[4 * k + size_t(i)] = uint8_t(uint32_t(v[k]) >> (8 * i));
-  return b;
-}
-
-int32_t wordAt(const std::vector<uint8_t>& b, size_t k) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= uint32_t(b[4 * k + size_t(i)]) << (8 * i);
-  return int32_t(v);
-}
+std::vector<int32_t> inputs(size_t n, uint32_t seed) { return lcgInputs(n, seed, 2000); }
 
 class SimtCuda : public testing::TestWithParam<std::string> {
 protected:
