@@ -337,8 +337,66 @@ struct Gen {
     emit("BSYNC " + b);
   }
 
+  // ------------------------------------------------------------ GeneralOptimize fodder
+  int fresh = 0; // R100 + fresh: registers written once
+  std::string freshReg() { return fmt::format("R{}", 100 + fresh++); }
+  std::string constantPredicate() { // a PLOP3 with a constant result
+    const std::string p = predDst();
+    emit(fmt::format("PLOP3.LUT {}, PT, {}, {}, PT, 0x{:x}, 0x0", p, pred(), pred(), chance(50) ? 0xff : 0x0));
+    return chance(30) ? "!" + p : p;
+  }
+  void cleanup() {
+    switch (pick(0, 7)) {
+    case 0: { // a copy chain, 32-bit or 64-bit
+      const std::string w = chance(25) ? ".64" : "", a = freshReg(), b = freshReg();
+      emit(fmt::format("IADD3 {}, {}, {}, RZ", a, srcReg(), src()));
+      emit(fmt::format("MOV{} {}, {}", w, b, chance(70) ? a : imm()));
+      emit(fmt::format("MOV{} {}, {}", w, dstReg(), b));
+      emit(fmt::format("IADD3 {}, {}, {}, {}", dstReg(), b, chance(50) ? b : srcReg(), src()));
+      break;
+    }
+    case 1: { // SEL on a constant predicate, or of two equal sources
+      const std::string p = chance(70) ? constantPredicate() : predSrc(), v = src();
+      emit(fmt::format("SEL {}, {}, {}, {}", dstReg(), chance(30) ? v : src(), v, p));
+      break;
+    }
+    case 2: { // a predicate copy (or its complement) read by a guard, a SEL or a PLOP3
+      const std::string d = predDst(), a = fmt::format("P{}", pick(0, kDataPreds));
+      emit(fmt::format("PLOP3.LUT {}, PT, {}, PT, PT, 0x{:x}, 0x0", d, a, chance(50) ? 0xf0 : 0x0f));
+      if (chance(50)) emit(fmt::format("@{}{} MOV {}, {}", chance(30) ? "!" : "", d, dstReg(), src()));
+      else emit(fmt::format("SEL {}, {}, {}, {}{}", dstReg(), src(), src(), chance(30) ? "!" : "", d));
+      break;
+    }
+    case 3: // a MOV guarded by a constant predicate
+      emit(fmt::format("@{} MOV {}, {}", constantPredicate(), dstReg(), src()));
+      break;
+    case 4: { // one value moved into two fresh registers, each read once (phase 58)
+      const std::string v = chance(50) ? imm() : srcReg(), a = freshReg(), b = freshReg();
+      emit(fmt::format("MOV {}, {}", a, v));
+      if (chance(30)) arithmetic();
+      emit(fmt::format("MOV {}, {}", b, v));
+      emit(fmt::format("IADD3 {}, {}, {}, {}", dstReg(), a, b, src()));
+      break;
+    }
+    default: { // a conditional exit or branch tested again after it (phase 13)
+      if (warpLevel && depth > 0) return arithmetic();
+      const std::string x = rOnly(), c = oneOf({"LT", "EQ", "GT", "NE"}), k = imm();
+      const bool exit = loops.empty() || chance(50);
+      const std::string target = exit ? "" : loops.back().end;
+      const bool neg = chance(30);
+      emit(fmt::format("ISETP.{}.U32.AND P5, PT, {}, {}, PT", c, x, k));
+      emit(fmt::format("@{}P5 {}", neg ? "!" : "", exit ? "EXIT" : "BRA " + target));
+      if (chance(40)) arithmetic();
+      emit(fmt::format("ISETP.{}.U32.AND P6, PT, {}, {}, PT", c, x, k));
+      emit(fmt::format("@{}P6 {}", chance(50) == neg ? "!" : "", exit ? "EXIT" : "BRA " + target));
+      break;
+    }
+    }
+  }
+
   void statement() {
     --budget;
+    if (opts.cleanupPercent && chance(opts.cleanupPercent)) return cleanup();
     const bool nest = depth < opts.maxDepth && budget > 2;
     const int r = pick(0, 100);
     if (r < 2) { // an early exit, mostly guarded

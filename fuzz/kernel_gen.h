@@ -42,9 +42,17 @@ struct KernelOptions {
   // one thread's semantics (the translation validator proves per-thread refinement, and its
   // counterexamples replay in one thread with 256-byte buffers).
   bool threadParts = true;
+  // Statements for the GeneralOptimize phases (13, 29, 58): copy chains, SELs and guarded
+  // MOVs on constant predicates (PLOP3 with a constant result), predicate copies, a
+  // conditional EXIT or branch tested again on an equivalent comparison, moves of one value
+  // into fresh registers read once. 0 in the presets below, so other checks keep their mix.
+  int cleanupPercent = 0;
 };
 // The kernels of the translation-validation checks (threadParts off).
 inline constexpr KernelOptions kOneThreadKernels{8, 3, 6, 3, 0, false};
+// Kernels with work for the GeneralOptimize phases: a third of the statements cleanup ones.
+inline constexpr KernelOptions kCleanupKernels{8, 3, 6, 3, 35, true, 35};
+inline constexpr KernelOptions kCleanupOneThreadKernels{8, 3, 6, 3, 0, false, 35};
 
 inline constexpr uint32_t kBufferBytes = 256;            // each thread's part
 inline constexpr uint32_t kLaunchBufferBytes = 64 * kBufferBytes; // the whole buffer

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "fuzz/branch_checks.h"
+#include "fuzz/general_optimize_checks.h"
 #include "fuzz/cfg_checks.h"
 #include "fuzz/cfg_gen.h"
 #include "fuzz/dce_checks.h"
@@ -100,6 +101,20 @@ const std::vector<Check>& checkTable() {
        "random terminating kernels (fuzz/kernel_gen.h): every combination phase 38 makes is proved when it is "
        "made (verify/nested_cond_check.h; fuzz/branch_checks.h)",
        false, gen::kernel(), checks::nestedCondProof},
+      {"go-diff",
+       "random kernels with cleanup work (fuzz/kernel_gen.h kCleanupKernels): phases 13 (also on a budget of 1), "
+       "29 (sm_50, sm_60, sm_90; with and without limit-fold-fp) and 58 (with and without knob 605), reference == "
+       "optimized printed output, label ids, counts and fold marks; phase 29 a fixed point "
+       "(fuzz/general_optimize_checks.h)",
+       false, gen::kernel(gen::kCleanupKernels), checks::generalOptimizeDiff},
+      {"go-behaviour",
+       "random kernels with cleanup work (fuzz/kernel_gen.h): the interpreter gives the same result before and "
+       "after phases 13, 29, 58 and 13+29+58 on three launch inputs (fuzz/general_optimize_checks.h)",
+       false, gen::kernel(gen::kCleanupKernels), checks::generalOptimizeBehaviour},
+      {"go-proof",
+       "random one-thread kernels with cleanup work (fuzz/kernel_gen.h): the translation validator never refutes "
+       "what phases 13, 29, 58 and 13+29+58 make of them (fuzz/general_optimize_checks.h)",
+       false, gen::kernel(gen::kCleanupOneThreadKernels), checks::generalOptimizeProof},
       {"switch-diff",
        "random switch kernels (fuzz/switch_gen.h): phases 30 (also on a budget of 3 without extended matching) "
        "and 14, then 80: reference == optimized printed output, label ids and counts (fuzz/switch_checks.h)",
@@ -119,7 +134,7 @@ const std::vector<Check>& checkTable() {
        false, gen::switchKernel(), [](const Function& f) { return checks::switchMutants(f); }},
       {"tv-passes",
        "random terminating kernels (fuzz/kernel_gen.h): the translation validator never refutes what phases "
-       "10, 15, 16, 19, 38, 112 and --erase-unreachable make of them (fuzz/tv_checks.h)",
+       "10, 13, 15, 16, 19, 29, 38, 58, 112 and --erase-unreachable make of them (fuzz/tv_checks.h)",
        false, gen::kernel(gen::kOneThreadKernels), checks::tvPasses},
       {"tv-mutants",
        "random terminating kernels (fuzz/kernel_gen.h): five wrong variants of the phases (a live instruction, "

@@ -156,10 +156,13 @@ std::string tvPasses(const Function& f) {
   opts.budgetSeconds = 10;
   const std::pair<const char*, std::function<void(Function&)>> phases[] = {
       {"phase 10", [](Function& g) { optimized::earlyOriSimpleLiveDead(g); }},
+      {"phase 13", [](Function& g) { optimized::generalOptimizeEarly(g, -1); }},
       {"phase 15", [](Function& g) { optimized::oriBranchOpt(g, -1); }},
       {"phase 16", [](Function& g) { optimized::oriPerformLiveDead(g); }},
       {"phase 19", [](Function& g) { optimized::oriSplitLiveRanges(g); }},
+      {"phase 29", [](Function& g) { optimized::generalOptimize(g, GeneralOptimizeOptions{}); }},
       {"phase 38", [](Function& g) { optimized::optimizeNestedCondBranches(g); }},
+      {"phase 58", [](Function& g) { optimized::generalOptimizeLate(g, false); }},
       {"phase 112", [](Function& g) { optimized::placeBlocksInSourceOrder(g); }},
       {"--erase-unreachable", [](Function& g) { optimized::eraseUnreachableBlocks(g); }},
   };

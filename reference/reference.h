@@ -3,7 +3,11 @@
 // results (ir/facts.h) must be equal.
 #pragma once
 
+#include <set>
+#include <utility>
+
 #include "ir/facts.h"
+#include "ir/general_optimize.h"
 #include "ir/ir.h"
 
 namespace ori::reference {
@@ -187,5 +191,42 @@ SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options);
 // Phase 80 ExpandJmxComputation: every JMX becomes the BRX it stands for.
 // Returns how many.
 uint32_t expandJmxComputation(Function& f);
+
+// Phase 13 GeneralOptimizeEarly, MergeEquivalentConditionalFlow (spec/002
+// "Algorithm A"; docs/general-optimize.md). For each block C in the RPO computed
+// at entry, while knob 464's `budget` lasts (negative: unbounded; it is asked
+// before each rewrite): when matchEquivalentCondition (ir/general_optimize.h)
+// holds for C and its only predecessor, C's branch is deleted (never taken)
+// or made unconditional (always taken). The instructions of C the match used
+// are then removed where nothing they write is live (removeDeadCandidates),
+// and mergeUnlabelledBlocks / dropEmptyUnlabelledBlocks tidy.
+EarlyOptimizeCounts generalOptimizeEarly(Function& f, int64_t budget);
+// Phase 29 GeneralOptimize (spec/002 "Algorithm B"; docs/general-optimize.md),
+// also the suite phases 46 and 65 dispatch to. For each block in the RPO
+// computed at entry, until a look at the block changes nothing, instruction by
+// instruction: (1) each use (the guard, then the sources) reached in the block
+// by a copy (ir/general_optimize.h copySource, predicateCopySource) takes the
+// copy's value where mayReplaceUse allows, the copy marked 0x100 (0x400 for a
+// predicate copy); (2) the predicate simplifier: an eligible SEL whose predicate
+// is known, or whose sources are equal, becomes a MOV (0x200); @P MOV with P
+// known loses its guard or becomes a NOP (0x400). A predicate is known from its
+// last definition in the block, else in the chain of single predecessors
+// (kPredicateScanDepth), when that is a PLOP3 with a constant result. Then
+// removeDeadCandidates removes the copies that replaced a use and the NOPs.
+GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt);
+// Phase 58 GeneralOptimizeLate (spec/002 sub_8F6530; docs/general-optimize.md):
+// each block once in RPO with a circular window of kLateWindowSlots moves
+// (lateWindowCandidate). A move of the value an entry holds (same operand and
+// width, its register and the value's register unwritten since), whose
+// destination is written once and read once, as a plain source later in the
+// block with the entry's register unwritten until then, gives that read the
+// entry's register and is removed. Other candidates are inserted at the
+// buffer's pointer (evicting), or with `existingEntriesOnly` (knob 605) only
+// into an empty slot.
+LateOptimizeCounts generalOptimizeLate(Function& f, bool existingEntriesOnly);
+// Removes, one at a time with liveness recomputed each time, an instruction of
+// `candidates` (bix, index) none of whose writes is live just after it, until
+// none is left; the others' indices follow the removals. Returns how many.
+uint32_t removeDeadCandidates(Function& f, std::set<std::pair<uint32_t, size_t>> candidates);
 
 } // namespace ori::reference

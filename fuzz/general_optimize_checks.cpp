@@ -1,0 +1,156 @@
+// Checks of the GeneralOptimize phases (fuzz/general_optimize_checks.h).
+#include "fuzz/general_optimize_checks.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <utility>
+
+#include "fuzz/dce_checks.h"
+#include "fuzz/kernel_gen.h"
+#include "interp/interp.h"
+#include "ir/arch.h"
+#include "ir/general_optimize.h"
+#include "ir/ori.h"
+#include "ir/verify.h"
+#include "optimized/optimized.h"
+#include "verify/tv.h"
+#if defined(ORIOPT_HAVE_REFERENCE)
+#include "reference/reference.h"
+#endif
+
+namespace ori::checks {
+namespace {
+
+GeneralOptimizeOptions optionsFor(std::string_view arch, bool limitFoldFp) {
+  GeneralOptimizeOptions o;
+  o.smEncoded = findArch(arch)->encoded;
+  o.predicateMarking = archAllowsPredicateMarking(o.smEncoded);
+  o.limitFoldFp = limitFoldFp;
+  return o;
+}
+
+std::string malformed(const Function& g, const std::string& what) {
+  if (std::vector<std::string> problems = verifyFunction(g); !problems.empty())
+    return fmt::format("{} leaves a malformed function: {}", what, problems.front());
+  return "";
+}
+
+#if defined(ORIOPT_HAVE_REFERENCE)
+std::string sameFunction(const Function& r, const Function& o, const std::string& what) {
+  if (std::string d = firstTextDifference(r, o, "reference", "optimized"); !d.empty())
+    return fmt::format("{}: halves differ: {}", what, d);
+  for (size_t b = 0; b < r.blocks.size(); ++b)
+    if (r.blocks[b].labelId != o.blocks[b].labelId) return fmt::format("{}: label id of bix{} differs", what, b);
+  return "";
+}
+#endif
+
+// The three phases as the behaviour and proof checks run them (the optimized half).
+const std::pair<const char*, std::function<void(Function&)>> kPhases[] = {
+    {"phase 13", [](Function& g) { optimized::generalOptimizeEarly(g, -1); }},
+    {"phase 29", [](Function& g) { optimized::generalOptimize(g, optionsFor("sm_90", false)); }},
+    {"phase 58", [](Function& g) { optimized::generalOptimizeLate(g, false); }},
+    {"phases 13+29+58",
+     [](Function& g) {
+       optimized::generalOptimizeEarly(g, -1);
+       optimized::generalOptimize(g, optionsFor("sm_90", false));
+       optimized::generalOptimizeLate(g, false);
+     }},
+};
+
+} // namespace
+
+std::string generalOptimizeDiff(const Function& f) {
+  for (int64_t budget : {int64_t(-1), int64_t(1)}) {
+    const std::string what = fmt::format("phase 13 (budget {})", budget);
+    Function o = f;
+    const EarlyOptimizeCounts co = optimized::generalOptimizeEarly(o, budget);
+    if (std::string d = malformed(o, what); !d.empty()) return d;
+    if (budget >= 0 && co.iterations > budget) return fmt::format("{} made {} rewrites", what, co.iterations);
+#if defined(ORIOPT_HAVE_REFERENCE)
+    Function r = f;
+    const EarlyOptimizeCounts cr = reference::generalOptimizeEarly(r, budget);
+    if (std::string d = sameFunction(r, o, what); !d.empty()) return d;
+    if (!(cr == co))
+      return fmt::format("{}: reference deleted {}, made {} unconditional, removed {}; optimized {}, {}, {}", what,
+                         cr.branchesDeleted, cr.branchesUnconditional, cr.removed, co.branchesDeleted,
+                         co.branchesUnconditional, co.removed);
+#endif
+  }
+  for (std::string_view arch : {"sm_50", "sm_60", "sm_90"})
+    for (bool limit : {false, true}) {
+      const GeneralOptimizeOptions opt = optionsFor(arch, limit);
+      const std::string what = fmt::format("phase 29 ({}{})", arch, limit ? ", limit-fold-fp" : "");
+      Function o = f;
+      const GeneralOptimizeResult ro = optimized::generalOptimize(o, opt);
+      if (std::string d = malformed(o, what); !d.empty()) return d;
+      Function again = o;
+      const GeneralOptimizeResult r2 = optimized::generalOptimize(again, opt);
+      if (r2.counts.usesReplaced || r2.counts.selectsToCopies || r2.counts.guardsResolved)
+        return fmt::format("{} run again replaces {} uses, simplifies {} SELs and {} guards", what,
+                           r2.counts.usesReplaced, r2.counts.selectsToCopies, r2.counts.guardsResolved);
+#if defined(ORIOPT_HAVE_REFERENCE)
+      Function r = f;
+      const GeneralOptimizeResult rr = reference::generalOptimize(r, opt);
+      if (std::string d = sameFunction(r, o, what); !d.empty()) return d;
+      if (!(rr.counts == ro.counts))
+        return fmt::format("{}: reference replaced {} uses, {} SELs, {} guards, removed {}; optimized {}, {}, {}, {}",
+                           what, rr.counts.usesReplaced, rr.counts.selectsToCopies, rr.counts.guardsResolved,
+                           rr.counts.removed, ro.counts.usesReplaced, ro.counts.selectsToCopies,
+                           ro.counts.guardsResolved, ro.counts.removed);
+      if (rr.marks != ro.marks)
+        return fmt::format("{}: fold marks differ:\nreference:\n{}optimized:\n{}", what, formatFoldMarks(rr.marks),
+                           formatFoldMarks(ro.marks));
+#endif
+    }
+  for (bool existingOnly : {false, true}) {
+    const std::string what = fmt::format("phase 58{}", existingOnly ? " (knob 605)" : "");
+    Function o = f;
+    const LateOptimizeCounts co = optimized::generalOptimizeLate(o, existingOnly);
+    if (std::string d = malformed(o, what); !d.empty()) return d;
+#if defined(ORIOPT_HAVE_REFERENCE)
+    Function r = f;
+    const LateOptimizeCounts cr = reference::generalOptimizeLate(r, existingOnly);
+    if (std::string d = sameFunction(r, o, what); !d.empty()) return d;
+    if (!(cr == co))
+      return fmt::format("{}: reference merged {}, inserted {}, evicted {}; optimized {}, {}, {}", what,
+                         cr.movesMerged, cr.inserted, cr.evicted, co.movesMerged, co.inserted, co.evicted);
+#endif
+  }
+  return "";
+}
+
+std::string generalOptimizeBehaviour(const Function& f) {
+  if (!f.isEntry || f.isDeclaration()) return "";
+  Module before;
+  before.functions.push_back(f);
+  const std::vector<RunConfig> inputs = inputsFor(f, 3, gen::kLaunchBufferBytes);
+  for (const auto& [name, phase] : kPhases) {
+    Module after = before;
+    phase(after.functions[0]);
+    if (after.functions[0] == f) continue;
+    for (size_t k = 0; k < inputs.size(); ++k)
+      if (std::string d = compareRuns(runKernel(before, inputs[k]), runKernel(after, inputs[k])); !d.empty())
+        return fmt::format("after {}, input {} (threads {}): {}", name, k, formatDim3(inputs[k].threads), d);
+  }
+  return "";
+}
+
+std::string generalOptimizeProof(const Function& f) {
+  Module m;
+  m.functions.push_back(f);
+  verify::TvOptions opts;
+  opts.timeoutSeconds = 5;
+  opts.budgetSeconds = 10;
+  for (const auto& [name, phase] : kPhases) {
+    Module tgt = m;
+    phase(tgt.functions[0]);
+    if (tgt.functions[0] == f) continue;
+    const verify::TvResult r = verify::validateFunction(m, tgt, f.name, opts);
+    if (r.verdict == verify::TvResult::Verdict::Refuted) return fmt::format("after {}: {}", name, r.line());
+  }
+  return "";
+}
+
+} // namespace ori::checks

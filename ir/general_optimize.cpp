@@ -1,0 +1,347 @@
+#include "ir/general_optimize.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace ori {
+
+namespace {
+
+bool hasWidthOver32(const Instr& in) {
+  return in.has(Mod::W64) || in.has(Mod::U64) || in.has(Mod::S64) || in.has(Mod::WIDE);
+}
+
+bool isImmOrBank(const Operand& o) {
+  return o.kind == Operand::Kind::Imm || o.kind == Operand::Kind::FImm || o.kind == Operand::Kind::CBank;
+}
+
+bool isFloatInstr(const Instr& in) {
+  return in.info().is(FNEG) || in.op == Opcode::HADD2 || in.op == Opcode::HMUL2 || in.op == Opcode::HFMA2;
+}
+
+// The first result of PLOP3 `in` as a function of the distinct non-constant
+// predicate registers among its three inputs (at most 3): bit m of the
+// returned table is the result when register j of `regs` holds bit j of m.
+struct Plop3Function {
+  std::vector<Reg> regs;
+  uint32_t table = 0; // 2^regs.size() bits
+};
+
+std::optional<Plop3Function> plop3Function(const Instr& in) {
+  if (in.op != Opcode::PLOP3 || in.isGuarded() || in.srcs.size() != 5 || in.dsts.size() != 2) return std::nullopt;
+  if (in.srcs[3].kind != Operand::Kind::Imm) return std::nullopt;
+  Plop3Function fn;
+  for (int i = 0; i < 3; ++i) {
+    const Operand& s = in.srcs[i];
+    if (s.kind != Operand::Kind::Reg || !s.reg.isPredicate()) return std::nullopt;
+    if (s.reg.isConst()) continue;
+    bool seen = false;
+    for (Reg r : fn.regs) seen = seen || r == s.reg;
+    if (!seen) fn.regs.push_back(s.reg);
+  }
+  const uint64_t lut = uint64_t(in.srcs[3].imm);
+  for (uint32_t m = 0; m < (1u << fn.regs.size()); ++m) {
+    unsigned idx = 0;
+    for (int i = 0; i < 3; ++i) {
+      const Operand& s = in.srcs[i];
+      bool v = true; // PT
+      for (size_t j = 0; j < fn.regs.size(); ++j)
+        if (!s.reg.isConst() && fn.regs[j] == s.reg) v = (m >> j) & 1;
+      if (s.neg) v = !v;
+      idx |= unsigned(v) << (2 - i);
+    }
+    if ((lut >> idx) & 1) fn.table |= 1u << m;
+  }
+  return fn;
+}
+
+} // namespace
+
+bool archAllowsPredicateMarking(uint32_t smEncoded) {
+  const uint32_t generation = smEncoded >> 12;
+  return generation == 4 || generation >= 7;
+}
+
+std::optional<Operand> copySource(const Instr& in, bool sourceZeroExtended) {
+  if (in.op != Opcode::MOV || in.isGuarded() || in.dsts.size() != 1 || in.srcs.size() != 1) return std::nullopt;
+  const Operand& d = in.dsts[0];
+  if (d.kind != Operand::Kind::Reg || !d.reg.isGeneral() || d.reg.isConst()) return std::nullopt;
+  const Operand& s = in.srcs[0];
+  const bool wide = in.has(Mod::W64);
+  switch (s.kind) {
+  case Operand::Kind::Reg:
+    if (s.neg || s.abs || s.reg == d.reg || !s.reg.isGeneral()) return std::nullopt;
+    if (wide || sourceZeroExtended || s.reg.isConst()) return s;
+    return std::nullopt;
+  case Operand::Kind::Imm:
+    if (wide || (s.imm >= 0 && s.imm <= 0x7fffffff)) return s;
+    return std::nullopt;
+  case Operand::Kind::CBank:
+    if (wide && !(s.hasReg && s.reg == d.reg)) return s;
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool writesZeroExtended32(const Instr& in) {
+  if (in.isGuarded() || hasWidthOver32(in) || in.dsts.empty()) return false;
+  switch (in.op) {
+  case Opcode::MOV:
+    return !in.srcs.empty() && in.srcs[0].kind != Operand::Kind::Symbol;
+  case Opcode::S2R: // the window bases are 64-bit addresses
+    return !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::SReg && in.srcs[0].sreg != SpecialReg::SWINBASE &&
+           in.srcs[0].sreg != SpecialReg::LWINBASE && in.srcs[0].sreg != SpecialReg::CWINBASE;
+  case Opcode::IADD3: case Opcode::LOP3: case Opcode::SEL: case Opcode::SHL: case Opcode::SHR:
+  case Opcode::IMNMX: case Opcode::IMAD: case Opcode::LEA: case Opcode::LDC: case Opcode::LDG:
+  case Opcode::LDS: case Opcode::LDL: case Opcode::LD: case Opcode::FADD: case Opcode::FMUL:
+  case Opcode::FFMA:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<Operand> predicateCopySource(const Instr& in) {
+  const auto fn = plop3Function(in);
+  if (!fn || fn->regs.empty()) return std::nullopt;
+  const Operand& d0 = in.dsts[0];
+  const Operand& d1 = in.dsts[1];
+  if (d0.kind != Operand::Kind::Reg || !d0.reg.isPredicate() || d0.reg.isConst()) return std::nullopt;
+  if (d1.kind != Operand::Kind::Reg || !d1.reg.isConst()) return std::nullopt;
+  // Depends on exactly register j: the table equals x_j or !x_j.
+  for (size_t j = 0; j < fn->regs.size(); ++j) {
+    uint32_t identity = 0;
+    for (uint32_t m = 0; m < (1u << fn->regs.size()); ++m)
+      if ((m >> j) & 1) identity |= 1u << m;
+    const uint32_t all = (1u << (1u << fn->regs.size())) - 1;
+    if (fn->table != identity && fn->table != (~identity & all)) continue;
+    if (fn->regs[j] == d0.reg) return std::nullopt; // P = !P is no copy
+    Operand src = Operand::reg_(fn->regs[j], fn->table != identity);
+    return src;
+  }
+  return std::nullopt;
+}
+
+std::optional<bool> plop3ConstantResult(const Instr& in) {
+  const auto fn = plop3Function(in);
+  if (!fn) return std::nullopt;
+  const uint32_t all = (1u << (1u << fn->regs.size())) - 1;
+  if (fn->table == 0) return false;
+  if (fn->table == all) return true;
+  return std::nullopt;
+}
+
+bool mayReplaceUse(const Instr& in, int k, Reg d, const Operand& value, const GeneralOptimizeOptions& opt) {
+  if (in.op == Opcode::OPAQUE || in.op == Opcode::CALL) return false;
+  if (k < 0) {
+    return in.guard && in.guard->kind == Operand::Kind::Reg && in.guard->reg == d &&
+           value.kind == Operand::Kind::Reg && value.reg.isPredicate();
+  }
+  if (size_t(k) >= in.srcs.size()) return false;
+  const Operand& use = in.srcs[size_t(k)];
+  if (use.kind != Operand::Kind::Reg || use.reg != d) return false;
+  const OperandSlot* slot = OpInfo::slotAt(in.info().srcs, size_t(k));
+  if (!slot || !(slot->kinds & value.kindBit())) return false;
+  if (value.kind == Operand::Kind::Reg) return value.reg.isPredicate() == d.isPredicate();
+  // An immediate or a bank: no flags to carry, one such operand per
+  // instruction (SASS encodes one), never into a float instruction under
+  // limit-fold-fp, never into a barrier or control flow.
+  if (use.neg || use.abs) return false;
+  if (in.info().is(CONTROL | BARRIER | CONVERGENCE)) return false;
+  if (opt.limitFoldFp && isFloatInstr(in)) return false;
+  for (size_t i = 0; i < in.srcs.size() && i < 3; ++i)
+    if (i != size_t(k) && isImmOrBank(in.srcs[i])) return false;
+  return true;
+}
+
+Operand replacedUse(const Operand& use, const Operand& value) {
+  if (value.kind != Operand::Kind::Reg) return value;
+  Operand r = value;
+  if (value.reg.isPredicate()) {
+    r.neg = use.neg != value.neg;
+  } else {
+    r.neg = use.neg;
+    r.abs = use.abs;
+  }
+  return r;
+}
+
+bool selectEligible(const Instr& in, const GeneralOptimizeOptions& opt) {
+  if (in.op != Opcode::SEL || in.isGuarded() || in.dsts.size() != 1 || in.srcs.size() != 3) return false;
+  const Operand& d = in.dsts[0];
+  if (d.kind != Operand::Kind::Reg || !d.reg.isGeneral() || d.reg.isConst()) return false;
+  return !in.has(Mod::W64) || opt.smEncoded <= 20479;
+}
+
+std::optional<Instr> selectAsCopy(const Instr& in, std::optional<bool> known) {
+  const Operand* pick = nullptr;
+  if (known) pick = *known ? &in.srcs[0] : &in.srcs[1];
+  else if (in.srcs[0] == in.srcs[1]) pick = &in.srcs[0];
+  if (!pick) return std::nullopt;
+  Instr mov = makeInstr(Opcode::MOV, {in.dsts[0]}, {*pick});
+  if (in.has(Mod::W64)) mov.mods.set(Mod::W64);
+  mov.loc = in.loc;
+  return mov;
+}
+
+bool isPureComputation(const Instr& in) {
+  if (in.isGuarded() || in.op == Opcode::OPAQUE) return false;
+  if (in.info().is(CONTROL | SIDE_EFFECT | MEMORY | BARRIER | CONVERGENCE | CALL_ | VARIADIC)) return false;
+  if (in.op == Opcode::S2R && !in.srcs.empty()) {
+    switch (in.srcs[0].sreg) {
+    case SpecialReg::CLOCKLO: case SpecialReg::CLOCKHI: case SpecialReg::GLOBALTIMERLO:
+    case SpecialReg::GLOBALTIMERHI:
+      return false;
+    default:
+      break;
+    }
+  }
+  return true;
+}
+
+bool sameShape(const Instr& a, const Instr& b) {
+  if (a.op != b.op || !(a.mods == b.mods) || !isPureComputation(a) || !isPureComputation(b)) return false;
+  if (a.dsts.size() != b.dsts.size() || a.srcs.size() != b.srcs.size()) return false;
+  for (size_t i = 0; i < a.dsts.size(); ++i)
+    if (a.dsts[i].kind != b.dsts[i].kind || a.dsts[i].reg.isConst() != b.dsts[i].reg.isConst()) return false;
+  for (size_t i = 0; i < a.srcs.size(); ++i) {
+    const Operand &x = a.srcs[i], &y = b.srcs[i];
+    if (x.kind != y.kind || x.neg != y.neg || x.abs != y.abs) return false;
+    if (x.kind == Operand::Kind::Reg) {
+      if (x.reg.isConst() != y.reg.isConst() || x.reg.file != y.reg.file) return false;
+      if (x.reg.isConst() && x.reg != y.reg) return false;
+    } else if (!(x == y)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool lateWindowCandidate(const Instr& in) {
+  if (in.op != Opcode::MOV || in.isGuarded() || in.dsts.size() != 1 || in.srcs.size() != 1) return false;
+  const Operand& d = in.dsts[0];
+  if (d.kind != Operand::Kind::Reg || d.reg.file != RegFile::R || d.reg.isConst()) return false;
+  const Operand& s = in.srcs[0];
+  if (s.kind == Operand::Kind::Imm) return true;
+  return s.kind == Operand::Kind::Reg && s.reg.isGeneral() && !s.neg && !s.abs && s.reg != d.reg;
+}
+
+std::string formatFoldMarks(const std::vector<FoldMark>& marks) {
+  std::string out;
+  for (const FoldMark& m : marks) {
+    std::string names;
+    auto add = [&](uint16_t bit, const char* name) {
+      if (!(m.mask & bit)) return;
+      if (!names.empty()) names += '|';
+      names += name;
+    };
+    add(kFoldPropagated, "propagated");
+    add(kFoldDeferred, "deferred");
+    add(kFoldUnderPredicate, "under-predicate");
+    out += fmt::format("fold-marks: bix{} #{} dst{} 0x{:x} {} uses={}\n", m.bix, m.index, m.dst, m.mask, names, m.uses);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- phase 13
+
+namespace {
+
+bool writes(const Instr& in, Reg r) {
+  for (Reg d : in.defs())
+    if (d == r) return true;
+  return false;
+}
+
+std::optional<size_t> lastDef(const std::vector<Instr>& instrs, size_t end, Reg r) {
+  for (size_t j = end; j-- > 0;)
+    if (writes(instrs[j], r)) return j;
+  return std::nullopt;
+}
+
+std::optional<size_t> dstIndex(const Instr& in, Reg r) {
+  for (size_t k = 0; k < in.dsts.size(); ++k)
+    if (in.dsts[k].kind == Operand::Kind::Reg && in.dsts[k].reg == r) return k;
+  return std::nullopt;
+}
+
+struct Matcher {
+  const Function& f;
+  uint32_t a, c; // the first block (A) and its successor (C)
+
+  // Register x read at position pa of A and y at position pc of C hold equal
+  // values: the same register written neither in A after pa nor in C before
+  // pc, or (depth left) both the result, at the same place, of equivalent
+  // instructions.
+  bool equalValues(Reg x, size_t pa, Reg y, size_t pc, uint32_t depth, std::vector<size_t>& chain) const {
+    const auto& ia = f.blocks[a].instrs;
+    const auto& ic = f.blocks[c].instrs;
+    if (x == y) {
+      bool unchanged = true;
+      for (size_t k = pa + 1; k < ia.size(); ++k) unchanged = unchanged && !writes(ia[k], x);
+      for (size_t k = 0; k < pc; ++k) unchanged = unchanged && !writes(ic[k], y);
+      if (unchanged) return true;
+    }
+    if (depth == 0) return false;
+    const auto da = lastDef(ia, pa, x), dc = lastDef(ic, pc, y);
+    if (!da || !dc) return false;
+    return equivalent(*da, x, *dc, y, depth - 1, chain);
+  }
+
+  // Instruction da of A writing x and dc of C writing y compute equal values
+  // (sub_753600's shape and modifier checks, sub_1245740 below them).
+  bool equivalent(size_t da, Reg x, size_t dc, Reg y, uint32_t depth, std::vector<size_t>& chain) const {
+    const Instr& p = f.blocks[a].instrs[da];
+    const Instr& q = f.blocks[c].instrs[dc];
+    if (!sameShape(p, q) || dstIndex(p, x) != dstIndex(q, y)) return false;
+    for (size_t k = 0; k < p.srcs.size(); ++k) {
+      const Operand &s = p.srcs[k], &t = q.srcs[k];
+      if (s.kind == Operand::Kind::Reg && !s.reg.isConst() && !equalValues(s.reg, da, t.reg, dc, depth, chain))
+        return false;
+      const auto sa = s.regRead(), ta = t.regRead();
+      if (s.kind != Operand::Kind::Reg && sa && !equalValues(*sa, da, *ta, dc, 0, chain)) return false;
+    }
+    chain.push_back(dc);
+    return true;
+  }
+};
+
+} // namespace
+
+std::optional<ConditionMatch> matchEquivalentCondition(const Function& f, uint32_t a, uint32_t c) {
+  if (c == 0 || a == c || a >= f.blocks.size() || c >= f.blocks.size()) return std::nullopt; // the entry is also entered from outside
+  const auto& ia = f.blocks[a].instrs;
+  const auto& ic = f.blocks[c].instrs;
+  if (ia.empty() || ic.empty()) return std::nullopt;
+  const Instr& xa = ia.back();
+  const Instr& xc = ic.back();
+  const bool kind = xa.op == Opcode::BRA || xa.op == Opcode::EXIT || xa.op == Opcode::RET;
+  if (!kind || xc.op != xa.op || !(xc.mods == xa.mods) || !xa.isGuarded() || !xc.isGuarded()) return std::nullopt;
+  if (xa.guard->reg.isConst() || xc.guard->reg.isConst()) return std::nullopt;
+  if (xa.op == Opcode::BRA && !(xa.srcs == xc.srcs)) return std::nullopt;
+  // The value of A's condition when C runs.
+  bool conditionA;
+  if (xa.op == Opcode::BRA) {
+    const uint32_t target = xa.srcs[0].target;
+    if (target == a + 1) return std::nullopt;
+    if (c == target) conditionA = true;
+    else if (c == a + 1) conditionA = false;
+    else return std::nullopt;
+  } else {
+    if (c != a + 1) return std::nullopt;
+    conditionA = false;
+  }
+  const Reg p = xa.guard->reg, q = xc.guard->reg;
+  const auto dp = lastDef(ia, ia.size() - 1, p), dq = lastDef(ic, ic.size() - 1, q);
+  if (!dp || !dq) return std::nullopt;
+  ConditionMatch m;
+  const Matcher matcher{f, a, c};
+  if (!matcher.equivalent(*dp, p, *dq, q, kEquivalenceDepth, m.chain)) return std::nullopt;
+  // P = conditionA xor nA; C's condition = Q xor nC with Q = P.
+  m.taken = (conditionA != xa.guard->neg) != xc.guard->neg;
+  return m;
+}
+
+} // namespace ori

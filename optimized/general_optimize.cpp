@@ -1,0 +1,248 @@
+// Phase 29 GeneralOptimize (spec/002 "Algorithm B: Forward Walk with Flag
+// Marking"; docs/general-optimize.md), the optimized way: one forward walk
+// per block with the available copies in flat per-register arrays (registers
+// numbered densely at entry, a walk stamp instead of clearing them, a version
+// per register so that a copy dies when its source is written), walked again
+// until a walk changes nothing; then the liveness-gated local DCE in rounds
+// of one backward pass each.
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/general_optimize.h"
+#include "optimized/optimized.h"
+
+namespace ori::optimized {
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+
+class GeneralOptimizer {
+public:
+  GeneralOptimizer(Function& f, const GeneralOptimizeOptions& opt) : f_(f), opt_(opt), cfg_(computeCfg(f)) {
+    mask_.resize(f.blocks.size());
+    uses_.resize(f.blocks.size());
+    ours_.resize(f.blocks.size());
+    for (size_t b = 0; b < f.blocks.size(); ++b) {
+      mask_[b].assign(f.blocks[b].instrs.size(), 0);
+      uses_[b].assign(f.blocks[b].instrs.size(), 0);
+      ours_[b].assign(f.blocks[b].instrs.size(), 0);
+    }
+  }
+
+  GeneralOptimizeResult run() {
+    GeneralOptimizeResult result;
+    for (uint32_t b : cfg_.rpo)
+      while (walk(b)) {
+      }
+    for (uint32_t b = 0; b < f_.blocks.size(); ++b)
+      for (uint32_t i = 0; i < mask_[b].size(); ++i)
+        if (mask_[b][i]) result.marks.push_back(FoldMark{b, i, 0, mask_[b][i], uses_[b][i]});
+    std::vector<std::vector<uint8_t>> candidates(f_.blocks.size());
+    for (size_t b = 0; b < f_.blocks.size(); ++b) {
+      candidates[b].resize(f_.blocks[b].instrs.size());
+      for (size_t i = 0; i < candidates[b].size(); ++i) candidates[b][i] = ours_[b][i] || uses_[b][i] > 0;
+    }
+    counts_.removed = removeDeadCandidates(f_, std::move(candidates));
+    if (counts_.removed) dropEmptyUnlabelledBlocks(f_);
+    result.counts = counts_;
+    return result;
+  }
+
+private:
+  struct Avail {
+    Operand value;
+    uint32_t copy = 0;          // index of the copy in the block
+    uint32_t source = kNone;    // the register the value reads (dense id), if any
+    uint32_t sourceVersion = 0; // its version when the copy ran
+    bool predicate = false;
+  };
+
+  uint32_t id(Reg r) {
+    const uint64_t key = uint64_t(r.file) << 32 | r.num;
+    auto [it, inserted] = ids_.try_emplace(key, uint32_t(ids_.size()));
+    if (inserted) {
+      avail_.emplace_back();
+      availStamp_.push_back(0);
+      version_.push_back(0);
+      zextStamp_.push_back(0);
+      zext_.push_back(0);
+      defStamp_.push_back(0);
+      lastDef_.push_back(0);
+    }
+    return it->second;
+  }
+
+  // The value of predicate operand p just before instruction i of block b:
+  // its last definition in b (forward), else in the chain of single
+  // predecessors (backward, kPredicateScanDepth blocks), when that is a PLOP3
+  // with a constant first result.
+  std::optional<bool> knownPredicate(uint32_t b, const Operand& p) {
+    if (p.kind != Operand::Kind::Reg || !p.reg.isPredicate()) return std::nullopt;
+    if (p.reg.isConst()) return !p.neg;
+    auto classify = [&](const Instr& def) -> std::optional<bool> {
+      if (def.dsts.empty() || def.dsts[0].kind != Operand::Kind::Reg || def.dsts[0].reg != p.reg) return std::nullopt;
+      const auto c = plop3ConstantResult(def);
+      if (!c) return std::nullopt;
+      return *c != p.neg;
+    };
+    const uint32_t r = id(p.reg);
+    if (defStamp_[r] == stamp_) return classify(f_.blocks[b].instrs[lastDef_[r]]);
+    uint32_t q = b;
+    for (uint32_t depth = 0; depth < kPredicateScanDepth; ++depth) {
+      if (cfg_.preds[q].size() != 1) return std::nullopt;
+      q = cfg_.preds[q][0];
+      if (q == b) return std::nullopt;
+      const auto& instrs = f_.blocks[q].instrs;
+      for (size_t i = instrs.size(); i-- > 0;)
+        for (Reg d : instrs[i].defs())
+          if (d == p.reg) return classify(instrs[i]);
+    }
+    return std::nullopt;
+  }
+
+  void trySubstitute(uint32_t b, Instr& in, int k, bool& changed) {
+    Operand& use = k < 0 ? *in.guard : in.srcs[size_t(k)];
+    if (use.kind != Operand::Kind::Reg || use.reg.isConst()) return;
+    const uint32_t r = id(use.reg);
+    if (availStamp_[r] != stamp_) return;
+    const Avail& a = avail_[r];
+    if (a.source != kNone && version_[a.source] != a.sourceVersion) return;
+    if (!mayReplaceUse(in, k, use.reg, a.value, opt_)) return;
+    use = replacedUse(use, a.value);
+    mask_[b][a.copy] |= a.predicate ? kFoldUnderPredicate : kFoldPropagated;
+    ++uses_[b][a.copy];
+    ++counts_.usesReplaced;
+    changed = true;
+  }
+
+  bool walk(uint32_t b) {
+    ++stamp_;
+    bool changed = false;
+    auto& instrs = f_.blocks[b].instrs;
+    for (uint32_t i = 0; i < instrs.size(); ++i) {
+      Instr& in = instrs[i];
+      // Uses first: the guard, then the sources.
+      if (in.guard) trySubstitute(b, in, -1, changed);
+      for (size_t k = 0; k < in.srcs.size(); ++k) trySubstitute(b, in, int(k), changed);
+      // Then the predicate simplifier on selects and predicated copies.
+      if (selectEligible(in, opt_)) {
+        if (auto mov = selectAsCopy(in, knownPredicate(b, in.srcs[2]))) {
+          in = std::move(*mov);
+          mask_[b][i] |= kFoldDeferred;
+          ++counts_.selectsToCopies;
+          changed = true;
+        }
+      } else if (in.op == Opcode::MOV && in.isGuarded()) {
+        if (const auto known = knownPredicate(b, *in.guard)) {
+          if (*known) {
+            in.guard.reset();
+          } else {
+            in = Instr{}; // a NOP until the DCE removes it
+            ours_[b][i] = 1;
+          }
+          mask_[b][i] |= kFoldUnderPredicate;
+          ++counts_.guardsResolved;
+          changed = true;
+        }
+      }
+      // The copy this instruction makes, judged before its own writes.
+      bool sourceZext = false;
+      if (in.op == Opcode::MOV && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Reg &&
+          !in.srcs[0].reg.isConst()) {
+        const uint32_t s = id(in.srcs[0].reg);
+        sourceZext = zextStamp_[s] == stamp_ && zext_[s];
+      }
+      std::optional<Operand> value = copySource(in, sourceZext);
+      bool predicate = false;
+      if (!value && opt_.predicateMarking) {
+        value = predicateCopySource(in);
+        predicate = value.has_value();
+      }
+      const bool zext = writesZeroExtended32(in);
+      for (Reg d : in.defs()) {
+        const uint32_t r = id(d);
+        ++version_[r];
+        availStamp_[r] = 0;
+        zextStamp_[r] = stamp_;
+        zext_[r] = zext;
+        defStamp_[r] = stamp_;
+        lastDef_[r] = i;
+      }
+      if (value) {
+        Avail a;
+        a.value = *value;
+        a.copy = i;
+        a.predicate = predicate;
+        std::optional<Reg> read = value->regRead();
+        if (read && !read->isConst()) {
+          a.source = id(*read);
+          a.sourceVersion = version_[a.source];
+        }
+        const uint32_t r = id(in.dsts[0].reg);
+        avail_[r] = std::move(a);
+        availStamp_[r] = stamp_;
+      }
+    }
+    return changed;
+  }
+
+  Function& f_;
+  const GeneralOptimizeOptions& opt_;
+  CfgFacts cfg_;
+  std::unordered_map<uint64_t, uint32_t> ids_;
+  std::vector<Avail> avail_;
+  std::vector<uint32_t> availStamp_, version_, zextStamp_, defStamp_, lastDef_;
+  std::vector<uint8_t> zext_;
+  uint32_t stamp_ = 0;
+  std::vector<std::vector<uint16_t>> mask_;
+  std::vector<std::vector<uint32_t>> uses_;
+  std::vector<std::vector<uint8_t>> ours_;
+  GeneralOptimizeCounts counts_;
+};
+
+} // namespace
+
+uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> candidates) {
+  std::unordered_map<uint64_t, uint32_t> ids;
+  std::vector<uint32_t> liveStamp;
+  auto id = [&](Reg r) {
+    auto [it, inserted] = ids.try_emplace(uint64_t(r.file) << 32 | r.num, uint32_t(ids.size()));
+    if (inserted) liveStamp.push_back(0);
+    return it->second;
+  };
+  uint32_t stamp = 0, total = 0;
+  for (;;) {
+    const LivenessFacts live = computeLiveness(f, computeCfg(f));
+    uint32_t removed = 0;
+    for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+      ++stamp;
+      for (Reg r : live.liveOut[b]) liveStamp[id(r)] = stamp;
+      auto& instrs = f.blocks[b].instrs;
+      for (size_t i = instrs.size(); i-- > 0;) {
+        const Instr& in = instrs[i];
+        bool anyLive = false;
+        for (Reg d : in.defs()) anyLive = anyLive || liveStamp[id(d)] == stamp;
+        if (candidates[b][i] && !anyLive) {
+          instrs.erase(instrs.begin() + std::ptrdiff_t(i));
+          candidates[b].erase(candidates[b].begin() + std::ptrdiff_t(i));
+          ++removed;
+          continue;
+        }
+        if (!in.isGuarded())
+          for (Reg d : in.defs()) liveStamp[id(d)] = 0;
+        for (Reg u : in.uses()) liveStamp[id(u)] = stamp;
+      }
+    }
+    total += removed;
+    if (!removed) return total;
+  }
+}
+
+GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt) {
+  if (f.blocks.empty()) return {};
+  return GeneralOptimizer(f, opt).run();
+}
+
+} // namespace ori::optimized

@@ -1,0 +1,209 @@
+// Phase 29 GeneralOptimize (spec/002 "Algorithm B"; docs/general-optimize.md),
+// the reference way. For each block in the RPO computed at entry: find the
+// first rewrite the rules allow in the block (instruction by instruction: its
+// guard, its sources, then the simplifier), by scanning backwards from the
+// instruction for what reaches it; apply it; look again from the start of
+// the block, until nothing applies. Then remove, one at a time with liveness
+// recomputed each time, a copy whose value replaced a use (or a MOV the
+// simplifier made a NOP) when nothing it writes is live after it.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "ir/general_optimize.h"
+#include "reference/reference.h"
+
+namespace ori::reference {
+namespace {
+
+bool writes(const Instr& in, Reg r) {
+  for (Reg d : in.defs())
+    if (d == r) return true;
+  return false;
+}
+
+// The index of the last instruction before `end` in `instrs` that writes r.
+std::optional<size_t> lastDef(const std::vector<Instr>& instrs, size_t end, Reg r) {
+  for (size_t j = end; j-- > 0;)
+    if (writes(instrs[j], r)) return j;
+  return std::nullopt;
+}
+
+struct State {
+  std::map<std::pair<uint32_t, size_t>, FoldMark> marks; // by (bix, index)
+  std::set<std::pair<uint32_t, size_t>> nops;            // MOVs made NOPs
+  GeneralOptimizeCounts counts;
+};
+
+class Rules {
+public:
+  Rules(Function& f, const CfgFacts& cfg, const GeneralOptimizeOptions& opt) : f(f), cfg(cfg), opt(opt) {}
+
+  // The copy that reaches use `r` at instruction i of block b: its value and index.
+  std::optional<std::pair<Operand, size_t>> reachingCopy(uint32_t b, size_t i, Reg r, bool& predicate) const {
+    const auto& instrs = f.blocks[b].instrs;
+    const auto j = lastDef(instrs, i, r);
+    if (!j) return std::nullopt;
+    const Instr& c = instrs[*j];
+    if (c.dsts.empty() || c.dsts[0].kind != Operand::Kind::Reg || c.dsts[0].reg != r) return std::nullopt;
+    bool zext = false;
+    if (c.op == Opcode::MOV && !c.srcs.empty() && c.srcs[0].kind == Operand::Kind::Reg) {
+      const auto s = lastDef(instrs, *j, c.srcs[0].reg);
+      zext = s && writesZeroExtended32(instrs[*s]);
+    }
+    std::optional<Operand> value = copySource(c, zext);
+    predicate = false;
+    if (!value && opt.predicateMarking) {
+      value = predicateCopySource(c);
+      predicate = value.has_value();
+    }
+    if (!value) return std::nullopt;
+    // The value must still be what it was: its register not written since.
+    if (const auto read = value->regRead(); read && !read->isConst())
+      for (size_t k = *j + 1; k < i; ++k)
+        if (writes(instrs[k], *read)) return std::nullopt;
+    return std::make_pair(*value, *j);
+  }
+
+  std::optional<bool> knownPredicate(uint32_t b, size_t i, const Operand& p) const {
+    if (p.kind != Operand::Kind::Reg || !p.reg.isPredicate()) return std::nullopt;
+    if (p.reg.isConst()) return !p.neg;
+    auto classify = [&](const Instr& def) -> std::optional<bool> {
+      if (def.dsts.empty() || def.dsts[0].kind != Operand::Kind::Reg || def.dsts[0].reg != p.reg) return std::nullopt;
+      const auto c = plop3ConstantResult(def);
+      if (!c) return std::nullopt;
+      return *c != p.neg;
+    };
+    const auto& instrs = f.blocks[b].instrs;
+    if (const auto j = lastDef(instrs, i, p.reg)) return classify(instrs[*j]);
+    uint32_t q = b;
+    for (uint32_t depth = 0; depth < kPredicateScanDepth; ++depth) {
+      if (cfg.preds[q].size() != 1) return std::nullopt;
+      q = cfg.preds[q][0];
+      if (q == b) return std::nullopt;
+      const auto& qi = f.blocks[q].instrs;
+      if (const auto j = lastDef(qi, qi.size(), p.reg)) return classify(qi[*j]);
+    }
+    return std::nullopt;
+  }
+
+  // Applies the first rewrite block b allows; false if there is none.
+  bool rewriteOnce(uint32_t b, State& st) {
+    auto& instrs = f.blocks[b].instrs;
+    for (size_t i = 0; i < instrs.size(); ++i) {
+      Instr& in = instrs[i];
+      for (int k = -1; k < int(in.srcs.size()); ++k) {
+        if (k < 0 && !in.guard) continue;
+        Operand& use = k < 0 ? *in.guard : in.srcs[size_t(k)];
+        if (use.kind != Operand::Kind::Reg || use.reg.isConst()) continue;
+        bool predicate = false;
+        const auto copy = reachingCopy(b, i, use.reg, predicate);
+        if (!copy || !mayReplaceUse(in, k, use.reg, copy->first, opt)) continue;
+        use = replacedUse(use, copy->first);
+        FoldMark& m = mark(st, b, copy->second);
+        m.mask |= predicate ? kFoldUnderPredicate : kFoldPropagated;
+        ++m.uses;
+        ++st.counts.usesReplaced;
+        return true;
+      }
+      if (selectEligible(in, opt)) {
+        if (auto mov = selectAsCopy(in, knownPredicate(b, i, in.srcs[2]))) {
+          in = *mov;
+          mark(st, b, i).mask |= kFoldDeferred;
+          ++st.counts.selectsToCopies;
+          return true;
+        }
+      } else if (in.op == Opcode::MOV && in.isGuarded()) {
+        if (const auto known = knownPredicate(b, i, *in.guard)) {
+          if (*known) {
+            in.guard.reset();
+          } else {
+            in = Instr{};
+            st.nops.insert({b, i});
+          }
+          mark(st, b, i).mask |= kFoldUnderPredicate;
+          ++st.counts.guardsResolved;
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  static FoldMark& mark(State& st, uint32_t b, size_t i) {
+    FoldMark& m = st.marks[{b, i}];
+    m.bix = b;
+    m.index = uint32_t(i);
+    return m;
+  }
+
+  Function& f;
+  const CfgFacts& cfg;
+  const GeneralOptimizeOptions& opt;
+};
+
+} // namespace
+
+GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt) {
+  GeneralOptimizeResult result;
+  if (f.blocks.empty()) return result;
+  const CfgFacts cfg = computeCfg(f);
+  State st;
+  Rules rules(f, cfg, opt);
+  for (uint32_t b : cfg.rpo)
+    while (rules.rewriteOnce(b, st)) {
+    }
+  for (const auto& [at, m] : st.marks) result.marks.push_back(m);
+  std::set<std::pair<uint32_t, size_t>> candidates = st.nops;
+  for (const auto& [at, m] : st.marks)
+    if (m.uses > 0) candidates.insert(at);
+  st.counts.removed = removeDeadCandidates(f, std::move(candidates));
+  if (st.counts.removed) dropEmptyUnlabelledBlocks(f);
+  result.counts = st.counts;
+  return result;
+}
+
+namespace {
+
+// The first instruction of `candidates` with nothing it writes live just after it.
+std::optional<std::pair<uint32_t, size_t>> firstDeadCandidate(const Function& f,
+                                                              const std::set<std::pair<uint32_t, size_t>>& candidates) {
+  const LivenessFacts live = computeLiveness(f, computeCfg(f));
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    std::set<Reg> liveNow(live.liveOut[b].begin(), live.liveOut[b].end());
+    const auto& instrs = f.blocks[b].instrs;
+    for (size_t i = instrs.size(); i-- > 0;) {
+      const Instr& in = instrs[i];
+      bool anyLive = false;
+      for (Reg d : in.defs()) anyLive = anyLive || liveNow.count(d);
+      if (!anyLive && candidates.count({b, i})) return std::make_pair(b, i);
+      if (!in.isGuarded())
+        for (Reg d : in.defs()) liveNow.erase(d);
+      for (Reg u : in.uses()) liveNow.insert(u);
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+uint32_t removeDeadCandidates(Function& f, std::set<std::pair<uint32_t, size_t>> candidates) {
+  uint32_t removed = 0;
+  while (const auto dead = firstDeadCandidate(f, candidates)) {
+    auto& instrs = f.blocks[dead->first].instrs;
+    instrs.erase(instrs.begin() + std::ptrdiff_t(dead->second));
+    // Later candidates of the block move up by one.
+    std::set<std::pair<uint32_t, size_t>> moved;
+    for (auto [b, i] : candidates)
+      if (b != dead->first || i < dead->second) moved.insert({b, i});
+      else if (i > dead->second) moved.insert({b, i - 1});
+    candidates = std::move(moved);
+    ++removed;
+  }
+  return removed;
+}
+
+} // namespace ori::reference
