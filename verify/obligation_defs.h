@@ -31,6 +31,7 @@ struct ObligationDef {
 
 // By family: verify/obligations_lop3.cpp, obligations_spec003.cpp, obligations_switch.cpp.
 std::vector<ObligationDef> lop3Obligations();
+std::vector<ObligationDef> spec002Obligations();
 std::vector<ObligationDef> spec003Obligations();
 std::vector<ObligationDef> switchObligations();
 

@@ -1,6 +1,6 @@
 // Switch dispatch read back from Ori IR (verify/switch_extract.h) and the
 // before/after check the --verify hook runs after phases 14, 30 and 80
-// (tools/oriopt/verify_phases.cpp). The pairs are hand-written .ori: an
+// (pipeline/verify_phases.cpp). The pairs are hand-written .ori: an
 // nvcc-style compare tree before, a jump-table, BST or bit-test lowering
 // after (and nvcc's own bit tests), each with its verdict derived by hand in a
 // comment. Every refutation is checked by evaluating both extracted programs
@@ -13,7 +13,7 @@
 
 #include "interp/interp.h"
 #include "ir/ori.h"
-#include "tools/oriopt/verify_phases.h"
+#include "pipeline/verify_phases.h"
 #include "verify/switch_extract.h"
 
 namespace {

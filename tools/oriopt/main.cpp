@@ -17,9 +17,8 @@
 #include "ir/ori.h"
 #include "ptx/ptx.h"
 #include "ir/verify.h"
-#include "tools/oriopt/dumps.h"
-#include "tools/oriopt/pipeline.h"
-#include "tools/oriopt/verify_phases.h"
+#include "pipeline/oriopt.h"
+#include "pipeline/verify_phases.h"
 #include "verify/nested_cond_check.h"
 #include "optimized/optimized.h"
 
@@ -39,6 +38,7 @@ struct Options {
   // Analysis dumps (issue 4): printed per function, after `// function NAME`.
   bool printEdges = false, dumpRpo = false, dumpDom = false, dumpLoops = false, dumpDot = false;
   bool dumpLiveness = false, dumpPressure = false; // issue 5
+  bool dumpFoldMarks = false; // issue 15: phase 29's marks (0x100, 0x200, 0x400)
   bool dumpAnnotations = false; // AnalyzeControlFlow, phase 3
   // RPO order of the dumps, ptxas's raw RPO slot arrays, the unreachable-block
   // erase, and the testing aid that undoes the parser's split at control flow.
@@ -64,32 +64,6 @@ struct Options {
 [[noreturn]] void usageError(const std::string& msg) {
   std::cerr << "oriopt: error: " << msg << "\n";
   std::exit(1);
-}
-
-// --unsplit-blocks: appends every unlabelled block to the block before it
-// (the parser starts one after each control-flow instruction; no label or
-// table can name it), leaving control flow inside blocks as ptxas's lowering
-// may, for phase 6 to split again.
-void unsplitBlocks(Function& f) {
-  if (f.blocks.empty()) return;
-  std::vector<uint32_t> newIndex(f.blocks.size());
-  std::vector<Block> joined;
-  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
-    Block& blk = f.blocks[b];
-    if (b > 0 && blk.label.empty()) {
-      for (Instr& in : blk.instrs) joined.back().instrs.push_back(std::move(in));
-    } else {
-      joined.push_back(std::move(blk));
-    }
-    newIndex[b] = uint32_t(joined.size() - 1);
-  }
-  for (Block& blk : joined)
-    for (Instr& in : blk.instrs)
-      for (Operand& op : in.srcs)
-        if (op.kind == Operand::Kind::Label) op.target = newIndex[op.target];
-  for (JumpTable& jt : f.jumpTables)
-    for (uint32_t& t : jt.targets) t = newIndex[t];
-  f.blocks = std::move(joined);
 }
 
 bool readFile(const std::string& path, std::string& out) {
@@ -221,19 +195,6 @@ RunConfig makeRunConfig(const Options& o, const Module& m) {
   return cfg;
 }
 
-// Standard input is PTX when its first directive, after comments, is .version
-// (every PTX module starts so; .ori text never does).
-bool startsLikePtx(std::string_view t) {
-  size_t i = 0;
-  while (i < t.size()) {
-    if (std::isspace(static_cast<unsigned char>(t[i]))) ++i;
-    else if (t.substr(i, 2) == "//") i = std::min(t.size(), t.find('\n', i));
-    else if (t.substr(i, 2) == "/*") i = std::min(t.size(), t.find("*/", i) + 2);
-    else break;
-  }
-  return t.substr(i, 8) == ".version";
-}
-
 std::string hexBytes(const std::vector<uint8_t>& bytes) {
   std::string out;
   out.reserve(bytes.size() * 2);
@@ -319,15 +280,13 @@ int runMain(const Options& o) {
     if (auto* err = std::get_if<std::string>(&parsed)) usageError("--phases: " + *err);
     phases = std::get<0>(parsed);
   } else {
-    for (const PipelineEntry& e : pipeline())
-      if (e.byDefault) phases.push_back(&e);
+    phases = defaultPhases();
   }
 
   std::string fileName = o.input == "-" ? "<stdin>" : o.input;
   std::string text;
   if (!readFile(o.input, text)) usageError(fmt::format("cannot read '{}'", o.input));
-  bool isPtx = fileName.ends_with(".ptx") || (o.input == "-" && startsLikePtx(text));
-  ParseResult parsed = isPtx ? ptx::parseAndLower(text, fileName) : parseOri(text, fileName);
+  ParseResult parsed = parseModule(text, fileName);
   if (parsed.error) {
     std::cerr << parsed.error->str() << "\n";
     return 1;
@@ -395,19 +354,25 @@ int runMain(const Options& o) {
       std::cerr << "verify phase 38 OptimizeNestedCondBranches: " << c.line << "\n";
       combinationRefuted = combinationRefuted || c.verdict == verify::TvResult::Verdict::Refuted;
     };
-  for (const PipelineEntry* e : phases) {
-    std::optional<Module> before;
-    if (o.verify) before = m;
-    for (Function& f : m.functions) e->run(f, ctx);
+  if (o.dumpFoldMarks)
+    ctx.foldMarksObserver = [](const Function& f, std::string_view phase, const std::vector<FoldMark>& marks) {
+      std::cout << "fold-marks: function " << f.name << " phase " << phase << ": " << marks.size() << " marked\n"
+                << formatFoldMarks(marks);
+    };
+  RunOptions run;
+  run.keepBefore = o.verify;
+  run.afterPhase = [&](const PipelineEntry& e, const Module* before, const Module&) {
     if (combinationRefuted) {
       std::cerr << "oriopt: error: phase 38 OptimizeNestedCondBranches made a combination that changes behaviour (above)\n";
       std::exit(1);
     }
     if (before) {
-      const PhaseInfo* info = findPhase(std::to_string(e->phase));
-      checkStep(*before, fmt::format("phase {} {}", e->phase, info ? info->name : ""));
+      const PhaseInfo* info = findPhase(std::to_string(e.phase));
+      checkStep(*before, fmt::format("phase {} {}", e.phase, info ? info->name : ""));
     }
-  }
+    return true;
+  };
+  runPhases(m, phases, ctx, run);
   if (o.eraseUnreachable) {
     std::optional<Module> before;
     if (o.verify) before = m;
@@ -550,6 +515,10 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_flag("--dump-dom", o.dumpDom, "Print immediate dominators");
   app.add_flag("--dump-loops", o.dumpLoops, "Print natural loops: header, depth, latches, body, exits, preheader");
   app.add_flag("--dump-cfg-dot", o.dumpDot, "Print the CFG as Graphviz DOT (ptxas's format)");
+  app.add_flag("--dump-fold-marks", o.dumpFoldMarks,
+               "Print the marks phases 29/46/65 leave on destinations: 0x100 propagated, 0x200 deferred (SEL made a "
+               "copy), 0x400 under predicate (predicate copy, resolved guard), at each instruction's place as the phase "
+               "found it");
   app.add_flag("--dump-liveness", o.dumpLiveness, "Print live-in and live-out registers of each block; warn of uninitialized registers");
   app.add_flag("--dump-annotations", o.dumpAnnotations,
                "Print AnalyzeControlFlow's (phase 3) RPONum, +280 flags and +152 latch-pred/exit field of each block; honours -O and --knob 235");

@@ -1,5 +1,5 @@
-// oriopt --verify (tools/oriopt/verify_phases.h).
-#include "tools/oriopt/verify_phases.h"
+// oriopt --verify (pipeline/verify_phases.h).
+#include "pipeline/verify_phases.h"
 
 #include <fmt/format.h>
 

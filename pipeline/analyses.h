@@ -1,6 +1,7 @@
-// The analysis dumps of the command line (--print-edges, --dump-rpo,
-// --dump-dom, --dump-loops, --dump-cfg-dot, --dump-liveness, --dump-pressure,
-// --dump-annotations) and --impl.
+// The analyses from the chosen half (--impl; Both compares the two) and their
+// dumps in ptxas's formats, as the command line prints them (--print-edges,
+// --dump-rpo, --dump-dom, --dump-loops, --dump-cfg-dot, --dump-liveness,
+// --dump-pressure, --dump-annotations).
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // CFG dumps in ptxas's formats (spec/000 "RPO Debug Dump", "CFG
 // Visualization"; DESIGN.md "The command line").
-#include "tools/oriopt/dumps.h"
+#include "pipeline/analyses.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

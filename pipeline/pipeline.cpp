@@ -1,11 +1,13 @@
-#include "tools/oriopt/pipeline.h"
+#include "pipeline/pipeline.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
+#include "ir/arch.h"
 #include "ir/ori.h"
 #include "optimized/optimized.h"
 #include "reference/reference.h"
@@ -176,26 +178,108 @@ void optimizeNestedCondBranchesPhase(Function& f, PassContext& ctx) {
                [&](Function& g) { optimized::optimizeNestedCondBranches(g, watch); });
 }
 
+// The GeneralOptimize options of the target: sub_8F2E50's SM, sub_8F29C0's
+// class, limit-fold-fp.
+GeneralOptimizeOptions generalOptimizeOptions(const PassContext& ctx) {
+  GeneralOptimizeOptions o;
+  const ArchInfo* arch = ctx.arch ? ctx.arch : findArch(kDefaultArch);
+  o.smEncoded = arch->encoded;
+  o.predicateMarking = archAllowsPredicateMarking(o.smEncoded);
+  o.limitFoldFp = ctx.knobs.getBool("limit-fold-fp");
+  return o;
+}
+
+// Phase 29's suite (sub_908EB0), which phases 29, 46 and 65 run: both halves
+// must agree on the text, the counts and the marks.
+void runGeneralOptimize(Function& f, PassContext& ctx, std::string_view what) {
+  const GeneralOptimizeOptions o = generalOptimizeOptions(ctx);
+  GeneralOptimizeResult ref, opt;
+  runTransform(f, ctx, what, [&](Function& g) { ref = reference::generalOptimize(g, o); },
+               [&](Function& g) { opt = optimized::generalOptimize(g, o); });
+  if (ctx.half == PassContext::Half::Both && ctx.error.empty() && !(ref == opt))
+    ctx.error = fmt::format("function {}: {}: reference and optimized differ in counts or fold marks", f.name, what);
+  if (ctx.foldMarksObserver && !f.isDeclaration())
+    ctx.foldMarksObserver(f, what, ctx.half == PassContext::Half::Reference ? ref.marks : opt.marks);
+}
+
+// Phase 13 GeneralOptimizeEarly (spec/002 sub_7917F0): from -O2, unless knob 214
+// disables it or knob 487 turns general optimization off; knob 464 is the
+// budget of the fixed-point loop.
+void generalOptimizeEarlyPhase(Function& f, PassContext& ctx) {
+  if (gateOptLevel(ctx) < 2 || ctx.knobs.getBool("DisableMergeEquivalentConditionalFlow") ||
+      !ctx.knobs.getBool("GeneralOptimizationEnable"))
+    return;
+  const int64_t budget = ctx.knobs.getInt("MergeEquivalentConditionalFlowBudget");
+  EarlyOptimizeCounts ref, opt;
+  runTransform(f, ctx, "GeneralOptimizeEarly", [&](Function& g) { ref = reference::generalOptimizeEarly(g, budget); },
+               [&](Function& g) { opt = optimized::generalOptimizeEarly(g, budget); });
+  if (ctx.half == PassContext::Half::Both && ctx.error.empty() && !(ref == opt))
+    ctx.error = fmt::format("function {}: GeneralOptimizeEarly: reference and optimized differ in counts", f.name);
+}
+
+// Phase 29 GeneralOptimize (spec/002 sub_C5FC50): from -O2 ("count > 1"), with
+// knob 487 on and knob 231 (DisableRedundantBarrierRemoval, the spec's dump
+// mode) off.
+void generalOptimizePhase(Function& f, PassContext& ctx) {
+  if (gateOptLevel(ctx) < 2 || !ctx.knobs.getBool("GeneralOptimizationEnable") ||
+      ctx.knobs.getBool("DisableRedundantBarrierRemoval"))
+    return;
+  runGeneralOptimize(f, ctx, "GeneralOptimize");
+}
+
+// Phase 46 GeneralOptimizeMid2 (spec/002 0xC60840): the SM backend's slot 0x1C0,
+// which is the no-op sentinel sub_7D6DD0 where the architecture has no
+// predicate-aware suite (sub_8F29C0 false: sm_30, sm_60) and phase 29's suite
+// elsewhere (docs/general-optimize.md says why this reading).
+void generalOptimizeMid2Phase(Function& f, PassContext& ctx) {
+  if (!generalOptimizeOptions(ctx).predicateMarking) return;
+  runGeneralOptimize(f, ctx, "GeneralOptimizeMid2");
+}
+
+// Phase 58 GeneralOptimizeLate (spec/002 sub_8F7080): from -O3 ("> 2"); knob 605
+// (ReassociateCSEWindow) keeps the window to its existing entries.
+void generalOptimizeLatePhase(Function& f, PassContext& ctx) {
+  if (gateOptLevel(ctx) < 3) return;
+  const bool existingOnly = ctx.knobs.getBool("ReassociateCSEWindow");
+  LateOptimizeCounts ref, opt;
+  runTransform(f, ctx, "GeneralOptimizeLate", [&](Function& g) { ref = reference::generalOptimizeLate(g, existingOnly); },
+               [&](Function& g) { opt = optimized::generalOptimizeLate(g, existingOnly); });
+  if (ctx.half == PassContext::Half::Both && ctx.error.empty() && !(ref == opt))
+    ctx.error = fmt::format("function {}: GeneralOptimizeLate: reference and optimized differ in counts", f.name);
+}
+
+// Phase 65 GeneralOptimizeLate2 (spec/002 sub_C60550): from -O2 ("> 1"), the
+// compilation unit's slot 392: phase 29's suite on every architecture.
+void generalOptimizeLate2Phase(Function& f, PassContext& ctx) {
+  if (gateOptLevel(ctx) < 2) return;
+  runGeneralOptimize(f, ctx, "GeneralOptimizeLate2");
+}
+
 // Phase 80 ExpandJmxComputation: every JMX becomes a BRX (no gate: it must
 // run for the code to be final).
 void expandJmxComputationPhase(Function& f, PassContext& ctx) {
   runTransform(f, ctx, "ExpandJmxComputation", reference::expandJmxComputation, optimized::expandJmxComputation);
 }
 
-// Implemented phases in pipeline order.
+// Implemented phases in pipeline order: THE phase table. A new phase is one
+// more line here, at its place in allPhases() order.
 constexpr PipelineEntry kPipeline[] = {
-    {0, nullptr}, // sentinel so the array is not empty; never runs (see pipeline())
     {3, analyzeControlFlowPhase},
     {6, setControlFlowOpLastInBBPhase},
     {10, earlyOriSimpleLiveDeadPhase, false},
+    {13, generalOptimizeEarlyPhase, false},
     {14, doSwitchOptFirstPhase, false},
     {15, oriBranchOptPhase, false},
     {16, oriPerformLiveDeadPhase, false},
     {19, oriSplitLiveRangesPhase, false},
+    {29, generalOptimizePhase, false},
     {30, doSwitchOptSecondPhase, false},
     {33, oriPerformLiveDeadPhase, false},
     {38, optimizeNestedCondBranchesPhase, false},
+    {46, generalOptimizeMid2Phase, false},
+    {58, generalOptimizeLatePhase, false},
     {61, oriPerformLiveDeadPhase, false},
+    {65, generalOptimizeLate2Phase, false},
     {80, expandJmxComputationPhase, false},
     {84, oriPerformLiveDeadPhase, false},
     {112, placeBlocksInSourceOrderPhase},
@@ -206,13 +290,100 @@ void eraseUnreachablePass(Function& f, PassContext& ctx) {
   runTransform(f, ctx, "erase-unreachable", reference::eraseUnreachableBlocks, optimized::eraseUnreachableBlocks);
 }
 
+void unsplitBlocks(Function& f) {
+  if (f.blocks.empty()) return;
+  std::vector<uint32_t> newIndex(f.blocks.size());
+  std::vector<Block> joined;
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    Block& blk = f.blocks[b];
+    if (b > 0 && blk.label.empty()) {
+      for (Instr& in : blk.instrs) joined.back().instrs.push_back(std::move(in));
+    } else {
+      joined.push_back(std::move(blk));
+    }
+    newIndex[b] = uint32_t(joined.size() - 1);
+  }
+  for (Block& blk : joined)
+    for (Instr& in : blk.instrs)
+      for (Operand& op : in.srcs)
+        if (op.kind == Operand::Kind::Label) op.target = newIndex[op.target];
+  for (JumpTable& jt : f.jumpTables)
+    for (uint32_t& t : jt.targets) t = newIndex[t];
+  f.blocks = std::move(joined);
+}
+
 void reorderBlocksPass(Function& f, PassContext& ctx, const std::vector<uint32_t>& order) {
   runTransform(f, ctx, "reorder-blocks", [&](Function& g) { reference::reorderBlocks(g, order); },
                [&](Function& g) { optimized::reorderBlocks(g, order); });
 }
 
+std::optional<std::string> checkPipelineOrder(std::span<const PipelineEntry> table) {
+  const std::span<const PhaseInfo> all = allPhases();
+  size_t next = 0; // the first index of allPhases() the next entry may take
+  for (size_t i = 0; i < table.size(); ++i) {
+    const PipelineEntry& e = table[i];
+    if (!e.run) return fmt::format("pipeline entry {} (phase {}) runs nothing", i, e.phase);
+    auto it = std::find_if(all.begin(), all.end(), [&](const PhaseInfo& p) { return p.number == e.phase; });
+    if (it == all.end()) return fmt::format("pipeline entry {}: phase {} is not in the phase registry", i, e.phase);
+    const size_t at = size_t(it - all.begin());
+    if (at < next)
+      return fmt::format("pipeline entry {}: phase {} {} comes after phase {} {}, against ptxas's order", i, e.phase,
+                         it->name, table[i - 1].phase, findPhase(std::to_string(table[i - 1].phase))->name);
+    next = at + 1;
+  }
+  return std::nullopt;
+}
+
 std::span<const PipelineEntry> pipeline() {
-  return std::span<const PipelineEntry>(kPipeline).subspan(1);
+  static const bool checked = [] {
+    if (auto problem = checkPipelineOrder(kPipeline)) {
+      std::fprintf(stderr, "oriopt: internal error: %s\n", problem->c_str());
+      std::abort();
+    }
+    return true;
+  }();
+  (void)checked;
+  return kPipeline;
+}
+
+std::vector<const PipelineEntry*> defaultPhases() {
+  std::vector<const PipelineEntry*> out;
+  for (const PipelineEntry& e : pipeline())
+    if (e.byDefault) out.push_back(&e);
+  return out;
+}
+
+ModuleSize moduleSize(const Module& m) {
+  ModuleSize s;
+  for (const Function& f : m.functions) {
+    s.blocks += f.blocks.size();
+    for (const Block& b : f.blocks) s.instrs += b.instrs.size();
+  }
+  return s;
+}
+
+void runPhase(Module& m, const PipelineEntry& e, PassContext& ctx) {
+  for (Function& f : m.functions) e.run(f, ctx);
+}
+
+std::vector<PhaseStats> runPhases(Module& m, std::span<const PipelineEntry* const> phases, PassContext& ctx,
+                                  const RunOptions& opts) {
+  std::vector<PhaseStats> out;
+  for (const PipelineEntry* e : phases) {
+    std::optional<Module> before;
+    if (opts.keepBefore) before = m;
+    PhaseStats st;
+    st.phase = e->phase;
+    st.before = moduleSize(m);
+    const auto start = std::chrono::steady_clock::now();
+    runPhase(m, *e, ctx);
+    st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    st.after = moduleSize(m);
+    out.push_back(st);
+    if (!ctx.error.empty()) break;
+    if (opts.afterPhase && !opts.afterPhase(*e, before ? &*before : nullptr, m)) break;
+  }
+  return out;
 }
 
 bool isImplemented(int phase) {
