@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <variant>
@@ -50,6 +51,7 @@ struct Slot {
   uint64_t offset = 0;
   int64_t parent = -1; // >= 0: bytes at `offset` of the buffer slot `parent` (its tag bit) points to
   bool indexed = false; // ... at `offset` from an element the kernel indexes (data or a thread index)
+  uint64_t stride = 0;  // > 0: `offset` in each element of `stride` bytes of var, indexed by thread or CTA
   friend auto operator<=>(const Slot&, const Slot&) = default;
 };
 
@@ -60,6 +62,10 @@ struct SlotFacts {
   bool texture = false;     // the handle of a TEX
   unsigned depth = 0;       // pointers followed to reach it (a parameter or variable: 0)
 };
+
+// Elements of a variable's array of structs that get their fields bound, at most (each pointer
+// field a buffer of its own).
+constexpr int64_t kMaxBoundElements = 16;
 
 // Pointers loaded from buffers are followed this deep (a linked list would go on forever).
 constexpr unsigned kMaxPointerDepth = 3;
@@ -100,7 +106,8 @@ bool isIntOp(Opcode op) {
 // directly, to a fixed point.
 class SlotFlow {
 public:
-  SlotFlow(const Module& m, const Function& kernel) : m_(m) {
+  SlotFlow(const Module& m, const Function& kernel, const Dim3& threads, const Dim3& ctas)
+      : m_(m), threads_(threads), ctas_(ctas) {
     std::vector<const Function*> work{&kernel};
     std::set<const Function*> seen{&kernel};
     while (!work.empty()) {
@@ -126,6 +133,9 @@ public:
     bool backward = false; // also an address base with a negative displacement ([R-0x4])
     size_t tag = 0; // the slot's tag bit (Slot::parent names a parent by it)
   };
+  // .texref symbols a TEX reads, with the most coordinates it uses.
+  const std::map<std::string, unsigned>& texrefs() const { return texrefs_; }
+
   std::vector<Result> results() const {
     std::vector<Result> out;
     for (size_t i = 0; i < slots_.size(); ++i)
@@ -136,6 +146,9 @@ public:
 
 private:
   const Module& m_;
+  Dim3 threads_, ctas_;
+  std::map<std::string, unsigned> texrefs_;
+  std::map<const Function*, auto_detail::PolyFlow> polys_;
   std::vector<const Function*> funcs_;
   std::map<Slot, size_t> slotIndex_; // slot -> tag bit
   std::vector<Slot> slots_;          // tag bit -> slot
@@ -226,6 +239,48 @@ private:
     return e;
   }
 
+  // A load [R + imm] at &var + (terms over thread and CTA indices) + disp, var a .global or
+  // .const variable without an initializer that is an array of elements of g bytes (g the
+  // terms' coefficients' gcd): the slot at disp % g of every element, and the elements the
+  // launch reads (threads_ x ctas_).
+  bool strideSlot(const Function& f, const Instr& in, Slot& slot) {
+    if (in.srcs.empty()) return false;
+    const Operand& a = in.srcs[0];
+    const bool bank = a.kind == Operand::Kind::CBank; // LDC c[b][R+imm]: R holds the variable's address
+    if ((a.kind != Operand::Kind::Mem && !bank) || !a.hasReg || !a.sym.empty()) return false;
+    auto it = polys_.find(&f);
+    if (it == polys_.end()) it = polys_.emplace(&f, auto_detail::PolyFlow(m_, f)).first;
+    std::optional<auto_detail::Poly> p = it->second.address(bank ? Operand::mem(a.reg, a.imm) : a);
+    if (!p || !p->var || p->terms.empty() || p->disp < 0) return false;
+    const Variable* v = p->var;
+    if ((v->space != Space::Global && v->space != Space::Const) || !v->init.empty()) return false;
+    uint64_t g = 0;
+    for (const auto& [k, c] : p->terms) {
+      if (k.first >= 0 || (k.second != auto_detail::kNoAtom && k.second >= 0)) return false; // a parameter
+      g = std::gcd(g, uint64_t(c < 0 ? -c : c));
+    }
+    const unsigned w = loadWidth(in);
+    const uint64_t off = uint64_t(p->disp) % std::max<uint64_t>(g, 1);
+    if (g < w || g > v->size() || v->size() % g != 0 || off + w > g) return false;
+    auto range = auto_detail::polyRange(*p, [&](int64_t atom) { return auto_detail::sregRange(atom, threads_, ctas_); });
+    if (!range) return false;
+    slot = Slot{v, off, -1, false, g};
+    auto [r, fresh] = strideRanges_.emplace(slot, std::pair<int64_t, int64_t>{INT64_MAX, INT64_MIN});
+    (void)fresh;
+    r->second.first = std::min(r->second.first, range->first / int64_t(g));
+    r->second.second = std::max(r->second.second, range->second / int64_t(g));
+    return true;
+  }
+  std::map<Slot, std::pair<int64_t, int64_t>> strideRanges_;
+
+public:
+  // Slot::stride slots: the first and last element a launch reads.
+  std::pair<int64_t, int64_t> elements(const Slot& s) const {
+    auto it = strideRanges_.find(s);
+    return it == strideRanges_.end() ? std::pair<int64_t, int64_t>{0, -1} : it->second;
+  }
+
+private:
   bool pass(const Function& f) {
     bool changed = false;
     for (const Block& b : f.blocks)
@@ -235,8 +290,14 @@ private:
           for (size_t k : which)
             if (k < in.srcs.size()) t.merge(tagsOf(f, in.srcs[k], 4));
         };
+        Slot strided;
         switch (in.op) {
         case Opcode::LDC:
+          if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::CBank && in.srcs[0].hasReg) {
+            if (strideSlot(f, in, strided)) d = t = slotTag(strided, loadWidth(in));
+            break;
+          }
+          [[fallthrough]];
         case Opcode::MOV:
           if (!in.srcs.empty()) {
             t = tagsOf(f, in.srcs[0], loadWidth(in));
@@ -258,6 +319,11 @@ private:
               break;
             case SymKind::Variable: d = t = slotTag({v, uint64_t(in.srcs[0].imm)}, loadWidth(in)); break;
             case SymKind::None: {
+              // A field of an array of structs in a module variable, indexed by thread or CTA.
+              if (Slot ss; strideSlot(f, in, ss)) {
+                d = t = slotTag(ss, loadWidth(in));
+                break;
+              }
               // A value loaded from a buffer: the buffer's content; a pointer or handle (8 bytes)
               // at a constant offset from its start or from an indexed element.
               const Operand& a = in.srcs[0];
@@ -313,6 +379,10 @@ private:
         changed |= mergeInto(regs_, f, in, t);
         changed |= mergeInto(direct_, f, in, d);
         changed |= mergeInto(exact_, f, in, exactTags(f, in, d));
+        if (in.op == Opcode::TEX && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Symbol) {
+          unsigned& dims = texrefs_[in.srcs[0].sym];
+          if (dims < surfaceDims(in.mods)) dims = surfaceDims(in.mods), changed = true;
+        }
         if ((in.op == Opcode::SULD || in.op == Opcode::SUST || in.op == Opcode::TEX) && !in.srcs.empty() &&
             in.srcs[0].kind == Operand::Kind::Reg)
           if (auto it = regs_.find({&f, in.srcs[0].reg}); it != regs_.end())
@@ -406,6 +476,73 @@ std::optional<uint64_t> exitChain(const Function& f, uint32_t b) {
   return std::nullopt;
 }
 
+// Rule 6 (auto_launch.h): products of integer parameters in a buffer's address. `out` holds the
+// parameters' bindings, in order; `chosen` the integer ones by bank offset (both updated).
+void boundProducts(const Module& m, const Function& kernel, const AutoLaunchOptions& o, std::vector<AutoBinding>& out,
+                   std::map<uint64_t, uint64_t>& chosen) {
+  using auto_detail::kNoAtom;
+  std::set<int64_t> buffers; // bank offsets of 8-byte pointer parameters bound to buffers
+  for (size_t i = 0; i < kernel.params.size() && i < out.size(); ++i)
+    if (out[i].kind == AutoBinding::Kind::Buffer) buffers.insert(int64_t(kernel.params[i].offset));
+  if (buffers.empty() || chosen.size() < 1) return;
+  struct Use {
+    auto_detail::Poly offset; // from the buffer's start
+    unsigned width;
+  };
+  std::vector<Use> uses;
+  const auto_detail::PolyFlow flow(m, kernel);
+  for (const Block& b : kernel.blocks)
+    for (const Instr& in : b.instrs) {
+      if (!(in.info().flags & MEMORY) || in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Mem || !in.srcs[0].hasReg)
+        continue;
+      std::optional<auto_detail::Poly> p = flow.address(in.srcs[0]);
+      if (!p || p->var) continue;
+      // The base: one buffer parameter, added once.
+      int64_t base = -1;
+      bool ok = true, product = false;
+      for (const auto& [k, c] : p->terms) {
+        if (k.second == kNoAtom && buffers.count(k.first) && c == 1 && base < 0) {
+          base = k.first;
+          continue;
+        }
+        for (int64_t a : {k.first, k.second})
+          if (a >= 0 && !chosen.count(uint64_t(a))) ok = false; // a pointer, float, struct ...
+        product |= k.first >= 0 && k.second >= 0;
+      }
+      if (base < 0 || !ok || !product) continue;
+      p->terms.erase({base, kNoAtom});
+      uses.push_back({*p, loadWidth(in)});
+    }
+  if (uses.empty()) return;
+  const int64_t floor = int64_t(o.threads.count());
+  auto range = [&](int64_t atom) -> std::optional<std::pair<int64_t, int64_t>> {
+    if (atom < 0) return auto_detail::sregRange(atom, o.threads, o.ctas);
+    int64_t v = int64_t(chosen.at(uint64_t(atom)));
+    return std::pair<int64_t, int64_t>{v, v};
+  };
+  for (int round = 0; round < 64; ++round) {
+    bool halved = false;
+    for (const Use& u : uses) {
+      auto r = auto_detail::polyRange(u.offset, range);
+      if (r && r->second + int64_t(u.width) <= int64_t(o.bufferBytes)) continue;
+      // The largest parameter of a product of parameters, above the floor.
+      int64_t pick = -1;
+      for (const auto& [k, c] : u.offset.terms)
+        if (k.first >= 0 && k.second >= 0)
+          for (int64_t a : {k.first, k.second})
+            if (int64_t(chosen[uint64_t(a)]) > floor && (pick < 0 || chosen[uint64_t(a)] > chosen[uint64_t(pick)])) pick = a;
+      if (pick < 0) continue;
+      chosen[uint64_t(pick)] = uint64_t(std::max<int64_t>(floor, int64_t(chosen[uint64_t(pick)]) / 2));
+      halved = true;
+      break;
+    }
+    if (!halved) break;
+  }
+  for (size_t i = 0; i < kernel.params.size() && i < out.size(); ++i)
+    if (out[i].kind == AutoBinding::Kind::Integer)
+      if (auto it = chosen.find(kernel.params[i].offset); it != chosen.end()) out[i].value = it->second;
+}
+
 } // namespace
 
 std::vector<uint8_t> autoBufferBytes(uint64_t size, uint32_t floatWords) {
@@ -436,7 +573,8 @@ Surface autoSurface(unsigned dims, uint64_t handle, bool texture) {
 }
 
 std::vector<AutoBinding> autoBindings(const Module& m, const Function& kernel, const AutoLaunchOptions& o) {
-  const std::vector<SlotFlow::Result> slots = SlotFlow(m, kernel).results();
+  const SlotFlow flow(m, kernel, o.threads, o.ctas);
+  const std::vector<SlotFlow::Result> slots = flow.results();
   uint64_t handles = 0; // surface and texture handles given so far (they count from 1)
   const uint64_t count = o.count ? *o.count : o.threads.count() * o.ctas.count();
   auto integer = [&](uint32_t width) { return width == 1 ? 1 : width >= 8 ? count : count & ((uint64_t(1) << (8 * width)) - 1); };
@@ -557,6 +695,7 @@ std::vector<AutoBinding> autoBindings(const Module& m, const Function& kernel, c
     }
     out.push_back(std::move(b));
   }
+  boundProducts(m, kernel, o, out, chosen);
   auto addVariable = [&](const Variable& v) {
     if ((v.space != Space::Global && v.space != Space::Const) || !v.init.empty()) return;
     AutoBinding b;
@@ -566,18 +705,34 @@ std::vector<AutoBinding> autoBindings(const Module& m, const Function& kernel, c
     b.kind = AutoBinding::Kind::Bytes;
     b.size = v.size();
     for (const SlotFlow::Result& r : slots)
-      if (r.slot.var == &v && r.slot.offset + r.facts.width <= v.size())
+      if (r.slot.var == &v && r.slot.stride == 0 && r.slot.offset + r.facts.width <= v.size())
         if (auto fd = field(r, 0, v.space == Space::Global)) b.fields.push_back(*fd);
+    // Fields of an array of structs indexed by thread or CTA: in each element the launch reads.
+    auto overlaps = [&](uint64_t at, uint64_t width) {
+      return std::any_of(b.fields.begin(), b.fields.end(),
+                         [&](const AutoField& fd) { return fd.offset < at + width && at < fd.offset + fd.width; });
+    };
+    for (const SlotFlow::Result& r : slots) {
+      if (r.slot.var != &v || r.slot.stride == 0) continue;
+      auto [first, last] = flow.elements(r.slot);
+      first = std::max<int64_t>(first, 0);
+      last = std::min<int64_t>({last, int64_t(v.size() / r.slot.stride) - 1, first + kMaxBoundElements - 1});
+      for (int64_t e = first; e <= last; ++e) {
+        const uint64_t at = uint64_t(e) * r.slot.stride + r.slot.offset;
+        if (at + r.facts.width > v.size() || overlaps(at, r.facts.width)) continue;
+        if (auto fd = field(r, 0, v.space == Space::Global)) {
+          fd->offset = at;
+          b.fields.push_back(*fd);
+        }
+      }
+    }
     // Counts read at an index (another kernel's output): `count` where this launch reads them.
     for (const auto_detail::IndexUse& u : uses) {
       auto it = chosen.find(u.paramOffset);
       if (u.var != &v || !u.bound || it == chosen.end()) continue;
       int64_t at = u.scale * int64_t(it->second) + u.disp;
       if (at < 0 || uint64_t(at) + u.width > v.size()) continue;
-      bool overlaps = std::any_of(b.fields.begin(), b.fields.end(), [&](const AutoField& fd) {
-        return fd.offset < uint64_t(at) + u.width && uint64_t(at) < fd.offset + fd.width;
-      });
-      if (!overlaps) b.fields.push_back({AutoField::Kind::Integer, uint64_t(at), u.width, integer(u.width), 0, {}});
+      if (!overlaps(uint64_t(at), u.width)) b.fields.push_back({AutoField::Kind::Integer, uint64_t(at), u.width, integer(u.width), 0, {}});
     }
     std::sort(b.fields.begin(), b.fields.end(), [](const AutoField& x, const AutoField& y) { return x.offset < y.offset; });
     if (!b.fields.empty()) out.push_back(std::move(b));
@@ -585,12 +740,24 @@ std::vector<AutoBinding> autoBindings(const Module& m, const Function& kernel, c
   for (const Variable& v : m.variables) addVariable(v);
   for (const Function& g : m.functions)
     for (const Variable& v : g.variables) addVariable(v);
+  // Module .texref symbols a TEX reads: a surface of their name (not normalized, as a texture
+  // reference the host binds is by default).
+  for (const auto& [name, dims] : flow.texrefs()) {
+    AutoBinding b;
+    b.variable = true;
+    b.name = name;
+    b.kind = AutoBinding::Kind::Texture;
+    AutoField fd{AutoField::Kind::Surface, 0, 8, ++handles, dims, {}, false, false};
+    b.fields.push_back(fd);
+    out.push_back(std::move(b));
+  }
   return out;
 }
 
 std::vector<AutoBinding> bindAuto(const Module& m, const Function& kernel, std::vector<AutoBinding> bindings,
                                   RunConfig& cfg) {
   std::erase_if(bindings, [&](const AutoBinding& b) {
+    if (b.kind == AutoBinding::Kind::Texture) return cfg.surfaces.count(b.name) > 0;
     return b.variable ? cfg.variableBytes.count(b.name) > 0
                       : cfg.params.count(b.name) || cfg.buffers.count(b.name) || cfg.paramBytes.count(b.name);
   });
@@ -617,6 +784,13 @@ std::vector<AutoBinding> bindAuto(const Module& m, const Function& kernel, std::
     if (b.kind == AutoBinding::Kind::Buffer) {
       cfg.buffers[b.name] = autoBufferBytes(b.value, b.floatWords);
       addChildren(b.name, b.children);
+    }
+    if (b.kind == AutoBinding::Kind::Texture) {
+      for (AutoField& fd : b.fields) {
+        fd.value += taken;
+        cfg.surfaces[b.name] = autoSurface(fd.dims, fd.value, false);
+      }
+      continue;
     }
     for (AutoField& fd : b.fields) {
       if (fd.kind == AutoField::Kind::Pointer) {
@@ -665,7 +839,7 @@ std::vector<AutoBinding> bindAuto(const Module& m, const Function& kernel, std::
   }
   for (const AutoBinding& b : bindings) {
     switch (b.kind) {
-    case AutoBinding::Kind::Buffer: break;
+    case AutoBinding::Kind::Buffer: case AutoBinding::Kind::Texture: break;
     case AutoBinding::Kind::Integer: case AutoBinding::Kind::Float: cfg.params[b.name] = b.value; break;
     case AutoBinding::Kind::Bytes: {
       std::vector<uint8_t> bytes(size_t(b.size), 0);
@@ -732,6 +906,9 @@ std::string formatBindings(const std::vector<AutoBinding>& bindings) {
       break;
     case AutoBinding::Kind::Integer: out += fmt::format("{}", b.value); break;
     case AutoBinding::Kind::Float: out += floatText(b.type, b.value); break;
+    case AutoBinding::Kind::Texture:
+      out += b.fields.empty() ? "texref" : fmt::format("texref{}d#{}", b.fields[0].dims, b.fields[0].value);
+      break;
     case AutoBinding::Kind::Bytes: {
       std::string fields;
       for (const AutoField& fd : b.fields) {

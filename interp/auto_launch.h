@@ -48,10 +48,17 @@
 //     the middle of its buffer.
 //  4c. A surface or texture handle: a Surface of its own (autoSurface), handles 1, 2, ...
 //     in binding order.
+//  4d. A module .texref a TEX reads: a surface of its name (autoSurface, not normalized).
 //  5. Module variables: a .const variable without an initializer (a __constant__ the host
 //     sets) gets every slot bound as above; a .global one without an initializer keeps its
 //     zeros (PTX zero-initializes it) except for its pointer slots (a __device__ pointer the
-//     host sets). Variables with an initializer keep it.
+//     host sets). Variables with an initializer keep it. A load at &var + (thread and CTA
+//     indices times constants) + disp, var such a variable that is an array of elements of g
+//     bytes (g the gcd of the constants: `d_unique[blockIdx.x].ptr`), is the slot at disp % g
+//     of each element the launch reads (at most 16 elements), bound as above.
+//  6. Products of integer parameters in a buffer's address (`ptr + 16 * cols * (i - ctaid)`):
+//     while such an address of the launch can pass the end of its buffer, the larger of the
+//     two parameters is halved (not below one CTA's threads).
 // The default launch is 128 threads (4 warps) x 2 CTAs with a budget of 20 million warp
 // instructions.
 #pragma once
@@ -101,6 +108,7 @@ struct AutoBinding {
     Integer, // a scalar parameter: `value`
     Float,   // a scalar parameter: the bits `value` of a `type` float
     Bytes,   // a struct parameter, a 32-bit pointer parameter or a module variable: `fields`
+    Texture, // a module .texref (variable): the surface fields[0] names, bound under `name`
   };
   bool variable = false; // a module variable, not a parameter
   std::string name;

@@ -68,7 +68,8 @@ struct RunConfig {
   // Initial bytes of .global and .const variables by name, instead of their initializers (at
   // most the variable's size; the rest 0).
   std::map<std::string, std::vector<uint8_t>> variableBytes;
-  // Surfaces by name (any name; RunResult::surfaces reports them under it).
+  // Surfaces by name (any name; RunResult::surfaces reports them under it). A TEX on a
+  // module's .texref reads the surface named as the reference.
   std::map<std::string, Surface> surfaces;
   // Registers' values at each thread's start (the others start at 0); a predicate is its bit 0.
   // The translation validator's counterexamples give the registers a function reads before

@@ -146,7 +146,9 @@ bool execFastAccesses(Machine& m, const Instr& in, Thread* lanes, uint32_t exec)
   uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
   for (uint32_t k = exec; k; k &= k - 1) {
     const uint32_t l = uint32_t(std::countr_zero(k));
-    const uint64_t a = uint64_t(o.imm) + (hasBase ? lanes[l].regs.get(base) : 0);
+    const uint64_t r = hasBase ? lanes[l].regs.get(base) : 0;
+    uint64_t a = uint64_t(o.imm) + r;
+    if (region != Region::Global && hasBase && r >> 32 == 0) a = uint32_t(a); // LDS/STS/LDL/STL: location()
     addr[l] = a;
     lo = std::min(lo, a);
     hi = std::max(hi, a);

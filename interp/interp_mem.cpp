@@ -436,16 +436,23 @@ Location Machine::location(const Instr& in, size_t i, OpSpace os) const {
   if (o.kind != Operand::Kind::Mem)
     malformed(fmt::format("operand {} of {} at line {} must be an address [R+imm]", i + 1, in.info().name, in.loc.line));
   uint64_t a = uint64_t(o.imm);
+  bool narrow = false; // a base register holding a 32-bit value
   if (o.hasReg) {
     if (!o.reg.isGeneral())
       malformed(fmt::format("operand {} of {} at line {} must be an address with an R or UR base", i + 1, in.info().name, in.loc.line));
-    a += th->regs.get(o.reg);
+    const uint64_t r = th->regs.get(o.reg);
+    narrow = r >> 32 == 0;
+    a += r;
   }
   if (o.sym.empty()) {
     switch (os) {
     case OpSpace::Global: return {MemSpace::Global, a, a};
-    case OpSpace::Shared: return {MemSpace::Shared, a, a};
-    case OpSpace::Local: return {MemSpace::Local, a, a};
+    // LDS/STS/LDL/STL on a 32-bit base (PTX .shared/.local offsets in 32-bit registers):
+    // [R+imm] is 32-bit arithmetic, wrapping modulo 2^32, so a register below the window's
+    // start plus an offset back inside it (rodinia needle: [temp - 64*tid + 68]) is in. A base
+    // past 4 GiB (a generic address given to them) stays a large, faulting address.
+    case OpSpace::Shared: return {MemSpace::Shared, narrow ? uint32_t(a) : a, narrow ? uint32_t(a) : a};
+    case OpSpace::Local: return {MemSpace::Local, narrow ? uint32_t(a) : a, narrow ? uint32_t(a) : a};
     case OpSpace::Generic: break;
     }
     if (a - kSharedWindowBase < kSharedSize) return {MemSpace::Shared, a - kSharedWindowBase, a};
@@ -464,6 +471,7 @@ Location Machine::location(const Instr& in, size_t i, OpSpace os) const {
                fmt::format("state space mismatch: {} at line {} addresses '{}', a .{} variable", mnemonic(in),
                            in.loc.line, o.sym, s.space == MemSpace::Const ? "const" : spaceText(s.space))};
   a += s.inFrame && s.space == MemSpace::Local ? th->frames.back().localBase + s.offset : s.offset;
+  if (narrow && (s.space == MemSpace::Shared || s.space == MemSpace::Local)) a = uint32_t(a); // as above
   return {s.space, a, a};
 }
 

@@ -7,7 +7,8 @@
 // TEX reads one texel of four 32-bit channels (16 bytes) at the point its coordinates name:
 // f32 coordinates (times the extent when the texture is normalized) rounded down, s32 ones
 // (.ICOORD) as they are, each clamped to the edge (NaN: 0); .LOD and .GRAD operands change
-// nothing (one level of detail).
+// nothing (one level of detail). The handle is a register holding a texture's handle, or the
+// name of a module's .texref: the surface bound under that name.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -50,9 +51,19 @@ bool Machine::execTexture(const Instr& in) {
   const size_t want = 1 + dims + (in.has(Mod::LOD) ? 1 : 0) + (in.has(Mod::GRAD) ? 2 * dims : 0);
   if (in.srcs.size() != want || in.dsts.size() != 4)
     malformed(fmt::format("TEX at line {} has the wrong number of operands", in.loc.line));
-  const uint64_t handle = readInt(in, 0, 64);
-  auto it = std::find_if(surfaces.begin(), surfaces.end(), [&](const auto& s) { return s.second.handle == handle; });
-  if (it == surfaces.end()) fault(handle, fmt::format("TEX at line {}: 0x{:x} is not the handle of a texture", in.loc.line, handle));
+  // A .texref symbol names the surface RunConfig::surfaces binds under that name.
+  const Operand& h = src(in, 0);
+  const bool byName = h.kind == Operand::Kind::Symbol;
+  const uint64_t handle = byName ? 0 : readInt(in, 0, 64);
+  auto it = std::find_if(surfaces.begin(), surfaces.end(), [&](const auto& s) {
+    return byName ? s.first == h.sym : s.second.handle == handle;
+  });
+  if (it == surfaces.end()) {
+    if (byName) // as a handle that names no texture: a fault (at 0), not a configuration error
+      fault(0, fmt::format("TEX at line {}: texture reference '{}' is not bound (bind a surface of that name)",
+                           in.loc.line, h.sym));
+    fault(handle, fmt::format("TEX at line {}: 0x{:x} is not the handle of a texture", in.loc.line, handle));
+  }
   const Surface& s = it->second;
   const int64_t extent[3] = {std::max<int64_t>(1, s.widthBytes / 16), int64_t(s.height), int64_t(s.depth)};
   int64_t c[3] = {0, 0, 0};

@@ -3,6 +3,8 @@
 // instruction (BRA, BRX, EXIT, RET, CALL) ends one.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <bit>
 #include <cctype>
 #include <cerrno>
@@ -284,6 +286,12 @@ private:
       } else if (in.op == Opcode::CALL) {
         if (!(v && v->space == Space::Param))
           fail(u.loc, fmt::format("'{}' is not a .param variable of function '{}'", o.sym, f.name));
+      } else if (in.op == Opcode::TEX && !v && !param) {
+        // A texture reference: a module directive `.ptx ".global .texref NAME;"` declares it.
+        bool declared = std::any_of(m.ptxDirectives.begin(), m.ptxDirectives.end(), [&](const std::string& d) {
+          return d.find(".texref") != std::string::npos && d.ends_with(" " + o.sym + ";");
+        });
+        if (!declared) fail(u.loc, fmt::format("'{}' is no .texref of the module (a .ptx \".global .texref {};\" line declares one)", o.sym, o.sym));
       } else if (!v && !param && !m.findFunction(o.sym)) {
         fail(u.loc, fmt::format("undefined symbol '{}'", o.sym));
       }

@@ -288,6 +288,14 @@ NameRef FunctionLowerer::resolve(const std::string& name) {
   return ref;
 }
 
+bool FunctionLowerer::isTexref(const std::string& name) const {
+  for (const TopLevel& item : ast_.items)
+    if (item.kind == TopLevel::Kind::Variable && item.variable.name == name && item.variable.type == ".texref" &&
+        item.variable.space == ".global" && item.variable.dims.empty())
+      return true;
+  return false;
+}
+
 void FunctionLowerer::declare(const Variable& v) {
   Scope& s = scopes_.back();
   if (v.space == ".reg") {

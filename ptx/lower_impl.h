@@ -56,6 +56,8 @@ public:
   void branchTo(const std::string& label, SrcLoc loc); // the next BRA emitted targets it
   uint32_t jumpTable(const std::string& name, SrcLoc loc); // index of a .branchtargets table
   bool isParamVariable(const std::string& oriName) const;
+  // A module-scope `.global .texref` named `name` (a texture reference the host binds).
+  bool isTexref(const std::string& name) const;
   // A .param variable shaped like `ret` that receives a discarded return value.
   std::string sinkVariable(const ori::Param& ret);
   void opaque(const Instruction& pi);      // the instruction as OPAQUE text with placeholders

@@ -10,7 +10,8 @@
 //   tex{.level|.grad}.{1d,2d,3d}.v4.{f32,u32,s32}.{f32,s32} d, [h, coords]{, lod}{, dx, dy}
 //     -> TEX.{1D,2D,3D}.{F32,U32,S32}[.ICOORD][.LOD|.GRAD] d0, d1, d2, d3, h, x[, y[, z]]
 //        [, lod][, dx.., dy..]
-// on a texture object in a .u64 register. Stay OPAQUE: .texref symbols, separate samplers,
+// on a texture object in a .u64 register, or on a module's `.global .texref` (the old form,
+// `[tex, {x, y, z, w}]`: the symbol itself is the handle operand). Stay OPAQUE: separate samplers,
 // arrays and cube maps, the sparse form (d|p), offsets and depth compares, tld4, and the
 // element types other than .f32/.u32/.s32.
 #include <fmt/format.h>
@@ -95,7 +96,10 @@ bool Lowering::texture() {
   if (d.kind != Operand::Kind::Vector) return false;
   if (addr.kind != Operand::Kind::Address || addr.name.empty() || addr.ival != 0 || addr.elems.size() != 1) return false;
   NameRef h = L.resolve(addr.name);
-  if (h.kind != NameRef::Register || !h.reg.isGeneral()) return false; // a .texref: stays OPAQUE
+  // The handle: a texture object in a .u64 register, or a module's .texref by name (the old
+  // form; the host binds the reference, the interpreter a surface of that name).
+  const bool texref = h.kind == NameRef::None && L.isTexref(addr.name);
+  if (!texref && (h.kind != NameRef::Register || !h.reg.isGeneral())) return false;
   if (d.elems.size() != 4) L.fail(d.loc, fmt::format("tex.v4 takes 4 destinations, not {}", d.elems.size()));
   auto elemsOf = [](const Operand& o) {
     std::vector<const Operand*> out;
@@ -105,12 +109,15 @@ bool Lowering::texture() {
   };
   std::vector<const Operand*> coords = elemsOf(addr.elems[0]);
   const size_t wantCoords = dims == 3 ? 4 : dims;
+  // The old .texref form gives every geometry a four-element vector; the ones past the
+  // geometry's are ignored (PTX ISA 1.x tex).
+  if (texref && coords.size() == 4 && !level && !grad) coords.resize(wantCoords);
   if (coords.size() != wantCoords)
     L.fail(addr.elems[0].loc, fmt::format("a {}d texture takes {} coordinate{}, not {}", dims, wantCoords,
                                           wantCoords > 1 ? "s" : "", coords.size()));
   coords.resize(dims);
   const uint16_t k = ct.kind == PtxType::Float ? ori::K_REG | ori::K_FIMM : ori::K_REG | ori::K_IMM;
-  std::vector<OOp> srcs{reg(h.reg)};
+  std::vector<OOp> srcs{texref ? OOp::symbol(addr.name) : reg(h.reg)};
   for (const Operand* c : coords) {
     if (c->kind == Operand::Kind::Sink) L.fail(c->loc, "a texture coordinate cannot be '_'");
     srcs.push_back(L.source(*c, ct, k));

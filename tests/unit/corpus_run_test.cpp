@@ -130,11 +130,12 @@ TEST(CorpusRun, AutoLaunchesDoRealWork) {
   RecordProperty("kernels", kernels);
   RecordProperty("ok", ok);
   EXPECT_GE(kernels, 300);
-  // Measured: 278 of 313 (88.8%; 233, 74.4%, before the surface and texture model and the
-  // auto-launch rules for indexed counts, stored pointers, float buffers and backward pointers).
-  // The target is 90%; docs/interpreter.md ("Automatic launches") says what stops the
-  // rest. The bar is the measured share minus 2 points.
-  EXPECT_GE(100.0 * ok / std::max(kernels, 1), 86.8);
+  // Measured: 281 of 313 (89.8%; 278, 88.8%, before 32-bit shared addresses, .texref fetches
+  // and the products-of-parameters rule; 233, 74.4%, before the surface and texture model and
+  // the auto-launch rules for indexed counts, stored pointers, float buffers and backward
+  // pointers). The target is 90%; docs/interpreter.md ("Automatic launches") says what
+  // stops the rest. The bar is the measured share minus 2 points.
+  EXPECT_GE(100.0 * ok / std::max(kernels, 1), 87.8);
 }
 
 } // namespace

@@ -455,7 +455,7 @@ TEST(InterpMemory, SharedAndLocalWindows) {
   EXPECT_EQ(faultAt("LDS.64 R1, [0x37ffc]"), 0x37ffcu);  // misaligned 8-byte access
   EXPECT_EQ(faultAt("LDL R1, [0x80000]"), 0x80000u);
   EXPECT_EQ(faultAt("MOV R2, 0x2\nLDL R1, [R2]"), 0x2u);  // misaligned
-  EXPECT_EQ(faultAt("STS [RZ-0x4], RZ"), 0xfffffffffffffffcu); // below 0 wraps to a huge address
+  EXPECT_EQ(faultAt("STS [RZ-0x4], RZ"), 0xfffffffcu); // 32-bit: below 0 wraps to 2^32 - 4, past the window
 }
 
 TEST(InterpMemory, ConstantBank) {

@@ -192,7 +192,7 @@ const Family kFamilies[] = {
     {"Exp2Half", "ex2.approx.f16 %h1, %h2;", {"%h1"}, {"%h2"}},
     {"ReciprocalDouble", "rcp.approx.ftz.f64 %fd1, %fd2;", {"%fd1"}, {"%fd2"}},
     {"HalfFromInteger", "cvt.rn.f16.s32 %h1, %r1;", {"%h1"}, {"%r1"}},
-    {"TextureVector", "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];", {"%f1", "%f2", "%f3", "%f4"}, {"%f5", "%f6"}},
+    {"TextureVector", "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];", {"%f1", "%f2", "%f3", "%f4"}, {"%f5", "%f6"}},
     {"SharedAtomic", "atom.shared.add.u32 %r1, [%r2], %r3;", {"%r1"}, {"%r2", "%r3"}},
     {"FloatAtomic", "atom.global.add.f32 %f1, [%rd1], %f2;", {"%f1"}, {"%rd1", "%f2"}},
     {"Reduction", "red.global.add.f32 [%rd1+8], %f1;", {}, {"%rd1", "%f1"}},
