@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <map>
 
 namespace ori {
 
@@ -85,8 +87,8 @@ std::optional<Operand> copySource(const Instr& in, bool sourceZeroExtended) {
   }
 }
 
-bool writesZeroExtended32(const Instr& in) {
-  if (in.isGuarded() || hasWidthOver32(in) || in.dsts.empty()) return false;
+bool writesZeroExtended32(const Instr& in, bool guardedToo) {
+  if ((in.isGuarded() && !guardedToo) || hasWidthOver32(in) || in.dsts.empty()) return false;
   switch (in.op) {
   case Opcode::MOV:
     return !in.srcs.empty() && in.srcs[0].kind != Operand::Kind::Symbol;
@@ -101,6 +103,23 @@ bool writesZeroExtended32(const Instr& in) {
   default:
     return false;
   }
+}
+
+std::vector<Reg> alwaysZeroExtended(const Function& f, const std::vector<Reg>& uninitialized) {
+  std::map<Reg, bool> all; // register -> every write so far zero-extending
+  for (const Block& b : f.blocks)
+    for (const Instr& in : b.instrs) {
+      const bool zext = writesZeroExtended32(in, true);
+      for (Reg d : in.defs())
+        if (d.isGeneral()) {
+          auto [it, inserted] = all.try_emplace(d, zext);
+          it->second = it->second && zext;
+        }
+    }
+  std::vector<Reg> out;
+  for (const auto& [r, zext] : all)
+    if (zext && !std::binary_search(uninitialized.begin(), uninitialized.end(), r)) out.push_back(r);
+  return out;
 }
 
 std::optional<Operand> predicateCopySource(const Instr& in) {

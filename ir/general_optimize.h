@@ -78,8 +78,17 @@ std::optional<Operand> copySource(const Instr& in, bool sourceZeroExtended);
 
 // Whether the instruction leaves its register result zero-extended from 32
 // bits (a 32-bit integer, float or load result: the interpreter's writeInt
-// with 32 bits). A conservative list; anything else is unknown.
-bool writesZeroExtended32(const Instr& in);
+// with 32 bits). A conservative list; anything else is unknown. A guarded
+// instruction may leave the old value: false, unless `guardedToo` (for
+// registers every definition of which writes 32 bits).
+bool writesZeroExtended32(const Instr& in, bool guardedToo = false);
+
+// The general registers always zero-extended in f: every instruction that writes
+// one is writesZeroExtended32 (guarded or not) and none is in `uninitialized`
+// (LivenessFacts::uninitialized: read before any write on some path). A 32-bit
+// copy of such a register anywhere in f is a full copy (PTX's .b32 registers,
+// as nvcc writes them, are all of this kind). Sorted.
+std::vector<Reg> alwaysZeroExtended(const Function& f, const std::vector<Reg>& uninitialized);
 
 // A predicate copy: unguarded PLOP3 Pd, PT, a, b, c, LUT, imm whose first
 // result depends on exactly one of a, b, c and is not constant. Returns the

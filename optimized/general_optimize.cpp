@@ -2,7 +2,8 @@
 // Marking"; docs/general-optimize.md), the optimized way: one forward walk
 // per block with the available copies in flat per-register arrays (registers
 // numbered densely at entry, a walk stamp instead of clearing them, a version
-// per register so that a copy dies when its source is written), walked again
+// per register so that a copy dies when its source is written; the registers
+// always zero-extended found once at entry), walked again
 // until a walk changes nothing; then the liveness-gated local DCE in rounds
 // of one backward pass each.
 #include <cstdint>
@@ -21,6 +22,11 @@ constexpr uint32_t kNone = UINT32_MAX;
 class GeneralOptimizer {
 public:
   GeneralOptimizer(Function& f, const GeneralOptimizeOptions& opt) : f_(f), opt_(opt), cfg_(computeCfg(f)) {
+    for (Reg r : alwaysZeroExtended(f, computeLiveness(f, cfg_).uninitialized)) {
+      const uint32_t i = id(r);
+      if (always_.size() <= i) always_.resize(i + 1, 0);
+      always_[i] = 1;
+    }
     mask_.resize(f.blocks.size());
     uses_.resize(f.blocks.size());
     ours_.resize(f.blocks.size());
@@ -152,7 +158,7 @@ private:
       if (in.op == Opcode::MOV && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Reg &&
           !in.srcs[0].reg.isConst()) {
         const uint32_t s = id(in.srcs[0].reg);
-        sourceZext = zextStamp_[s] == stamp_ && zext_[s];
+        sourceZext = (zextStamp_[s] == stamp_ && zext_[s]) || (s < always_.size() && always_[s]);
       }
       std::optional<Operand> value = copySource(in, sourceZext);
       bool predicate = false;
@@ -194,7 +200,7 @@ private:
   std::unordered_map<uint64_t, uint32_t> ids_;
   std::vector<Avail> avail_;
   std::vector<uint32_t> availStamp_, version_, zextStamp_, defStamp_, lastDef_;
-  std::vector<uint8_t> zext_;
+  std::vector<uint8_t> zext_, always_; // always_: alwaysZeroExtended, by dense id
   uint32_t stamp_ = 0;
   std::vector<std::vector<uint16_t>> mask_;
   std::vector<std::vector<uint32_t>> uses_;

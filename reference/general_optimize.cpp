@@ -40,7 +40,9 @@ struct State {
 
 class Rules {
 public:
-  Rules(Function& f, const CfgFacts& cfg, const GeneralOptimizeOptions& opt) : f(f), cfg(cfg), opt(opt) {}
+  Rules(Function& f, const CfgFacts& cfg, const GeneralOptimizeOptions& opt) : f(f), cfg(cfg), opt(opt) {
+    for (Reg r : alwaysZeroExtended(f, computeLiveness(f, cfg).uninitialized)) always.insert(r);
+  }
 
   // The copy that reaches use `r` at instruction i of block b: its value and index.
   std::optional<std::pair<Operand, size_t>> reachingCopy(uint32_t b, size_t i, Reg r, bool& predicate) const {
@@ -52,7 +54,7 @@ public:
     bool zext = false;
     if (c.op == Opcode::MOV && !c.srcs.empty() && c.srcs[0].kind == Operand::Kind::Reg) {
       const auto s = lastDef(instrs, *j, c.srcs[0].reg);
-      zext = s && writesZeroExtended32(instrs[*s]);
+      zext = (s && writesZeroExtended32(instrs[*s])) || always.count(c.srcs[0].reg);
     }
     std::optional<Operand> value = copySource(c, zext);
     predicate = false;
@@ -143,6 +145,7 @@ public:
   Function& f;
   const CfgFacts& cfg;
   const GeneralOptimizeOptions& opt;
+  std::set<Reg> always; // alwaysZeroExtended at entry
 };
 
 } // namespace
