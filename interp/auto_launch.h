@@ -59,6 +59,13 @@
 //  6. Products of integer parameters in a buffer's address (`ptr + 16 * cols * (i - ctaid)`):
 //     while such an address of the launch can pass the end of its buffer, the larger of the
 //     two parameters is halved (not below one CTA's threads).
+//  6b. Products of counts in a shared address (rodinia hwt's `d_in_mod_temp[rows * (ja - 1) +
+//     ia - 1]`, ja a loop variable): integer parameters and integer fields of .const variables
+//     are counts; an IMAD of two registers that grow with counts (MOV, IADD3 of sources not
+//     negated, SEL, IMNMX, addends, factors by constants) reaching a shared access with scale k
+//     passes the window when k * a * b + width > 0x38000 (a, b the largest counts of the
+//     factors): the largest such count (ties: the first factor's) is halved, not below one
+//     CTA's threads (interp/auto_launch_products.cpp).
 // The default launch is 128 threads (4 warps) x 2 CTAs with a budget of 20 million warp
 // instructions.
 #pragma once

@@ -160,14 +160,14 @@ private:
   std::map<Reg, Form> forms_;
 };
 
+} // namespace
+
 unsigned accessWidth(const Instr& in) {
   if (in.has(Mod::W64)) return 8;
   if (in.has(Mod::U8) || in.has(Mod::S8)) return 1;
   if (in.has(Mod::U16) || in.has(Mod::S16)) return 2;
   return 4;
 }
-
-} // namespace
 
 std::vector<IndexUse> indexUses(const Module& m, const Function& kernel) {
   IndexFlow flow(m, kernel);

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "interp/auto_launch.h"
 #include "interp/interp.h"
 #include "ir/ir.h"
 
@@ -72,5 +73,20 @@ std::optional<std::pair<int64_t, int64_t>> polyRange(
 // The range of a special register in a launch of `threads` x `ctas` (tid, ctaid, ntid, nctaid,
 // laneid), or nullopt.
 std::optional<std::pair<int64_t, int64_t>> sregRange(int64_t atom, const Dim3& threads, const Dim3& ctas);
+
+// Bytes a load or store accesses (1, 2, 4 or 8: its width modifier).
+unsigned accessWidth(const Instr& in);
+
+// Rule 6 (auto_launch.h, interp/auto_launch_products.cpp): products of integer parameters in a
+// buffer's address. `out` holds the parameters' bindings, in order; `chosen` the integer ones
+// by bank offset (both updated).
+void boundProducts(const Module& m, const Function& kernel, const AutoLaunchOptions& o, std::vector<AutoBinding>& out,
+                   std::map<uint64_t, uint64_t>& chosen);
+
+// Rule 6b: products of integer counts (parameters and fields of .const variables) in a shared
+// address, by where the factors' values come from. `out`: every binding (parameters and
+// variables), whose integer values it lowers.
+void boundCountProducts(const Module& m, const Function& kernel, const AutoLaunchOptions& o,
+                        std::vector<AutoBinding>& out);
 
 } // namespace ori::auto_detail

@@ -1,8 +1,9 @@
 // Issue 13's last corpus rules, each on a small kernel with hand-derived expectations:
 // 32-bit shared and local addresses (LDS/STS/LDL/STL wrap modulo 2^32), TEX on a module's
 // .texref (the old four-coordinate form), fields of a __constant__ array of structs indexed
-// by CTA, and products of integer parameters in a buffer's address (interp/auto_launch.h,
-// rules 4d, 5 and 6; docs/interpreter.md, "Automatic launches").
+// by CTA, products of integer parameters in a buffer's address, and products of __constant__
+// counts in a shared address (interp/auto_launch.h, rules 4d, 5, 6 and 6b; docs/interpreter.md,
+// "Automatic launches").
 #include <gtest/gtest.h>
 
 #include <string>
@@ -254,6 +255,71 @@ TEST(AutoLaunchRules, ProductsOfParametersStayInTheBuffer) {
   AutoLaunchOptions small;
   small.bufferBytes = 65536;
   EXPECT_EQ(formatBindings(autoBindings(m, k, small)), "p=buf[65536] cols=128 rows=128");
+}
+
+// Rule 6b on rodinia hwt's shape: a shared index (j * rows + tid) whose factors grow with
+// __constant__ counts, j a loop variable (cols - 1 down to 1: two definitions, no polynomial).
+// j comes from cols (+4), rows is +0; +8 is a count outside any product. With 256 each the
+// largest address is 4 * 256 * 256 = 256 KiB, past the 0x38000-byte (224 KiB) window: of the
+// two equal largest counts the first factor's (j's: cols) halves to 128 (4 * 128 * 256 + 4 =
+// 128 KiB + 4 fits). Run: j goes 127 down to 1, thread t stores t at word j * 256 + t and
+// reads word 256 + t back (j = 1), plus the count at +8: out[t] = t + 256.
+TEST(AutoLaunchRules, ConstCountProductsStayInTheSharedWindow) {
+  Module m = lower(R"(
+.const .align 4 .b8 dc[12];
+.shared .align 4 .b8 tmp[1024];
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<4>;
+  ld.const.u32 %r1, [dc];
+  ld.const.u32 %r2, [dc+4];
+  ld.const.u32 %r9, [dc+8];
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r6, tmp;
+  mov.u32 %r4, %r2;
+$L:
+  add.s32 %r4, %r4, -1;
+  mul.lo.s32 %r5, %r4, %r1;
+  add.s32 %r5, %r5, %r3;
+  shl.b32 %r7, %r5, 2;
+  add.s32 %r8, %r6, %r7;
+  st.shared.u32 [%r8], %r3;
+  setp.gt.s32 %p1, %r4, 1;
+  @%p1 bra $L;
+  add.s32 %r10, %r1, %r3;
+  shl.b32 %r11, %r10, 2;
+  add.s32 %r12, %r6, %r11;
+  ld.shared.u32 %r13, [%r12];
+  add.s32 %r14, %r13, %r9;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r3, 4;
+  add.s64 %rd2, %rd2, %rd3;
+  st.global.u32 [%rd2], %r14;
+  ret;
+}
+)");
+  ASSERT_FALSE(m.functions.empty());
+  const Function& k = kernelOf(m);
+  EXPECT_EQ(formatBindings(autoBindings(m, k, {})), "out=buf[4194304] @dc={+0:256 +4:128 +8:256}");
+  RunConfig cfg = autoLaunch(m, k, {});
+  RunResult r = runKernel(m, cfg);
+  ASSERT_EQ(r.kind, Kind::Ok) << r.message;
+  EXPECT_EQ(bytesAt(r.buffers.at("out"), 4 * 5, 4), 261u);
+  EXPECT_EQ(bytesAt(r.buffers.at("out"), 4 * 127, 4), 383u);
+  EXPECT_TRUE(didRealWork(k, cfg, r));
+  // A product that fits keeps its counts: 4 * 200 * 200 + 4 = 160004 bytes.
+  AutoLaunchOptions fits;
+  fits.count = 200;
+  EXPECT_EQ(formatBindings(autoBindings(m, k, fits)), "out=buf[4194304] @dc={+0:200 +4:200 +8:200}");
+  // Never below one CTA's threads: 256 threads make the counts 512; cols halves to 256
+  // (4 * 256 * 512 = 512 KiB still passes), then rows to 256 (256 KiB still passes, but both
+  // are at the floor).
+  AutoLaunchOptions wide;
+  wide.threads = 256;
+  EXPECT_EQ(formatBindings(autoBindings(m, k, wide)), "out=buf[4194304] @dc={+0:256 +4:256 +8:512}");
 }
 
 // The polynomial forms behind the rules: needle's index 16 * cols * (i + ~ctaid) + 16 * ctaid.

@@ -82,8 +82,9 @@ TEST(CorpusRun, AutoLaunchesDoRealWork) {
   std::sort(files.begin(), files.end());
 
   // autoLaunch's defaults, with the budget capped at 3 million warp instructions per kernel (the
-  // most an ok run takes is 2.07 million, murmur's batch_helper; the kernels that time out
-  // loop for far longer, and the default 20 million would only make the test slower).
+  // most an ok run takes is 2.07 million, murmur's batch_helper, except rodinia hwt's 3.13
+  // million, which times out here; the other kernels that time out loop for far longer, and the
+  // default 20 million would only make the test slower).
   ori::AutoLaunchOptions opts;
   opts.maxSteps = 3'000'000;
   if (const char* s = std::getenv("ORIOPT_CORPUS_RUN_STEPS")) opts.maxSteps = std::strtoull(s, nullptr, 0);
@@ -130,7 +131,9 @@ TEST(CorpusRun, AutoLaunchesDoRealWork) {
   RecordProperty("kernels", kernels);
   RecordProperty("ok", ok);
   EXPECT_GE(kernels, 300);
-  // Measured: 281 of 313 (89.8%; 278, 88.8%, before 32-bit shared addresses, .texref fetches
+  // Measured: 281 of 313 (89.8%; scripts/corpus-run's 20 million warp instructions also finish
+  // rodinia hwt since the rule for products of counts in a shared address: 282, 90.1%,
+  // docs/corpus-run.tsv; 278, 88.8%, before 32-bit shared addresses, .texref fetches
   // and the products-of-parameters rule; 233, 74.4%, before the surface and texture model and
   // the auto-launch rules for indexed counts, stored pointers, float buffers and backward
   // pointers). The target is 90%; docs/interpreter.md ("Automatic launches") says what
