@@ -6,6 +6,7 @@
 // always zero-extended found once at entry), walked again
 // until a walk changes nothing; then the liveness-gated local DCE in rounds
 // of one backward pass each.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -211,6 +212,9 @@ private:
 } // namespace
 
 uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> candidates) {
+  bool any = false;
+  for (const auto& row : candidates) any = any || std::find(row.begin(), row.end(), 1) != row.end();
+  if (!any) return 0; // no liveness to solve
   std::unordered_map<uint64_t, uint32_t> ids;
   std::vector<uint32_t> liveStamp;
   auto id = [&](Reg r) {
