@@ -87,7 +87,8 @@ std::string generalOptimizeDiff(const Function& f) {
       if (std::string d = malformed(o, what); !d.empty()) return d;
       Function again = o;
       const GeneralOptimizeResult r2 = optimized::generalOptimize(again, opt);
-      if (r2.counts.usesReplaced || r2.counts.selectsToCopies || r2.counts.guardsResolved)
+      if (ro.counts.rounds < kGeneralOptimizeRounds &&
+          (r2.counts.usesReplaced || r2.counts.selectsToCopies || r2.counts.guardsResolved))
         return fmt::format("{} run again replaces {} uses, simplifies {} SELs and {} guards", what,
                            r2.counts.usesReplaced, r2.counts.selectsToCopies, r2.counts.guardsResolved);
 #if defined(ORIOPT_HAVE_REFERENCE)

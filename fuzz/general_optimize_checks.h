@@ -14,7 +14,8 @@ namespace ori::checks {
 // without limit-fold-fp) and 58 (with and without knob 605) from both halves give the
 // same function (text and label ids), counts and fold marks; each result passes
 // verifyFunction; phase 29 run again finds no use to replace and no SEL or guard to
-// simplify; phase 13 within its budget.
+// simplify (unless the first run stopped at kGeneralOptimizeRounds); phase 13 within its
+// budget.
 std::string generalOptimizeDiff(const Function& f);
 // The interpreter gives the same result before and after phases 13, 29, 58 and
 // 13+29+58 on three launch inputs (fuzz/dce_checks.h inputsFor).

@@ -60,6 +60,18 @@ std::optional<Plop3Function> plop3Function(const Instr& in) {
 
 } // namespace
 
+void addRound(GeneralOptimizeResult& total, const GeneralOptimizeResult& one, uint32_t round) {
+  total.counts.usesReplaced += one.counts.usesReplaced;
+  total.counts.selectsToCopies += one.counts.selectsToCopies;
+  total.counts.guardsResolved += one.counts.guardsResolved;
+  total.counts.removed += one.counts.removed;
+  total.counts.rounds = round;
+  for (FoldMark m : one.marks) {
+    m.round = round;
+    total.marks.push_back(m);
+  }
+}
+
 bool archAllowsPredicateMarking(uint32_t smEncoded) {
   const uint32_t generation = smEncoded >> 12;
   return generation == 4 || generation >= 7;
@@ -259,7 +271,9 @@ std::string formatFoldMarks(const std::vector<FoldMark>& marks) {
     add(kFoldPropagated, "propagated");
     add(kFoldDeferred, "deferred");
     add(kFoldUnderPredicate, "under-predicate");
-    out += fmt::format("fold-marks: bix{} #{} dst{} 0x{:x} {} uses={}\n", m.bix, m.index, m.dst, m.mask, names, m.uses);
+    const std::string round = m.round > 1 ? fmt::format("round {} ", m.round) : "";
+    out += fmt::format("fold-marks: {}bix{} #{} dst{} 0x{:x} {} uses={}\n", round, m.bix, m.index, m.dst, m.mask, names,
+                       m.uses);
   }
   return out;
 }

@@ -30,6 +30,7 @@ struct FoldMark {
   uint32_t bix = 0, index = 0, dst = 0;
   uint16_t mask = 0;
   uint32_t uses = 0;
+  uint32_t round = 1; // the round (below) that made it; places are as that round found them
   friend bool operator==(const FoldMark&, const FoldMark&) = default;
 };
 
@@ -38,7 +39,7 @@ struct GeneralOptimizeCounts {
   uint32_t selectsToCopies = 0; // SELs with a known or irrelevant predicate made MOVs (0x200)
   uint32_t guardsResolved = 0;  // @P MOV with P known: guard dropped or the MOV deleted
   uint32_t removed = 0;         // instructions removed by the liveness-gated local DCE
-  uint32_t walks = 0;           // block walks, the last one of each block (changing nothing) included
+  uint32_t rounds = 0;          // rounds run (see kGeneralOptimizeRounds)
   friend bool operator==(const GeneralOptimizeCounts&, const GeneralOptimizeCounts&) = default;
 };
 
@@ -47,6 +48,14 @@ struct GeneralOptimizeResult {
   std::vector<FoldMark> marks; // by bix, index, dst
   friend bool operator==(const GeneralOptimizeResult&, const GeneralOptimizeResult&) = default;
 };
+
+// Phase 29 runs in rounds: the walks of every block to their fixed point, then the
+// DCE. A copy the DCE removes may have been the write that ended another copy, so a
+// round that removed something is followed by another, at most this many in all (the
+// spec's convergence loop; a round that removes nothing ends it).
+inline constexpr uint32_t kGeneralOptimizeRounds = 4;
+// Adds one round's counts and marks (numbered `round`) to the total.
+void addRound(GeneralOptimizeResult& total, const GeneralOptimizeResult& one, uint32_t round);
 
 struct GeneralOptimizeOptions {
   // sub_8F2E50's SM gate: at or below 20479 (0x4FFF) a SEL of any width is

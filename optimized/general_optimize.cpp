@@ -251,8 +251,14 @@ uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> can
 }
 
 GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt) {
-  if (f.blocks.empty()) return {};
-  return GeneralOptimizer(f, opt).run();
+  GeneralOptimizeResult total;
+  if (f.blocks.empty()) return total;
+  for (uint32_t round = 1; round <= kGeneralOptimizeRounds; ++round) {
+    const GeneralOptimizeResult one = GeneralOptimizer(f, opt).run();
+    addRound(total, one, round);
+    if (one.counts.removed == 0) break;
+  }
+  return total;
 }
 
 } // namespace ori::optimized

@@ -150,9 +150,11 @@ public:
 
 } // namespace
 
-GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt) {
+namespace {
+
+// One round: every block's rewrites to their fixed point, then the DCE.
+GeneralOptimizeResult oneRound(Function& f, const GeneralOptimizeOptions& opt) {
   GeneralOptimizeResult result;
-  if (f.blocks.empty()) return result;
   const CfgFacts cfg = computeCfg(f);
   State st;
   Rules rules(f, cfg, opt);
@@ -167,6 +169,19 @@ GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions&
   if (st.counts.removed) dropEmptyUnlabelledBlocks(f);
   result.counts = st.counts;
   return result;
+}
+
+} // namespace
+
+GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt) {
+  GeneralOptimizeResult total;
+  if (f.blocks.empty()) return total;
+  for (uint32_t round = 1; round <= kGeneralOptimizeRounds; ++round) {
+    const GeneralOptimizeResult one = oneRound(f, opt);
+    addRound(total, one, round);
+    if (one.counts.removed == 0) break;
+  }
+  return total;
 }
 
 namespace {
