@@ -130,28 +130,32 @@ private:
     auto& instrs = f_.blocks[b].instrs;
     for (uint32_t i = 0; i < instrs.size(); ++i) {
       Instr& in = instrs[i];
-      // Uses first: the guard, then the sources.
-      if (in.guard) trySubstitute(b, in, -1, changed);
-      for (size_t k = 0; k < in.srcs.size(); ++k) trySubstitute(b, in, int(k), changed);
-      // Then the predicate simplifier on selects and predicated copies.
-      if (selectEligible(in, opt_)) {
-        if (auto mov = selectAsCopy(in, knownPredicate(b, in.srcs[2]))) {
-          in = std::move(*mov);
-          mask_[b][i] |= kFoldDeferred;
-          ++counts_.selectsToCopies;
-          changed = true;
-        }
-      } else if (in.op == Opcode::MOV && in.isGuarded()) {
-        if (const auto known = knownPredicate(b, *in.guard)) {
-          if (*known) {
-            in.guard.reset();
-          } else {
-            in = Instr{}; // a NOP until the DCE removes it
-            ours_[b][i] = 1;
+      // Uses first (the guard, then the sources), then the predicate simplifier; a
+      // simplified instruction's uses are looked at again (the reference's restart
+      // reaches them before anything after them).
+      for (bool simplified = true; simplified;) {
+        simplified = false;
+        if (in.guard) trySubstitute(b, in, -1, changed);
+        for (size_t k = 0; k < in.srcs.size(); ++k) trySubstitute(b, in, int(k), changed);
+        if (selectEligible(in, opt_)) {
+          if (auto mov = selectAsCopy(in, knownPredicate(b, in.srcs[2]))) {
+            in = std::move(*mov);
+            mask_[b][i] |= kFoldDeferred;
+            ++counts_.selectsToCopies;
+            changed = simplified = true;
           }
-          mask_[b][i] |= kFoldUnderPredicate;
-          ++counts_.guardsResolved;
-          changed = true;
+        } else if (in.op == Opcode::MOV && in.isGuarded()) {
+          if (const auto known = knownPredicate(b, *in.guard)) {
+            if (*known) {
+              in.guard.reset();
+            } else {
+              in = Instr{}; // a NOP until the DCE removes it
+              ours_[b][i] = 1;
+            }
+            mask_[b][i] |= kFoldUnderPredicate;
+            ++counts_.guardsResolved;
+            changed = simplified = true;
+          }
         }
       }
       // The copy this instruction makes, judged before its own writes.
