@@ -16,14 +16,12 @@ namespace ori {
 
 namespace {
 // Phase 3 AnalyzeControlFlow (spec/001): leaves the IR as it is. Behind the
-// wrapper's gate it computes the annotations (optimized half) and checks
-// them against the natural loops: every loop header is a LOOP_HEADER and
-// every body block IN_LOOP (a failure is a bug: internal error).
-void analyzeControlFlowPhase(Function& f, PassContext& ctx) {
+// wrapper's gate (the table's: -O1+, knob 235; analyzeControlFlowGate) it
+// computes the annotations (optimized half) and checks them against the
+// natural loops: every loop header is a LOOP_HEADER and every body block
+// IN_LOOP (a failure is a bug: internal error).
+void analyzeControlFlowPhase(Function& f, PassContext&) {
   if (f.isDeclaration()) return;
-  if (analyzeControlFlowGate(ctx.optLevel, ctx.knobs.getBool("DisableAnalyzeControlFlow"), nullptr) !=
-      Phase3Outcome::Ran)
-    return;
   CfgFacts cfg = optimized::computeCfg(f);
   AnnotationFacts a = optimized::analyzeControlFlow(f, cfg, nullptr, false);
   LoopFacts loops = optimized::computeLoops(f, cfg, optimized::computeDominators(f, cfg));
@@ -100,39 +98,18 @@ void oriPerformLiveDeadPhase(Function& f, PassContext& ctx) {
   runTransform(f, ctx, "OriPerformLiveDead", reference::oriPerformLiveDead, optimized::oriPerformLiveDead);
 }
 
-// Phase 19 OriSplitLiveRanges (spec/004), unless knob 456 vetoes it.
+// Phase 19 OriSplitLiveRanges (spec/004), unless knob 456 vetoes it (the table's gate).
 void oriSplitLiveRangesPhase(Function& f, PassContext& ctx) {
-  if (ctx.knobs.getBool("DisableOriSplitLiveRanges")) return;
   runTransform(f, ctx, "OriSplitLiveRanges", reference::oriSplitLiveRanges, optimized::oriSplitLiveRanges);
 }
 
-// The opt level sub_7DDB50 reports: knob 499 (OptBudget) spent caps it at
-// O1 (docs/phases-and-knobs.md, 002:851).
-int gateOptLevel(const PassContext& ctx) {
-  return ctx.knobs.getInt("OptBudget") == 0 ? std::min(ctx.optLevel, 1) : ctx.optLevel;
-}
-
 // Phase 15 OriBranchOpt (spec/003): from -O2 (sub_7DDB50 > 1), unless knob 214
-// disables the sub_7917F0 body or knob 487 turns general optimization off;
-// knob 464 is the budget of rewrites.
+// disables the sub_7917F0 body or knob 487 turns general optimization off (the
+// table's gate); knob 464 is the budget of rewrites.
 void oriBranchOptPhase(Function& f, PassContext& ctx) {
-  if (gateOptLevel(ctx) < 2 || ctx.knobs.getBool("DisableMergeEquivalentConditionalFlow") ||
-      !ctx.knobs.getBool("GeneralOptimizationEnable"))
-    return;
   const int64_t budget = ctx.knobs.getInt("MergeEquivalentConditionalFlowBudget");
   runTransform(f, ctx, "OriBranchOpt", [&](Function& g) { reference::oriBranchOpt(g, budget); },
                [&](Function& g) { optimized::oriBranchOpt(g, budget); });
-}
-
-// The SM number of the target ("sm_90" -> 90); 90 without one.
-int smNumber(const PassContext& ctx) {
-  if (!ctx.arch) return 90;
-  std::string_view n = ctx.arch->name;
-  int v = 0;
-  for (char c : n.substr(n.find('_') + 1))
-    if (c >= '0' && c <= '9') v = v * 10 + (c - '0');
-    else break;
-  return v;
 }
 
 SwitchOptOptions switchOptions(const Function& f, const PassContext& ctx, bool secondPass) {
@@ -153,17 +130,16 @@ void runSwitchOpt(Function& f, PassContext& ctx, std::string_view what, const Sw
 
 // Phase 14 DoSwitchOptFirst (spec/003 "Phase 14 Vtable Slot 17"): from -O2;
 // the SM backend's slot 17 is the 2-byte no-op on sm_30 and sm_50 (Kepler,
-// Maxwell: nothing happens); on sm_60 and later the generic algorithm runs in
-// first-pass mode (docs/branch-and-switch.md says why: the spec's handlers
-// there rewrite branch encodings and sync stacks Ori does not model).
+// Maxwell: nothing happens; both the table's gate); on sm_60 and later the
+// generic algorithm runs in first-pass mode (docs/branch-and-switch.md says
+// why: the spec's handlers there rewrite branch encodings and sync stacks Ori
+// does not model).
 void doSwitchOptFirstPhase(Function& f, PassContext& ctx) {
-  if (gateOptLevel(ctx) < 2 || smNumber(ctx) < 60) return;
   runSwitchOpt(f, ctx, "DoSwitchOptFirst", switchOptions(f, ctx, false));
 }
 
 // Phase 30 DoSwitchOptSecond: from -O2, the generic algorithm (sub_791F00(ctx, 1)).
 void doSwitchOptSecondPhase(Function& f, PassContext& ctx) {
-  if (gateOptLevel(ctx) < 2) return;
   runSwitchOpt(f, ctx, "DoSwitchOptSecond", switchOptions(f, ctx, true));
 }
 
@@ -171,7 +147,6 @@ void doSwitchOptSecondPhase(Function& f, PassContext& ctx) {
 // no knob of its own). Each combination is shown to ctx.nestedCondObserver, from the half
 // that runs on f.
 void optimizeNestedCondBranchesPhase(Function& f, PassContext& ctx) {
-  if (gateOptLevel(ctx) < 2) return;
   const NestedCondObserver& watch = ctx.nestedCondObserver;
   runTransform(f, ctx, "OptimizeNestedCondBranches",
                [&](Function& g) { reference::optimizeNestedCondBranches(g, ctx.half == PassContext::Half::Reference ? watch : NestedCondObserver{}); },
@@ -206,9 +181,6 @@ void runGeneralOptimize(Function& f, PassContext& ctx, std::string_view what) {
 // disables it or knob 487 turns general optimization off; knob 464 is the
 // budget of the fixed-point loop.
 void generalOptimizeEarlyPhase(Function& f, PassContext& ctx) {
-  if (gateOptLevel(ctx) < 2 || ctx.knobs.getBool("DisableMergeEquivalentConditionalFlow") ||
-      !ctx.knobs.getBool("GeneralOptimizationEnable"))
-    return;
   const int64_t budget = ctx.knobs.getInt("MergeEquivalentConditionalFlowBudget");
   EarlyOptimizeCounts ref, opt;
   runTransform(f, ctx, "GeneralOptimizeEarly", [&](Function& g) { ref = reference::generalOptimizeEarly(g, budget); },
@@ -221,9 +193,6 @@ void generalOptimizeEarlyPhase(Function& f, PassContext& ctx) {
 // knob 487 on and knob 231 (DisableRedundantBarrierRemoval, the spec's dump
 // mode) off.
 void generalOptimizePhase(Function& f, PassContext& ctx) {
-  if (gateOptLevel(ctx) < 2 || !ctx.knobs.getBool("GeneralOptimizationEnable") ||
-      ctx.knobs.getBool("DisableRedundantBarrierRemoval"))
-    return;
   runGeneralOptimize(f, ctx, "GeneralOptimize");
 }
 
@@ -232,14 +201,12 @@ void generalOptimizePhase(Function& f, PassContext& ctx) {
 // predicate-aware suite (sub_8F29C0 false: sm_30, sm_60) and phase 29's suite
 // elsewhere (docs/general-optimize.md says why this reading).
 void generalOptimizeMid2Phase(Function& f, PassContext& ctx) {
-  if (!generalOptimizeOptions(ctx).predicateMarking) return;
   runGeneralOptimize(f, ctx, "GeneralOptimizeMid2");
 }
 
 // Phase 58 GeneralOptimizeLate (spec/002 sub_8F7080): from -O3 ("> 2"); knob 605
 // (ReassociateCSEWindow) keeps the window to its existing entries.
 void generalOptimizeLatePhase(Function& f, PassContext& ctx) {
-  if (gateOptLevel(ctx) < 3) return;
   const bool existingOnly = ctx.knobs.getBool("ReassociateCSEWindow");
   LateOptimizeCounts ref, opt;
   runTransform(f, ctx, "GeneralOptimizeLate", [&](Function& g) { ref = reference::generalOptimizeLate(g, existingOnly); },
@@ -251,7 +218,6 @@ void generalOptimizeLatePhase(Function& f, PassContext& ctx) {
 // Phase 65 GeneralOptimizeLate2 (spec/002 sub_C60550): from -O2 ("> 1"), the
 // compilation unit's slot 392: phase 29's suite on every architecture.
 void generalOptimizeLate2Phase(Function& f, PassContext& ctx) {
-  if (gateOptLevel(ctx) < 2) return;
   runGeneralOptimize(f, ctx, "GeneralOptimizeLate2");
 }
 
@@ -262,24 +228,32 @@ void expandJmxComputationPhase(Function& f, PassContext& ctx) {
 }
 
 // Implemented phases in pipeline order: THE phase table. A new phase is one
-// more line here, at its place in allPhases() order.
+// more line here, at its place in allPhases() order, with its gate (PhaseGate;
+// docs/phases-and-knobs.md gives the sources).
 constexpr PipelineEntry kPipeline[] = {
-    {3, analyzeControlFlowPhase},
+    {3, analyzeControlFlowPhase, true,
+     {.minOptLevel = 1, .vetoKnobs = {"DisableAnalyzeControlFlow"}, .spec = "001:15, 001:19"}},
     {6, setControlFlowOpLastInBBPhase},
     {10, earlyOriSimpleLiveDeadPhase, false},
-    {13, generalOptimizeEarlyPhase, false},
-    {14, doSwitchOptFirstPhase, false},
-    {15, oriBranchOptPhase, false},
+    {13, generalOptimizeEarlyPhase, false,
+     {.minOptLevel = 2, .vetoKnobs = {"DisableMergeEquivalentConditionalFlow"},
+      .requiredKnobs = {"GeneralOptimizationEnable"}, .spec = "002:11, 002:785"}},
+    {14, doSwitchOptFirstPhase, false, {.minOptLevel = 2, .minSm = 60, .spec = "003:415, 003:19"}},
+    {15, oriBranchOptPhase, false,
+     {.minOptLevel = 2, .vetoKnobs = {"DisableMergeEquivalentConditionalFlow"},
+      .requiredKnobs = {"GeneralOptimizationEnable"}, .spec = "003:415, 003:420"}},
     {16, oriPerformLiveDeadPhase, false},
-    {19, oriSplitLiveRangesPhase, false},
-    {29, generalOptimizePhase, false},
-    {30, doSwitchOptSecondPhase, false},
+    {19, oriSplitLiveRangesPhase, false, {.vetoKnobs = {"DisableOriSplitLiveRanges"}, .spec = "004:253"}},
+    {29, generalOptimizePhase, false,
+     {.minOptLevel = 2, .vetoKnobs = {"DisableRedundantBarrierRemoval"}, .requiredKnobs = {"GeneralOptimizationEnable"},
+      .spec = "002:859, 002:786"}},
+    {30, doSwitchOptSecondPhase, false, {.minOptLevel = 2, .spec = "003:415"}},
     {33, oriPerformLiveDeadPhase, false},
-    {38, optimizeNestedCondBranchesPhase, false},
-    {46, generalOptimizeMid2Phase, false},
-    {58, generalOptimizeLatePhase, false},
+    {38, optimizeNestedCondBranchesPhase, false, {.minOptLevel = 2, .spec = "003:415"}},
+    {46, generalOptimizeMid2Phase, false, {.needsPredicateMarking = true, .spec = "002:89-96"}},
+    {58, generalOptimizeLatePhase, false, {.minOptLevel = 3, .spec = "002:75-76"}},
     {61, oriPerformLiveDeadPhase, false},
-    {65, generalOptimizeLate2Phase, false},
+    {65, generalOptimizeLate2Phase, false, {.minOptLevel = 2, .spec = "002:100-101"}},
     {80, expandJmxComputationPhase, false},
     {84, oriPerformLiveDeadPhase, false},
     {112, placeBlocksInSourceOrderPhase},
@@ -362,27 +336,47 @@ ModuleSize moduleSize(const Module& m) {
   return s;
 }
 
-void runPhase(Module& m, const PipelineEntry& e, PassContext& ctx) {
-  for (Function& f : m.functions) e.run(f, ctx);
+void runPhase(Module& m, const PipelineEntry& e, PassContext& ctx, const PhaseProgress& progress) {
+  if (gateBlocks(e.gate, ctx)) return;
+  for (size_t i = 0; i < m.functions.size(); ++i) {
+    if (progress) progress(e, i, m.functions.size());
+    e.run(m.functions[i], ctx);
+  }
 }
 
 std::vector<PhaseStats> runPhases(Module& m, std::span<const PipelineEntry* const> phases, PassContext& ctx,
                                   const RunOptions& opts) {
   std::vector<PhaseStats> out;
   for (const PipelineEntry* e : phases) {
-    std::optional<Module> before;
-    if (opts.keepBefore) before = m;
+    if (opts.beforePhase) opts.beforePhase(*e, m);
     PhaseStats st;
     st.phase = e->phase;
     st.before = moduleSize(m);
+    std::optional<Module> before;
+    if (std::optional<std::string> why = gateBlocks(e->gate, ctx)) {
+      st.gatedBy = std::move(*why);
+      st.after = st.before;
+      if (opts.countChanges) st.changes = ModuleChanges{};
+      out.push_back(st);
+      if (opts.afterPhase && !opts.afterPhase(*e, opts.keepBefore || opts.countChanges ? &m : nullptr, m)) break;
+      continue;
+    }
+    if (opts.keepBefore || opts.countChanges) before = m;
     const auto start = std::chrono::steady_clock::now();
-    runPhase(m, *e, ctx);
+    runPhase(m, *e, ctx, opts.progress);
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     st.after = moduleSize(m);
+    if (opts.countChanges) st.changes = diffModules(*before, m);
     out.push_back(st);
     if (!ctx.error.empty()) break;
     if (opts.afterPhase && !opts.afterPhase(*e, before ? &*before : nullptr, m)) break;
   }
+  return out;
+}
+
+std::vector<const PipelineEntry*> ptxasPhases() {
+  std::vector<const PipelineEntry*> out;
+  for (const PipelineEntry& e : pipeline()) out.push_back(&e);
   return out;
 }
 

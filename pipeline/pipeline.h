@@ -6,6 +6,7 @@
 // at start-up otherwise).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -41,6 +42,26 @@ struct PassContext {
   std::function<void(const Function&, std::string_view phase, const std::vector<FoldMark>&)> foldMarksObserver;
 };
 
+// When a phase runs, as the spec gives it (docs/phases-and-knobs.md): data the
+// runner reads (gateBlocks) before it calls the phase, and --list-phases prints
+// (describeGate). Every condition depends on the PassContext only, never on
+// the function.
+struct PhaseGate {
+  // The -O level sub_7DDB50 reports must be at least this (0: no level gate);
+  // knob 499 (OptBudget) spent caps that level at 1 (002:851).
+  int minOptLevel = 0;
+  std::array<std::string_view, 2> vetoKnobs{};     // Bool knobs (canonical names): set = the phase does nothing
+  std::array<std::string_view, 1> requiredKnobs{}; // Bool knobs: unset = the phase does nothing
+  // Per-SM dispatch: the backend's slot is a no-op before sm_<minSm>, or (needsPredicateMarking)
+  // on the architectures without the predicate-aware GeneralOptimize suite (sub_8F29C0 false).
+  int minSm = 0;
+  bool needsPredicateMarking = false;
+  std::string_view spec; // where the spec gives the gate ("003:415")
+  bool gated() const {
+    return minOptLevel > 0 || !vetoKnobs[0].empty() || !requiredKnobs[0].empty() || minSm > 0 || needsPredicateMarking;
+  }
+};
+
 struct PipelineEntry {
   int phase; // number in allPhases()
   void (*run)(Function& f, PassContext& ctx);
@@ -48,7 +69,19 @@ struct PipelineEntry {
   // well-formed input (dead-code elimination, live-range splitting) run only
   // when named, so that printing, running and dumping a kernel show it as written.
   bool byDefault = true;
+  // Its gate. The runner (runPhase) checks it; `run` does not check it again.
+  PhaseGate gate = {};
 };
+
+// Why the gate keeps the phase from running in ctx ("-O1 is below -O2",
+// "knob 214 DisableMergeEquivalentConditionalFlow is set", ...), or nothing when it runs.
+std::optional<std::string> gateBlocks(const PhaseGate& gate, const PassContext& ctx);
+// The gate as text: "-O2+; knob 214 DisableMergeEquivalentConditionalFlow unset; knob 487
+// GeneralOptimizationEnable set; knob 499 spent caps -O at 1 (003:415)"; "" when ungated.
+std::string describeGate(const PhaseGate& gate);
+// `oriopt --list-phases`: every phase of allPhases(), implemented or not, default or only
+// when named, and its gate when the table gives one.
+std::string formatPipelinePhaseTable();
 
 // The table, checked by checkPipelineOrder the first time it is asked for (a
 // mis-ordered table is an internal error: the message goes to standard error
@@ -67,30 +100,50 @@ struct ModuleSize {
 };
 ModuleSize moduleSize(const Module& m);
 
+// What a phase changed, function by function (functions matched by position):
+// instructions as multisets of their printed text (a rewritten one counts as
+// removed and added), blocks as multisets of label ids.
+struct ModuleChanges {
+  size_t instrsRemoved = 0, instrsAdded = 0, blocksRemoved = 0, blocksAdded = 0, functionsChanged = 0;
+};
+ModuleChanges diffModules(const Module& before, const Module& after);
+
 // What one phase did to a module: sizes before and after, wall time.
 struct PhaseStats {
   int phase = 0;
   ModuleSize before, after;
   double seconds = 0;
+  std::string gatedBy; // gateBlocks's reason when the gate kept the phase from running, else ""
+  std::optional<ModuleChanges> changes; // with RunOptions::countChanges
   long long instrsRemoved() const { return (long long)before.instrs - (long long)after.instrs; }
 };
 
 // Called after each phase with the module as it was before (only when
-// RunOptions::keepBefore, else nullptr) and as it is now; returning false stops the run.
+// RunOptions::keepBefore or countChanges, else nullptr; a phase its gate
+// stopped passes the module itself) and as it is now; returning false stops the run.
 using AfterPhase = std::function<bool(const PipelineEntry& e, const Module* before, const Module& after)>;
+// Called before each phase (also one its gate stops) with the module as it is.
+using BeforePhase = std::function<void(const PipelineEntry& e, const Module& m)>;
+// Called before the phase runs on function `index` (0-based) of `count`.
+using PhaseProgress = std::function<void(const PipelineEntry& e, size_t index, size_t count)>;
 struct RunOptions {
-  bool keepBefore = false; // copy the module before each phase for afterPhase (--verify)
+  bool keepBefore = false;   // copy the module before each phase for afterPhase (--verify)
+  bool countChanges = false; // fill PhaseStats::changes (copies the module before each phase)
+  BeforePhase beforePhase;
   AfterPhase afterPhase;
+  PhaseProgress progress;
 };
 
-// Runs one phase over every function of m.
-void runPhase(Module& m, const PipelineEntry& e, PassContext& ctx);
+// Runs one phase over every function of m, unless its gate blocks it in ctx.
+void runPhase(Module& m, const PipelineEntry& e, PassContext& ctx, const PhaseProgress& progress = {});
 // Runs the phases in the order given; stops after the first that sets
 // ctx.error or whose afterPhase returns false. One PhaseStats per phase run.
 std::vector<PhaseStats> runPhases(Module& m, std::span<const PipelineEntry* const> phases, PassContext& ctx,
                                   const RunOptions& opts = {});
 // The phases that run when none are named (PipelineEntry::byDefault).
 std::vector<const PipelineEntry*> defaultPhases();
+// `--pipeline=ptxas`: every implemented phase, in ptxas's order (each under its gate).
+std::vector<const PipelineEntry*> ptxasPhases();
 
 // Unreachable-block erase (spec/003 OriBranchOpt "Transformation 2"), not a
 // phase of its own: `--erase-unreachable` runs it after the phases.

@@ -72,9 +72,10 @@ bool isSwitchPhase(const std::string& step) {
 } // namespace
 
 VerifyReport verifyStep(const Module& before, const Module& after, const std::string& step,
-                        const verify::TvOptions& opts) {
+                        const verify::TvOptions& opts, const std::function<void(size_t, size_t)>& progress) {
   VerifyReport rep;
   for (const Function& f : before.functions) {
+    if (progress) progress(size_t(&f - before.functions.data()), before.functions.size());
     const Function* g = after.findFunction(f.name);
     if (g && *g == f) continue;
     verify::TvResult r = verify::validateFunction(before, after, f.name, opts);

@@ -3,6 +3,7 @@
 // (docs/verifier.md, "oriopt --verify").
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "ir/ir.h"
@@ -16,8 +17,9 @@ struct VerifyReport {
 };
 
 // Checks `after` against `before` for the step named `step` ("phase 16 OriPerformLiveDeadFirst").
-// `opts`: the validator's bounds (--unroll, --verify-timeout, --verify-budget).
+// `opts`: the validator's bounds (--unroll, --verify-timeout, --verify-budget). `progress`, if
+// given, is called before each function (0-based index, count: oriopt's progress lines).
 VerifyReport verifyStep(const Module& before, const Module& after, const std::string& step,
-                        const verify::TvOptions& opts);
+                        const verify::TvOptions& opts, const std::function<void(size_t, size_t)>& progress = {});
 
 } // namespace ori

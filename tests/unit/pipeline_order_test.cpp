@@ -64,5 +64,91 @@ TEST(PipelineLibrary, ParseRunPhaseAndReadFacts) {
   EXPECT_TRUE(parseModuleFile("/nonexistent/k.ptx").error.has_value());
 }
 
+// The table's gates agree with the registry's minimum -O level (ir/phases.cpp, from the spec),
+// and a gate is data: the runner applies it, with a reason for every condition.
+TEST(PipelineGates, MinOptLevelMatchesTheRegistry) {
+  for (const PipelineEntry& e : pipeline()) {
+    const PhaseInfo* info = findPhase(std::to_string(e.phase));
+    ASSERT_NE(info, nullptr);
+    EXPECT_EQ(e.gate.minOptLevel, info->minOptLevel) << "phase " << e.phase << " " << info->name;
+  }
+}
+
+TEST(PipelineGates, EveryConditionStopsWithAReason) {
+  const PhaseGate g{.minOptLevel = 2,
+                    .vetoKnobs = {"DisableMergeEquivalentConditionalFlow"},
+                    .requiredKnobs = {"GeneralOptimizationEnable"},
+                    .minSm = 60,
+                    .spec = "003:415"};
+  PassContext ctx;
+  ctx.arch = findArch("sm_90");
+  EXPECT_EQ(gateBlocks(g, ctx), std::nullopt);
+  ctx.optLevel = 1;
+  EXPECT_EQ(gateBlocks(g, ctx), "-O1 is below -O2");
+  ctx.optLevel = 3;
+  ASSERT_FALSE(ctx.knobs.set("OptBudget", "0"));
+  EXPECT_EQ(gateBlocks(g, ctx), "knob 499 OptBudget spent caps -O3 at -O1, below -O2");
+  ASSERT_FALSE(ctx.knobs.set("OptBudget", "-1"));
+  ASSERT_FALSE(ctx.knobs.set("214", "true"));
+  EXPECT_EQ(gateBlocks(g, ctx), "knob 214 DisableMergeEquivalentConditionalFlow is set");
+  ASSERT_FALSE(ctx.knobs.set("214", "false"));
+  ASSERT_FALSE(ctx.knobs.set("487", "false"));
+  EXPECT_EQ(gateBlocks(g, ctx), "knob 487 GeneralOptimizationEnable is unset");
+  ASSERT_FALSE(ctx.knobs.set("487", "true"));
+  ctx.arch = findArch("sm_50");
+  ASSERT_NE(ctx.arch, nullptr);
+  EXPECT_NE(gateBlocks(g, ctx).value_or("").find("sm_50 is before sm_60"), std::string::npos);
+  EXPECT_EQ(describeGate(g), "-O2+; knob 214 DisableMergeEquivalentConditionalFlow unset; knob 487 "
+                             "GeneralOptimizationEnable set; sm_60+ (003:415)");
+  EXPECT_EQ(describeGate(PhaseGate{}), "");
+  EXPECT_FALSE(PhaseGate{}.gated());
+}
+
+// A gated phase does not run, and says so in its PhaseStats; --stats' counts come from diffModules.
+TEST(PipelineGates, RunnerSkipsAGatedPhaseAndCountsChanges) {
+  const char* text = R"(.entry k()
+{
+  S2R R0, SR_TID.X
+  ISETP.EQ.U32.AND P0, PT, R0, RZ, PT
+A:
+  @P0 BRA B
+B:
+  EXIT
+}
+)";
+  for (int level : {1, 2}) {
+    ParseResult p = parseModule(text, "k.ori");
+    ASSERT_FALSE(p.error);
+    PassContext ctx;
+    ctx.optLevel = level;
+    auto phases = std::get<0>(parsePhaseList("15,16"));
+    RunOptions opts;
+    opts.countChanges = true;
+    int progressCalls = 0;
+    opts.progress = [&](const PipelineEntry&, size_t i, size_t n) {
+      EXPECT_LT(i, n);
+      ++progressCalls;
+    };
+    std::vector<PhaseStats> st = runPhases(*p.module, phases, ctx, opts);
+    ASSERT_EQ(st.size(), 2u);
+    ASSERT_TRUE(st[0].changes && st[1].changes);
+    if (level == 1) {
+      EXPECT_EQ(st[0].gatedBy, "-O1 is below -O2");
+      EXPECT_EQ(st[0].changes->functionsChanged, 0u);
+      EXPECT_EQ(st[1].changes->instrsRemoved, 0u); // the BRA keeps P0 and R0 live
+      EXPECT_EQ(progressCalls, 1);
+    } else {
+      EXPECT_EQ(st[0].gatedBy, "");
+      EXPECT_EQ(st[0].changes->instrsRemoved, 1u); // the BRA to the next block
+      EXPECT_EQ(st[1].changes->instrsRemoved, 2u); // ISETP and S2R, now dead
+      EXPECT_EQ(st[1].changes->blocksRemoved, 1u); // and the entry block they leave empty
+      EXPECT_EQ(st[1].changes->instrsAdded, 0u);
+      EXPECT_EQ(st[1].changes->functionsChanged, 1u);
+      EXPECT_EQ(progressCalls, 2);
+    }
+  }
+  EXPECT_EQ(ptxasPhases().size(), pipeline().size());
+}
+
 } // namespace
 } // namespace ori

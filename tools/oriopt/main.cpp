@@ -19,52 +19,21 @@
 #include "ir/verify.h"
 #include "pipeline/oriopt.h"
 #include "pipeline/verify_phases.h"
+#include "cli.h"
 #include "verify/nested_cond_check.h"
 #include "optimized/optimized.h"
+
+[[noreturn]] void oriopt_cli::usageError(const std::string& msg) {
+  std::cerr << "oriopt: error: " << msg << "\n";
+  std::exit(1);
+}
 
 namespace {
 
 using namespace ori;
+using namespace oriopt_cli;
 
-struct Options {
-  std::string input;
-  std::string output;
-  std::string emit = "ori";
-  std::string phases;
-  std::vector<std::string> knobs;
-  int optLevel = 3;
-  std::string arch = std::string(kDefaultArch);
-  bool listPhases = false, listKnobs = false, summary = false;
-  // Analysis dumps (issue 4): printed per function, after `// function NAME`.
-  bool printEdges = false, dumpRpo = false, dumpDom = false, dumpLoops = false, dumpDot = false;
-  bool dumpLiveness = false, dumpPressure = false; // issue 5
-  bool dumpFoldMarks = false; // issue 15: phase 29's marks (0x100, 0x200, 0x400)
-  bool dumpAnnotations = false; // AnalyzeControlFlow, phase 3
-  // RPO order of the dumps, ptxas's raw RPO slot arrays, the unreachable-block
-  // erase, and the testing aid that undoes the parser's split at control flow.
-  std::string rpo = "dfs";
-  bool dumpRpoSlots = false, eraseUnreachable = false, unsplitBlocks = false, switchBitTests = false;
-  std::string reorderBlocks; // "0,2,1": testing aid, a block order to move to
-  std::string profile;       // --profile FILE
-  std::string impl = "optimized";
-  bool verify = false; // translation validation after every phase
-  verify::TvOptions verifyOpts; // its bounds
-  std::string function;
-  // --run
-  bool run = false;
-  bool autoParams = false, runStats = false;
-  // X[xY[xZ]]; empty: 1, or with --auto-params autoLaunch's 128 threads x 2 CTAs
-  std::string threads, ctas;
-  std::optional<uint64_t> maxSteps; // default 10,000,000; with --auto-params autoLaunch's 20,000,000
-  std::string entry;
-  std::vector<std::string> params, buffers, dumpBuffers, regs;
-  std::optional<uint32_t> onlyThread;
-};
 
-[[noreturn]] void usageError(const std::string& msg) {
-  std::cerr << "oriopt: error: " << msg << "\n";
-  std::exit(1);
-}
 
 bool readFile(const std::string& path, std::string& out) {
   if (path == "-") {
@@ -254,7 +223,7 @@ void writeOutput(const Options& o, const std::string& text) {
 
 int runMain(const Options& o) {
   if (o.listPhases) {
-    std::cout << formatPhaseTable(isImplemented);
+    std::cout << formatPipelinePhaseTable();
     return 0;
   }
   if (o.listKnobs) {
@@ -274,8 +243,12 @@ int runMain(const Options& o) {
   }
   for (const std::string& k : o.knobs)
     if (auto err = ctx.knobs.setFromAssignment(k)) usageError(fmt::format("--knob {}: {}", k, *err));
+  if (o.json && (o.run || o.summary)) usageError(fmt::format("--json cannot be given with {}", o.run ? "--run" : "--summary"));
   std::vector<const PipelineEntry*> phases;
-  if (!o.phases.empty()) {
+  if (o.pipeline == "ptxas") {
+    if (!o.phases.empty()) usageError("--pipeline=ptxas and --phases are exclusive: give one or the other");
+    phases = ptxasPhases();
+  } else if (!o.phases.empty()) {
     auto parsed = parsePhaseList(o.phases);
     if (auto* err = std::get_if<std::string>(&parsed)) usageError("--phases: " + *err);
     phases = std::get<0>(parsed);
@@ -335,10 +308,11 @@ int runMain(const Options& o) {
       reorderBlocksPass(f, ctx, order);
     }
   }
+  PhaseObserver observer(o, ctx);
   // --verify: each step's output against its input, before the next step runs.
   auto checkStep = [&](const Module& before, const std::string& step) {
     if (!o.verify || !ctx.error.empty()) return;
-    VerifyReport rep = verifyStep(before, m, step, o.verifyOpts);
+    VerifyReport rep = verifyStep(before, m, step, o.verifyOpts, observer.verifyProgress(step));
     std::cerr << rep.lines;
     if (rep.refuted) {
       std::cerr << "oriopt: error: " << step << " changed the behaviour of a function (above)\n";
@@ -360,8 +334,9 @@ int runMain(const Options& o) {
                 << formatFoldMarks(marks);
     };
   RunOptions run;
-  run.keepBefore = o.verify;
-  run.afterPhase = [&](const PipelineEntry& e, const Module* before, const Module&) {
+  run.keepBefore = o.verify || o.printChanged;
+  run.countChanges = o.stats || o.json;
+  observer.install(run, [&](const PipelineEntry& e, const Module* before, const Module&) {
     if (combinationRefuted) {
       std::cerr << "oriopt: error: phase 38 OptimizeNestedCondBranches made a combination that changes behaviour (above)\n";
       std::exit(1);
@@ -371,8 +346,10 @@ int runMain(const Options& o) {
       checkStep(*before, fmt::format("phase {} {}", e.phase, info ? info->name : ""));
     }
     return true;
-  };
-  runPhases(m, phases, ctx, run);
+  });
+  observer.atStart(m);
+  const std::vector<PhaseStats> stats = runPhases(m, phases, ctx, run);
+  if (o.stats) std::cerr << formatStatsTable(stats);
   if (o.eraseUnreachable) {
     std::optional<Module> before;
     if (o.verify) before = m;
@@ -388,55 +365,23 @@ int runMain(const Options& o) {
     return 1;
   }
 
-  if (o.printEdges || o.dumpRpo || o.dumpDom || o.dumpLoops || o.dumpDot || o.dumpLiveness || o.dumpPressure ||
-      o.dumpAnnotations || o.dumpRpoSlots) {
-    Impl impl = o.impl == "reference" ? Impl::Reference : o.impl == "both" ? Impl::Both : Impl::Optimized;
-    if (!o.function.empty() && !m.findFunction(o.function))
-      usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
+  if (o.json) {
+    nlohmann::json functions = nlohmann::json::array();
+    if (wantsDumps(o) && !writeDumps(o, m, ctx, fileName, nullptr, &functions)) return 1;
+    nlohmann::json j = {{"oriopt", 1},
+                        {"input", fileName},
+                        {"optLevel", o.optLevel},
+                        {"arch", o.arch},
+                        {"impl", o.impl},
+                        {"pipeline", o.pipeline == "ptxas" ? "ptxas" : o.phases.empty() ? "default" : "phases"},
+                        {"phases", statsJson(stats)},
+                        {"functions", std::move(functions)}};
+    writeOutput(o, j.dump(2) + "\n");
+    return 0;
+  }
+  if (wantsDumps(o)) {
     std::string out;
-    for (const Function& f : m.functions) {
-      if (f.isDeclaration() || (!o.function.empty() && f.name != o.function)) continue;
-      auto facts = analyzeFunction(f, impl, o.rpo == "ptxas-iterative" ? RpoOrder::PtxasIterative : RpoOrder::Dfs);
-      if (auto* err = std::get_if<std::string>(&facts)) {
-        std::cerr << "oriopt: error: " << *err << "\n";
-        return 1;
-      }
-      const FunctionFacts& ff = std::get<FunctionFacts>(facts);
-      out += fmt::format("// function {}\n", f.name);
-      if (o.printEdges) out += printEdges(ff.cfg);
-      if (o.dumpDot) out += dumpDot(f, ff.cfg);
-      if (o.dumpRpo) out += dumpRpo(ff.cfg);
-      if (o.dumpDom) out += dumpDominators(ff.dom);
-      if (o.dumpLoops) out += dumpLoops(ff.loops);
-      if (o.dumpRpoSlots) {
-        auto slots = analyzeRpoSlots(ff.cfg, impl);
-        if (auto* err = std::get_if<std::string>(&slots)) {
-          std::cerr << "oriopt: error: function " << f.name << ": " << *err << "\n";
-          return 1;
-        }
-        out += dumpRpoSlots(std::get<PtxasRpoSlots>(slots));
-      }
-      if (o.dumpAnnotations) {
-        auto annotations = analyzeAnnotations(f, ff.cfg, impl, o.optLevel, ctx.knobs.getBool("DisableAnalyzeControlFlow"));
-        if (auto* err = std::get_if<std::string>(&annotations)) {
-          std::cerr << "oriopt: error: " << *err << "\n";
-          return 1;
-        }
-        out += dumpAnnotations(std::get<AnnotationResult>(annotations));
-      }
-      if (o.dumpLiveness || o.dumpPressure) {
-        auto live = analyzeLiveness(f, ff.cfg, impl);
-        if (auto* err = std::get_if<std::string>(&live)) {
-          std::cerr << "oriopt: error: " << *err << "\n";
-          return 1;
-        }
-        const LivenessFacts& lf = std::get<LivenessFacts>(live);
-        // ptxas's uninitialized-register warning (spec/004), on standard error.
-        if (std::string w = uninitializedWarning(lf, f.name); !w.empty()) std::cerr << "oriopt: warning: " << w << "\n";
-        if (o.dumpLiveness) out += dumpLiveness(f, lf);
-        if (o.dumpPressure) out += dumpPressure(lf);
-      }
-    }
+    if (!writeDumps(o, m, ctx, fileName, &out, nullptr)) return 1;
     writeOutput(o, out);
     return 0;
   }
@@ -493,7 +438,9 @@ int main(int argc, char** argv) {
   app.footer(R"(Examples:
   oriopt examples/saxpy.ori                       parse, run the pipeline, print .ori
   oriopt --summary examples/saxpy.ori             blocks, registers and opcodes per function
-  oriopt --list-phases                            every ptxas phase and whether it is implemented
+  oriopt --list-phases                            every ptxas phase: implemented, default, gate
+  oriopt --pipeline=ptxas -O2 --stats k.ptx       ptxas's phase order under the gates; a table on stderr
+  oriopt --phases=15,16 --print-changed k.ori     each function after every phase that changed it
   oriopt --knob 464=4 -O2 --arch sm_80 k.ori -o out.ori
   oriopt --run --threads 4 --param n=4 --param a=2.0 --buffer x=@x.bin \
          --buffer y=@y.bin --dump-buffer y examples/saxpy.ori
@@ -503,7 +450,30 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_option("input", o.input, "Input kernel: .ori or .ptx text, or - for standard input");
   app.add_option("-o", o.output, "Write the output to FILE instead of standard output")->option_text("FILE");
   app.add_option("--emit", o.emit, "Output format")->check(CLI::IsMember({"ori", "ptx"}))->option_text("ori");
-  app.add_option("--phases", o.phases, "Comma-separated phase numbers or names to run (default: the implemented pipeline, without the code-changing phases 10, 16, 19, 33, 61, 84, which run only when named)");
+  app.add_option("--phases", o.phases, "Comma-separated phase numbers or names to run (default: the implemented pipeline, without the code-changing phases 10, 16, 19, 33, 61, 84, which run only when named; not with --pipeline=ptxas)");
+  app.add_option("--pipeline", o.pipeline,
+                 "default: the phases that keep every instruction (or those --phases names); ptxas: every implemented "
+                 "phase in ptxas's order, each under its gate (-O level, knobs, SM; --list-phases shows them)")
+      ->check(CLI::IsMember({"default", "ptxas"}));
+  app.add_option("--print-before", o.printBefore,
+                 "Before the phase runs, print each function on standard error (phase numbers or names, comma lists, "
+                 "repeatable; all: every phase)")
+      ->option_text("PHASE,...")->allow_extra_args(false);
+  app.add_option("--print-after", o.printAfter, "After the phase, print each function on standard error (as --print-before)")
+      ->option_text("PHASE,...")->allow_extra_args(false);
+  app.add_flag("--print-changed", o.printChanged,
+               "Print each function on standard error at the start and after every phase that changed it");
+  app.add_flag("--stats", o.stats,
+               "Print a table on standard error: per phase the wall time, instructions and blocks after it, removed "
+               "and added, functions changed, or why its gate kept it from running");
+  app.add_flag("--json", o.json,
+               "Write the phase statistics and the analysis dumps asked for as one JSON object instead of the "
+               "output (docs/oriopt-output.schema.json)");
+  app.add_flag("--progress", o.progress,
+               "Print progress lines (phase, function i/n, and --verify's) on standard error at most once a second; "
+               "on by default when standard error is a terminal");
+  app.add_option("--progress-interval", o.progressInterval, "Seconds between progress lines (default 1)")
+      ->group("")->check(CLI::Range(0.0, 3600.0));
   app.add_option("--knob", o.knobs, "Set a ptxas knob by name or index, e.g. --knob 464=4")->option_text("NAME=VALUE")->allow_extra_args(false);
   app.add_option("-O", o.optLevel, "Optimization level, -O0 to -O4 (default 3, as ptxas)")->check(CLI::Range(0, 4));
   app.add_option("--arch", o.arch, "Target architecture (default sm_90)")->option_text("sm_XX");
