@@ -162,6 +162,9 @@ uint16_t usableKinds(uint16_t kinds, const FnCtx& ctx) {
 
 Operand operand(const Instr& in, const OperandSlot& slot, bool isDst, size_t srcIndex, const FnCtx& ctx) {
   uint16_t kinds = usableKinds(slot.kinds, ctx);
+  // TEX takes a symbol only when it names a .texref of the module (a .ptx directive this
+  // generator does not write): a register handle.
+  if (in.op == Opcode::TEX) kinds &= uint16_t(~K_SYM);
   std::vector<uint16_t> bits;
   for (uint16_t b = 1; b; b = uint16_t(b << 1))
     if (kinds & b) bits.push_back(b);

@@ -50,9 +50,10 @@ struct GeneralOptimizeResult {
 };
 
 // Phase 29 runs in rounds: the walks of every block to their fixed point, then the
-// DCE. A copy the DCE removes may have been the write that ended another copy, so a
-// round that removed something is followed by another, at most this many in all (the
-// spec's convergence loop; a round that removes nothing ends it).
+// DCE. A round changes what the next one sees (a copy the DCE removes may have been the
+// write that ended another copy; a resolved guard makes a register written on every
+// path, so alwaysZeroExtended may then hold), so rounds go on, at most this many in all
+// (the spec's convergence loop), until one changes nothing.
 inline constexpr uint32_t kGeneralOptimizeRounds = 4;
 // Adds one round's counts and marks (numbered `round`) to the total.
 void addRound(GeneralOptimizeResult& total, const GeneralOptimizeResult& one, uint32_t round);

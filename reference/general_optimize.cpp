@@ -179,7 +179,8 @@ GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions&
   for (uint32_t round = 1; round <= kGeneralOptimizeRounds; ++round) {
     const GeneralOptimizeResult one = oneRound(f, opt);
     addRound(total, one, round);
-    if (one.counts.removed == 0) break;
+    const GeneralOptimizeCounts& c = one.counts;
+    if (c.usesReplaced + c.selectsToCopies + c.guardsResolved + c.removed == 0) break;
   }
   return total;
 }
