@@ -14,7 +14,7 @@
 #include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"
-#include "verify/tv.h"
+#include "fuzz/tv_checks.h"
 #if defined(ORIOPT_HAVE_REFERENCE)
 #include "reference/reference.h"
 #endif
@@ -47,7 +47,7 @@ std::string sameFunction(const Function& r, const Function& o, const std::string
 #endif
 
 // The three phases as the behaviour and proof checks run them (the optimized half).
-const std::pair<const char*, std::function<void(Function&)>> kPhases[] = {
+const NamedPhase kPhases[] = {
     {"phase 13", [](Function& g) { optimized::generalOptimizeEarly(g, -1); }},
     {"phase 29", [](Function& g) { optimized::generalOptimize(g, optionsFor("sm_90", false)); }},
     {"phase 58", [](Function& g) { optimized::generalOptimizeLate(g, false); }},
@@ -138,20 +138,6 @@ std::string generalOptimizeBehaviour(const Function& f) {
   return "";
 }
 
-std::string generalOptimizeProof(const Function& f) {
-  Module m;
-  m.functions.push_back(f);
-  verify::TvOptions opts;
-  opts.timeoutSeconds = 5;
-  opts.budgetSeconds = 10;
-  for (const auto& [name, phase] : kPhases) {
-    Module tgt = m;
-    phase(tgt.functions[0]);
-    if (tgt.functions[0] == f) continue;
-    const verify::TvResult r = verify::validateFunction(m, tgt, f.name, opts);
-    if (r.verdict == verify::TvResult::Verdict::Refuted) return fmt::format("after {}: {}", name, r.line());
-  }
-  return "";
-}
+std::string generalOptimizeProof(const Function& f) { return firstRefutation(f, kPhases); }
 
 } // namespace ori::checks

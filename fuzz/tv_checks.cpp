@@ -148,13 +148,24 @@ std::string tvMutants(const Function& f) {
   return "";
 }
 
-std::string tvPasses(const Function& f) {
+std::string firstRefutation(const Function& f, std::span<const NamedPhase> phases) {
   Module m;
   m.functions.push_back(f);
   verify::TvOptions opts;
   opts.timeoutSeconds = 5;
   opts.budgetSeconds = 10;
-  const std::pair<const char*, std::function<void(Function&)>> phases[] = {
+  for (const auto& [name, phase] : phases) {
+    Module tgt = m;
+    phase(tgt.functions[0]);
+    if (tgt.functions[0] == f) continue;
+    verify::TvResult r = verify::validateFunction(m, tgt, f.name, opts);
+    if (r.verdict == verify::TvResult::Verdict::Refuted) return fmt::format("after {}: {}", name, r.line());
+  }
+  return "";
+}
+
+std::string tvPasses(const Function& f) {
+  const NamedPhase phases[] = {
       {"phase 10", [](Function& g) { optimized::earlyOriSimpleLiveDead(g); }},
       {"phase 13", [](Function& g) { optimized::generalOptimizeEarly(g, -1); }},
       {"phase 15", [](Function& g) { optimized::oriBranchOpt(g, -1); }},
@@ -166,14 +177,7 @@ std::string tvPasses(const Function& f) {
       {"phase 112", [](Function& g) { optimized::placeBlocksInSourceOrder(g); }},
       {"--erase-unreachable", [](Function& g) { optimized::eraseUnreachableBlocks(g); }},
   };
-  for (const auto& [name, phase] : phases) {
-    Module tgt = m;
-    phase(tgt.functions[0]);
-    if (tgt.functions[0] == f) continue;
-    verify::TvResult r = verify::validateFunction(m, tgt, f.name, opts);
-    if (r.verdict == verify::TvResult::Verdict::Refuted) return fmt::format("after {}: {}", name, r.line());
-  }
-  return "";
+  return firstRefutation(f, phases);
 }
 
 } // namespace ori::checks

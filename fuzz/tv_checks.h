@@ -8,7 +8,10 @@
 // Each check returns "" when it holds, else one line naming the first problem.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <span>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -53,5 +56,10 @@ std::string tvMutantCheck(const Module& m, size_t fi, WrongVariant v, size_t pic
 std::string tvMutants(const Function& f);
 // `tv-passes`: phases 10, 15, 16, 19, 112 and --erase-unreachable on f, each validated: never refuted.
 std::string tvPasses(const Function& f);
+// The first refutation the translation validator finds between f and what one of `phases`
+// (a name and the phase) makes of it, as "after NAME: ..."; "" when none is refuted
+// (unknown is not a failure). Bounds: 5 s per query, 10 s per function.
+using NamedPhase = std::pair<const char*, std::function<void(Function&)>>;
+std::string firstRefutation(const Function& f, std::span<const NamedPhase> phases);
 
 } // namespace ori::checks

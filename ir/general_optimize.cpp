@@ -60,6 +60,18 @@ std::optional<Plop3Function> plop3Function(const Instr& in) {
 
 } // namespace
 
+bool writesRegister(const Instr& in, Reg r) {
+  for (Reg d : in.defs())
+    if (d == r) return true;
+  return false;
+}
+
+std::optional<size_t> lastWriteBefore(const std::vector<Instr>& instrs, size_t end, Reg r) {
+  for (size_t j = end; j-- > 0;)
+    if (writesRegister(instrs[j], r)) return j;
+  return std::nullopt;
+}
+
 void addRound(GeneralOptimizeResult& total, const GeneralOptimizeResult& one, uint32_t round) {
   total.counts.usesReplaced += one.counts.usesReplaced;
   total.counts.selectsToCopies += one.counts.selectsToCopies;
@@ -282,18 +294,6 @@ std::string formatFoldMarks(const std::vector<FoldMark>& marks) {
 
 namespace {
 
-bool writes(const Instr& in, Reg r) {
-  for (Reg d : in.defs())
-    if (d == r) return true;
-  return false;
-}
-
-std::optional<size_t> lastDef(const std::vector<Instr>& instrs, size_t end, Reg r) {
-  for (size_t j = end; j-- > 0;)
-    if (writes(instrs[j], r)) return j;
-  return std::nullopt;
-}
-
 std::optional<size_t> dstIndex(const Instr& in, Reg r) {
   for (size_t k = 0; k < in.dsts.size(); ++k)
     if (in.dsts[k].kind == Operand::Kind::Reg && in.dsts[k].reg == r) return k;
@@ -313,12 +313,12 @@ struct Matcher {
     const auto& ic = f.blocks[c].instrs;
     if (x == y) {
       bool unchanged = true;
-      for (size_t k = pa + 1; k < ia.size(); ++k) unchanged = unchanged && !writes(ia[k], x);
-      for (size_t k = 0; k < pc; ++k) unchanged = unchanged && !writes(ic[k], y);
+      for (size_t k = pa + 1; k < ia.size(); ++k) unchanged = unchanged && !writesRegister(ia[k], x);
+      for (size_t k = 0; k < pc; ++k) unchanged = unchanged && !writesRegister(ic[k], y);
       if (unchanged) return true;
     }
     if (depth == 0) return false;
-    const auto da = lastDef(ia, pa, x), dc = lastDef(ic, pc, y);
+    const auto da = lastWriteBefore(ia, pa, x), dc = lastWriteBefore(ic, pc, y);
     if (!da || !dc) return false;
     return equivalent(*da, x, *dc, y, depth - 1, chain);
   }
@@ -367,7 +367,7 @@ std::optional<ConditionMatch> matchEquivalentCondition(const Function& f, uint32
     conditionA = false;
   }
   const Reg p = xa.guard->reg, q = xc.guard->reg;
-  const auto dp = lastDef(ia, ia.size() - 1, p), dq = lastDef(ic, ic.size() - 1, q);
+  const auto dp = lastWriteBefore(ia, ia.size() - 1, p), dq = lastWriteBefore(ic, ic.size() - 1, q);
   if (!dp || !dq) return std::nullopt;
   ConditionMatch m;
   const Matcher matcher{f, a, c};

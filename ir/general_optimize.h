@@ -16,6 +16,11 @@
 
 namespace ori {
 
+// Whether `in` writes r (one of its defs).
+bool writesRegister(const Instr& in, Reg r);
+// The index of the last instruction before `end` in `instrs` that writes r.
+std::optional<size_t> lastWriteBefore(const std::vector<Instr>& instrs, size_t end, Reg r);
+
 // ---------------------------------------------------------------- phase 29
 
 // The spec's marks on a destination operand (spec/002 "Flag Bit Semantics").

@@ -143,8 +143,7 @@ private:
     const UseSite s = singleUse(mov.dsts[0].reg);
     if (s.block != b || s.instr <= i || s.operand == kNone) return false;
     for (uint32_t k = i + 1; k < s.instr; ++k)
-      for (Reg r : instrs[k].defs())
-        if (r == e.dst) return false;
+      if (writesRegister(instrs[k], e.dst)) return false;
     defs_[d] = 0;
     uses_[d] = 0;
     site_[d] = {};

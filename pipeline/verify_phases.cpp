@@ -12,32 +12,6 @@
 namespace ori {
 namespace {
 
-// Random launches of kernel k: each 64-bit scalar parameter a buffer of random bytes, the
-// others small values (they often bound loops); 1-4 threads, a warp, a warp and a part, or two
-// warps per CTA; 1-2 CTAs. Seeded by the function's name, so a run repeats.
-std::vector<RunConfig> randomLaunches(const Function& k, int count) {
-  std::mt19937_64 rng(std::hash<std::string>{}(k.name));
-  std::vector<RunConfig> out;
-  for (int i = 0; i < count; ++i) {
-    RunConfig cfg;
-    cfg.entry = k.name;
-    const uint32_t shapes[] = {1 + uint32_t(rng() % 4), 32, 33 + uint32_t(rng() % 31), 64};
-    cfg.threads = shapes[i % 4];
-    cfg.ctas = 1 + uint32_t(rng() % 2);
-    cfg.maxSteps = 200'000;
-    for (const Param& p : k.params) {
-      if (p.size == 8 && p.count == 0) {
-        std::vector<uint8_t> bytes(4096);
-        for (uint8_t& b : bytes) b = uint8_t(rng());
-        cfg.buffers[p.name] = std::move(bytes);
-      } else {
-        cfg.params[p.name] = rng() % 64;
-      }
-    }
-    out.push_back(std::move(cfg));
-  }
-  return out;
-}
 
 // The interpreter's verdict on a function Z3 could not decide, by the refinement the
 // validator proves (docs/verifier.md): "" when every launch the source ends ok ends ok after
@@ -110,6 +84,30 @@ VerifyReport verifyStep(const Module& before, const Module& after, const std::st
     }
   }
   return rep;
+}
+
+std::vector<RunConfig> randomLaunches(const Function& k, int count) {
+  std::mt19937_64 rng(std::hash<std::string>{}(k.name));
+  std::vector<RunConfig> out;
+  for (int i = 0; i < count; ++i) {
+    RunConfig cfg;
+    cfg.entry = k.name;
+    const uint32_t shapes[] = {1 + uint32_t(rng() % 4), 32, 33 + uint32_t(rng() % 31), 64};
+    cfg.threads = shapes[i % 4];
+    cfg.ctas = 1 + uint32_t(rng() % 2);
+    cfg.maxSteps = 200'000;
+    for (const Param& p : k.params) {
+      if (p.size == 8 && p.count == 0) {
+        std::vector<uint8_t> bytes(4096);
+        for (uint8_t& b : bytes) b = uint8_t(rng());
+        cfg.buffers[p.name] = std::move(bytes);
+      } else {
+        cfg.params[p.name] = rng() % 64;
+      }
+    }
+    out.push_back(std::move(cfg));
+  }
+  return out;
 }
 
 } // namespace ori

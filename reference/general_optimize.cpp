@@ -19,19 +19,6 @@
 namespace ori::reference {
 namespace {
 
-bool writes(const Instr& in, Reg r) {
-  for (Reg d : in.defs())
-    if (d == r) return true;
-  return false;
-}
-
-// The index of the last instruction before `end` in `instrs` that writes r.
-std::optional<size_t> lastDef(const std::vector<Instr>& instrs, size_t end, Reg r) {
-  for (size_t j = end; j-- > 0;)
-    if (writes(instrs[j], r)) return j;
-  return std::nullopt;
-}
-
 struct State {
   std::map<std::pair<uint32_t, size_t>, FoldMark> marks; // by (bix, index)
   std::set<std::pair<uint32_t, size_t>> nops;            // MOVs made NOPs
@@ -47,13 +34,13 @@ public:
   // The copy that reaches use `r` at instruction i of block b: its value and index.
   std::optional<std::pair<Operand, size_t>> reachingCopy(uint32_t b, size_t i, Reg r, bool& predicate) const {
     const auto& instrs = f.blocks[b].instrs;
-    const auto j = lastDef(instrs, i, r);
+    const auto j = lastWriteBefore(instrs, i, r);
     if (!j) return std::nullopt;
     const Instr& c = instrs[*j];
     if (c.dsts.empty() || c.dsts[0].kind != Operand::Kind::Reg || c.dsts[0].reg != r) return std::nullopt;
     bool zext = false;
     if (c.op == Opcode::MOV && !c.srcs.empty() && c.srcs[0].kind == Operand::Kind::Reg) {
-      const auto s = lastDef(instrs, *j, c.srcs[0].reg);
+      const auto s = lastWriteBefore(instrs, *j, c.srcs[0].reg);
       zext = (s && writesZeroExtended32(instrs[*s])) || always.count(c.srcs[0].reg);
     }
     std::optional<Operand> value = copySource(c, zext);
@@ -66,7 +53,7 @@ public:
     // The value must still be what it was: its register not written since.
     if (const auto read = value->regRead(); read && !read->isConst())
       for (size_t k = *j + 1; k < i; ++k)
-        if (writes(instrs[k], *read)) return std::nullopt;
+        if (writesRegister(instrs[k], *read)) return std::nullopt;
     return std::make_pair(*value, *j);
   }
 
@@ -80,14 +67,14 @@ public:
       return *c != p.neg;
     };
     const auto& instrs = f.blocks[b].instrs;
-    if (const auto j = lastDef(instrs, i, p.reg)) return classify(instrs[*j]);
+    if (const auto j = lastWriteBefore(instrs, i, p.reg)) return classify(instrs[*j]);
     uint32_t q = b;
     for (uint32_t depth = 0; depth < kPredicateScanDepth; ++depth) {
       if (cfg.preds[q].size() != 1) return std::nullopt;
       q = cfg.preds[q][0];
       if (q == b) return std::nullopt;
       const auto& qi = f.blocks[q].instrs;
-      if (const auto j = lastDef(qi, qi.size(), p.reg)) return classify(qi[*j]);
+      if (const auto j = lastWriteBefore(qi, qi.size(), p.reg)) return classify(qi[*j]);
     }
     return std::nullopt;
   }

@@ -20,12 +20,6 @@
 namespace ori::reference {
 namespace {
 
-bool writes(const Instr& in, Reg r) {
-  for (Reg d : in.defs())
-    if (d == r) return true;
-  return false;
-}
-
 bool reads(const Instr& in, Reg r) {
   for (Reg u : in.uses())
     if (u == r) return true;
@@ -81,7 +75,7 @@ LateOptimizeCounts generalOptimizeLate(Function& f, bool existingEntriesOnly) {
         if (hit) {
           const auto use = singleUseAfter(f, b, i, d);
           bool held = use.has_value();
-          for (size_t k = i + 1; held && k < use->first; ++k) held = !writes(instrs[k], hit->dst);
+          for (size_t k = i + 1; held && k < use->first; ++k) held = !writesRegister(instrs[k], hit->dst);
           if (held) {
             instrs[use->first].srcs[use->second].reg = hit->dst;
             instrs.erase(instrs.begin() + std::ptrdiff_t(i));

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "fuzz/dce_checks.h"
@@ -18,6 +17,7 @@
 #include "ir/general_optimize.h"
 #include "ir/ori.h"
 #include "optimized/optimized.h"
+#include "pipeline/verify_phases.h"
 #include "ptx/ptx.h"
 #include "verify/obligations.h"
 
@@ -153,23 +153,6 @@ std::string corpusDir() {
   return ORIOPT_CORPUS_DIR;
 }
 
-RunConfig randomInputs(const Function& k, std::mt19937_64& rng) {
-  RunConfig cfg;
-  cfg.entry = k.name;
-  cfg.threads = 32 + uint32_t(rng() % 40);
-  cfg.maxSteps = 200'000;
-  for (const Param& p : k.params) {
-    if (p.size == 8 && p.count == 0) {
-      std::vector<uint8_t> bytes(4096);
-      for (uint8_t& b : bytes) b = uint8_t(rng());
-      cfg.buffers[p.name] = std::move(bytes);
-    } else {
-      cfg.params[p.name] = rng() % 64;
-    }
-  }
-  return cfg;
-}
-
 TEST(GeneralOptimizeCorpus, HalvesAgreeAndBehaviourIsKept) {
   std::vector<fs::path> files;
   std::error_code ec;
@@ -177,7 +160,6 @@ TEST(GeneralOptimizeCorpus, HalvesAgreeAndBehaviourIsKept) {
     if (e.path().extension() == ".ptx") files.push_back(e.path());
   if (files.empty()) GTEST_SKIP() << "no corpus at " << corpusDir();
   std::sort(files.begin(), files.end());
-  std::mt19937_64 rng(20261126);
   int functions = 0, changed = 0, runs = 0, compared = 0;
   for (const fs::path& p : files) {
     SCOPED_TRACE(p.filename().string());
@@ -210,7 +192,7 @@ TEST(GeneralOptimizeCorpus, HalvesAgreeAndBehaviourIsKept) {
     EXPECT_FALSE(e.error) << (e.error ? e.error->str() : "");
     for (const Function& k : before.functions) {
       if (!k.isEntry || k.isDeclaration()) continue;
-      const RunConfig cfg = randomInputs(k, rng);
+      const RunConfig cfg = randomLaunches(k, 2)[1]; // a full warp
       bool c = false;
       ++runs;
       EXPECT_EQ(checks::compareRuns(runKernel(before, cfg), runKernel(after, cfg), &c), "") << k.name;
