@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <span>
 #include <utility>
 
 #include "fuzz/dce_checks.h"
@@ -22,8 +23,9 @@
 namespace ori::checks {
 namespace {
 
-GeneralOptimizeOptions optionsFor(std::string_view arch, bool limitFoldFp) {
+GeneralOptimizeOptions optionsFor(std::string_view arch, bool limitFoldFp, bool evaluate = false) {
   GeneralOptimizeOptions o;
+  o.evaluate = evaluate;
   o.smEncoded = findArch(arch)->encoded;
   o.predicateMarking = archAllowsPredicateMarking(o.smEncoded);
   o.limitFoldFp = limitFoldFp;
@@ -59,9 +61,25 @@ const NamedPhase kPhases[] = {
      }},
 };
 
+// The same with --fold=evaluate in phase 29.
+const NamedPhase kEvaluatePhases[] = {
+    {"phase 29 (evaluate)", [](Function& g) { optimized::generalOptimize(g, optionsFor("sm_90", false, true)); }},
+    {"phases 13+29+58 (evaluate)",
+     [](Function& g) {
+       optimized::generalOptimizeEarly(g, -1);
+       optimized::generalOptimize(g, optionsFor("sm_90", false, true));
+       optimized::generalOptimizeLate(g, false);
+     }},
+};
+
+std::span<const NamedPhase> phasesFor(bool evaluate) {
+  if (evaluate) return kEvaluatePhases;
+  return kPhases;
+}
+
 } // namespace
 
-std::string generalOptimizeDiff(const Function& f) {
+std::string generalOptimizeDiff(const Function& f, bool evaluate) {
   for (int64_t budget : {int64_t(-1), int64_t(1)}) {
     const std::string what = fmt::format("phase 13 (budget {})", budget);
     Function o = f;
@@ -80,26 +98,29 @@ std::string generalOptimizeDiff(const Function& f) {
   }
   for (std::string_view arch : {"sm_50", "sm_60", "sm_90"})
     for (bool limit : {false, true}) {
-      const GeneralOptimizeOptions opt = optionsFor(arch, limit);
-      const std::string what = fmt::format("phase 29 ({}{})", arch, limit ? ", limit-fold-fp" : "");
+      const GeneralOptimizeOptions opt = optionsFor(arch, limit, evaluate);
+      const std::string what =
+          fmt::format("phase 29 ({}{}{})", arch, limit ? ", limit-fold-fp" : "", evaluate ? ", evaluate" : "");
       Function o = f;
       const GeneralOptimizeResult ro = optimized::generalOptimize(o, opt);
       if (std::string d = malformed(o, what); !d.empty()) return d;
       Function again = o;
       const GeneralOptimizeResult r2 = optimized::generalOptimize(again, opt);
       if (ro.counts.rounds < kGeneralOptimizeRounds &&
-          (r2.counts.usesReplaced || r2.counts.selectsToCopies || r2.counts.guardsResolved))
-        return fmt::format("{} run again replaces {} uses, simplifies {} SELs and {} guards", what,
-                           r2.counts.usesReplaced, r2.counts.selectsToCopies, r2.counts.guardsResolved);
+          (r2.counts.usesReplaced || r2.counts.selectsToCopies || r2.counts.guardsResolved || r2.counts.evaluated))
+        return fmt::format("{} run again replaces {} uses, simplifies {} SELs and {} guards, evaluates {}", what,
+                           r2.counts.usesReplaced, r2.counts.selectsToCopies, r2.counts.guardsResolved,
+                           r2.counts.evaluated);
 #if defined(ORIOPT_HAVE_REFERENCE)
       Function r = f;
       const GeneralOptimizeResult rr = reference::generalOptimize(r, opt);
       if (std::string d = sameFunction(r, o, what); !d.empty()) return d;
       if (!(rr.counts == ro.counts))
-        return fmt::format("{}: reference replaced {} uses, {} SELs, {} guards, removed {}; optimized {}, {}, {}, {}",
+        return fmt::format("{}: reference replaced {} uses, {} SELs, {} guards, removed {}, evaluated {}; optimized "
+                           "{}, {}, {}, {}, {}",
                            what, rr.counts.usesReplaced, rr.counts.selectsToCopies, rr.counts.guardsResolved,
-                           rr.counts.removed, ro.counts.usesReplaced, ro.counts.selectsToCopies,
-                           ro.counts.guardsResolved, ro.counts.removed);
+                           rr.counts.removed, rr.counts.evaluated, ro.counts.usesReplaced, ro.counts.selectsToCopies,
+                           ro.counts.guardsResolved, ro.counts.removed, ro.counts.evaluated);
       if (rr.marks != ro.marks)
         return fmt::format("{}: fold marks differ:\nreference:\n{}optimized:\n{}", what, formatFoldMarks(rr.marks),
                            formatFoldMarks(ro.marks));
@@ -122,12 +143,12 @@ std::string generalOptimizeDiff(const Function& f) {
   return "";
 }
 
-std::string generalOptimizeBehaviour(const Function& f) {
+std::string generalOptimizeBehaviour(const Function& f, bool evaluate) {
   if (!f.isEntry || f.isDeclaration()) return "";
   Module before;
   before.functions.push_back(f);
   const std::vector<RunConfig> inputs = inputsFor(f, 3, gen::kLaunchBufferBytes);
-  for (const auto& [name, phase] : kPhases) {
+  for (const auto& [name, phase] : phasesFor(evaluate)) {
     Module after = before;
     phase(after.functions[0]);
     if (after.functions[0] == f) continue;
@@ -138,6 +159,6 @@ std::string generalOptimizeBehaviour(const Function& f) {
   return "";
 }
 
-std::string generalOptimizeProof(const Function& f) { return firstRefutation(f, kPhases); }
+std::string generalOptimizeProof(const Function& f, bool evaluate) { return firstRefutation(f, phasesFor(evaluate)); }
 
 } // namespace ori::checks

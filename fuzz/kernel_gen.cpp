@@ -394,8 +394,78 @@ struct Gen {
     }
   }
 
+  // ------------------------------------------------------------ --fold=evaluate fodder
+  std::string rOrImm() { return chance(50) ? rOnly() : imm(); }
+  void evaluateFodder() {
+    const std::string a = freshReg(), b = freshReg(), x = rOnly(), d = dstReg();
+    switch (pick(0, 7)) {
+    case 0: { // immediates in registers, then an instruction of them
+      emit(fmt::format("MOV {}, {}", a, imm()));
+      emit(fmt::format("MOV {}, {}", b, chance(20) ? "RZ" : imm()));
+      switch (pick(0, 8)) {
+      case 0: emit(fmt::format("IADD3 {}, {}, {}{}, {}", d, a, chance(30) ? "-" : "", b, chance(50) ? a : imm())); break;
+      case 1: emit(fmt::format("IADD3.64 {}, {}, -{}, RZ", d, a, b)); break;
+      case 2: emit(fmt::format("IMAD {}, {}, {}, {}", d, a, b, chance(50) ? a : imm())); break;
+      case 3: emit(fmt::format("IMAD.WIDE{} {}, {}, {}, RZ", chance(50) ? ".U32" : "", d, a, b)); break;
+      case 4: emit(fmt::format("LOP3.LUT {}, {}, {}, {}, 0x{:x}", d, a, b, chance(50) ? a : "RZ", pick(0, 256))); break;
+      case 5: emit(fmt::format("SHF.{}.{} {}, {}, 0x{:x}, {}", chance(50) ? "L" : "R", oneOf({"U32", "S32", "U64"}), d, a,
+                               pick(0, 70), b)); break;
+      case 6: emit(fmt::format("SHR.{} {}, {}, {}", oneOf({"U32", "S32"}), d, a, b)); break;
+      case 7: emit(fmt::format("IMNMX {}, {}, {}, {}", d, a, b, predSrc())); break;
+      default: {
+        const std::string p = predDst();
+        emit(fmt::format("ISETP.{}.{}.{} {}, PT, {}, {}, {}", oneOf({"LT", "EQ", "LE", "GT", "NE", "GE"}),
+                         oneOf({"U32", "S32"}), oneOf({"AND", "OR", "XOR"}), p, a, b, predSrc()));
+        emit(fmt::format("SEL {}, {}, {}, {}", dstReg(), src(), src(), p));
+      }
+      }
+      break;
+    }
+    case 1: // x+0, x-x
+      if (chance(50)) emit(fmt::format("IADD3 {}, {}, {}, {}", d, x, oneOf({"0x0", "RZ", "-RZ"}), chance(50) ? "RZ" : src()));
+      else emit(fmt::format("IADD3 {}, {}, -{}, {}", d, x, x, chance(50) ? "RZ" : src()));
+      break;
+    case 2: // x*1, x*0
+      emit(fmt::format("IMAD{} {}, {}, {}, {}", chance(20) ? ".WIDE" : "", d, x, oneOf({"0x1", "0x0", "RZ"}),
+                       chance(40) ? "RZ" : src()));
+      break;
+    case 3: { // LOP3 with a constant or repeated input
+      const std::string k = oneOf({"RZ", "-0x1", "0xffffffff", "REP", "IMM"});
+      if (k == "IMM") emit(fmt::format("MOV {}, {}", a, oneOf({"0x0", "0xffffffff"})));
+      const std::string s = k == "REP" ? x : k == "IMM" ? a : k;
+      emit(fmt::format("LOP3.LUT{} {}, {}, {}, {}, 0x{:x}", chance(20) ? ".64" : "", d, x, s, chance(50) ? rOnly() : x,
+                       pick(0, 256)));
+      break;
+    }
+    case 4: // shifts by 0 or past the width
+      emit(fmt::format("{} {}, {}, 0x{:x}", oneOf({"SHL", "SHR.U32", "SHR.S32", "SHL.64", "SHR.U64"}), d, x,
+                       oneOf({0, 0, 32, 33, 64})));
+      break;
+    case 5: { // ISETP of x against itself, read by a SEL
+      const std::string p = predDst();
+      emit(fmt::format("ISETP.{}.{}.{} {}, PT, {}, {}, {}", oneOf({"LT", "EQ", "LE", "GT", "NE", "GE"}),
+                       oneOf({"U32", "S32", "U64"}), oneOf({"AND", "OR", "XOR"}), p, x, x, predSrc()));
+      emit(fmt::format("SEL {}, {}, {}, {}", dstReg(), src(), src(), p));
+      break;
+    }
+    case 6: { // PLOP3 with PT/!PT or repeated inputs, read by a SEL or a guard
+      const std::string p = predDst(), q = pred();
+      emit(fmt::format("PLOP3.LUT {}, PT, {}, {}, {}, 0x{:x}, 0x0", p, chance(50) ? predSrc() : q, predSrc(),
+                       chance(50) ? q : "PT", pick(0, 256)));
+      if (chance(50)) emit(fmt::format("@{} MOV {}, {}", p, dstReg(), src()));
+      else emit(fmt::format("SEL {}, {}, {}, {}", dstReg(), src(), src(), p));
+      break;
+    }
+    default: // a constant moved into a register and added
+      emit(fmt::format("MOV {}, {}", a, oneOf({"0x0", "0x1"})));
+      emit(fmt::format("IMAD {}, {}, {}, {}", d, x, a, chance(50) ? rOrImm() : "RZ"));
+      break;
+    }
+  }
+
   void statement() {
     --budget;
+    if (opts.evaluatePercent && chance(opts.evaluatePercent)) return evaluateFodder();
     if (opts.cleanupPercent && chance(opts.cleanupPercent)) return cleanup();
     const bool nest = depth < opts.maxDepth && budget > 2;
     const int r = pick(0, 100);

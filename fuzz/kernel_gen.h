@@ -47,12 +47,20 @@ struct KernelOptions {
   // conditional EXIT or branch tested again on an equivalent comparison, moves of one value
   // into fresh registers read once. 0 in the presets below, so other checks keep their mix.
   int cleanupPercent = 0;
+  // Statements for --fold=evaluate (ir/general_optimize_evaluate.h): immediates moved into
+  // fresh registers read by IADD3, IMAD, LOP3, SHF, SHL, SHR and ISETP; identities (x+0,
+  // x-x, x*1, x*0, LOP3 with RZ, ~0 or a repeated input, shifts by 0 or past the width,
+  // ISETP of x against itself, PLOP3 with PT/!PT inputs). 0 in the presets but one.
+  int evaluatePercent = 0;
 };
 // The kernels of the translation-validation checks (threadParts off).
 inline constexpr KernelOptions kOneThreadKernels{8, 3, 6, 3, 0, false};
 // Kernels with work for the GeneralOptimize phases: a third of the statements cleanup ones.
 inline constexpr KernelOptions kCleanupKernels{8, 3, 6, 3, 35, true, 35};
 inline constexpr KernelOptions kCleanupOneThreadKernels{8, 3, 6, 3, 0, false, 35};
+// The same with work for --fold=evaluate: a quarter of the statements evaluate ones.
+inline constexpr KernelOptions kEvaluateKernels{8, 3, 6, 3, 35, true, 30, 25};
+inline constexpr KernelOptions kEvaluateOneThreadKernels{8, 3, 6, 3, 0, false, 30, 25};
 
 inline constexpr uint32_t kBufferBytes = 256;            // each thread's part
 inline constexpr uint32_t kLaunchBufferBytes = 64 * kBufferBytes; // the whole buffer

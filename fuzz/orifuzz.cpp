@@ -36,6 +36,8 @@
 
 #include "fuzz/branch_checks.h"
 #include "fuzz/general_optimize_checks.h"
+#include "fuzz/memory_slot_checks.h"
+#include "fuzz/slot_kernel_gen.h"
 #include "fuzz/cfg_checks.h"
 #include "fuzz/cfg_gen.h"
 #include "fuzz/dce_checks.h"
@@ -106,15 +108,42 @@ const std::vector<Check>& checkTable() {
        "29 (sm_50, sm_60, sm_90; with and without limit-fold-fp) and 58 (with and without knob 605), reference == "
        "optimized printed output, label ids, counts and fold marks; phase 29 a fixed point "
        "(fuzz/general_optimize_checks.h)",
-       false, gen::kernel(gen::kCleanupKernels), checks::generalOptimizeDiff},
+       false, gen::kernel(gen::kCleanupKernels), [](const Function& f) { return checks::generalOptimizeDiff(f); }},
       {"go-behaviour",
        "random kernels with cleanup work (fuzz/kernel_gen.h): the interpreter gives the same result before and "
        "after phases 13, 29, 58 and 13+29+58 on three launch inputs (fuzz/general_optimize_checks.h)",
-       false, gen::kernel(gen::kCleanupKernels), checks::generalOptimizeBehaviour},
+       false, gen::kernel(gen::kCleanupKernels), [](const Function& f) { return checks::generalOptimizeBehaviour(f); }},
       {"go-proof",
        "random one-thread kernels with cleanup work (fuzz/kernel_gen.h): the translation validator never refutes "
        "what phases 13, 29, 58 and 13+29+58 make of them (fuzz/general_optimize_checks.h)",
-       false, gen::kernel(gen::kCleanupOneThreadKernels), checks::generalOptimizeProof},
+       false, gen::kernel(gen::kCleanupOneThreadKernels), [](const Function& f) { return checks::generalOptimizeProof(f); }},
+      {"go-eval-diff",
+       "go-diff with --fold=evaluate in phase 29, on kernels with constants and identities besides the cleanup "
+       "work (fuzz/kernel_gen.h kEvaluateKernels)",
+       false, gen::kernel(gen::kEvaluateKernels), [](const Function& f) { return checks::generalOptimizeDiff(f, true); }},
+      {"go-eval-behaviour",
+       "go-behaviour with --fold=evaluate: the interpreter gives the same result before and after phase 29 and "
+       "13+29+58 with evaluate on, on three launch inputs (kEvaluateKernels)",
+       false, gen::kernel(gen::kEvaluateKernels),
+       [](const Function& f) { return checks::generalOptimizeBehaviour(f, true); }},
+      {"go-eval-proof",
+       "go-proof with --fold=evaluate: the translation validator never refutes phase 29 and 13+29+58 with evaluate "
+       "on (kEvaluateOneThreadKernels)",
+       false, gen::kernel(gen::kEvaluateOneThreadKernels),
+       [](const Function& f) { return checks::generalOptimizeProof(f, true); }},
+      {"mid-diff",
+       "random kernels with local-memory slots (fuzz/slot_kernel_gen.h): ConvertMemoryToRegister and phase 37 "
+       "under three cost-model settings, reference == optimized printed output, label ids, register types and "
+       "counts; every promoted slot's accesses gone; nothing left to promote (fuzz/memory_slot_checks.h)",
+       false, gen::slotKernel(), checks::memToRegDiff},
+      {"mid-behaviour",
+       "random kernels with local-memory slots: the interpreter gives the same result before and after "
+       "ConvertMemoryToRegister and phase 37 (default costs, and every slot promoted) on three launch inputs",
+       false, gen::slotKernel(), [](const Function& f) { return checks::memToRegBehaviour(f); }},
+      {"mid-proof",
+       "random kernels with local-memory slots: the translation validator never refutes what "
+       "ConvertMemoryToRegister and phase 37 make of them (fuzz/memory_slot_checks.h)",
+       false, gen::slotKernel(), checks::memToRegProof},
       {"switch-diff",
        "random switch kernels (fuzz/switch_gen.h): phases 30 (also on a budget of 3 without extended matching) "
        "and 14, then 80: reference == optimized printed output, label ids and counts (fuzz/switch_checks.h)",

@@ -44,5 +44,41 @@ RC_GTEST_PROP(GeneralOptimizeProps, BehaviourUnchanged, ()) {
   if (std::string d = checks::generalOptimizeBehaviour(f); !d.empty()) RC_FAIL(d);
 }
 
+// --fold=evaluate (ir/general_optimize_evaluate.h): the halves agree and behaviour is kept
+// with evaluate on, on kernels with constants and identities (kEvaluateKernels).
+RC_GTEST_PROP(GeneralOptimizeProps, EvaluateHalvesAgree, ()) {
+  const Function f = *gen::kernel(gen::kEvaluateKernels);
+  Function g = f;
+  GeneralOptimizeOptions o;
+  o.evaluate = true;
+  const GeneralOptimizeResult r = optimized::generalOptimize(g, o);
+  RC_CLASSIFY(r.counts.evaluated > 0, "29 evaluated");
+  if (std::string d = checks::generalOptimizeDiff(f, true); !d.empty()) RC_FAIL(d);
+}
+
+RC_GTEST_PROP(GeneralOptimizeProps, EvaluateBehaviourUnchanged, ()) {
+  const Function f = *gen::kernel(gen::kEvaluateKernels);
+  if (std::string d = checks::generalOptimizeBehaviour(f, true); !d.empty()) RC_FAIL(d);
+}
+
+// The evaluate rules fire on a fair share of the generated kernels (at least 40% of 200,
+// at sizes 0..99 as orifuzz draws them), and never without --fold=evaluate.
+TEST(GeneralOptimizeProps, EvaluateRulesFireOnAFairShare) {
+  int fired = 0, withoutFlag = 0;
+  const int runs = 200;
+  for (int run = 0; run < runs; ++run) {
+    rc::Random random(rc::Random::Key{7, uint64_t(run), 0, 0});
+    const Function f = gen::kernel(gen::kEvaluateKernels)(random, run % 100).value();
+    GeneralOptimizeOptions o;
+    Function plain = f;
+    withoutFlag += optimized::generalOptimize(plain, o).counts.evaluated > 0;
+    o.evaluate = true;
+    Function g = f;
+    fired += optimized::generalOptimize(g, o).counts.evaluated > 0;
+  }
+  EXPECT_GE(fired, runs * 40 / 100) << fired << " of " << runs;
+  EXPECT_EQ(withoutFlag, 0);
+}
+
 } // namespace
 } // namespace ori

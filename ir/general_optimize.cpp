@@ -77,6 +77,7 @@ void addRound(GeneralOptimizeResult& total, const GeneralOptimizeResult& one, ui
   total.counts.selectsToCopies += one.counts.selectsToCopies;
   total.counts.guardsResolved += one.counts.guardsResolved;
   total.counts.removed += one.counts.removed;
+  total.counts.evaluated += one.counts.evaluated;
   total.counts.rounds = round;
   for (FoldMark m : one.marks) {
     m.round = round;

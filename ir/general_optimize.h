@@ -45,6 +45,7 @@ struct GeneralOptimizeCounts {
   uint32_t guardsResolved = 0;  // @P MOV with P known: guard dropped or the MOV deleted
   uint32_t removed = 0;         // instructions removed by the liveness-gated local DCE
   uint32_t rounds = 0;          // rounds run (see kGeneralOptimizeRounds)
+  uint32_t evaluated = 0;       // --fold=evaluate: instructions folded or simplified (ir/general_optimize_evaluate.h)
   friend bool operator==(const GeneralOptimizeCounts&, const GeneralOptimizeCounts&) = default;
 };
 
@@ -73,6 +74,9 @@ struct GeneralOptimizeOptions {
   // limit-fold-fp: no immediate or constant-bank source is propagated into
   // a floating-point instruction.
   bool limitFoldFp = false;
+  // --fold=evaluate (beyond ptxas; off by default): constant folding and algebraic
+  // identities (ir/general_optimize_evaluate.h) in the walk.
+  bool evaluate = false;
 };
 
 // sub_8F29C0 read against the spec's architecture classes: class 4 (sm_50,

@@ -12,7 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "interp/evaluate.h"
 #include "ir/general_optimize.h"
+#include "ir/general_optimize_evaluate.h"
 #include "optimized/optimized.h"
 
 namespace ori::optimized {
@@ -124,6 +126,41 @@ private:
     changed = true;
   }
 
+  // --fold=evaluate (ir/general_optimize_evaluate.h): `in` rewritten with what
+  // is known of its sources (an available copy's immediate or RZ, a known
+  // predicate); a copy whose value the rewrite used and no longer reads counts a use.
+  bool evaluate(uint32_t b, Instr& in) {
+    std::vector<std::optional<Operand>> known(in.srcs.size());
+    std::vector<uint32_t> from(in.srcs.size(), kNone);
+    for (size_t k = 0; k < in.srcs.size(); ++k) {
+      const Operand& s = in.srcs[k];
+      if (s.kind != Operand::Kind::Reg || s.reg.isConst()) continue;
+      if (s.reg.isPredicate()) {
+        if (const auto p = knownPredicate(b, Operand::reg_(s.reg))) known[k] = Operand::reg_(PT, !*p);
+        continue;
+      }
+      const uint32_t r = id(s.reg);
+      if (availStamp_[r] != stamp_) continue;
+      const Avail& a = avail_[r];
+      if (a.source != kNone && version_[a.source] != a.sourceVersion) continue;
+      if (a.predicate) continue;
+      if (a.value.kind == Operand::Kind::Imm || (a.value.kind == Operand::Kind::Reg && a.value.reg.isConst())) {
+        known[k] = a.value;
+        from[k] = a.copy;
+      }
+    }
+    auto rw = evaluateRewrite(in, known, evaluateConstant);
+    if (!rw) return false;
+    in = std::move(rw->instr);
+    for (size_t k : rw->consumed)
+      if (from[k] != kNone) {
+        mask_[b][from[k]] |= kFoldPropagated;
+        ++uses_[b][from[k]];
+      }
+    ++counts_.evaluated;
+    return true;
+  }
+
   bool walk(uint32_t b) {
     ++stamp_;
     bool changed = false;
@@ -157,6 +194,7 @@ private:
             changed = simplified = true;
           }
         }
+        if (!simplified && opt_.evaluate && evaluate(b, in)) changed = simplified = true;
       }
       // The copy this instruction makes, judged before its own writes.
       bool sourceZext = false;
@@ -261,7 +299,7 @@ GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions&
     const GeneralOptimizeResult one = GeneralOptimizer(f, opt).run();
     addRound(total, one, round);
     const GeneralOptimizeCounts& c = one.counts;
-    if (c.usesReplaced + c.selectsToCopies + c.guardsResolved + c.removed == 0) break;
+    if (c.usesReplaced + c.selectsToCopies + c.guardsResolved + c.removed + c.evaluated == 0) break;
   }
   return total;
 }

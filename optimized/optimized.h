@@ -3,6 +3,7 @@
 // results (ir/facts.h) must be equal.
 #pragma once
 
+#include "ir/convert_memory_to_register.h"
 #include "ir/facts.h"
 #include "ir/general_optimize.h"
 #include "ir/ir.h"
@@ -195,6 +196,26 @@ GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions&
 // buffer's pointer (evicting), or with `existingEntriesOnly` (knob 605) only
 // into an empty slot.
 LateOptimizeCounts generalOptimizeLate(Function& f, bool existingEntriesOnly);
+// ConvertMemoryToRegisterOrUniform, phase 37's promotion of local-memory slots
+// (spec/002 "Phase 37"; docs/general-optimize.md "Phase 37"). A register
+// written once, unguarded, by MOV.64 of a function-scope .local variable, or by
+// MOV.64 / IADD3.64 of such a pointer plus immediates (+SR_LWINBASE: a generic
+// address; -SR_LWINBASE: back to a window offset), is a local pointer. LD/ST
+// through a generic pointer and LDL/STL through a window pointer or at
+// [variable+offset] are the variable's accesses, if the pointer's definition
+// surely ran before (on every path). Any other mention of the variable or a
+// pointer to it makes the variable escape; an LDL/STL at an unknown offset, an
+// OPAQUE instruction, or SR_LWINBASE read outside a pointer's definition makes
+// every local variable escape. A slot is an (offset, size) of whole accesses
+// (slotAccessShape) of a variable that does not escape, in bounds, aligned and
+// overlapped by no other access; it is promoted when each of its loads surely
+// follows an unguarded store and promoteSlot allows it. Each promoted slot, in
+// variable then offset order, gets a new register; its accesses become MOVs.
+MemToRegCounts convertMemoryToRegister(Function& f, const MemToRegOptions& opt);
+// Phase 37 GeneralOptimizeMid: rounds of convertMemoryToRegister then
+// generalOptimize (opt.suite), while a round's midRoundCost is at least
+// opt.convergenceThreshold(), at most kMidRounds rounds.
+MidOptimizeResult generalOptimizeMid(Function& f, const MemToRegOptions& opt);
 // The same, in rounds of one backward pass per block with liveness computed
 // once per round; `candidates` is indexed [bix][index].
 uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> candidates);

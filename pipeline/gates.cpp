@@ -52,6 +52,14 @@ std::optional<std::string> gateBlocks(const PhaseGate& g, const PassContext& ctx
     if (!k.empty() && !ctx.knobs.getBool(k)) return fmt::format("knob {} is unset", knobLabel(k));
   if (g.minSm > 0 && smNumber(ctx) < g.minSm)
     return fmt::format("{} is before sm_{} (the backend's slot is a no-op)", targetArch(ctx).name, g.minSm);
+  if (!g.namedPhase.empty()) {
+    std::string_view list = ctx.knobs.getString("no-phase");
+    while (!list.empty()) {
+      const size_t comma = list.find(',');
+      if (list.substr(0, comma) == g.namedPhase) return fmt::format("no-phase names {}", g.namedPhase);
+      list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    }
+  }
   if (g.needsPredicateMarking && !archAllowsPredicateMarking(targetArch(ctx).encoded))
     return fmt::format("{} has no predicate-aware GeneralOptimize suite (the backend's slot is a no-op)",
                        targetArch(ctx).name);
@@ -72,6 +80,7 @@ std::string describeGate(const PhaseGate& g) {
       if (!archAllowsPredicateMarking(a.encoded)) without += (without.empty() ? "" : ", ") + std::string(a.name);
     parts.push_back(fmt::format("an SM with the predicate-aware suite (not {})", without));
   }
+  if (!g.namedPhase.empty()) parts.push_back(fmt::format("no-phase does not name {}", g.namedPhase));
   if (parts.empty()) return "";
   std::string out;
   for (const std::string& part : parts) out += (out.empty() ? "" : "; ") + part;

@@ -74,11 +74,21 @@ void runTransform(Function& f, PassContext& ctx, std::string_view what, Referenc
     ctx.error = fmt::format("function {}: {}: reference and optimized differ: {}", f.name, what, diff);
 }
 
+// runTransform for halves that return how many rewrites they applied: the count of the half
+// that ran on f (0 for a declaration) goes to ctx.rewrites.
+template <typename Reference, typename Optimized>
+void runCountedTransform(Function& f, PassContext& ctx, std::string_view what, Reference reference,
+                         Optimized optimized) {
+  size_t ref = 0, opt = 0;
+  runTransform(f, ctx, what, [&](Function& g) { ref = reference(g); }, [&](Function& g) { opt = optimized(g); });
+  addRewrites(ctx, ctx.half == PassContext::Half::Reference ? ref : opt);
+}
+
 // Phase 6 SetControlFlowOpLastInBB (spec/000): splits blocks after control
 // flow that is not last (the parser never leaves any: see --unsplit-blocks).
 void setControlFlowOpLastInBBPhase(Function& f, PassContext& ctx) {
-  runTransform(f, ctx, "SetControlFlowOpLastInBB", reference::setControlFlowOpLastInBB,
-               optimized::setControlFlowOpLastInBB);
+  runCountedTransform(f, ctx, "SetControlFlowOpLastInBB", reference::setControlFlowOpLastInBB,
+                      optimized::setControlFlowOpLastInBB);
 }
 
 // Phase 112 PlaceBlocksInSourceOrder (spec/000): blocks back in label-id order.
@@ -89,18 +99,18 @@ void placeBlocksInSourceOrderPhase(Function& f, PassContext& ctx) {
 
 // Phase 10 EarlyOriSimpleLiveDead (spec/004): block-local dead-code elimination.
 void earlyOriSimpleLiveDeadPhase(Function& f, PassContext& ctx) {
-  runTransform(f, ctx, "EarlyOriSimpleLiveDead", reference::earlyOriSimpleLiveDead,
-               optimized::earlyOriSimpleLiveDead);
+  runCountedTransform(f, ctx, "EarlyOriSimpleLiveDead", reference::earlyOriSimpleLiveDead,
+                      optimized::earlyOriSimpleLiveDead);
 }
 
 // Phases 16/33/61/84 OriPerformLiveDead (spec/004): one pass at four places.
 void oriPerformLiveDeadPhase(Function& f, PassContext& ctx) {
-  runTransform(f, ctx, "OriPerformLiveDead", reference::oriPerformLiveDead, optimized::oriPerformLiveDead);
+  runCountedTransform(f, ctx, "OriPerformLiveDead", reference::oriPerformLiveDead, optimized::oriPerformLiveDead);
 }
 
 // Phase 19 OriSplitLiveRanges (spec/004), unless knob 456 vetoes it (the table's gate).
 void oriSplitLiveRangesPhase(Function& f, PassContext& ctx) {
-  runTransform(f, ctx, "OriSplitLiveRanges", reference::oriSplitLiveRanges, optimized::oriSplitLiveRanges);
+  runCountedTransform(f, ctx, "OriSplitLiveRanges", reference::oriSplitLiveRanges, optimized::oriSplitLiveRanges);
 }
 
 // Phase 15 OriBranchOpt (spec/003): from -O2 (sub_7DDB50 > 1), unless knob 214
@@ -108,8 +118,10 @@ void oriSplitLiveRangesPhase(Function& f, PassContext& ctx) {
 // table's gate); knob 464 is the budget of rewrites.
 void oriBranchOptPhase(Function& f, PassContext& ctx) {
   const int64_t budget = ctx.knobs.getInt("MergeEquivalentConditionalFlowBudget");
-  runTransform(f, ctx, "OriBranchOpt", [&](Function& g) { reference::oriBranchOpt(g, budget); },
-               [&](Function& g) { optimized::oriBranchOpt(g, budget); });
+  // Rewrites: the four branch rules, and each unreachable block erased (spec/003's Transformation 2).
+  auto rewrites = [](const BranchOptCounts& c) { return size_t(c.rewrites()) + c.erasedBlocks; };
+  runCountedTransform(f, ctx, "OriBranchOpt", [&](Function& g) { return rewrites(reference::oriBranchOpt(g, budget)); },
+                      [&](Function& g) { return rewrites(optimized::oriBranchOpt(g, budget)); });
 }
 
 SwitchOptOptions switchOptions(const Function& f, const PassContext& ctx, bool secondPass) {
@@ -124,8 +136,8 @@ SwitchOptOptions switchOptions(const Function& f, const PassContext& ctx, bool s
 }
 
 void runSwitchOpt(Function& f, PassContext& ctx, std::string_view what, const SwitchOptOptions& o) {
-  runTransform(f, ctx, what, [&](Function& g) { reference::doSwitchOpt(g, o); },
-               [&](Function& g) { optimized::doSwitchOpt(g, o); });
+  runCountedTransform(f, ctx, what, [&](Function& g) { return reference::doSwitchOpt(g, o).lowered(); },
+                      [&](Function& g) { return optimized::doSwitchOpt(g, o).lowered(); });
 }
 
 // Phase 14 DoSwitchOptFirst (spec/003 "Phase 14 Vtable Slot 17"): from -O2;
@@ -148,9 +160,9 @@ void doSwitchOptSecondPhase(Function& f, PassContext& ctx) {
 // that runs on f.
 void optimizeNestedCondBranchesPhase(Function& f, PassContext& ctx) {
   const NestedCondObserver& watch = ctx.nestedCondObserver;
-  runTransform(f, ctx, "OptimizeNestedCondBranches",
-               [&](Function& g) { reference::optimizeNestedCondBranches(g, ctx.half == PassContext::Half::Reference ? watch : NestedCondObserver{}); },
-               [&](Function& g) { optimized::optimizeNestedCondBranches(g, watch); });
+  runCountedTransform(f, ctx, "OptimizeNestedCondBranches",
+               [&](Function& g) { return reference::optimizeNestedCondBranches(g, ctx.half == PassContext::Half::Reference ? watch : NestedCondObserver{}).combined; },
+               [&](Function& g) { return optimized::optimizeNestedCondBranches(g, watch).combined; });
 }
 
 // The GeneralOptimize options of the target: sub_8F2E50's SM, sub_8F29C0's
@@ -161,6 +173,7 @@ GeneralOptimizeOptions generalOptimizeOptions(const PassContext& ctx) {
   o.smEncoded = arch->encoded;
   o.predicateMarking = archAllowsPredicateMarking(o.smEncoded);
   o.limitFoldFp = ctx.knobs.getBool("limit-fold-fp");
+  o.evaluate = ctx.foldEvaluate;
   return o;
 }
 
@@ -175,6 +188,8 @@ void runGeneralOptimize(Function& f, PassContext& ctx, std::string_view what) {
     ctx.error = fmt::format("function {}: {}: reference and optimized differ in counts or fold marks", f.name, what);
   if (ctx.foldMarksObserver && !f.isDeclaration())
     ctx.foldMarksObserver(f, what, ctx.half == PassContext::Half::Reference ? ref.marks : opt.marks);
+  const GeneralOptimizeCounts& c = (ctx.half == PassContext::Half::Reference ? ref : opt).counts;
+  addRewrites(ctx, size_t(c.usesReplaced) + c.selectsToCopies + c.guardsResolved);
 }
 
 // Phase 13 GeneralOptimizeEarly (spec/002 sub_7917F0): from -O2, unless knob 214
@@ -187,6 +202,8 @@ void generalOptimizeEarlyPhase(Function& f, PassContext& ctx) {
                [&](Function& g) { opt = optimized::generalOptimizeEarly(g, budget); });
   if (ctx.half == PassContext::Half::Both && ctx.error.empty() && !(ref == opt))
     ctx.error = fmt::format("function {}: GeneralOptimizeEarly: reference and optimized differ in counts", f.name);
+  const EarlyOptimizeCounts& c = ctx.half == PassContext::Half::Reference ? ref : opt;
+  addRewrites(ctx, size_t(c.branchesDeleted) + c.branchesUnconditional);
 }
 
 // Phase 29 GeneralOptimize (spec/002 sub_C5FC50): from -O2 ("count > 1"), with
@@ -194,6 +211,30 @@ void generalOptimizeEarlyPhase(Function& f, PassContext& ctx) {
 // mode) off.
 void generalOptimizePhase(Function& f, PassContext& ctx) {
   runGeneralOptimize(f, ctx, "GeneralOptimize");
+}
+
+// Phase 37 GeneralOptimizeMid (spec/002 sub_910840): from -O2 ("count > 1"),
+// knob 487 on, unless no-phase names ConvertMemoryToRegisterOrUniform (the
+// named gate sub_799250). Knobs 474 (the MOV weight and convergence
+// threshold), 136 (the promotion threshold) and 135 (the convergence
+// override) are the cost model's. The sub_8F3EA0 pre-check is not known
+// (docs/general-optimize.md).
+void generalOptimizeMidPhase(Function& f, PassContext& ctx) {
+  MemToRegOptions o;
+  o.movWeight = ctx.knobs.getFloat("MovWeightForConvertMemToReg");
+  o.promotionThreshold = ctx.knobs.getFloat("ConvertMemoryToRegPromotionThreshold");
+  o.convergenceOverride = ctx.knobs.getInt("ConvertMemoryToRegIndexedSizeLimit");
+  o.suite = generalOptimizeOptions(ctx);
+  MidOptimizeResult ref, opt;
+  runTransform(f, ctx, "GeneralOptimizeMid", [&](Function& g) { ref = reference::generalOptimizeMid(g, o); },
+               [&](Function& g) { opt = optimized::generalOptimizeMid(g, o); });
+  if (ctx.half == PassContext::Half::Both && ctx.error.empty() && !(ref == opt))
+    ctx.error = fmt::format("function {}: GeneralOptimizeMid: reference and optimized differ in counts or fold marks", f.name);
+  const MidOptimizeResult& r = ctx.half == PassContext::Half::Reference ? ref : opt;
+  if (ctx.foldMarksObserver && !f.isDeclaration()) ctx.foldMarksObserver(f, "GeneralOptimizeMid", r.suite.marks);
+  const GeneralOptimizeCounts& c = r.suite.counts;
+  addRewrites(ctx, size_t(r.memToReg.loadsReplaced) + r.memToReg.storesReplaced + c.usesReplaced + c.selectsToCopies +
+                       c.guardsResolved);
 }
 
 // Phase 46 GeneralOptimizeMid2 (spec/002 0xC60840): the SM backend's slot 0x1C0,
@@ -213,6 +254,7 @@ void generalOptimizeLatePhase(Function& f, PassContext& ctx) {
                [&](Function& g) { opt = optimized::generalOptimizeLate(g, existingOnly); });
   if (ctx.half == PassContext::Half::Both && ctx.error.empty() && !(ref == opt))
     ctx.error = fmt::format("function {}: GeneralOptimizeLate: reference and optimized differ in counts", f.name);
+  addRewrites(ctx, (ctx.half == PassContext::Half::Reference ? ref : opt).movesMerged);
 }
 
 // Phase 65 GeneralOptimizeLate2 (spec/002 sub_C60550): from -O2 ("> 1"), the
@@ -224,7 +266,7 @@ void generalOptimizeLate2Phase(Function& f, PassContext& ctx) {
 // Phase 80 ExpandJmxComputation: every JMX becomes a BRX (no gate: it must
 // run for the code to be final).
 void expandJmxComputationPhase(Function& f, PassContext& ctx) {
-  runTransform(f, ctx, "ExpandJmxComputation", reference::expandJmxComputation, optimized::expandJmxComputation);
+  runCountedTransform(f, ctx, "ExpandJmxComputation", reference::expandJmxComputation, optimized::expandJmxComputation);
 }
 
 // Implemented phases in pipeline order: THE phase table. A new phase is one
@@ -249,6 +291,9 @@ constexpr PipelineEntry kPipeline[] = {
       .spec = "002:859, 002:786"}},
     {30, doSwitchOptSecondPhase, false, {.minOptLevel = 2, .spec = "003:415"}},
     {33, oriPerformLiveDeadPhase, false},
+    {37, generalOptimizeMidPhase, false,
+     {.minOptLevel = 2, .requiredKnobs = {"GeneralOptimizationEnable"}, .namedPhase = "ConvertMemoryToRegisterOrUniform",
+      .spec = "002:18, 002:65-69, 002:787"}},
     {38, optimizeNestedCondBranchesPhase, false, {.minOptLevel = 2, .spec = "003:415"}},
     {46, generalOptimizeMid2Phase, false, {.needsPredicateMarking = true, .spec = "002:89-96"}},
     {58, generalOptimizeLatePhase, false, {.minOptLevel = 3, .spec = "002:75-76"}},
@@ -362,9 +407,11 @@ std::vector<PhaseStats> runPhases(Module& m, std::span<const PipelineEntry* cons
       continue;
     }
     if (opts.keepBefore || opts.countChanges) before = m;
+    ctx.rewrites.reset();
     const auto start = std::chrono::steady_clock::now();
     runPhase(m, *e, ctx, opts.progress);
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    st.rewrites = ctx.rewrites;
     st.after = moduleSize(m);
     if (opts.countChanges) st.changes = diffModules(*before, m);
     out.push_back(st);

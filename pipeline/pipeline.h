@@ -31,6 +31,7 @@ struct PassContext {
   int optLevel = 3; // ptxas's default is -O3
   const ArchInfo* arch = nullptr;
   bool switchBitTests = false; // --switch-bit-tests: SwitchOptOptions::bitTests
+  bool foldEvaluate = false;   // --fold=evaluate: GeneralOptimizeOptions::evaluate (beyond ptxas)
   const BlockProfile* profile = nullptr; // --profile: block counts (SwitchOptOptions::blockCounts)
   // Which half runs the transform phases (--impl). Both runs the reference on
   // a copy too and sets `error` on the first difference.
@@ -40,7 +41,12 @@ struct PassContext {
   NestedCondObserver nestedCondObserver;
   // Phases 29, 46 and 65 call it with the marks they made (oriopt --dump-fold-marks).
   std::function<void(const Function&, std::string_view phase, const std::vector<FoldMark>&)> foldMarksObserver;
+  // The rewrites the running phase applied so far (PhaseStats::rewrites): runPhases resets it
+  // before each phase; a phase with a rewrite counter of its own adds to it for every function
+  // (addRewrites), one without leaves it unset (docs/library.md, "Rewrites").
+  std::optional<size_t> rewrites;
 };
+inline void addRewrites(PassContext& ctx, size_t n) { ctx.rewrites = ctx.rewrites.value_or(0) + n; }
 
 // When a phase runs, as the spec gives it (docs/phases-and-knobs.md): data the
 // runner reads (gateBlocks) before it calls the phase, and --list-phases prints
@@ -56,9 +62,13 @@ struct PhaseGate {
   // on the architectures without the predicate-aware GeneralOptimize suite (sub_8F29C0 false).
   int minSm = 0;
   bool needsPredicateMarking = false;
+  // A named phase gate (sub_799250): the phase does nothing when the no-phase
+  // knob (ptxas's --no-phase) names it; the knob takes a comma-separated list.
+  std::string_view namedPhase = {};
   std::string_view spec; // where the spec gives the gate ("003:415")
   bool gated() const {
-    return minOptLevel > 0 || !vetoKnobs[0].empty() || !requiredKnobs[0].empty() || minSm > 0 || needsPredicateMarking;
+    return minOptLevel > 0 || !vetoKnobs[0].empty() || !requiredKnobs[0].empty() || minSm > 0 || needsPredicateMarking ||
+           !namedPhase.empty();
   }
 };
 
@@ -115,6 +125,10 @@ struct PhaseStats {
   double seconds = 0;
   std::string gatedBy; // gateBlocks's reason when the gate kept the phase from running, else ""
   std::optional<ModuleChanges> changes; // with RunOptions::countChanges
+  // Rewrites the phase applied, from its own result structs (PassContext::rewrites); unset for
+  // a phase with no rewrite counter (3 AnalyzeControlFlow, 112 PlaceBlocksInSourceOrder) or one
+  // its gate stopped.
+  std::optional<size_t> rewrites;
   long long instrsRemoved() const { return (long long)before.instrs - (long long)after.instrs; }
 };
 

@@ -13,7 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "interp/evaluate.h"
 #include "ir/general_optimize.h"
+#include "ir/general_optimize_evaluate.h"
 #include "reference/reference.h"
 
 namespace ori::reference {
@@ -118,8 +120,44 @@ public:
           return true;
         }
       }
+      if (opt.evaluate && evaluateAt(b, i, st)) return true;
     }
     return false;
+  }
+
+  // --fold=evaluate (ir/general_optimize_evaluate.h): instruction i of block b
+  // rewritten with what is known of its sources (the immediate or RZ of the copy
+  // that reaches a register, a known predicate); a copy whose value the rewrite
+  // used and no longer reads has one use more, as a propagated copy.
+  bool evaluateAt(uint32_t b, size_t i, State& st) {
+    Instr& in = f.blocks[b].instrs[i];
+    std::vector<std::optional<Operand>> known(in.srcs.size());
+    std::vector<std::optional<size_t>> from(in.srcs.size());
+    for (size_t k = 0; k < in.srcs.size(); ++k) {
+      const Operand& s = in.srcs[k];
+      if (s.kind != Operand::Kind::Reg || s.reg.isConst()) continue;
+      if (s.reg.isPredicate()) {
+        if (const auto p = knownPredicate(b, i, Operand::reg_(s.reg))) known[k] = Operand::reg_(PT, !*p);
+        continue;
+      }
+      bool predicate = false;
+      const auto c = reachingCopy(b, i, s.reg, predicate);
+      if (c && (c->first.kind == Operand::Kind::Imm || (c->first.kind == Operand::Kind::Reg && c->first.reg.isConst()))) {
+        known[k] = c->first;
+        from[k] = c->second;
+      }
+    }
+    auto rw = evaluateRewrite(in, known, evaluateConstant);
+    if (!rw) return false;
+    in = std::move(rw->instr);
+    for (size_t k : rw->consumed)
+      if (from[k]) {
+        FoldMark& m = mark(st, b, *from[k]);
+        m.mask |= kFoldPropagated;
+        ++m.uses;
+      }
+    ++st.counts.evaluated;
+    return true;
   }
 
   static FoldMark& mark(State& st, uint32_t b, size_t i) {
@@ -167,7 +205,7 @@ GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions&
     const GeneralOptimizeResult one = oneRound(f, opt);
     addRound(total, one, round);
     const GeneralOptimizeCounts& c = one.counts;
-    if (c.usesReplaced + c.selectsToCopies + c.guardsResolved + c.removed == 0) break;
+    if (c.usesReplaced + c.selectsToCopies + c.guardsResolved + c.removed + c.evaluated == 0) break;
   }
   return total;
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "ir/convert_memory_to_register.h"
 #include "ir/facts.h"
 #include "ir/general_optimize.h"
 #include "ir/ir.h"
@@ -224,6 +225,26 @@ GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions&
 // buffer's pointer (evicting), or with `existingEntriesOnly` (knob 605) only
 // into an empty slot.
 LateOptimizeCounts generalOptimizeLate(Function& f, bool existingEntriesOnly);
+// ConvertMemoryToRegisterOrUniform, phase 37's promotion of local-memory slots
+// (spec/002 "Phase 37"; docs/general-optimize.md "Phase 37"). A register
+// written once, unguarded, by MOV.64 of a function-scope .local variable, or by
+// MOV.64 / IADD3.64 of such a pointer plus immediates (+SR_LWINBASE: a generic
+// address; -SR_LWINBASE: back to a window offset), is a local pointer. LD/ST
+// through a generic pointer and LDL/STL through a window pointer or at
+// [variable+offset] are the variable's accesses, if the pointer's definition
+// surely ran before (on every path). Any other mention of the variable or a
+// pointer to it makes the variable escape; an LDL/STL at an unknown offset, an
+// OPAQUE instruction, or SR_LWINBASE read outside a pointer's definition makes
+// every local variable escape. A slot is an (offset, size) of whole accesses
+// (slotAccessShape) of a variable that does not escape, in bounds, aligned and
+// overlapped by no other access; it is promoted when each of its loads surely
+// follows an unguarded store and promoteSlot allows it. Each promoted slot, in
+// variable then offset order, gets a new register; its accesses become MOVs.
+MemToRegCounts convertMemoryToRegister(Function& f, const MemToRegOptions& opt);
+// Phase 37 GeneralOptimizeMid: rounds of convertMemoryToRegister then
+// generalOptimize (opt.suite), while a round's midRoundCost is at least
+// opt.convergenceThreshold(), at most kMidRounds rounds.
+MidOptimizeResult generalOptimizeMid(Function& f, const MemToRegOptions& opt);
 // Removes, one at a time with liveness recomputed each time, an instruction of
 // `candidates` (bix, index) none of whose writes is live just after it, until
 // none is left; the others' indices follow the removals. Returns how many.

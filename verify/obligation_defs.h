@@ -32,6 +32,7 @@ struct ObligationDef {
 // By family: verify/obligations_lop3.cpp, obligations_spec003.cpp, obligations_switch.cpp.
 std::vector<ObligationDef> lop3Obligations();
 std::vector<ObligationDef> spec002Obligations();
+std::vector<ObligationDef> evaluateObligations(); // verify/obligations_evaluate.cpp: --fold=evaluate
 std::vector<ObligationDef> spec003Obligations();
 std::vector<ObligationDef> switchObligations();
 

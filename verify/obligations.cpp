@@ -15,7 +15,7 @@ namespace {
 const std::vector<ObligationDef>& registry() {
   static const std::vector<ObligationDef> all = [] {
     std::vector<ObligationDef> v;
-    for (auto family : {lop3Obligations, spec002Obligations, spec003Obligations, switchObligations})
+    for (auto family : {lop3Obligations, spec002Obligations, evaluateObligations, spec003Obligations, switchObligations})
       for (ObligationDef& d : family()) v.push_back(std::move(d));
     return v;
   }();

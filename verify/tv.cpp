@@ -167,13 +167,86 @@ z3::expr isPrivate(Smt &smt, const z3::expr &a) {
   return in(kLocalWindow, kLocalSize) || in(kParamWindow, kParamSize);
 }
 
+// Alive2's rule for allocas, for a function's own .local variables (docs/verifier.md,
+// "Local variables"): a variable whose address never leaves the function's registers (no
+// value computed from it is stored, atomically written, or read by a CALL or an OPAQUE
+// instruction) can be reached only through an address computed from it. An access through
+// another address that would touch its bytes faults: no program can make one (its address
+// is known to no one else), so a pass may hold such a variable in registers (phase 37).
+// `derived` over-approximates which variables each register's value is computed from
+// (through every instruction), which only makes fewer accesses fault.
+struct LocalProvenance {
+  std::vector<const Variable *> owned;                // the function's .local variables that do not escape
+  std::map<Reg, std::set<std::string>> derived;
+  bool derivedFrom(const Operand &address, const std::string &var) const {
+    if (address.sym == var)
+      return true;
+    if (!address.hasReg)
+      return false;
+    auto it = derived.find(address.reg);
+    return it != derived.end() && it->second.count(var);
+  }
+};
+
+LocalProvenance localProvenance(const Function &f) {
+  LocalProvenance lp;
+  std::set<std::string> locals, escaping;
+  for (const Variable &v : f.variables)
+    if (v.space == Space::Local)
+      locals.insert(v.name);
+  if (locals.empty())
+    return lp;
+  auto from = [&](const Operand &o, std::set<std::string> &out) {
+    if ((o.kind == Operand::Kind::Symbol || o.kind == Operand::Kind::Mem) && locals.count(o.sym))
+      out.insert(o.sym);
+    if (auto r = o.regRead(); r && !r->isConst())
+      if (auto it = lp.derived.find(*r); it != lp.derived.end())
+        out.insert(it->second.begin(), it->second.end());
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Block &b : f.blocks)
+      for (const Instr &in : b.instrs) {
+        // What a load or an atomic returns is memory's, not its address's (a pointer stored
+        // to memory escapes at the store).
+        const bool memory = in.info().is(MEMORY);
+        std::set<std::string> all;
+        for (size_t k = 0; k < in.srcs.size(); ++k)
+          if (!(memory && k == 0 && in.srcs[k].kind == Operand::Kind::Mem))
+            from(in.srcs[k], all);
+        if (in.info().is(MEMORY) || in.op == Opcode::ATOM || in.op == Opcode::RED) {
+          for (size_t k = 1; k < in.srcs.size(); ++k) { // the address (source 0) is no escape
+            std::set<std::string> value;
+            from(in.srcs[k], value);
+            escaping.insert(value.begin(), value.end());
+          }
+        }
+        if (in.op == Opcode::CALL || in.op == Opcode::OPAQUE)
+          escaping.insert(all.begin(), all.end());
+        if (all.empty())
+          continue;
+        for (Reg d : in.defs()) {
+          std::set<std::string> &to = lp.derived[d];
+          const size_t before = to.size();
+          to.insert(all.begin(), all.end());
+          changed = changed || to.size() != before;
+        }
+      }
+  }
+  for (const Variable &v : f.variables)
+    if (v.space == Space::Local && !escaping.count(v.name))
+      lp.owned.push_back(&v);
+  return lp;
+}
+
 // One side: the function's states over the unrolled CFG.
 class SideEncoder {
 public:
   SideEncoder(Inputs &x, const Module &m, const Function &f, unsigned unroll)
       : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)),
         exitMem(x.mem0), exitPriv(x.priv0), exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt),
-        m_(m), f_(f), unroll_(unroll), frame_(f.name), encoded_(&ownEncoded_) {}
+        m_(m), f_(f), unroll_(unroll), frame_(f.name), provenance_(localProvenance(f)),
+        encoded_(&ownEncoded_) {}
 
   z3::expr fault, bound, exited, exitMem, exitPriv, exitBarriers;
   std::vector<std::pair<std::string, z3::expr>>
@@ -275,6 +348,7 @@ private:
   // other frames'. A callee's registers start at zero (a fresh register file, as in the
   // interpreter) and its RETs return to the caller (`returns_`) instead of ending the thread.
   std::string frame_;
+  LocalProvenance provenance_; // of f_
   unsigned depth_ = 0;
   std::vector<State> returns_;
   size_t ownEncoded_ = 0;
@@ -752,6 +826,14 @@ private:
         bad = bad || shared || local || inWindow(kConstWindow, uint64_t(64) << 20);
     }
     bad = bad || (addr & smt_.bv(bytes - 1, 64)) != smt_.bv(0, 64);
+    // The function's own local variables that do not escape: only addresses computed from
+    // them reach them (LocalProvenance).
+    for (const Variable *v : provenance_.owned) {
+      if (provenance_.derivedFrom(o, v->name))
+        continue;
+      const z3::expr start = smt_.bv(kLocalWindow, 64) + variableBase(in, v->name, v, nullptr).first;
+      bad = bad || z3::ult(addr - start, smt_.bv(v->size(), 64)) || z3::ult(start - addr, smt_.bv(bytes, 64));
+    }
     addFault(in, s.pc && g && bad);
     z3::expr priv = isPrivate(smt_, addr);
     std::optional<z3::expr> word =

@@ -148,9 +148,22 @@ TEST(CliJson, GatedPhasesSayWhy) {
       sawGated = true;
       EXPECT_EQ(p["ran"], false);
       EXPECT_EQ(p["gatedBy"], "-O1 is below -O2");
+      EXPECT_TRUE(p["rewrites"].is_null()); // gated: no count
     }
   EXPECT_TRUE(sawGated);
   EXPECT_EQ(out["pipeline"], "ptxas");
+}
+
+// Rewrites come from the phases' own counters: phase 16 on saxpy's dead-free code counts 0,
+// phase 3 (an analysis) and 112 have no counter (null), phase 10 counts what it removed.
+TEST(CliJson, RewritesPerPhase) {
+  json out = runOriopt(std::string("--json --phases=3,10,16,112 ") + ORIOPT_SOURCE_DIR + "/examples/saxpy.ori");
+  ASSERT_FALSE(out.is_discarded());
+  ASSERT_EQ(out["phases"].size(), 4u);
+  for (const json& p : out["phases"]) {
+    if (p["phase"] == 3 || p["phase"] == 112) EXPECT_TRUE(p["rewrites"].is_null()) << p.dump();
+    else EXPECT_EQ(p["rewrites"], p["instrs"]["removed"]) << p.dump(); // DCE: one rewrite per removed instruction
+  }
 }
 
 // The validator can fail: each broken copy of real output is caught.
@@ -170,6 +183,9 @@ TEST(CliJson, ValidatorRejectsBrokenOutput) {
   EXPECT_FALSE(broken([](json& j) { j["phases"][0]["seconds"] = "fast"; }).empty());
   EXPECT_FALSE(broken([](json& j) { j["phases"][0]["instrs"].erase("added"); }).empty());
   EXPECT_FALSE(broken([](json& j) { j["phases"][0]["extra"] = 1; }).empty());
+  EXPECT_FALSE(broken([](json& j) { j["phases"][0]["rewrites"] = -1; }).empty());
+  EXPECT_FALSE(broken([](json& j) { j["phases"][0]["rewrites"] = "many"; }).empty());
+  EXPECT_FALSE(broken([](json& j) { j["phases"][0].erase("rewrites"); }).empty());
   EXPECT_FALSE(broken([](json& j) { j["functions"][0]["rpo"]["order"][0] = -3; }).empty());
   EXPECT_FALSE(broken([](json& j) { j["functions"][0]["loops"] = json::array({{{"header", 0}}}); }).empty());
   EXPECT_FALSE(broken([](json& j) { j["functions"][0]["name"] = nullptr; }).empty());

@@ -104,6 +104,19 @@ TEST(PipelineGates, EveryConditionStopsWithAReason) {
   EXPECT_FALSE(PhaseGate{}.gated());
 }
 
+// The named gate (sub_799250, ptxas's --no-phase): a comma-separated list, names matched whole.
+TEST(PipelineGates, NamedPhaseGateMatchesWholeNames) {
+  const PhaseGate g{.namedPhase = "ConvertMemoryToRegisterOrUniform", .spec = ""};
+  EXPECT_TRUE(g.gated());
+  PassContext ctx;
+  EXPECT_EQ(gateBlocks(g, ctx), std::nullopt);
+  ASSERT_FALSE(ctx.knobs.set("no-phase", "ConvertMemoryToRegister"));
+  EXPECT_EQ(gateBlocks(g, ctx), std::nullopt);
+  ASSERT_FALSE(ctx.knobs.set("no-phase", "OriPerformLiveDead,ConvertMemoryToRegisterOrUniform"));
+  EXPECT_EQ(gateBlocks(g, ctx), "no-phase names ConvertMemoryToRegisterOrUniform");
+  EXPECT_EQ(describeGate(g), "no-phase does not name ConvertMemoryToRegisterOrUniform");
+}
+
 // A gated phase does not run, and says so in its PhaseStats; --stats' counts come from diffModules.
 TEST(PipelineGates, RunnerSkipsAGatedPhaseAndCountsChanges) {
   const char* text = R"(.entry k()

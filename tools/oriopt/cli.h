@@ -36,12 +36,14 @@ struct Options {
   std::string pipeline = "default";
   std::vector<std::string> printAfter, printBefore; // phase numbers or names, comma lists, or "all"
   bool printChanged = false, stats = false, json = false, progress = false;
+  std::string report; // --report=DIR: the HTML report (pipeline/report.h)
   double progressInterval = 1.0; // seconds between progress lines (hidden; tests set 0)
   // RPO order of the dumps, ptxas's raw RPO slot arrays, the unreachable-block
   // erase, and the testing aid that undoes the parser's split at control flow.
   std::string rpo = "dfs";
   bool dumpRpoSlots = false, eraseUnreachable = false, unsplitBlocks = false, switchBitTests = false;
   std::string reorderBlocks; // "0,2,1": testing aid, a block order to move to
+  std::string fold = "ptxas"; // --fold=ptxas|evaluate (PassContext::foldEvaluate)
   std::string profile;       // --profile FILE
   std::string impl = "optimized";
   bool verify = false; // translation validation after every phase

@@ -18,6 +18,7 @@
 #include "ptx/ptx.h"
 #include "ir/verify.h"
 #include "pipeline/oriopt.h"
+#include "pipeline/report.h"
 #include "pipeline/verify_phases.h"
 #include "cli.h"
 #include "verify/nested_cond_check.h"
@@ -236,6 +237,7 @@ int runMain(const Options& o) {
   ctx.optLevel = o.optLevel;
   ctx.arch = findArch(o.arch);
   ctx.switchBitTests = o.switchBitTests;
+  ctx.foldEvaluate = o.fold == "evaluate";
   if (!ctx.arch) {
     std::string known;
     for (const ArchInfo& a : allArchs()) known += " " + std::string(a.name);
@@ -333,10 +335,24 @@ int runMain(const Options& o) {
       std::cout << "fold-marks: function " << f.name << " phase " << phase << ": " << marks.size() << " marked\n"
                 << formatFoldMarks(marks);
     };
+  // --report=DIR: dot found and DIR made before any phase runs; the functions recorded as they change.
+  ReportOptions reportOpts;
+  std::optional<ReportRecorder> recorder;
+  if (!o.report.empty()) {
+    reportOpts.title = fmt::format("oriopt report: {}", fileName);
+    reportOpts.run = fmt::format("--pipeline={}{} -O{} --arch {} --impl={}", o.pipeline,
+                                 o.phases.empty() ? "" : " --phases=" + o.phases, o.optLevel, o.arch, o.impl);
+    reportOpts.impl = o.impl == "reference" ? Impl::Reference : o.impl == "both" ? Impl::Both : Impl::Optimized;
+    if (auto problem = prepareReport(o.report, reportOpts)) usageError(*problem);
+    if (!o.function.empty() && !m.findFunction(o.function))
+      usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
+    recorder.emplace(m, o.function);
+  }
   RunOptions run;
   run.keepBefore = o.verify || o.printChanged;
-  run.countChanges = o.stats || o.json;
-  observer.install(run, [&](const PipelineEntry& e, const Module* before, const Module&) {
+  run.countChanges = o.stats || o.json || recorder;
+  observer.install(run, [&](const PipelineEntry& e, const Module* before, const Module& after) {
+    if (recorder) recorder->afterPhase(e, after);
     if (combinationRefuted) {
       std::cerr << "oriopt: error: phase 38 OptimizeNestedCondBranches made a combination that changes behaviour (above)\n";
       std::exit(1);
@@ -350,6 +366,11 @@ int runMain(const Options& o) {
   observer.atStart(m);
   const std::vector<PhaseStats> stats = runPhases(m, phases, ctx, run);
   if (o.stats) std::cerr << formatStatsTable(stats);
+  if (recorder) {
+    ReportResult written = writeReport(o.report, *recorder, stats, reportOpts);
+    for (const std::string& w : written.warnings) std::cerr << "oriopt: warning: " << w << "\n";
+    if (!written.ok()) usageError(written.error);
+  }
   if (o.eraseUnreachable) {
     std::optional<Module> before;
     if (o.verify) before = m;
@@ -465,7 +486,12 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
                "Print each function on standard error at the start and after every phase that changed it");
   app.add_flag("--stats", o.stats,
                "Print a table on standard error: per phase the wall time, instructions and blocks after it, removed "
-               "and added, functions changed, or why its gate kept it from running");
+               "and added, rewrites applied, functions changed, or why its gate kept it from running");
+  app.add_option("--report", o.report,
+                 "Write an HTML report into DIR: index.html (the --stats table, a link per function) and a page per "
+                 "function with its CFG drawn by Graphviz's dot at the start and after each phase that changed it "
+                 "(loops shaded, changed blocks marked, register pressure per block; docs/report.md)")
+      ->option_text("DIR");
   app.add_flag("--json", o.json,
                "Write the phase statistics and the analysis dumps asked for as one JSON object instead of the "
                "output (docs/oriopt-output.schema.json)");
@@ -498,6 +524,10 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_flag("--dump-rpo-slots", o.dumpRpoSlots, "Print the raw slot arrays of ptxas's RPO routines (sub_BDE150, sub_BDE6C0)");
   app.add_flag("--switch-bit-tests", o.switchBitTests,
                "Phases 14/30: lower switches LLVM would lower to bit tests that way (beyond ptxas; off by default)");
+  app.add_option("--fold", o.fold,
+                 "Phases 29/46/65: ptxas (the default: copies and selects as ptxas folds them) or evaluate (beyond "
+                 "ptxas: also constant folding and algebraic identities, docs/general-optimize.md)")
+      ->check(CLI::IsMember({"ptxas", "evaluate"}));
   app.add_flag("--erase-unreachable", o.eraseUnreachable, "After the phases, delete the blocks bix0 does not reach (spec/003 OriBranchOpt)");
   app.add_option("--profile", o.profile,
                  "Block counts, lines of FUNCTION LABEL COUNT: phases 14/30 take ptxas's PGO exit and test the clusters "
