@@ -42,8 +42,10 @@ std::optional<SlotAccessShape> slotAccessShape(const Instr& in) {
   if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Mem) return std::nullopt;
   if (s.load ? in.dsts.size() != 1 : in.srcs.size() != 2) return std::nullopt;
   s.bytes = in.has(Mod::W64) ? 8 : 4;
-  for (Mod m : in.mods.list())
-    if (m != Mod::W64 && m != Mod::E) s.whole = false; // sub-word, volatile, constant cache
+  ModSet others = in.mods; // sub-word, volatile, constant cache: not whole
+  others.reset(Mod::W64);
+  others.reset(Mod::E);
+  if (!others.empty()) s.whole = false;
   if (s.load && !(in.dsts[0].isReg() && in.dsts[0].reg.isGeneral())) s.whole = false;
   if (!s.load && !(in.srcs[1].isReg() && in.srcs[1].reg.isGeneral() && !in.srcs[1].neg && !in.srcs[1].abs))
     s.whole = false;

@@ -72,19 +72,36 @@ public:
   MemToRegCounts run() {
     if (localIndex.empty()) return counts;
     cfg = computeCfg(f);
-    // Registers of file R by a dense index (FNV-1a map): numbers may be anything.
+    // Registers of file R by a dense index: a vector by number when the numbers are dense
+    // (as parsed and lowered code has them), else an FNV-1a map (numbers may be anything).
+    uint32_t maxNum = 0;
+    size_t operands = 0;
     for (const Block& blk : f.blocks)
       for (const Instr& in : blk.instrs) {
         auto see = [&](const Operand& o) {
-          if ((o.isReg() || o.hasReg) && o.reg.file == RegFile::R && !o.reg.isConst()) {
-            auto [slot, inserted] = dense.insertOrFind(o.reg.num);
-            if (inserted) *slot = uint32_t(dense.size() - 1);
+          if ((o.isReg() || o.hasReg) && o.reg.file == RegFile::R && !o.reg.isConst())
+            maxNum = std::max(maxNum, o.reg.num), ++operands;
+        };
+        for (const Operand& o : in.dsts) see(o);
+        for (const Operand& o : in.srcs) see(o);
+      }
+    useDirect = maxNum < 8 * operands + 1024;
+    if (useDirect) direct.assign(size_t(maxNum) + 1, kNone);
+    uint32_t count = 0;
+    for (const Block& blk : f.blocks)
+      for (const Instr& in : blk.instrs) {
+        auto see = [&](const Operand& o) {
+          if (!((o.isReg() || o.hasReg) && o.reg.file == RegFile::R && !o.reg.isConst())) return;
+          if (useDirect) {
+            if (direct[o.reg.num] == kNone) direct[o.reg.num] = int32_t(count++);
+          } else if (auto [slot, inserted] = dense.insertOrFind(o.reg.num); inserted) {
+            *slot = count++;
           }
         };
         for (const Operand& o : in.dsts) see(o);
         for (const Operand& o : in.srcs) see(o);
       }
-    const size_t nregs = dense.size();
+    const size_t nregs = count;
     defCount.assign(nregs, 0);
     pointerOf.assign(nregs, kNone);
     windowItem.assign(nregs, kNone);
@@ -112,9 +129,18 @@ private:
   bool allEscape = false;
   std::vector<Access> accesses;
 
-  FnvMap<uint32_t> dense; // R register number -> index into the per-register vectors
-  bool isR(Reg r) const { return r.file == RegFile::R && !r.isConst() && dense.contains(r.num); }
-  uint32_t ix(Reg r) const { return *dense.find(r.num); } // for isR(r) registers
+  // R register number -> index into the per-register vectors (see run()).
+  bool useDirect = true;
+  std::vector<int32_t> direct;
+  FnvMap<uint32_t> dense;
+  int32_t indexOf(Reg r) const {
+    if (r.file != RegFile::R || r.isConst()) return kNone;
+    if (useDirect) return r.num < direct.size() ? direct[r.num] : kNone;
+    const uint32_t* i = dense.find(r.num);
+    return i ? int32_t(*i) : kNone;
+  }
+  bool isR(Reg r) const { return indexOf(r) != kNone; }
+  uint32_t ix(Reg r) const { return uint32_t(indexOf(r)); } // for isR(r) registers
   int32_t localOf(const std::string& name) const {
     if (name.empty()) return kNone;
     auto it = localIndex.find(name);
@@ -132,7 +158,9 @@ private:
   };
   std::optional<Pending> pending(const Instr& in) const {
     if (in.isGuarded() || in.dsts.size() != 1 || !in.dsts[0].isReg() || !isR(in.dsts[0].reg)) return std::nullopt;
-    if (in.mods.list() != std::vector<Mod>{Mod::W64}) return std::nullopt;
+    ModSet others = in.mods; // exactly .64
+    others.reset(Mod::W64);
+    if (!in.has(Mod::W64) || !others.empty()) return std::nullopt;
     Pending p;
     if (in.op == Opcode::MOV && in.srcs.size() == 1) {
       const Operand& s = in.srcs[0];
