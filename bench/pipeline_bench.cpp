@@ -1,0 +1,308 @@
+// The whole `--pipeline=ptxas -O3` (issue 16, "Speed"), through the library's public API
+// (pipeline/oriopt.h): docs/performance.md, "Pipeline: --pipeline=ptxas -O3 against ptxas".
+//
+//   BM_PipelineVsPtxas/<file>  on each of the three largest corpus PTX files that ptxas
+//       assembles: oriopt from PTX text to PTX text (ori::parseModule, every phase of
+//       ori::ptxasPhases() through ori::runPhases at -O3, ptx::emit), and `ptxas -arch=sm_90
+//       -O3 FILE -o TMP.cubin` as a subprocess, in the same benchmark, alternating; the best of
+//       kCalls each. Counters: both times (wall; oriopt's thread CPU time and ptxas's child
+//       CPU time too) and the ratio oriopt/ptxas (the bar: at most 0.25).
+//   BM_PipelineLinearity  the same phases on generated kernels of about 10k, 100k and 1M
+//       instructions, phases only on an in-memory module (no parse, no emit: the module is
+//       built by makeUnits and copied before each call, the copy not timed), in ns per
+//       instruction, with every phase's own time (PhaseStats::seconds) at each size, so that
+//       a phase that grows faster than the function shows in the table it prints. The bar:
+//       time per instruction within 2x from 10k to 1M.
+//
+// Run: build/bin/oriopt_bench --benchmark_filter='BM_Pipeline'
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/bench_timing.h"
+#include "ir/verify.h"
+#include "pipeline/oriopt.h"
+
+extern char** environ;
+
+namespace ori {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr int kCalls = 3;
+
+double wallMs() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// ptxas -arch=sm_90 -O3 FILE -o OUT, its output discarded: the exit status, the wall time
+// and the child's CPU time (user + system, from wait4) in ms.
+struct PtxasRun {
+  int status = -1;
+  double wall = 0, cpu = 0;
+};
+PtxasRun runPtxas(const std::string& file, const std::string& out) {
+  std::vector<std::string> args = {"ptxas", "-arch=sm_90", "-O3", file, "-o", out};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  PtxasRun r;
+  const double t0 = wallMs();
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, "ptxas", &fa, nullptr, argv.data(), environ) != 0) {
+    posix_spawn_file_actions_destroy(&fa);
+    return r;
+  }
+  int status = 0;
+  rusage ru{};
+  wait4(pid, &status, 0, &ru);
+  r.wall = wallMs() - t0;
+  posix_spawn_file_actions_destroy(&fa);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.cpu = (double(ru.ru_utime.tv_sec) + double(ru.ru_stime.tv_sec)) * 1e3 +
+          (double(ru.ru_utime.tv_usec) + double(ru.ru_stime.tv_usec)) * 1e-3;
+  return r;
+}
+
+std::string tmpCubin() { return fmt::format("/tmp/oriopt-pipeline-bench-{}.cubin", getpid()); }
+
+// oriopt --pipeline=ptxas -O3 --emit=ptx, as the library does it: the emitted text's size, or
+// an error.
+struct OrioptRun {
+  std::string error;
+  size_t instrs = 0, outBytes = 0;
+};
+OrioptRun pipelinePtxToPtx(const std::string& text, const std::string& name) {
+  OrioptRun r;
+  ParseResult p = parseModule(text, name, InputKind::Ptx);
+  if (p.error) return {p.error->str()};
+  Module& m = *p.module;
+  r.instrs = moduleSize(m).instrs;
+  PassContext ctx;
+  ctx.optLevel = 3;
+  ctx.arch = findArch("sm_90");
+  const std::vector<PhaseStats> stats = runPhases(m, ptxasPhases(), ctx);
+  if (!ctx.error.empty()) return {ctx.error};
+  ptx::EmitResult e = ptx::emit(m);
+  if (e.error) return {e.error->str()};
+  r.outBytes = e.text.size();
+  benchmark::DoNotOptimize(stats);
+  return r;
+}
+
+// The three largest corpus PTX files ptxas assembles (checked once, untimed).
+const std::vector<fs::path>& largestAssembled() {
+  static const std::vector<fs::path> files = [] {
+    const char* env = std::getenv("ORIOPT_CORPUS_DIR");
+    fs::path dir = fs::path(env && *env ? env : ORIOPT_CORPUS_DIR) / "ptx";
+    std::vector<fs::path> all;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".ptx") all.push_back(e.path());
+    std::sort(all.begin(), all.end(), [](const fs::path& a, const fs::path& b) {
+      return fs::file_size(a) != fs::file_size(b) ? fs::file_size(a) > fs::file_size(b) : a < b;
+    });
+    std::vector<fs::path> out;
+    for (const fs::path& p : all) {
+      if (out.size() == 3) break;
+      if (runPtxas(p.string(), tmpCubin()).status == 0)
+        out.push_back(p);
+      else
+        std::fprintf(stderr, "pipeline_bench: ptxas -O3 does not assemble %s; the next largest instead\n", p.c_str());
+    }
+    std::remove(tmpCubin().c_str());
+    return out;
+  }();
+  return files;
+}
+
+void BM_PipelineVsPtxas(benchmark::State& state) {
+  const std::vector<fs::path>& files = largestAssembled();
+  if (size_t(state.range(0)) >= files.size()) return state.SkipWithError("fewer corpus files ptxas assembles");
+  const fs::path& file = files[size_t(state.range(0))];
+  const std::string text = readFile(file);
+  state.SetLabel(file.filename().string());
+  double oWall = 1e300, oCpu = 1e300, pWall = 1e300, pCpu = 1e300;
+  OrioptRun last;
+  for (auto _ : state) {
+    for (int k = 0; k < kCalls; ++k) {
+      const double w0 = wallMs(), c0 = bench::threadCpuMs();
+      last = pipelinePtxToPtx(text, file.filename().string());
+      oCpu = std::min(oCpu, bench::threadCpuMs() - c0);
+      oWall = std::min(oWall, wallMs() - w0);
+      if (!last.error.empty()) return state.SkipWithError(last.error.c_str());
+      PtxasRun p = runPtxas(file.string(), tmpCubin());
+      if (p.status != 0) return state.SkipWithError("ptxas failed");
+      pWall = std::min(pWall, p.wall);
+      pCpu = std::min(pCpu, p.cpu);
+    }
+  }
+  std::remove(tmpCubin().c_str());
+  std::printf("\n%s: %zu bytes of PTX, %zu instructions after lowering: oriopt PTX->PTX %.1f ms wall (%.1f ms CPU), "
+              "ptxas -O3 %.1f ms wall (%.1f ms CPU): oriopt/ptxas %.3f wall, %.3f CPU\n",
+              file.filename().c_str(), text.size(), last.instrs, oWall, oCpu, pWall, pCpu, oWall / pWall, oCpu / pCpu);
+  state.counters["instrs"] = double(last.instrs);
+  state.counters["oriopt_ms"] = oWall;
+  state.counters["ptxas_ms"] = pWall;
+  state.counters["oriopt/ptxas"] = oWall / pWall;
+  state.counters["oriopt/ptxas_cpu"] = oCpu / pCpu;
+}
+BENCHMARK(BM_PipelineVsPtxas)->DenseRange(0, 2)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// The generator of bench/general_optimize_bench.cpp (makeUnits, copied: that file keeps it
+// to itself), with registers reused across 64 sets as real code reuses them: u units, one
+// block each, every unit giving GeneralOptimize work (a copy, a SEL on a predicate made
+// constant at the entry, two moves of one immediate, an early exit tested again at the start
+// of the next unit), a store, and about 12 instructions in two blocks.
+Function makeUnits(uint32_t units) {
+  Function f;
+  f.name = "units";
+  f.isEntry = true;
+  const Operand tid = Operand::reg_(R(0)), out = Operand::reg_(R(2));
+  auto block = [&]() -> std::vector<Instr>& {
+    f.blocks.emplace_back();
+    f.blocks.back().labelId = 0x10u * uint32_t(f.blocks.size() - 1);
+    return f.blocks.back().instrs;
+  };
+  auto exitIf = [&](std::vector<Instr>& in, Reg p, uint32_t bound) {
+    in.push_back(makeInstr(Opcode::ISETP, {Operand::reg_(p), Operand::reg_(PT)},
+                           {tid, Operand::immediate(int64_t(bound)), Operand::reg_(PT)}, {Mod::GT, Mod::U32, Mod::AND}));
+    Instr exit = makeInstr(Opcode::EXIT, {}, {});
+    exit.guard = Operand::reg_(p);
+    in.push_back(exit);
+  };
+  auto& entry = block();
+  entry.push_back(makeInstr(Opcode::S2R, {tid}, {Operand::special(SpecialReg::TID_X)}));
+  entry.push_back(makeInstr(Opcode::IMAD, {out}, {tid, Operand::immediate(4), Operand::cbank(0, 0x210)}, {Mod::WIDE, Mod::U32}));
+  entry.push_back(makeInstr(Opcode::PLOP3, {Operand::reg_(P(0)), Operand::reg_(PT)},
+                            {Operand::reg_(PT), Operand::reg_(PT), Operand::reg_(PT), Operand::immediate(0xff),
+                             Operand::immediate(0)},
+                            {Mod::LUT}));
+  for (uint32_t u = 0; u < units; ++u) {
+    if (u > 0) exitIf(block(), P(2), u + 1000);
+    auto& in = u == 0 ? f.blocks[0].instrs : block();
+    const uint32_t r = 10 + 8 * (u % 64);
+    const Operand a = Operand::reg_(R(r)), b = Operand::reg_(R(r + 1)), c = Operand::reg_(R(r + 2)),
+                  d = Operand::reg_(R(r + 3)), m1 = Operand::reg_(R(r + 4)), m2 = Operand::reg_(R(r + 5)),
+                  e = Operand::reg_(R(r + 6));
+    in.push_back(makeInstr(Opcode::IADD3, {a}, {tid, Operand::immediate(int64_t(u)), Operand::reg_(RZ)}));
+    in.push_back(makeInstr(Opcode::MOV, {b}, {a}));
+    in.push_back(makeInstr(Opcode::SEL, {c}, {b, Operand::immediate(5), Operand::reg_(P(0))}));
+    in.push_back(makeInstr(Opcode::MOV, {m1}, {Operand::immediate(int64_t(u + 7))}));
+    in.push_back(makeInstr(Opcode::MOV, {m2}, {Operand::immediate(int64_t(u + 7))}));
+    in.push_back(makeInstr(Opcode::IADD3, {d}, {c, b, m1}));
+    in.push_back(makeInstr(Opcode::IADD3, {e}, {d, m2, Operand::reg_(RZ)}));
+    in.push_back(makeInstr(Opcode::STG, {}, {Operand::mem(R(2), int64_t(4 * (u % 1024))), e}, {Mod::E}));
+    exitIf(in, P(1), u + 1000);
+  }
+  block().push_back(makeInstr(Opcode::EXIT, {}, {}));
+  f.recountRegs();
+  return f;
+}
+
+void BM_PipelineLinearity(benchmark::State& state) {
+  const std::vector<const PipelineEntry*> phases = ptxasPhases();
+  struct Row {
+    size_t instrs = 0, blocks = 0, after = 0;
+    double best = 1e300;
+    std::map<int, double> phaseMs;    // each phase's PhaseStats::seconds (wall), best over the calls
+    std::map<int, double> phaseCpuMs; // each phase's thread CPU time (beforePhase to afterPhase), best
+  };
+  std::map<uint32_t, Row> rows;
+  for (auto _ : state) {
+    // 833, 8333 and 83333 units: about 10k, 100k and 1M instructions.
+    for (uint32_t units : {833u, 8333u, 83333u}) {
+      Module m;
+      m.functions.push_back(makeUnits(units));
+      if (!verifyFunction(m.functions[0]).empty()) return state.SkipWithError("the generated function is malformed");
+      Row& row = rows[units];
+      row.instrs = moduleSize(m).instrs;
+      row.blocks = moduleSize(m).blocks;
+      const int calls = units < 80000 ? 3 : 2;
+      for (int k = 0; k < calls; ++k) {
+        Module copy = m;
+        PassContext ctx;
+        ctx.optLevel = 3;
+        ctx.arch = findArch("sm_90");
+        std::map<int, double> cpu;
+        double phaseStart = 0;
+        RunOptions opts;
+        opts.beforePhase = [&](const PipelineEntry&, const Module&) { phaseStart = bench::threadCpuMs(); };
+        opts.afterPhase = [&](const PipelineEntry& e, const Module*, const Module&) {
+          cpu[e.phase] = bench::threadCpuMs() - phaseStart;
+          return true;
+        };
+        const double t0 = bench::threadCpuMs();
+        const std::vector<PhaseStats> stats = runPhases(copy, phases, ctx, opts);
+        const double ms = bench::threadCpuMs() - t0;
+        if (!ctx.error.empty()) return state.SkipWithError(ctx.error.c_str());
+        row.best = std::min(row.best, ms);
+        row.after = moduleSize(copy).instrs;
+        for (const PhaseStats& s : stats) {
+          auto [it, fresh] = row.phaseMs.emplace(s.phase, s.seconds * 1e3);
+          if (!fresh) it->second = std::min(it->second, s.seconds * 1e3);
+          auto [jt, first] = row.phaseCpuMs.emplace(s.phase, cpu[s.phase]);
+          if (!first) jt->second = std::min(jt->second, cpu[s.phase]);
+        }
+      }
+    }
+  }
+  std::string table = "\n--pipeline=ptxas -O3, phases only, on makeUnits kernels: ms (ns per instruction)\n";
+  for (const auto& [units, row] : rows)
+    table += fmt::format("  {} units: {} instructions, {} blocks ({} instructions after): {:.1f} ms ({:.0f} ns)\n",
+                         units, row.instrs, row.blocks, row.after, row.best, row.best * 1e6 / double(row.instrs));
+  table += "  per phase, ns per instruction, best of the calls: wall (PhaseStats::seconds) | thread CPU\n  phase";
+  table += fmt::format("{:>29}", "");
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& [units, row] : rows) table += fmt::format(" {:>8}", row.instrs);
+    table += fmt::format(" {:>7} |", "1M/10k");
+  }
+  table += "\n";
+  const Row& lo = rows.begin()->second;
+  const Row& hi = rows.rbegin()->second;
+  for (const PipelineEntry* e : phases) {
+    const PhaseInfo* info = findPhase(std::to_string(e->phase));
+    table += fmt::format("  {:>3} {:<30}", e->phase, info ? info->name : "");
+    for (const std::map<int, double> Row::*times : {&Row::phaseMs, &Row::phaseCpuMs}) {
+      for (const auto& [units, row] : rows)
+        table += fmt::format(" {:>8.1f}", (row.*times).at(e->phase) * 1e6 / double(row.instrs));
+      const double a = (lo.*times).at(e->phase) / double(lo.instrs), b = (hi.*times).at(e->phase) / double(hi.instrs);
+      table += fmt::format(" {:>6.2f}x |", a > 0 ? b / a : 0.0);
+    }
+    table += "\n";
+  }
+  std::fputs(table.c_str(), stdout);
+  for (const auto& [units, row] : rows)
+    state.counters[fmt::format("ns_per_instr_{}", row.instrs)] = row.best * 1e6 / double(row.instrs);
+  state.counters["ns_per_instr_1M_over_10k"] =
+      (hi.best / double(hi.instrs)) / (lo.best / double(lo.instrs));
+}
+BENCHMARK(BM_PipelineLinearity)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+} // namespace
+} // namespace ori
