@@ -242,10 +242,14 @@ LocalProvenance localProvenance(const Function &f) {
 // One side: the function's states over the unrolled CFG.
 class SideEncoder {
 public:
-  SideEncoder(Inputs &x, const Module &m, const Function &f, unsigned unroll)
+  // `source`: the side whose behaviour is the specification; only it assumes local
+  // provenance (LocalProvenance: an access that breaks it faults there, as undefined behaviour
+  // does in Alive2's source), so the rule can never make the target fault.
+  SideEncoder(Inputs &x, const Module &m, const Function &f, unsigned unroll, bool source = false)
       : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)),
         exitMem(x.mem0), exitPriv(x.priv0), exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt),
-        m_(m), f_(f), unroll_(unroll), frame_(f.name), provenance_(localProvenance(f)),
+        m_(m), f_(f), unroll_(unroll), frame_(f.name),
+        provenance_(source ? localProvenance(f) : LocalProvenance{}), source_(source),
         encoded_(&ownEncoded_) {}
 
   z3::expr fault, bound, exited, exitMem, exitPriv, exitBarriers;
@@ -348,7 +352,8 @@ private:
   // other frames'. A callee's registers start at zero (a fresh register file, as in the
   // interpreter) and its RETs return to the caller (`returns_`) instead of ending the thread.
   std::string frame_;
-  LocalProvenance provenance_; // of f_
+  LocalProvenance provenance_; // of f_, on the source side only
+  bool source_ = false;
   unsigned depth_ = 0;
   std::vector<State> returns_;
   size_t ownEncoded_ = 0;
@@ -973,7 +978,7 @@ private:
     if ((nargs != 0 && nargs != fn.params.size()) ||
         (!in.dsts.empty() && in.dsts.size() != fn.returns.size()))
       unmodelledAt(in, fmt::format("a call whose lists do not match {}'s signature", fn.name));
-    SideEncoder callee(x_, m_, fn, unroll_);
+    SideEncoder callee(x_, m_, fn, unroll_, source_);
     callee.frame_ = frame_ + ">" + fn.name;
     callee.depth_ = depth_ + 1;
     callee.encoded_ = encoded_;
@@ -1263,7 +1268,7 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
   };
   std::vector<Segment> segments;
   auto addSegment = [&](std::optional<uint32_t> h) {
-    Segment g{std::make_unique<SideEncoder>(x, src, fs, 0),
+    Segment g{std::make_unique<SideEncoder>(x, src, fs, 0, true),
               std::make_unique<SideEncoder>(x, tgt, ft, 0), h};
     g.s->runSegment(h ? *h : 0, h ? at.at(*h).first : entryState(), headers);
     g.t->runSegment(h ? corr.at(*h) : 0, h ? at.at(*h).second : entryState(), tgtCuts);
@@ -1856,7 +1861,7 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
     if (!inductionFailed)
       return finish(TvResult::Verdict::Proved, "by induction over the loops");
   }
-  SideEncoder s(x, src, *fs, opts.unroll), t(x, tgt, *ft, opts.unroll);
+  SideEncoder s(x, src, *fs, opts.unroll, true), t(x, tgt, *ft, opts.unroll);
   s.run();
   auto unmodelledReason = [&](const char *side, const std::string &what) {
     std::string r = what.starts_with("the unrolled function")
