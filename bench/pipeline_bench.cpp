@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "bench/bench_timing.h"
+#include "bench/units_kernel.h"
 #include "ir/verify.h"
 #include "pipeline/oriopt.h"
 
@@ -174,56 +175,9 @@ void BM_PipelineVsPtxas(benchmark::State& state) {
 }
 BENCHMARK(BM_PipelineVsPtxas)->DenseRange(0, 2)->Iterations(1)->Unit(benchmark::kMillisecond);
 
-// The generator of bench/general_optimize_bench.cpp (makeUnits, copied: that file keeps it
-// to itself), with registers reused across 64 sets as real code reuses them: u units, one
-// block each, every unit giving GeneralOptimize work (a copy, a SEL on a predicate made
-// constant at the entry, two moves of one immediate, an early exit tested again at the start
-// of the next unit), a store, and about 12 instructions in two blocks.
-Function makeUnits(uint32_t units) {
-  Function f;
-  f.name = "units";
-  f.isEntry = true;
-  const Operand tid = Operand::reg_(R(0)), out = Operand::reg_(R(2));
-  auto block = [&]() -> std::vector<Instr>& {
-    f.blocks.emplace_back();
-    f.blocks.back().labelId = 0x10u * uint32_t(f.blocks.size() - 1);
-    return f.blocks.back().instrs;
-  };
-  auto exitIf = [&](std::vector<Instr>& in, Reg p, uint32_t bound) {
-    in.push_back(makeInstr(Opcode::ISETP, {Operand::reg_(p), Operand::reg_(PT)},
-                           {tid, Operand::immediate(int64_t(bound)), Operand::reg_(PT)}, {Mod::GT, Mod::U32, Mod::AND}));
-    Instr exit = makeInstr(Opcode::EXIT, {}, {});
-    exit.guard = Operand::reg_(p);
-    in.push_back(exit);
-  };
-  auto& entry = block();
-  entry.push_back(makeInstr(Opcode::S2R, {tid}, {Operand::special(SpecialReg::TID_X)}));
-  entry.push_back(makeInstr(Opcode::IMAD, {out}, {tid, Operand::immediate(4), Operand::cbank(0, 0x210)}, {Mod::WIDE, Mod::U32}));
-  entry.push_back(makeInstr(Opcode::PLOP3, {Operand::reg_(P(0)), Operand::reg_(PT)},
-                            {Operand::reg_(PT), Operand::reg_(PT), Operand::reg_(PT), Operand::immediate(0xff),
-                             Operand::immediate(0)},
-                            {Mod::LUT}));
-  for (uint32_t u = 0; u < units; ++u) {
-    if (u > 0) exitIf(block(), P(2), u + 1000);
-    auto& in = u == 0 ? f.blocks[0].instrs : block();
-    const uint32_t r = 10 + 8 * (u % 64);
-    const Operand a = Operand::reg_(R(r)), b = Operand::reg_(R(r + 1)), c = Operand::reg_(R(r + 2)),
-                  d = Operand::reg_(R(r + 3)), m1 = Operand::reg_(R(r + 4)), m2 = Operand::reg_(R(r + 5)),
-                  e = Operand::reg_(R(r + 6));
-    in.push_back(makeInstr(Opcode::IADD3, {a}, {tid, Operand::immediate(int64_t(u)), Operand::reg_(RZ)}));
-    in.push_back(makeInstr(Opcode::MOV, {b}, {a}));
-    in.push_back(makeInstr(Opcode::SEL, {c}, {b, Operand::immediate(5), Operand::reg_(P(0))}));
-    in.push_back(makeInstr(Opcode::MOV, {m1}, {Operand::immediate(int64_t(u + 7))}));
-    in.push_back(makeInstr(Opcode::MOV, {m2}, {Operand::immediate(int64_t(u + 7))}));
-    in.push_back(makeInstr(Opcode::IADD3, {d}, {c, b, m1}));
-    in.push_back(makeInstr(Opcode::IADD3, {e}, {d, m2, Operand::reg_(RZ)}));
-    in.push_back(makeInstr(Opcode::STG, {}, {Operand::mem(R(2), int64_t(4 * (u % 1024))), e}, {Mod::E}));
-    exitIf(in, P(1), u + 1000);
-  }
-  block().push_back(makeInstr(Opcode::EXIT, {}, {}));
-  f.recountRegs();
-  return f;
-}
+// bench/units_kernel.h's units with registers reused across 64 sets, as real code reuses them:
+// about 12 instructions in two blocks per unit.
+Function makeUnits(uint32_t units) { return bench::makeUnits(units, false); }
 
 void BM_PipelineLinearity(benchmark::State& state) {
   const std::vector<const PipelineEntry*> phases = ptxasPhases();
