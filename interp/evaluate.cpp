@@ -4,6 +4,7 @@
 #include "interp/evaluate.h"
 
 #include "interp/interp_impl.h"
+#include "ir/general_optimize_evaluate.h"
 
 namespace ori {
 
@@ -13,14 +14,7 @@ bool isConstantOperand(const Operand& o) {
 }
 
 std::optional<std::vector<uint64_t>> evaluateConstant(const Instr& in) {
-  switch (in.op) {
-  case Opcode::IADD3: case Opcode::IMAD: case Opcode::LOP3: case Opcode::PLOP3: case Opcode::SHF:
-  case Opcode::SHL: case Opcode::SHR: case Opcode::IMNMX: case Opcode::LEA: case Opcode::ISETP:
-  case Opcode::SGXT: case Opcode::PRMT: case Opcode::POPC: case Opcode::FLO: case Opcode::BREV:
-    break;
-  default:
-    return std::nullopt;
-  }
+  if (!evaluatedOpcode(in.op)) return std::nullopt;
   if (in.isGuarded() || in.dsts.size() != dstCount(in.op, in.mods)) return std::nullopt;
   for (const Operand& s : in.srcs)
     if (!isConstantOperand(s)) return std::nullopt;

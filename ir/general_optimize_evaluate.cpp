@@ -342,18 +342,22 @@ std::optional<uint8_t> lutApply(ConstantEvaluator eval, uint8_t lut, uint8_t x, 
   return uint8_t((*v)[0] & 0xff);
 }
 
+bool evaluatedOpcode(Opcode op) {
+  switch (op) {
+  case Opcode::IADD3: case Opcode::IMAD: case Opcode::LOP3: case Opcode::PLOP3: case Opcode::SHF:
+  case Opcode::SHL: case Opcode::SHR: case Opcode::IMNMX: case Opcode::LEA: case Opcode::ISETP:
+  case Opcode::SGXT: case Opcode::PRMT: case Opcode::POPC: case Opcode::FLO: case Opcode::BREV:
+    return true;
+  default:
+    return false;
+  }
+}
+
 std::optional<EvaluateRewrite> evaluateRewrite(const Instr& in, const std::vector<std::optional<Operand>>& known,
                                                ConstantEvaluator eval) {
   if (!eval || in.isGuarded() || (!known.empty() && known.size() != in.srcs.size())) return std::nullopt;
   const bool predicates = in.op == Opcode::ISETP || in.op == Opcode::PLOP3;
-  switch (in.op) {
-  case Opcode::IADD3: case Opcode::IMAD: case Opcode::LOP3: case Opcode::PLOP3: case Opcode::SHF:
-  case Opcode::SHL: case Opcode::SHR: case Opcode::IMNMX: case Opcode::LEA: case Opcode::ISETP:
-  case Opcode::SGXT: case Opcode::PRMT: case Opcode::POPC: case Opcode::FLO: case Opcode::BREV:
-    break;
-  default:
-    return std::nullopt;
-  }
+  if (!evaluatedOpcode(in.op)) return std::nullopt;
   if (in.dsts.size() != dstCount(in.op, in.mods) || in.srcs.size() != in.info().srcs.size()) return std::nullopt;
   for (Mod m : in.mods.list()) // a modifier the opcode does not take is one nothing models
     if (!in.info().allowedMods.test(m)) return std::nullopt;

@@ -20,6 +20,9 @@ namespace ori {
 // What an instruction whose sources are all constants writes, per destination
 // (a 64-bit container; 0/1 for a predicate), or nullopt (interp/evaluate.h).
 using ConstantEvaluator = std::optional<std::vector<uint64_t>> (*)(const Instr&);
+// The opcodes --fold=evaluate folds (and interp/evaluate.h evaluates): integer and predicate
+// arithmetic without memory or side effects.
+bool evaluatedOpcode(Opcode op);
 
 // The rule families (EvaluateRewrite::rule).
 enum class EvaluateRule : uint8_t {
