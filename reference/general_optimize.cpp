@@ -3,8 +3,8 @@
 // first rewrite the rules allow in the block (instruction by instruction: its
 // guard, its sources, then the simplifier), by scanning backwards from the
 // instruction for what reaches it; apply it; look again from the start of
-// the block, until nothing applies. Then remove, one at a time with liveness
-// recomputed each time, a copy whose value replaced a use (or a MOV the
+// the block, until nothing applies. Then remove, in sweeps with liveness
+// recomputed before each, a copy whose value replaced a use (or a MOV the
 // simplifier made a NOP) when nothing it writes is live after it.
 #include <cstdint>
 #include <map>
@@ -212,10 +212,14 @@ GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions&
 
 namespace {
 
-// The first instruction of `candidates` with nothing it writes live just after it.
-std::optional<std::pair<uint32_t, size_t>> firstDeadCandidate(const Function& f,
-                                                              const std::set<std::pair<uint32_t, size_t>>& candidates) {
+// The candidates with nothing they write live just after them, under the
+// liveness of `f` as it is (each block walked backwards from its live-out; a
+// removed candidate's reads are not added, so a chain inside a block goes at
+// once).
+std::set<std::pair<uint32_t, size_t>> deadCandidates(const Function& f,
+                                                     const std::set<std::pair<uint32_t, size_t>>& candidates) {
   const LivenessFacts live = computeLiveness(f, computeCfg(f));
+  std::set<std::pair<uint32_t, size_t>> dead;
   for (uint32_t b = 0; b < f.blocks.size(); ++b) {
     std::set<Reg> liveNow(live.liveOut[b].begin(), live.liveOut[b].end());
     const auto& instrs = f.blocks[b].instrs;
@@ -223,31 +227,44 @@ std::optional<std::pair<uint32_t, size_t>> firstDeadCandidate(const Function& f,
       const Instr& in = instrs[i];
       bool anyLive = false;
       for (Reg d : in.defs()) anyLive = anyLive || liveNow.count(d);
-      if (!anyLive && candidates.count({b, i})) return std::make_pair(b, i);
+      if (!anyLive && candidates.count({b, i})) {
+        dead.insert({b, i});
+        continue;
+      }
       if (!in.isGuarded())
         for (Reg d : in.defs()) liveNow.erase(d);
       for (Reg u : in.uses()) liveNow.insert(u);
     }
   }
-  return std::nullopt;
+  return dead;
 }
 
 } // namespace
 
+// Removing an instruction whose results are dead only takes reads away, so it
+// never makes another candidate live: the candidates removed in the end are
+// the same whatever the order, and each sweep may take every dead one at once.
+// Sweeps repeat, with liveness recomputed, until one removes nothing (a removal
+// can make a candidate in a predecessor block dead).
 uint32_t removeDeadCandidates(Function& f, std::set<std::pair<uint32_t, size_t>> candidates) {
   uint32_t removed = 0;
-  while (const auto dead = firstDeadCandidate(f, candidates)) {
-    auto& instrs = f.blocks[dead->first].instrs;
-    instrs.erase(instrs.begin() + std::ptrdiff_t(dead->second));
-    // Later candidates of the block move up by one.
+  for (;;) {
+    const std::set<std::pair<uint32_t, size_t>> dead = deadCandidates(f, candidates);
+    if (dead.empty()) return removed;
+    for (auto it = dead.rbegin(); it != dead.rend(); ++it) { // last first: indices before stay valid
+      auto& instrs = f.blocks[it->first].instrs;
+      instrs.erase(instrs.begin() + std::ptrdiff_t(it->second));
+    }
+    // The remaining candidates move up by the number of removals before them in their block.
     std::set<std::pair<uint32_t, size_t>> moved;
-    for (auto [b, i] : candidates)
-      if (b != dead->first || i < dead->second) moved.insert({b, i});
-      else if (i > dead->second) moved.insert({b, i - 1});
+    for (auto [b, i] : candidates) {
+      if (dead.count({b, i})) continue;
+      const size_t before = size_t(std::distance(dead.lower_bound({b, 0}), dead.lower_bound({b, i})));
+      moved.insert({b, i - before});
+    }
     candidates = std::move(moved);
-    ++removed;
+    removed += uint32_t(dead.size());
   }
-  return removed;
 }
 
 } // namespace ori::reference
