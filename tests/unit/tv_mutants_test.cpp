@@ -8,8 +8,13 @@
 // be refuted with a counterexample a replay confirms.
 //
 // ORIOPT_TV_MUTANTS_VERBOSE=1 prints every verdict; ORIOPT_TV_MUTANTS_KERNELS=N takes N
-// generated and N corpus kernels (default 12 and 4); ORIOPT_TV_MUTANTS_DUMP=DIR writes each pair
-// as DIR/mutantNNN.{src,tgt}.ori; ORIOPT_TV_MUTANTS_FIRST=K starts at generated kernel K.
+// generated and N corpus kernels (default 6 and 4); ORIOPT_TV_MUTANTS_DUMP=DIR writes each pair
+// as DIR/mutantNNN.{src,tgt}.ori; ORIOPT_TV_MUTANTS_FIRST=K starts at generated kernel K
+// (default 6). The default takes generated kernels 6..11 of the 12 this test drew until
+// 2026-11-26: with kernels 0..11 it took 320 s of the CI's 30 minutes, most of it in 3-second
+// solver timeouts, and every refutation a replay confirmed, for each of the five variants, came
+// from kernels 6..11 (and kernel 3, for phase 112 only). ORIOPT_TV_MUTANTS_FIRST=0
+// ORIOPT_TV_MUTANTS_KERNELS=12 runs the old sample.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -121,8 +126,8 @@ private:
 TEST(TvMutants, PlantedBugsAreRefutedAndReplayed) {
   Mutants mutants;
   // Random kernels, as orifuzz draws them (seed 11, run k, size 10).
-  const int generated = kernelCount(12);
-  const int first = std::getenv("ORIOPT_TV_MUTANTS_FIRST") ? std::atoi(std::getenv("ORIOPT_TV_MUTANTS_FIRST")) : 0;
+  const int generated = kernelCount(6);
+  const int first = std::getenv("ORIOPT_TV_MUTANTS_FIRST") ? std::atoi(std::getenv("ORIOPT_TV_MUTANTS_FIRST")) : 6;
   for (int k = first; k < first + generated; ++k) {
     rc::Random random(rc::Random::Key{11, uint64_t(k), 0, 0});
     ori::Module m;
