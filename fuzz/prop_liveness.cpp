@@ -6,6 +6,8 @@
 //    register traffic (irreducible loops, self loops, unreachable blocks),
 //    and on ori_gen's arbitrary functions (every opcode, huge register
 //    numbers: the optimized half's sparse numbering);
+//  - optimized/liveness_subset.h (path exploration for chosen registers)
+//    equals computeLiveness restricted to them, on the same three families;
 //  - the optimized half equals the definition, checked by an explicit path
 //    search per register and point (fuzz/liveness_checks.h), on small
 //    kernels and CFGs.
@@ -13,6 +15,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "fuzz/kernel_gen.h"
@@ -21,6 +24,7 @@
 #include "interp/interp.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
+#include "optimized/liveness_subset.h"
 #include "optimized/optimized.h"
 
 namespace ori {
@@ -99,6 +103,54 @@ RC_GTEST_PROP(LivenessProps, CfgsMatchTheDefinition, ()) {
               "uninitialized registers");
   std::string d = checks::livenessMatchesDefinition(f);
   if (!d.empty()) RC_FAIL(d);
+}
+
+// SubsetLiveness against computeLiveness restricted to a random half of the
+// registers the function mentions (and one it does not): the live-out sets of
+// every block and the registers live into the entry.
+void checkSubsetLiveness(const Function& f) {
+  std::vector<Reg> all, asked;
+  for (const Block& b : f.blocks)
+    for (const Instr& in : b.instrs) {
+      forEachDef(in, [&](Reg r) { all.push_back(r); });
+      forEachUse(in, [&](Reg r) { all.push_back(r); });
+    }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  for (Reg r : all)
+    if (*rc::gen::arbitrary<bool>()) asked.push_back(r);
+  asked.push_back(Reg{RegFile::R, 1u << 30}); // mentioned nowhere: never live
+  RC_CLASSIFY(asked.size() > 8, "more than 8 registers asked about");
+  const CfgFacts cfg = optimized::computeCfg(f);
+  const LivenessFacts dense = optimized::computeLiveness(f, cfg);
+  const optimized::SubsetLiveness subset(f, cfg, asked);
+  std::sort(asked.begin(), asked.end());
+  RC_ASSERT(subset.size() == asked.size());
+  bool someLive = false;
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    std::vector<Reg> expected, got;
+    for (Reg r : dense.liveOut[b])
+      if (std::binary_search(asked.begin(), asked.end(), r)) expected.push_back(r);
+    for (uint32_t i : subset.liveOut(b)) got.push_back(subset.reg(i));
+    if (got != expected) RC_FAIL("live-out of bix" + std::to_string(b) + " differs");
+    someLive = someLive || !got.empty();
+  }
+  RC_CLASSIFY(someLive, "some asked register live out of a block");
+  for (uint32_t i = 0; i < subset.size(); ++i) {
+    const bool uninitialized = std::binary_search(dense.uninitialized.begin(), dense.uninitialized.end(), subset.reg(i));
+    RC_ASSERT(subset.liveIntoEntry(i) == uninitialized);
+    RC_ASSERT(subset.index(subset.reg(i)) == int32_t(i));
+  }
+}
+
+RC_GTEST_PROP(LivenessProps, SubsetEqualsRestrictedLivenessOnKernels, ()) { checkSubsetLiveness(*gen::kernel()); }
+
+RC_GTEST_PROP(LivenessProps, SubsetEqualsRestrictedLivenessOnCfgs, ()) {
+  checkSubsetLiveness(*gen::cfgWithRegisters(gen::CfgOptions{16, 40}));
+}
+
+RC_GTEST_PROP(LivenessProps, SubsetEqualsRestrictedLivenessOnArbitraryFunctions, ()) {
+  checkSubsetLiveness(*gen::function());
 }
 
 } // namespace

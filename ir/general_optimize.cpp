@@ -61,9 +61,9 @@ std::optional<Plop3Function> plop3Function(const Instr& in) {
 } // namespace
 
 bool writesRegister(const Instr& in, Reg r) {
-  for (Reg d : in.defs())
-    if (d == r) return true;
-  return false;
+  bool writes = false;
+  forEachDef(in, [&](Reg d) { writes = writes || d == r; });
+  return writes;
 }
 
 std::optional<size_t> lastWriteBefore(const std::vector<Instr>& instrs, size_t end, Reg r) {
@@ -131,19 +131,23 @@ bool writesZeroExtended32(const Instr& in, bool guardedToo) {
 }
 
 std::vector<Reg> alwaysZeroExtended(const Function& f, const std::vector<Reg>& uninitialized) {
-  std::map<Reg, bool> all; // register -> every write so far zero-extending
+  std::vector<std::pair<Reg, bool>> writes; // every write of a general register: is it zero-extending
   for (const Block& b : f.blocks)
     for (const Instr& in : b.instrs) {
       const bool zext = writesZeroExtended32(in, true);
-      for (Reg d : in.defs())
-        if (d.isGeneral()) {
-          auto [it, inserted] = all.try_emplace(d, zext);
-          it->second = it->second && zext;
-        }
+      forEachDef(in, [&](Reg d) {
+        if (d.isGeneral()) writes.emplace_back(d, zext);
+      });
     }
+  std::sort(writes.begin(), writes.end()); // by register; false before true
   std::vector<Reg> out;
-  for (const auto& [r, zext] : all)
-    if (zext && !std::binary_search(uninitialized.begin(), uninitialized.end(), r)) out.push_back(r);
+  for (size_t i = 0; i < writes.size(); ++i) {
+    const bool first = i == 0 || writes[i - 1].first != writes[i].first;
+    // A register's first entry is false if any of its writes is not zero-extending.
+    if (first && writes[i].second &&
+        !std::binary_search(uninitialized.begin(), uninitialized.end(), writes[i].first))
+      out.push_back(writes[i].first);
+  }
   return out;
 }
 

@@ -153,17 +153,13 @@ bool operator==(const Operand& a, const Operand& b) {
 
 std::vector<Reg> Instr::defs() const {
   std::vector<Reg> out;
-  for (const Operand& d : dsts)
-    if (d.kind == Operand::Kind::Reg && !d.reg.isConst()) out.push_back(d.reg);
+  forEachDef(*this, [&](Reg r) { out.push_back(r); });
   return out;
 }
 
 std::vector<Reg> Instr::uses() const {
   std::vector<Reg> out;
-  if (guard && !guard->reg.isConst()) out.push_back(guard->reg);
-  for (const Operand& s : srcs)
-    if (auto r = s.regRead(); r && !r->isConst()) out.push_back(*r);
-  // Stores and atomics read their address register; it is a source already.
+  forEachUse(*this, [&](Reg r) { out.push_back(r); });
   return out;
 }
 

@@ -122,6 +122,24 @@ struct Instr {
   friend bool operator==(const Instr& a, const Instr& b);
 };
 
+// defs() and uses() without building a vector: f(Reg) for each register, in
+// the same order (the optimized half's loops over every instruction use these).
+template <class F>
+void forEachDef(const Instr& in, F&& f) {
+  for (const Operand& d : in.dsts)
+    if (d.kind == Operand::Kind::Reg && !d.reg.isConst()) f(d.reg);
+}
+template <class F>
+void forEachUse(const Instr& in, F&& f) {
+  if (in.guard && !in.guard->reg.isConst()) f(in.guard->reg);
+  for (const Operand& s : in.srcs) {
+    const bool reads = s.kind == Operand::Kind::Reg ||
+                       ((s.kind == Operand::Kind::CBank || s.kind == Operand::Kind::Mem) && s.hasReg);
+    if (reads && !s.reg.isConst()) f(s.reg);
+  }
+  // Stores and atomics read their address register; it is a source already.
+}
+
 // An instruction of `op` with these operands and modifiers (no guard, no source location).
 Instr makeInstr(Opcode op, std::vector<Operand> dsts, std::vector<Operand> srcs, std::initializer_list<Mod> mods = {});
 

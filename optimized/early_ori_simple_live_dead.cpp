@@ -30,8 +30,10 @@ uint32_t earlyOriSimpleLiveDead(Function& f) {
   const size_t n = f.blocks.size();
   std::vector<Reg> all;
   for (const Block& b : f.blocks)
-    for (const Instr& in : b.instrs)
-      for (const auto& list : {in.defs(), in.uses()}) all.insert(all.end(), list.begin(), list.end());
+    for (const Instr& in : b.instrs) {
+      forEachDef(in, [&](Reg r) { all.push_back(r); });
+      forEachUse(in, [&](Reg r) { all.push_back(r); });
+    }
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
   auto number = [&](Reg r) { return uint32_t(std::lower_bound(all.begin(), all.end(), r) - all.begin()); };
@@ -42,14 +44,14 @@ uint32_t earlyOriSimpleLiveDead(Function& f) {
   for (uint32_t b = 0; b < n; ++b)
     for (const Instr& in : f.blocks[b].instrs) {
       InstrRegs& r = regs[b].emplace_back();
-      for (Reg d : in.defs()) {
+      forEachDef(in, [&](Reg d) {
         r.defs.push_back(number(d));
         if (defBlocks[r.defs.back()].empty() || defBlocks[r.defs.back()].back() != b) defBlocks[r.defs.back()].push_back(b);
-      }
-      for (Reg u : in.uses()) {
+      });
+      forEachUse(in, [&](Reg u) {
         r.uses.push_back(number(u));
         ++useCount[r.uses.back()];
-      }
+      });
       r.guarded = in.isGuarded();
       r.kept = keptWhenDead(in);
     }

@@ -15,6 +15,7 @@
 #include "interp/evaluate.h"
 #include "ir/general_optimize.h"
 #include "ir/general_optimize_evaluate.h"
+#include "optimized/liveness_subset.h"
 #include "optimized/optimized.h"
 
 namespace ori::optimized {
@@ -25,7 +26,12 @@ constexpr uint32_t kNone = UINT32_MAX;
 class GeneralOptimizer {
 public:
   GeneralOptimizer(Function& f, const GeneralOptimizeOptions& opt) : f_(f), opt_(opt), cfg_(computeCfg(f)) {
-    for (Reg r : alwaysZeroExtended(f, computeLiveness(f, cfg_).uninitialized)) {
+    // Registers every write of which zero-extends, less those read before written
+    // (computeLiveness's `uninitialized`, asked of these registers only).
+    const std::vector<Reg> zext = alwaysZeroExtended(f, {});
+    const SubsetLiveness live(f, cfg_, zext);
+    for (Reg r : zext) {
+      if (live.liveIntoEntry(uint32_t(live.index(r)))) continue;
       const uint32_t i = id(r);
       if (always_.size() <= i) always_.resize(i + 1, 0);
       always_[i] = 1;
@@ -105,8 +111,7 @@ private:
       if (q == b) return std::nullopt;
       const auto& instrs = f_.blocks[q].instrs;
       for (size_t i = instrs.size(); i-- > 0;)
-        for (Reg d : instrs[i].defs())
-          if (d == p.reg) return classify(instrs[i]);
+        if (writesRegister(instrs[i], p.reg)) return classify(instrs[i]);
     }
     return std::nullopt;
   }
@@ -210,7 +215,7 @@ private:
         predicate = value.has_value();
       }
       const bool zext = writesZeroExtended32(in);
-      for (Reg d : in.defs()) {
+      forEachDef(in, [&](Reg d) {
         const uint32_t r = id(d);
         ++version_[r];
         availStamp_[r] = 0;
@@ -218,7 +223,7 @@ private:
         zext_[r] = zext;
         defStamp_[r] = stamp_;
         lastDef_[r] = i;
-      }
+      });
       if (value) {
         Avail a;
         a.value = *value;
@@ -254,41 +259,63 @@ private:
 } // namespace
 
 uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> candidates) {
+  // Only the registers the candidates write decide whether one is dead.
+  std::vector<Reg> written;
+  for (size_t b = 0; b < candidates.size(); ++b)
+    for (size_t i = 0; i < candidates[b].size(); ++i)
+      if (candidates[b][i]) forEachDef(f.blocks[b].instrs[i], [&](Reg r) { written.push_back(r); });
   bool any = false;
   for (const auto& row : candidates) any = any || std::find(row.begin(), row.end(), 1) != row.end();
   if (!any) return 0; // no liveness to solve
-  std::unordered_map<uint64_t, uint32_t> ids;
+  CfgFacts cfg = computeCfg(f);
   std::vector<uint32_t> liveStamp;
-  auto id = [&](Reg r) {
-    auto [it, inserted] = ids.try_emplace(uint64_t(r.file) << 32 | r.num, uint32_t(ids.size()));
-    if (inserted) liveStamp.push_back(0);
-    return it->second;
-  };
   uint32_t stamp = 0, total = 0;
   for (;;) {
-    const LivenessFacts live = computeLiveness(f, computeCfg(f));
+    const SubsetLiveness live(f, cfg, written);
+    liveStamp.resize(live.size(), 0);
     uint32_t removed = 0;
+    bool controlRemoved = false;
     for (uint32_t b = 0; b < f.blocks.size(); ++b) {
       ++stamp;
-      for (Reg r : live.liveOut[b]) liveStamp[id(r)] = stamp;
+      for (uint32_t r : live.liveOut(b)) liveStamp[r] = stamp;
       auto& instrs = f.blocks[b].instrs;
+      uint32_t dead = 0;
       for (size_t i = instrs.size(); i-- > 0;) {
         const Instr& in = instrs[i];
         bool anyLive = false;
-        for (Reg d : in.defs()) anyLive = anyLive || liveStamp[id(d)] == stamp;
+        forEachDef(in, [&](Reg d) {
+          const int32_t r = live.index(d);
+          anyLive = anyLive || (r >= 0 && liveStamp[r] == stamp);
+        });
         if (candidates[b][i] && !anyLive) {
-          instrs.erase(instrs.begin() + std::ptrdiff_t(i));
-          candidates[b].erase(candidates[b].begin() + std::ptrdiff_t(i));
-          ++removed;
+          candidates[b][i] = 2; // removed below, after the walk
+          controlRemoved = controlRemoved || in.info().is(CONTROL);
+          ++dead;
           continue;
         }
         if (!in.isGuarded())
-          for (Reg d : in.defs()) liveStamp[id(d)] = 0;
-        for (Reg u : in.uses()) liveStamp[id(u)] = stamp;
+          forEachDef(in, [&](Reg d) {
+            if (const int32_t r = live.index(d); r >= 0) liveStamp[r] = 0;
+          });
+        forEachUse(in, [&](Reg u) {
+          if (const int32_t r = live.index(u); r >= 0) liveStamp[r] = stamp;
+        });
+      }
+      if (dead) { // one compaction per block, not an erase per instruction
+        size_t kept = 0;
+        for (size_t i = 0; i < instrs.size(); ++i)
+          if (candidates[b][i] != 2) {
+            if (kept != i) instrs[kept] = std::move(instrs[i]), candidates[b][kept] = candidates[b][i];
+            ++kept;
+          }
+        instrs.resize(kept);
+        candidates[b].resize(kept);
+        removed += dead;
       }
     }
     total += removed;
     if (!removed) return total;
+    if (controlRemoved) cfg = computeCfg(f);
   }
 }
 

@@ -53,11 +53,11 @@ private:
 
   void count(uint32_t b, uint32_t i) {
     const Instr& in = f_.blocks[b].instrs[i];
-    for (Reg r : in.defs()) ++defs_[id(r)];
-    for (Reg r : in.uses()) {
+    forEachDef(in, [&](Reg r) { ++defs_[id(r)]; });
+    forEachUse(in, [&](Reg r) {
       const uint32_t u = id(r);
       if (++uses_[u] == 1) site_[u] = siteOf(b, i, r);
-    }
+    });
   }
 
   UseSite siteOf(uint32_t b, uint32_t i, Reg r) const {
@@ -107,12 +107,13 @@ private:
         if (!merged.empty() && merged.back() == i) continue;
       }
       const Instr& in = instrs[i];
-      for (Reg r : in.defs())
+      forEachDef(in, [&](Reg r) {
         for (auto& e : window) {
           if (!e) continue;
           const auto read = e->value.regRead();
           if (e->dst == r || (read && *read == r)) e.reset();
         }
+      });
       if (!lateWindowCandidate(in) || matched) continue;
       const Entry entry{in.dsts[0].reg, in.srcs[0], in.has(Mod::W64)};
       if (existingOnly_) {

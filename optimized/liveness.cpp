@@ -135,10 +135,10 @@ InstrRegs readRegs(const Function& f) {
   for (const Block& b : f.blocks) {
     for (const Instr& i : b.instrs) {
       r.start.push_back(uint32_t(r.regs.size()));
-      const std::vector<Reg> defs = i.defs(), uses = i.uses();
-      for (Reg d : defs) r.regs.push_back({uint8_t(d.file), d.num});
-      for (Reg u : uses) r.regs.push_back({uint8_t(u.file), u.num});
-      r.defCount.push_back(uint32_t(defs.size()));
+      const size_t first = r.regs.size();
+      forEachDef(i, [&](Reg d) { r.regs.push_back({uint8_t(d.file), d.num}); });
+      r.defCount.push_back(uint32_t(r.regs.size() - first));
+      forEachUse(i, [&](Reg u) { r.regs.push_back({uint8_t(u.file), u.num}); });
       r.guarded.push_back(i.isGuarded());
     }
     r.blockStart.push_back(uint32_t(r.start.size()));

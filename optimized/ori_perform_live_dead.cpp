@@ -34,8 +34,10 @@ struct RegNumbering {
   std::vector<Reg> regs; // sorted, distinct
   explicit RegNumbering(const Function& f) {
     for (const Block& b : f.blocks)
-      for (const Instr& in : b.instrs)
-        for (const auto& list : {in.defs(), in.uses()}) regs.insert(regs.end(), list.begin(), list.end());
+      for (const Instr& in : b.instrs) {
+        forEachDef(in, [&](Reg r) { regs.push_back(r); });
+        forEachUse(in, [&](Reg r) { regs.push_back(r); });
+      }
     std::sort(regs.begin(), regs.end());
     regs.erase(std::unique(regs.begin(), regs.end()), regs.end());
   }
@@ -60,8 +62,8 @@ uint32_t oriPerformLiveDead(Function& f) {
   for (size_t b = 0; b < n; ++b)
     for (const Instr& in : f.blocks[b].instrs) {
       InstrRegs& r = regs[b].emplace_back();
-      for (Reg d : in.defs()) r.defs.push_back(number(d));
-      for (Reg u : in.uses()) r.uses.push_back(number(u));
+      forEachDef(in, [&](Reg d) { r.defs.push_back(number(d)); });
+      forEachUse(in, [&](Reg u) { r.uses.push_back(number(u)); });
       r.guarded = in.isGuarded();
       r.kept = keptWhenDead(in);
     }

@@ -57,9 +57,11 @@ uint32_t oriSplitLiveRanges(Function& f) {
   if (f.isDeclaration()) return 0;
   const uint32_t n = uint32_t(f.blocks.size());
   for (const Block& b : f.blocks) // registers at or above nextReg would clash with new ones
-    for (const Instr& in : b.instrs)
-      for (const auto& regs : {in.defs(), in.uses()})
-        for (Reg r : regs) f.nextReg[size_t(r.file)] = std::max(f.nextReg[size_t(r.file)], r.num + 1);
+    for (const Instr& in : b.instrs) {
+      auto note = [&](Reg r) { f.nextReg[size_t(r.file)] = std::max(f.nextReg[size_t(r.file)], r.num + 1); };
+      forEachDef(in, note);
+      forEachUse(in, note);
+    }
 
   const CfgFacts cfg = computeCfg(f);
   LoopFacts loops = computeLoops(f, cfg, computeDominators(f, cfg));
@@ -98,10 +100,12 @@ uint32_t oriSplitLiveRanges(Function& f) {
   for (RegisterBlockSets& s : sets) s.kill = s.gen = s.liveThrough = BitVector(n);
   for (uint32_t b = 0; b < n; ++b)
     for (const Instr& in : f.blocks[b].instrs) {
-      for (Reg r : in.defs())
+      forEachDef(in, [&](Reg r) {
         if (int64_t c = candidateIndex(r); c >= 0) sets[size_t(c)].kill.setBit(b);
-      for (Reg r : in.uses())
+      });
+      forEachUse(in, [&](Reg r) {
         if (int64_t c = candidateIndex(r); c >= 0) sets[size_t(c)].gen.setBit(b);
+      });
     }
   BitVector allBlocks(n);
   for (uint32_t b = 0; b < n; ++b) allBlocks.setBit(b);

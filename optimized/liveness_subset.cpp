@@ -1,0 +1,107 @@
+#include "optimized/liveness_subset.h"
+
+#include <algorithm>
+
+namespace ori::optimized {
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+
+// Pairs (key, value) grouped by key, each key's values in the order given:
+// a counting sort into CSR rows.
+void groupByKey(const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint32_t keys, std::vector<uint32_t>& start,
+                std::vector<uint32_t>& values) {
+  start.assign(size_t(keys) + 1, 0);
+  for (const auto& [key, value] : pairs) ++start[key + 1];
+  for (uint32_t k = 0; k < keys; ++k) start[k + 1] += start[k];
+  values.resize(pairs.size());
+  std::vector<uint32_t> at(start.begin(), start.end() - 1);
+  for (const auto& [key, value] : pairs) values[at[key]++] = value;
+}
+
+} // namespace
+
+SubsetLiveness::SubsetLiveness(const Function& f, const CfgFacts& cfg, std::vector<Reg> regs) : regs_(std::move(regs)) {
+  std::erase_if(regs_, [](Reg r) { return r.isConst(); });
+  std::sort(regs_.begin(), regs_.end());
+  regs_.erase(std::unique(regs_.begin(), regs_.end()), regs_.end());
+  // A table by number per file when the numbers are dense enough, else a binary search.
+  direct_.resize(kNumRegFiles);
+  searched_.assign(kNumRegFiles, 0);
+  for (int file = 0; file < kNumRegFiles; ++file) {
+    uint32_t maxNum = 0, count = 0;
+    for (Reg r : regs_)
+      if (int(r.file) == file) maxNum = std::max(maxNum, r.num), ++count;
+    if (count == 0) continue;
+    if (maxNum >= 8 * uint64_t(count) + 4096) {
+      searched_[file] = 1;
+      continue;
+    }
+    direct_[file].assign(size_t(maxNum) + 1, -1);
+    for (uint32_t i = 0; i < regs_.size(); ++i)
+      if (int(regs_[i].file) == file) direct_[file][regs_[i].num] = int32_t(i);
+  }
+  const uint32_t n = uint32_t(f.blocks.size()), k = uint32_t(regs_.size());
+  outStart_.assign(size_t(n) + 1, 0);
+  entry_.assign(k, 0);
+  if (k == 0 || n == 0) return;
+
+  // One forward walk per block: where each register is upward-exposed, and
+  // which blocks write it unguarded; (register, block) pairs in block order.
+  std::vector<std::pair<uint32_t, uint32_t>> exposed, written;
+  std::vector<uint32_t> exposedIn(k, kNone), writtenIn(k, kNone);
+  for (uint32_t b = 0; b < n; ++b)
+    for (const Instr& in : f.blocks[b].instrs) {
+      forEachUse(in, [&](Reg r) {
+        const int32_t i = index(r);
+        if (i >= 0 && writtenIn[i] != b && exposedIn[i] != b) exposedIn[i] = b, exposed.emplace_back(i, b);
+      });
+      if (in.isGuarded()) continue; // a guarded write may leave the old value
+      forEachDef(in, [&](Reg r) {
+        const int32_t i = index(r);
+        if (i >= 0 && writtenIn[i] != b) writtenIn[i] = b, written.emplace_back(i, b);
+      });
+    }
+  std::vector<uint32_t> exposedStart, exposedBlocks, writtenStart, writtenBlocks;
+  groupByKey(exposed, k, exposedStart, exposedBlocks);
+  groupByKey(written, k, writtenStart, writtenBlocks);
+
+  // Per register, the blocks it is live into, found backwards from its
+  // upward-exposed uses; stamps (register index + 1) mark the blocks.
+  std::vector<uint32_t> killStamp(n, 0), inStamp(n, 0), outStamp(n, 0), work;
+  std::vector<std::pair<uint32_t, uint32_t>> liveOutPairs; // (block, register), registers ascending
+  for (uint32_t i = 0; i < k; ++i) {
+    const uint32_t stamp = i + 1;
+    for (uint32_t x = writtenStart[i]; x < writtenStart[i + 1]; ++x) killStamp[writtenBlocks[x]] = stamp;
+    work.clear();
+    for (uint32_t x = exposedStart[i]; x < exposedStart[i + 1]; ++x) {
+      inStamp[exposedBlocks[x]] = stamp;
+      work.push_back(exposedBlocks[x]);
+    }
+    while (!work.empty()) {
+      const uint32_t b = work.back();
+      work.pop_back();
+      if (b == 0) entry_[i] = 1;
+      for (uint32_t p : cfg.preds[b]) {
+        if (outStamp[p] == stamp) continue;
+        outStamp[p] = stamp;
+        liveOutPairs.emplace_back(p, i);
+        if (killStamp[p] != stamp && inStamp[p] != stamp) {
+          inStamp[p] = stamp;
+          work.push_back(p);
+        }
+      }
+    }
+  }
+  groupByKey(liveOutPairs, n, outStart_, out_);
+}
+
+int32_t SubsetLiveness::index(Reg r) const {
+  const auto& table = direct_[size_t(r.file)];
+  if (!table.empty()) return r.num < table.size() ? table[r.num] : -1;
+  if (!searched_[size_t(r.file)]) return -1;
+  const auto it = std::lower_bound(regs_.begin(), regs_.end(), r);
+  return it != regs_.end() && *it == r ? int32_t(it - regs_.begin()) : -1;
+}
+
+} // namespace ori::optimized
