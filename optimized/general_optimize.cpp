@@ -274,7 +274,7 @@ uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> can
     const SubsetLiveness live(f, cfg, written);
     liveStamp.resize(live.size(), 0);
     uint32_t removed = 0;
-    bool controlRemoved = false;
+    bool controlRemoved = false, readAsked = false;
     for (uint32_t b = 0; b < f.blocks.size(); ++b) {
       ++stamp;
       for (uint32_t r : live.liveOut(b)) liveStamp[r] = stamp;
@@ -290,6 +290,7 @@ uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> can
         if (candidates[b][i] && !anyLive) {
           candidates[b][i] = 2; // removed below, after the walk
           controlRemoved = controlRemoved || in.info().is(CONTROL);
+          forEachUse(in, [&](Reg u) { readAsked = readAsked || live.index(u) >= 0; });
           ++dead;
           continue;
         }
@@ -314,7 +315,10 @@ uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> can
       }
     }
     total += removed;
-    if (!removed) return total;
+    // Removing an instruction whose results are dead changes the liveness of
+    // the candidates' registers only through what it read: when it read none
+    // of them, another sweep would decide exactly as this one did.
+    if (!removed || !readAsked) return total;
     if (controlRemoved) cfg = computeCfg(f);
   }
 }
