@@ -15,48 +15,27 @@
 #include <vector>
 
 #include "optimized/optimized.h"
+#include "optimized/reg_index.h"
 
 namespace ori::optimized {
-namespace {
-
-struct InstrRegs {
-  std::vector<uint32_t> defs, uses;
-  bool guarded = false, kept = false;
-};
-
-} // namespace
 
 uint32_t earlyOriSimpleLiveDead(Function& f) {
   const size_t n = f.blocks.size();
-  std::vector<Reg> all;
-  for (const Block& b : f.blocks)
-    for (const Instr& in : b.instrs) {
-      forEachDef(in, [&](Reg r) { all.push_back(r); });
-      forEachUse(in, [&](Reg r) { all.push_back(r); });
-    }
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
-  auto number = [&](Reg r) { return uint32_t(std::lower_bound(all.begin(), all.end(), r) - all.begin()); };
-
-  std::vector<uint32_t> useCount(all.size(), 0);
-  std::vector<std::vector<uint32_t>> defBlocks(all.size()); // blocks with a def, ascending, once each
-  std::vector<std::vector<InstrRegs>> regs(n);
+  FunctionRegs all = functionRegs(f);
+  auto& regs = all.blocks;
+  const uint32_t count = all.index.size();
+  std::vector<uint32_t> useCount(count, 0);
+  std::vector<std::vector<uint32_t>> defBlocks(count); // blocks with a def, ascending, once each
   for (uint32_t b = 0; b < n; ++b)
-    for (const Instr& in : f.blocks[b].instrs) {
-      InstrRegs& r = regs[b].emplace_back();
-      forEachDef(in, [&](Reg d) {
-        r.defs.push_back(number(d));
-        if (defBlocks[r.defs.back()].empty() || defBlocks[r.defs.back()].back() != b) defBlocks[r.defs.back()].push_back(b);
-      });
-      forEachUse(in, [&](Reg u) {
-        r.uses.push_back(number(u));
-        ++useCount[r.uses.back()];
-      });
-      r.guarded = in.isGuarded();
-      r.kept = keptWhenDead(in);
+    for (const InstrRegs& r : regs[b]) {
+      for (uint32_t k = 0; k < r.defs; ++k) {
+        const uint32_t d = all.defs(r)[k];
+        if (defBlocks[d].empty() || defBlocks[d].back() != b) defBlocks[d].push_back(b);
+      }
+      for (uint32_t k = 0; k < r.uses; ++k) ++useCount[all.uses(r)[k]];
     }
 
-  std::vector<uint32_t> shadowedIn(all.size(), 0); // == epoch: shadowed in the current walk
+  std::vector<uint32_t> shadowedIn(count, 0); // == epoch: shadowed in the current walk
   uint32_t epoch = 0, removed = 0;
   std::deque<uint32_t> work;
   std::vector<char> queued(n, 1), dead;
@@ -71,12 +50,15 @@ uint32_t earlyOriSimpleLiveDead(Function& f) {
     bool any = false;
     for (size_t i = instrs.size(); i-- > 0;) {
       const InstrRegs& r = instrs[i];
+      const uint32_t* defs = all.defs(r);
+      const uint32_t* uses = all.uses(r);
       bool anyDefLive = false;
-      for (uint32_t d : r.defs) anyDefLive = anyDefLive || (useCount[d] > 0 && shadowedIn[d] != epoch);
+      for (uint32_t k = 0; k < r.defs; ++k)
+        anyDefLive = anyDefLive || (useCount[defs[k]] > 0 && shadowedIn[defs[k]] != epoch);
       if (!anyDefLive && !r.kept) {
         dead[i] = any = true;
-        for (uint32_t u : r.uses)
-          if (--useCount[u] == 0)
+        for (uint32_t k = 0; k < r.uses; ++k)
+          if (const uint32_t u = uses[k]; --useCount[u] == 0)
             for (uint32_t db : defBlocks[u])
               if (!queued[db]) {
                 queued[db] = 1;
@@ -85,8 +67,8 @@ uint32_t earlyOriSimpleLiveDead(Function& f) {
         continue;
       }
       if (!r.guarded)
-        for (uint32_t d : r.defs) shadowedIn[d] = epoch;
-      for (uint32_t u : r.uses) shadowedIn[u] = 0;
+        for (uint32_t k = 0; k < r.defs; ++k) shadowedIn[defs[k]] = epoch;
+      for (uint32_t k = 0; k < r.uses; ++k) shadowedIn[uses[k]] = 0;
     }
     if (!any) continue;
     size_t k = 0;

@@ -22,25 +22,6 @@ void groupByKey(const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint32_
 } // namespace
 
 SubsetLiveness::SubsetLiveness(const Function& f, const CfgFacts& cfg, std::vector<Reg> regs) : regs_(std::move(regs)) {
-  std::erase_if(regs_, [](Reg r) { return r.isConst(); });
-  std::sort(regs_.begin(), regs_.end());
-  regs_.erase(std::unique(regs_.begin(), regs_.end()), regs_.end());
-  // A table by number per file when the numbers are dense enough, else a binary search.
-  direct_.resize(kNumRegFiles);
-  searched_.assign(kNumRegFiles, 0);
-  for (int file = 0; file < kNumRegFiles; ++file) {
-    uint32_t maxNum = 0, count = 0;
-    for (Reg r : regs_)
-      if (int(r.file) == file) maxNum = std::max(maxNum, r.num), ++count;
-    if (count == 0) continue;
-    if (maxNum >= 8 * uint64_t(count) + 4096) {
-      searched_[file] = 1;
-      continue;
-    }
-    direct_[file].assign(size_t(maxNum) + 1, -1);
-    for (uint32_t i = 0; i < regs_.size(); ++i)
-      if (int(regs_[i].file) == file) direct_[file][regs_[i].num] = int32_t(i);
-  }
   const uint32_t n = uint32_t(f.blocks.size()), k = uint32_t(regs_.size());
   outStart_.assign(size_t(n) + 1, 0);
   entry_.assign(k, 0);
@@ -94,14 +75,6 @@ SubsetLiveness::SubsetLiveness(const Function& f, const CfgFacts& cfg, std::vect
     }
   }
   groupByKey(liveOutPairs, n, outStart_, out_);
-}
-
-int32_t SubsetLiveness::index(Reg r) const {
-  const auto& table = direct_[size_t(r.file)];
-  if (!table.empty()) return r.num < table.size() ? table[r.num] : -1;
-  if (!searched_[size_t(r.file)]) return -1;
-  const auto it = std::lower_bound(regs_.begin(), regs_.end(), r);
-  return it != regs_.end() && *it == r ? int32_t(it - regs_.begin()) : -1;
 }
 
 } // namespace ori::optimized

@@ -11,6 +11,7 @@
 
 #include "ir/facts.h"
 #include "ir/ir.h"
+#include "optimized/reg_index.h"
 
 namespace ori::optimized {
 
@@ -26,9 +27,9 @@ public:
   SubsetLiveness(const Function& f, const CfgFacts& cfg, std::vector<Reg> regs);
 
   size_t size() const { return regs_.size(); }
-  Reg reg(uint32_t i) const { return regs_[i]; }
+  Reg reg(uint32_t i) const { return regs_.reg(i); }
   // The index of r among the registers asked about (ascending Reg order), or -1.
-  int32_t index(Reg r) const;
+  int32_t index(Reg r) const { return regs_.index(r); }
   // The indices of the registers live at the end of block b, ascending.
   std::span<const uint32_t> liveOut(uint32_t b) const {
     return {out_.data() + outStart_[b], out_.data() + outStart_[b + 1]};
@@ -38,9 +39,7 @@ public:
   bool liveIntoEntry(uint32_t i) const { return entry_[i] != 0; }
 
 private:
-  std::vector<Reg> regs_;                    // sorted, distinct
-  std::vector<std::vector<int32_t>> direct_; // per file: number -> index, or -1
-  std::vector<uint8_t> searched_;            // per file: no table; a binary search of regs_
+  RegIndex regs_;
   std::vector<uint32_t> outStart_, out_;     // live-out sets, CSR by block
   std::vector<uint8_t> entry_;
 };

@@ -25,48 +25,17 @@
 
 #include "optimized/bitvector.h"
 #include "optimized/optimized.h"
+#include "optimized/reg_index.h"
 
 namespace ori::optimized {
-namespace {
-
-// Dense numbers for the registers an instruction of the function mentions.
-struct RegNumbering {
-  std::vector<Reg> regs; // sorted, distinct
-  explicit RegNumbering(const Function& f) {
-    for (const Block& b : f.blocks)
-      for (const Instr& in : b.instrs) {
-        forEachDef(in, [&](Reg r) { regs.push_back(r); });
-        forEachUse(in, [&](Reg r) { regs.push_back(r); });
-      }
-    std::sort(regs.begin(), regs.end());
-    regs.erase(std::unique(regs.begin(), regs.end()), regs.end());
-  }
-  uint32_t operator()(Reg r) const { return uint32_t(std::lower_bound(regs.begin(), regs.end(), r) - regs.begin()); }
-  uint32_t size() const { return uint32_t(regs.size()); }
-};
-
-// An instruction's registers as dense numbers, computed once.
-struct InstrRegs {
-  std::vector<uint32_t> defs, uses;
-  bool guarded = false, kept = false;
-};
-
-} // namespace
 
 uint32_t oriPerformLiveDead(Function& f) {
   const size_t n = f.blocks.size();
   if (n == 0) return 0;
   const CfgFacts cfg = computeCfg(f);
-  const RegNumbering number(f);
-  std::vector<std::vector<InstrRegs>> regs(n);
-  for (size_t b = 0; b < n; ++b)
-    for (const Instr& in : f.blocks[b].instrs) {
-      InstrRegs& r = regs[b].emplace_back();
-      forEachDef(in, [&](Reg d) { r.defs.push_back(number(d)); });
-      forEachUse(in, [&](Reg u) { r.uses.push_back(number(u)); });
-      r.guarded = in.isGuarded();
-      r.kept = keptWhenDead(in);
-    }
+  FunctionRegs all = functionRegs(f);
+  const RegIndex& number = all.index;
+  auto& regs = all.blocks;
 
   std::vector<uint32_t> order(cfg.rpo.rbegin(), cfg.rpo.rend()); // postorder, then the unreachable blocks
   for (size_t b = n; b-- > 0;)
@@ -81,7 +50,7 @@ uint32_t oriPerformLiveDead(Function& f) {
     const LivenessFacts facts = computeLiveness(f, cfg);
     for (size_t b = 0; b < n; ++b) {
       in[b].clear();
-      for (Reg r : facts.liveIn[b]) in[b].setBit(number(r));
+      for (Reg r : facts.liveIn[b]) in[b].setBit(uint32_t(number.index(r)));
     }
     std::deque<uint32_t> work(order.begin(), order.end());
     std::fill(queued.begin(), queued.end(), 1);
@@ -96,15 +65,17 @@ uint32_t oriPerformLiveDead(Function& f) {
       bool any = false;
       for (size_t i = instrs.size(); i-- > 0;) {
         const InstrRegs& r = instrs[i];
+        const uint32_t* defs = all.defs(r);
+        const uint32_t* uses = all.uses(r);
         bool anyDefLive = false;
-        for (uint32_t d : r.defs) anyDefLive = anyDefLive || live.testBit(d);
+        for (uint32_t k = 0; k < r.defs; ++k) anyDefLive = anyDefLive || live.testBit(defs[k]);
         if (!anyDefLive && !r.kept) {
           dead[i] = any = true;
           continue;
         }
         if (!r.guarded)
-          for (uint32_t d : r.defs) live.clearBit(d);
-        for (uint32_t u : r.uses) live.setBit(u);
+          for (uint32_t k = 0; k < r.defs; ++k) live.clearBit(defs[k]);
+        for (uint32_t k = 0; k < r.uses; ++k) live.setBit(uses[k]);
       }
       if (any) {
         size_t k = 0;
