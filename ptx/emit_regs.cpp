@@ -7,6 +7,8 @@
 // function, zeroed registers; PTX registers start undefined. A backward
 // liveness over the function's blocks finds the registers some path reads
 // before writing them; the function sets them to 0 first.
+#include <unordered_map>
+
 #include <fmt/format.h>
 
 #include "ptx/emit_impl.h"
@@ -129,14 +131,16 @@ struct Bits {
 // A block's successors follow from its last instruction (control flow ends a
 // block): BRA/BRX targets, nothing after an unguarded EXIT/RET, else bix+1.
 RegSet liveOnEntry(const Function& f) {
-  std::map<Reg, size_t> index;
+  std::unordered_map<uint64_t, uint32_t> index; // (file, number) -> bit
   std::vector<Reg> regs;
+  auto key = [](Reg r) { return uint64_t(r.file) << 32 | r.num; };
+  auto note = [&](Reg r) {
+    if (tracked(r) && index.emplace(key(r), uint32_t(regs.size())).second) regs.push_back(r);
+  };
   for (const Block& b : f.blocks)
     for (const Instr& in : b.instrs) {
-      for (Reg r : in.defs())
-        if (tracked(r) && index.emplace(r, regs.size()).second) regs.push_back(r);
-      for (Reg r : in.uses())
-        if (tracked(r) && index.emplace(r, regs.size()).second) regs.push_back(r);
+      forEachDef(in, note);
+      forEachUse(in, note);
     }
   size_t n = f.blocks.size(), nr = regs.size();
   if (n == 0 || nr == 0) return {};
@@ -149,13 +153,15 @@ RegSet liveOnEntry(const Function& f) {
     for (size_t i = instrs.size(); i-- > 0;) { // gen = uses(x) ∪ (gen − defs(x)), last instruction first
       const Instr& x = instrs[i];
       if (!x.isGuarded())
-        for (Reg r : x.defs())
-          if (tracked(r)) {
-            kill[b].set(index.at(r));
-            gen[b].reset(index.at(r));
-          }
-      for (Reg r : x.uses())
-        if (tracked(r)) gen[b].set(index.at(r));
+        forEachDef(x, [&](Reg r) {
+          if (!tracked(r)) return;
+          const uint32_t i = index.at(key(r));
+          kill[b].set(i);
+          gen[b].reset(i);
+        });
+      forEachUse(x, [&](Reg r) {
+        if (tracked(r)) gen[b].set(index.at(key(r)));
+      });
     }
   }
   std::vector<uint32_t> work;

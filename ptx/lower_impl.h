@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ptx/ptx.h"
@@ -74,10 +75,11 @@ private:
     uint32_t count;
   };
   struct Scope {
-    std::map<std::string, ori::Reg> regs;        // declared (or allocated from a range)
-    std::map<std::string, std::string> regTypes; // declared but not yet allocated
+    // Looked up by name only, never walked in order.
+    std::unordered_map<std::string, ori::Reg> regs;        // declared (or allocated from a range)
+    std::unordered_map<std::string, std::string> regTypes; // declared but not yet allocated
     std::vector<RangeDecl> ranges;
-    std::map<std::string, std::string> vars;      // PTX variable name -> Ori variable name
+    std::unordered_map<std::string, std::string> vars; // PTX variable name -> Ori variable name
   };
 
   void collectLabels();
