@@ -458,6 +458,8 @@ ReportResult writeReport(const std::string& dir, const ReportRecorder& run, std:
     std::string nav = "<ol class=\"snapshots\">\n", sections, changedBy;
     for (size_t k = 0; k < fr.snapshots.size(); ++k) {
       const ReportRecorder::Snapshot& s = fr.snapshots[k];
+      if (opts.progress)
+        opts.progress(size_t(&fr - run.functions().data()), run.functions().size(), k, fr.snapshots.size());
       const std::string title = phaseTitle(s.phase);
       nav += fmt::format("<li><a href=\"#s{}\">{}</a></li>\n", k, htmlEscape(title));
       if (s.phase >= 0) changedBy += (changedBy.empty() ? "" : ", ") + htmlEscape(phaseName(s.phase));

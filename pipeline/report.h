@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -38,6 +39,10 @@ struct ReportOptions {
   size_t maxSvgBytes = size_t(32) << 20; // the most SVG text one graph may make
   size_t maxBlocks = 2000;             // a function with more blocks is listed, not drawn
   size_t maxLinesPerBlock = 40;        // instruction lines in a block's box, then "... N more"
+  // If set, called before each drawing: the function's position among the recorded ones
+  // (0-based) and their count, the drawing's among the function's and their count (oriopt's
+  // progress lines: dot takes seconds on a big function).
+  std::function<void(size_t function, size_t functions, size_t drawing, size_t drawings)> progress;
 };
 
 // A run as the report needs it: each function (with a body) as it started, then after each

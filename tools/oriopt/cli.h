@@ -74,6 +74,8 @@ public:
   void atStart(const ori::Module& m) const;
   // A progress line callback for --verify's per-function loop of the step named `step`.
   std::function<void(size_t, size_t)> verifyProgress(const std::string& step);
+  // For ReportOptions::progress: "report: function i/n, drawing j/m".
+  std::function<void(size_t, size_t, size_t, size_t)> reportProgress();
 
 private:
   bool wanted(const std::vector<int>& set, int phase) const;

@@ -367,6 +367,7 @@ int runMain(const Options& o) {
   const std::vector<PhaseStats> stats = runPhases(m, phases, ctx, run);
   if (o.stats) std::cerr << formatStatsTable(stats);
   if (recorder) {
+    reportOpts.progress = observer.reportProgress();
     ReportResult written = writeReport(o.report, *recorder, stats, reportOpts);
     for (const std::string& w : written.warnings) std::cerr << "oriopt: warning: " << w << "\n";
     if (!written.ok()) usageError(written.error);

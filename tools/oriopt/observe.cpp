@@ -114,6 +114,13 @@ std::function<void(size_t, size_t)> PhaseObserver::verifyProgress(const std::str
   };
 }
 
+std::function<void(size_t, size_t, size_t, size_t)> PhaseObserver::reportProgress() {
+  if (!progress_) return {};
+  return [this](size_t function, size_t functions, size_t drawing, size_t drawings) {
+    progressLine(fmt::format("report: function {}/{}, drawing {}/{}", function + 1, functions, drawing + 1, drawings));
+  };
+}
+
 void PhaseObserver::progressLine(const std::string& text) {
   const double now = nowSeconds();
   if (now - lastProgress_ < o_.progressInterval) return;
