@@ -10,6 +10,7 @@
 #include "fuzz/kernel_gen.h"
 #include "ir/facts.h"
 #include "ir/ori.h"
+#include "ir/verify.h"
 #include "optimized/optimized.h"
 #if defined(ORIOPT_HAVE_REFERENCE)
 #include "reference/reference.h"
@@ -129,6 +130,20 @@ std::string firstTextDifference(const Function& a, const Function& b, const char
   return "";
 }
 
+std::string malformedAfter(const Function& g, const std::string& what) {
+  if (std::vector<std::string> problems = verifyFunction(g); !problems.empty())
+    return fmt::format("{} leaves a malformed function: {}", what, problems.front());
+  return "";
+}
+
+std::string halvesDiffer(const Function& r, const Function& o, const std::string& what) {
+  if (std::string d = firstTextDifference(r, o, "reference", "optimized"); !d.empty())
+    return fmt::format("{}: halves differ: {}", what, d);
+  for (size_t b = 0; b < r.blocks.size(); ++b)
+    if (r.blocks[b].labelId != o.blocks[b].labelId) return fmt::format("{}: label id of bix{} differs", what, b);
+  if (r.regTypes != o.regTypes) return fmt::format("{}: register types differ", what);
+  return "";
+}
 
 std::string dcePhaseHalvesAgree([[maybe_unused]] const Function& f, [[maybe_unused]] int phase) {
 #if defined(ORIOPT_HAVE_REFERENCE)

@@ -18,6 +18,14 @@ namespace ori::checks {
 // two as nameA and nameB.
 std::string firstTextDifference(const Function& a, const Function& b, const char* nameA, const char* nameB);
 
+// "<what> leaves a malformed function: <first problem>" when verifyFunction finds one, else "".
+std::string malformedAfter(const Function& g, const std::string& what);
+
+// A pass's results from the two halves, as the diff checks want them: the same printed text,
+// the same label id on every block and the same register types; else "<what>: ..." saying
+// what differs first.
+std::string halvesDiffer(const Function& reference, const Function& optimized, const std::string& what);
+
 // The phase's two halves, each on its own copy of f, print the same text and
 // report the same count ("" as well when reference/ is not built). Phase is
 // 10, 16 or 19 (33, 61, 84 are phase 16 again).

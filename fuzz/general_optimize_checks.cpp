@@ -32,22 +32,6 @@ GeneralOptimizeOptions optionsFor(std::string_view arch, bool limitFoldFp, bool 
   return o;
 }
 
-std::string malformed(const Function& g, const std::string& what) {
-  if (std::vector<std::string> problems = verifyFunction(g); !problems.empty())
-    return fmt::format("{} leaves a malformed function: {}", what, problems.front());
-  return "";
-}
-
-#if defined(ORIOPT_HAVE_REFERENCE)
-std::string sameFunction(const Function& r, const Function& o, const std::string& what) {
-  if (std::string d = firstTextDifference(r, o, "reference", "optimized"); !d.empty())
-    return fmt::format("{}: halves differ: {}", what, d);
-  for (size_t b = 0; b < r.blocks.size(); ++b)
-    if (r.blocks[b].labelId != o.blocks[b].labelId) return fmt::format("{}: label id of bix{} differs", what, b);
-  return "";
-}
-#endif
-
 // The three phases as the behaviour and proof checks run them (the optimized half).
 const NamedPhase kPhases[] = {
     {"phase 13", [](Function& g) { optimized::generalOptimizeEarly(g, -1); }},
@@ -84,12 +68,12 @@ std::string generalOptimizeDiff(const Function& f, bool evaluate) {
     const std::string what = fmt::format("phase 13 (budget {})", budget);
     Function o = f;
     const EarlyOptimizeCounts co = optimized::generalOptimizeEarly(o, budget);
-    if (std::string d = malformed(o, what); !d.empty()) return d;
+    if (std::string d = malformedAfter(o, what); !d.empty()) return d;
     if (budget >= 0 && co.iterations > budget) return fmt::format("{} made {} rewrites", what, co.iterations);
 #if defined(ORIOPT_HAVE_REFERENCE)
     Function r = f;
     const EarlyOptimizeCounts cr = reference::generalOptimizeEarly(r, budget);
-    if (std::string d = sameFunction(r, o, what); !d.empty()) return d;
+    if (std::string d = halvesDiffer(r, o, what); !d.empty()) return d;
     if (!(cr == co))
       return fmt::format("{}: reference deleted {}, made {} unconditional, removed {}; optimized {}, {}, {}", what,
                          cr.branchesDeleted, cr.branchesUnconditional, cr.removed, co.branchesDeleted,
@@ -103,7 +87,7 @@ std::string generalOptimizeDiff(const Function& f, bool evaluate) {
           fmt::format("phase 29 ({}{}{})", arch, limit ? ", limit-fold-fp" : "", evaluate ? ", evaluate" : "");
       Function o = f;
       const GeneralOptimizeResult ro = optimized::generalOptimize(o, opt);
-      if (std::string d = malformed(o, what); !d.empty()) return d;
+      if (std::string d = malformedAfter(o, what); !d.empty()) return d;
       Function again = o;
       const GeneralOptimizeResult r2 = optimized::generalOptimize(again, opt);
       if (ro.counts.rounds < kGeneralOptimizeRounds &&
@@ -114,7 +98,7 @@ std::string generalOptimizeDiff(const Function& f, bool evaluate) {
 #if defined(ORIOPT_HAVE_REFERENCE)
       Function r = f;
       const GeneralOptimizeResult rr = reference::generalOptimize(r, opt);
-      if (std::string d = sameFunction(r, o, what); !d.empty()) return d;
+      if (std::string d = halvesDiffer(r, o, what); !d.empty()) return d;
       if (!(rr.counts == ro.counts))
         return fmt::format("{}: reference replaced {} uses, {} SELs, {} guards, removed {}, evaluated {}; optimized "
                            "{}, {}, {}, {}, {}",
@@ -130,11 +114,11 @@ std::string generalOptimizeDiff(const Function& f, bool evaluate) {
     const std::string what = fmt::format("phase 58{}", existingOnly ? " (knob 605)" : "");
     Function o = f;
     const LateOptimizeCounts co = optimized::generalOptimizeLate(o, existingOnly);
-    if (std::string d = malformed(o, what); !d.empty()) return d;
+    if (std::string d = malformedAfter(o, what); !d.empty()) return d;
 #if defined(ORIOPT_HAVE_REFERENCE)
     Function r = f;
     const LateOptimizeCounts cr = reference::generalOptimizeLate(r, existingOnly);
-    if (std::string d = sameFunction(r, o, what); !d.empty()) return d;
+    if (std::string d = halvesDiffer(r, o, what); !d.empty()) return d;
     if (!(cr == co))
       return fmt::format("{}: reference merged {}, inserted {}, evicted {}; optimized {}, {}, {}", what,
                          cr.movesMerged, cr.inserted, cr.evicted, co.movesMerged, co.inserted, co.evicted);

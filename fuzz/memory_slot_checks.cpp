@@ -19,28 +19,11 @@
 namespace ori::checks {
 namespace {
 
-std::string malformed(const Function& g, const std::string& what) {
-  if (std::vector<std::string> problems = verifyFunction(g); !problems.empty())
-    return fmt::format("{} leaves a malformed function: {}", what, problems.front());
-  return "";
-}
-
 std::string describe(const MemToRegCounts& c) {
   return fmt::format("promoted {} ({} loads, {} stores), kept {} by cost, {} uninitialized, {} escaping, cost {}",
                      c.slotsPromoted, c.loadsReplaced, c.storesReplaced, c.slotsKeptByCost, c.slotsUninitialized,
                      c.variablesEscaping, c.cost);
 }
-
-#if defined(ORIOPT_HAVE_REFERENCE)
-std::string sameFunction(const Function& r, const Function& o, const std::string& what) {
-  if (std::string d = firstTextDifference(r, o, "reference", "optimized"); !d.empty())
-    return fmt::format("{}: halves differ: {}", what, d);
-  for (size_t b = 0; b < r.blocks.size(); ++b)
-    if (r.blocks[b].labelId != o.blocks[b].labelId) return fmt::format("{}: label id of bix{} differs", what, b);
-  if (r.regTypes != o.regTypes) return fmt::format("{}: register types differ", what);
-  return "";
-}
-#endif
 
 // Loads and stores (LD/ST/LDL/STL) in f.
 size_t memoryAccesses(const Function& f) {
@@ -78,21 +61,21 @@ std::string memToRegDiff(const Function& f) {
       const std::string what = fmt::format("ConvertMemoryToRegister (variant {})", v);
       Function o = f;
       const MemToRegCounts co = optimized::convertMemoryToRegister(o, opt);
-      if (std::string d = malformed(o, what); !d.empty()) return d;
+      if (std::string d = malformedAfter(o, what); !d.empty()) return d;
       if (memoryAccesses(f) - memoryAccesses(o) != co.loadsReplaced + co.storesReplaced)
         return fmt::format("{}: {} accesses gone, but it says {}", what, memoryAccesses(f) - memoryAccesses(o),
                            describe(co));
 #if defined(ORIOPT_HAVE_REFERENCE)
       Function r = f;
       const MemToRegCounts cr = reference::convertMemoryToRegister(r, opt);
-      if (std::string d = sameFunction(r, o, what); !d.empty()) return d;
+      if (std::string d = halvesDiffer(r, o, what); !d.empty()) return d;
       if (!(cr == co)) return fmt::format("{}: reference {}; optimized {}", what, describe(cr), describe(co));
 #endif
     }
     const std::string what = fmt::format("phase 37 (variant {})", v);
     Function o = f;
     const MidOptimizeResult ro = optimized::generalOptimizeMid(o, opt);
-    if (std::string d = malformed(o, what); !d.empty()) return d;
+    if (std::string d = malformedAfter(o, what); !d.empty()) return d;
     if (ro.rounds < kMidRounds) {
       Function again = o;
       const MemToRegCounts c2 = optimized::convertMemoryToRegister(again, opt);
@@ -101,7 +84,7 @@ std::string memToRegDiff(const Function& f) {
 #if defined(ORIOPT_HAVE_REFERENCE)
     Function r = f;
     const MidOptimizeResult rr = reference::generalOptimizeMid(r, opt);
-    if (std::string d = sameFunction(r, o, what); !d.empty()) return d;
+    if (std::string d = halvesDiffer(r, o, what); !d.empty()) return d;
     if (!(rr.memToReg == ro.memToReg))
       return fmt::format("{}: reference {}; optimized {}", what, describe(rr.memToReg), describe(ro.memToReg));
     if (!(rr.suite == ro.suite) || rr.rounds != ro.rounds)
