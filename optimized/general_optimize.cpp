@@ -5,7 +5,9 @@
 // per register so that a copy dies when its source is written; the registers
 // always zero-extended found once at entry), walked again
 // until a walk changes nothing; then the liveness-gated local DCE in rounds
-// of one backward pass each.
+// of one backward pass each. Both ask liveness of a few registers only (the
+// copies' destinations; registers live into the entry), so they use
+// SubsetLiveness, not computeLiveness's blocks x registers bits.
 #include <algorithm>
 #include <cstdint>
 #include <optional>

@@ -216,8 +216,10 @@ MemToRegCounts convertMemoryToRegister(Function& f, const MemToRegOptions& opt);
 // generalOptimize (opt.suite), while a round's midRoundCost is at least
 // opt.convergenceThreshold(), at most kMidRounds rounds.
 MidOptimizeResult generalOptimizeMid(Function& f, const MemToRegOptions& opt);
-// The same, in rounds of one backward pass per block with liveness computed
-// once per round; `candidates` is indexed [bix][index].
+// The same, in rounds of one backward pass per block with the liveness of the
+// registers the candidates write (optimized/liveness_subset.h) computed once
+// per round, until a round removes nothing or removes nothing that read one of
+// those registers; `candidates` is indexed [bix][index].
 uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> candidates);
 
 } // namespace ori::optimized
