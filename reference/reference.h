@@ -78,6 +78,16 @@ AnnotationFacts analyzeControlFlow(const Function& f, const CfgFacts& cfg, const
 // then the backward dataflow equations solved to their least fixed point.
 LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg);
 
+// Liveness of the registers `regs` only (optimized/liveness_subset.h, the
+// optimized half's SubsetLiveness), the reference way: computeLiveness, then
+// each block's live-out set and the entry's live-in set kept to `regs`.
+struct SubsetLivenessFacts {
+  std::vector<Reg> regs;                 // sorted, distinct, constants left out
+  std::vector<std::vector<Reg>> liveOut; // per block, ascending
+  std::vector<Reg> liveIntoEntry;        // ascending
+};
+SubsetLivenessFacts subsetLiveness(const Function& f, const CfgFacts& cfg, std::vector<Reg> regs);
+
 // Dead-code elimination (spec/004; docs/liveness.md). An instruction is dead
 // when no register it defines is live just after it and keptWhenDead
 // (ir/facts.h) does not hold; removals go on until no dead instruction is
