@@ -263,11 +263,13 @@ private:
 uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> candidates) {
   // Only the registers the candidates write decide whether one is dead.
   std::vector<Reg> written;
+  bool any = false;
   for (size_t b = 0; b < candidates.size(); ++b)
     for (size_t i = 0; i < candidates[b].size(); ++i)
-      if (candidates[b][i]) forEachDef(f.blocks[b].instrs[i], [&](Reg r) { written.push_back(r); });
-  bool any = false;
-  for (const auto& row : candidates) any = any || std::find(row.begin(), row.end(), 1) != row.end();
+      if (candidates[b][i]) {
+        any = true;
+        forEachDef(f.blocks[b].instrs[i], [&](Reg r) { written.push_back(r); });
+      }
   if (!any) return 0; // no liveness to solve
   CfgFacts cfg = computeCfg(f);
   std::vector<uint32_t> liveStamp;
