@@ -6,6 +6,8 @@
 #include <array>
 #include <map>
 
+#include "ir/ori.h"
+
 namespace ori {
 
 namespace {
@@ -197,6 +199,9 @@ bool mayReplaceUse(const Instr& in, int k, Reg d, const Operand& value, const Ge
   // instruction (SASS encodes one), never into a float instruction under
   // limit-fold-fp, never into a barrier or control flow.
   if (use.neg || use.abs) return false;
+  // A 64-bit copy's immediate into a narrower source would be malformed (and
+  // read more than the register's low half): only where it fits.
+  if (value.kind == Operand::Kind::Imm && !immediateFits(in, size_t(k), value.imm)) return false;
   if (in.info().is(CONTROL | BARRIER | CONVERGENCE)) return false;
   if (opt.limitFoldFp && isFloatInstr(in)) return false;
   for (size_t i = 0; i < in.srcs.size() && i < 3; ++i)

@@ -32,6 +32,9 @@ std::optional<Reg> parseRegisterName(std::string_view text);
 
 // Bits an integer immediate in source k of `in` may have: 8 (LUT), 32 or 64.
 unsigned immediateBits(const Instr& in, size_t k);
+// Whether v may be integer immediate k of `in` (immediateBits: 8 bits unsigned;
+// 32 bits signed or unsigned; 64 bits anything).
+bool immediateFits(const Instr& in, size_t k, int64_t v);
 // Rules of an instruction's operands and modifiers that the opcode table's slots and
 // groups cannot state. BAR: a destination only with .RED (dstCount, ir/opcodes.h); .RED
 // takes one of .POPC (an R destination) or .AND/.OR (a P destination), at least a barrier

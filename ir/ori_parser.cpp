@@ -981,6 +981,11 @@ unsigned immediateBits(const Instr& in, size_t k) {
   return wide ? 64 : 32;
 }
 
+bool immediateFits(const Instr& in, size_t k, int64_t v) {
+  const unsigned bits = immediateBits(in, k);
+  return bits == 64 || (bits == 8 ? v >= 0 && v <= 0xFF : v >= INT32_MIN && v <= int64_t(UINT32_MAX));
+}
+
 std::optional<ShapeProblem> checkShape(const Instr& in) {
   auto isPred = [](const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isPredicate(); };
   if (in.op == Opcode::REDUX) {

@@ -133,9 +133,9 @@ private:
       if (o.kind == Operand::Kind::Mem && !o.sym.empty() && !isValidName(o.sym))
         problem("{}: '{}' is not a valid symbol name", where(b, i), o.sym);
       if (!isDst && o.kind == Operand::Kind::Imm) {
-        unsigned bits = immediateBits(f_.blocks[b].instrs[i], k);
-        bool fits = bits == 64 || (bits == 8 ? o.imm >= 0 && o.imm <= 0xFF : o.imm >= INT32_MIN && o.imm <= int64_t(UINT32_MAX));
-        if (!fits) problem("{}: immediate {} does not fit in {} bits", where(b, i), o.imm, bits);
+        const Instr& in = f_.blocks[b].instrs[i];
+        if (!immediateFits(in, k, o.imm))
+          problem("{}: immediate {} does not fit in {} bits", where(b, i), o.imm, immediateBits(in, k));
       }
       if (o.kind == Operand::Kind::Label && !validTarget(o.target))
         problem("{}: target bix{} is not a labelled block", where(b, i), o.target);

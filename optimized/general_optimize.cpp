@@ -8,6 +8,15 @@
 // of one backward pass each. Both ask liveness of a few registers only (the
 // copies' destinations; registers live into the entry), so they use
 // SubsetLiveness, not computeLiveness's blocks x registers bits.
+//
+// The instructions are read as little as possible (on a big function every
+// look at one is a cache miss): the registers of every instruction are read
+// once into a flat FunctionRegs (optimized/reg_index.h) that the walks keep
+// up to date when they rewrite an instruction, and that the DCE, the
+// zero-extension analysis, the next round and the walks themselves read
+// instead; a walk skips, from it alone, an instruction that is no copy or
+// select and that no copy reaches. A round that changes no control flow
+// hands its CFG to the next.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -25,44 +34,113 @@ namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
 
+// Bits of InstrRegs::passBits: every write of the instruction zero-extends
+// (writesZeroExtended32 with guarded writes too: alwaysZeroExtended's input);
+// the walk must look at it whatever its uses (a MOV, SEL or PLOP3: a copy or
+// a select the predicate simplifier may rewrite).
+constexpr uint8_t kZeroExtends = 1, kLook = 2;
+
+uint8_t passBits(const Instr& in) {
+  const bool look = in.op == Opcode::MOV || in.op == Opcode::SEL || in.op == Opcode::PLOP3;
+  return uint8_t((writesZeroExtended32(in, true) ? kZeroExtends : 0) | (look ? kLook : 0));
+}
+
+FunctionRegs scanRegs(const Function& f) {
+  return functionRegs(f, [](const Instr& in, InstrRegs& r) { r.passBits = passBits(in); });
+}
+
+// regs, which described f before dropEmptyUnlabelledBlocks, made to describe
+// it after: the dropped blocks were empty, so the other blocks' entries keep
+// their order and a block's entry is the next one of its length. False when
+// they do not line up (regs must be built again).
+bool followDroppedBlocks(FunctionRegs& regs, const Function& f) {
+  size_t old = 0;
+  for (size_t b = 0; b < f.blocks.size(); ++b, ++old) {
+    while (old < regs.blocks.size() && regs.blocks[old].size() != f.blocks[b].instrs.size() && regs.blocks[old].empty())
+      ++old;
+    if (old == regs.blocks.size() || regs.blocks[old].size() != f.blocks[b].instrs.size()) return false;
+    if (old != b) regs.blocks[b] = std::move(regs.blocks[old]);
+  }
+  regs.blocks.resize(f.blocks.size());
+  return true;
+}
+
+bool sameShape(const FunctionRegs& regs, const Function& f) {
+  if (regs.blocks.size() != f.blocks.size()) return false;
+  for (size_t b = 0; b < f.blocks.size(); ++b)
+    if (regs.blocks[b].size() != f.blocks[b].instrs.size()) return false;
+  return true;
+}
+
+// One round. `regs` describes f at entry (scanRegs) and is kept describing it
+// (the walks refresh the entries of what they rewrite; the DCE compacts them),
+// so that the DCE and the next round need not read the IR again; stale() says
+// when that could not be done.
 class GeneralOptimizer {
 public:
-  GeneralOptimizer(Function& f, const GeneralOptimizeOptions& opt) : f_(f), opt_(opt), cfg_(computeCfg(f)) {
+  GeneralOptimizer(Function& f, const GeneralOptimizeOptions& opt, FunctionRegs& regs, const CfgFacts& cfg)
+      : f_(f), opt_(opt), cfg_(cfg), regs_(regs) {
+    const uint32_t regCount = regs_.index.size();
+    std::vector<uint8_t> written(regCount, 0), every(regCount, 1);
+    start_.reserve(f.blocks.size() + 1);
+    uint32_t count = 0;
+    for (const auto& block : regs_.blocks) {
+      start_.push_back(count);
+      for (const InstrRegs& in : block) {
+        const uint32_t* defs = regs_.defs(in);
+        for (uint32_t d = 0; d < in.defs; ++d) {
+          written[defs[d]] = 1;
+          every[defs[d]] &= in.passBits & kZeroExtends;
+        }
+        ++count;
+      }
+    }
+    start_.push_back(count);
+    mask_.assign(count, 0);
+    uses_.assign(count, 0);
+    ours_.assign(count, 0);
+    grow(regCount);
     // Registers every write of which zero-extends, less those read before written
     // (computeLiveness's `uninitialized`, asked of these registers only).
-    const std::vector<Reg> zext = alwaysZeroExtended(f, {});
-    const SubsetLiveness live(f, cfg_, zext);
-    for (Reg r : zext) {
-      if (live.liveIntoEntry(uint32_t(live.index(r)))) continue;
-      const uint32_t i = id(r);
-      if (always_.size() <= i) always_.resize(i + 1, 0);
-      always_[i] = 1;
-    }
-    mask_.resize(f.blocks.size());
-    uses_.resize(f.blocks.size());
-    ours_.resize(f.blocks.size());
-    for (size_t b = 0; b < f.blocks.size(); ++b) {
-      mask_[b].assign(f.blocks[b].instrs.size(), 0);
-      uses_[b].assign(f.blocks[b].instrs.size(), 0);
-      ours_[b].assign(f.blocks[b].instrs.size(), 0);
+    std::vector<uint32_t> zext;
+    for (uint32_t i = 0; i < regCount; ++i)
+      if (written[i] && every[i] && regs_.index.reg(i).isGeneral()) zext.push_back(i);
+    if (!zext.empty()) {
+      const SubsetLiveness live(regs_, cfg_, zext, /*entryOnly=*/true);
+      for (uint32_t k = 0; k < zext.size(); ++k)
+        if (!live.liveIntoEntry(k)) always_[zext[k]] = 1;
     }
   }
+
+  bool stale() const { return stale_; }
+  // Whether the CFG given at entry is still the function's.
+  bool cfgKept() const { return cfgKept_; }
 
   GeneralOptimizeResult run() {
     GeneralOptimizeResult result;
     for (uint32_t b : cfg_.rpo)
       while (walk(b)) {
       }
+    std::vector<uint8_t> candidates(mask_.size());
     for (uint32_t b = 0; b < f_.blocks.size(); ++b)
-      for (uint32_t i = 0; i < mask_[b].size(); ++i)
-        if (mask_[b][i]) result.marks.push_back(FoldMark{b, i, 0, mask_[b][i], uses_[b][i]});
-    std::vector<std::vector<uint8_t>> candidates(f_.blocks.size());
-    for (size_t b = 0; b < f_.blocks.size(); ++b) {
-      candidates[b].resize(f_.blocks[b].instrs.size());
-      for (size_t i = 0; i < candidates[b].size(); ++i) candidates[b][i] = ours_[b][i] || uses_[b][i] > 0;
+      for (uint32_t i = start_[b]; i < start_[b + 1]; ++i) {
+        if (mask_[i]) result.marks.push_back(FoldMark{b, i - start_[b], 0, mask_[i], uses_[i]});
+        candidates[i] = ours_[i] || uses_[i] > 0;
+      }
+    // The walks rewrite instructions in place; the CFG is still the one computed
+    // at entry unless one of them touched a control instruction.
+    stale_ = stale_ || !sameShape(regs_, f_);
+    bool controlCandidate = stale_; // not known then
+    for (size_t b = 0, at = 0; !stale_ && b < regs_.blocks.size(); ++b)
+      for (const InstrRegs& in : regs_.blocks[b]) controlCandidate = controlCandidate || (candidates[at++] && in.control);
+    counts_.removed =
+        removeDeadCandidates(f_, std::move(candidates), controlTouched_ ? nullptr : &cfg_, stale_ ? nullptr : &regs_);
+    bool dropped = false;
+    if (counts_.removed && dropEmptyUnlabelledBlocks(f_)) {
+      dropped = true;
+      stale_ = stale_ || !followDroppedBlocks(regs_, f_);
     }
-    counts_.removed = removeDeadCandidates(f_, std::move(candidates));
-    if (counts_.removed) dropEmptyUnlabelledBlocks(f_);
+    cfgKept_ = !controlTouched_ && !(counts_.removed && controlCandidate) && !dropped;
     result.counts = counts_;
     return result;
   }
@@ -76,19 +154,26 @@ private:
     bool predicate = false;
   };
 
+  // The dense number of r: its RegIndex number; a register the walk brings in
+  // that the function did not mention at entry (none of the rules makes one)
+  // is numbered past them.
   uint32_t id(Reg r) {
+    if (const int32_t i = regs_.index.index(r); i >= 0) return uint32_t(i);
     const uint64_t key = uint64_t(r.file) << 32 | r.num;
-    auto [it, inserted] = ids_.try_emplace(key, uint32_t(ids_.size()));
-    if (inserted) {
-      avail_.emplace_back();
-      availStamp_.push_back(0);
-      version_.push_back(0);
-      zextStamp_.push_back(0);
-      zext_.push_back(0);
-      defStamp_.push_back(0);
-      lastDef_.push_back(0);
-    }
+    auto [it, inserted] = extra_.try_emplace(key, uint32_t(regs_.index.size() + extra_.size()));
+    if (inserted) grow(size_t(it->second) + 1);
     return it->second;
+  }
+
+  void grow(size_t n) {
+    avail_.resize(n);
+    availStamp_.resize(n, 0);
+    version_.resize(n, 0);
+    zextStamp_.resize(n, 0);
+    zext_.resize(n, 0);
+    defStamp_.resize(n, 0);
+    lastDef_.resize(n, 0);
+    always_.resize(n, 0);
   }
 
   // The value of predicate operand p just before instruction i of block b:
@@ -112,8 +197,16 @@ private:
       q = cfg_.preds[q][0];
       if (q == b) return std::nullopt;
       const auto& instrs = f_.blocks[q].instrs;
-      for (size_t i = instrs.size(); i-- > 0;)
-        if (writesRegister(instrs[i], p.reg)) return classify(instrs[i]);
+      if (stale_) {
+        for (size_t i = instrs.size(); i-- > 0;)
+          if (writesRegister(instrs[i], p.reg)) return classify(instrs[i]);
+        continue;
+      }
+      const auto& regs = regs_.blocks[q]; // the same question, without reading the instructions
+      for (size_t i = regs.size(); i-- > 0;) {
+        const uint32_t* defs = regs_.defs(regs[i]);
+        if (std::find(defs, defs + regs[i].defs, r) != defs + regs[i].defs) return classify(instrs[i]);
+      }
     }
     return std::nullopt;
   }
@@ -127,8 +220,8 @@ private:
     if (a.source != kNone && version_[a.source] != a.sourceVersion) return;
     if (!mayReplaceUse(in, k, use.reg, a.value, opt_)) return;
     use = replacedUse(use, a.value);
-    mask_[b][a.copy] |= a.predicate ? kFoldUnderPredicate : kFoldPropagated;
-    ++uses_[b][a.copy];
+    mask_[start_[b] + a.copy] |= a.predicate ? kFoldUnderPredicate : kFoldPropagated;
+    ++uses_[start_[b] + a.copy];
     ++counts_.usesReplaced;
     changed = true;
   }
@@ -161,10 +254,38 @@ private:
     in = std::move(rw->instr);
     for (size_t k : rw->consumed)
       if (from[k] != kNone) {
-        mask_[b][from[k]] |= kFoldPropagated;
-        ++uses_[b][from[k]];
+        mask_[start_[b] + from[k]] |= kFoldPropagated;
+        ++uses_[start_[b] + from[k]];
       }
     ++counts_.evaluated;
+    return true;
+  }
+
+  // Instruction i of b, when nothing can happen to it (not a MOV, SEL or
+  // PLOP3, so neither a copy nor simplified; no use reached by a copy) and
+  // regs_ says so without reading it: its writes are recorded from regs_ and
+  // it is done. Not with --fold=evaluate, which looks at every instruction.
+  bool quiet(uint32_t b, uint32_t i) {
+    if (stale_ || opt_.evaluate) return false;
+    const InstrRegs& x = regs_.blocks[b][i];
+    if (x.passBits & kLook) return false;
+    const uint32_t* uses = regs_.uses(x);
+    for (uint32_t u = 0; u < x.uses; ++u) {
+      const uint32_t r = uses[u];
+      if (availStamp_[r] == stamp_ && (avail_[r].source == kNone || version_[avail_[r].source] == avail_[r].sourceVersion))
+        return false;
+    }
+    const bool zext = (x.passBits & kZeroExtends) && !x.guarded; // writesZeroExtended32(in)
+    const uint32_t* defs = regs_.defs(x);
+    for (uint32_t d = 0; d < x.defs; ++d) {
+      const uint32_t r = defs[d];
+      ++version_[r];
+      availStamp_[r] = 0;
+      zextStamp_[r] = stamp_;
+      zext_[r] = zext;
+      defStamp_[r] = stamp_;
+      lastDef_[r] = i;
+    }
     return true;
   }
 
@@ -173,7 +294,11 @@ private:
     bool changed = false;
     auto& instrs = f_.blocks[b].instrs;
     for (uint32_t i = 0; i < instrs.size(); ++i) {
+      if (quiet(b, i)) continue;
       Instr& in = instrs[i];
+      const bool control = in.info().is(CONTROL);
+      const bool changedBefore = changed;
+      changed = false;
       // Uses first (the guard, then the sources), then the predicate simplifier; a
       // simplified instruction's uses are looked at again (the reference's restart
       // reaches them before anything after them).
@@ -184,7 +309,7 @@ private:
         if (selectEligible(in, opt_)) {
           if (auto mov = selectAsCopy(in, knownPredicate(b, in.srcs[2]))) {
             in = std::move(*mov);
-            mask_[b][i] |= kFoldDeferred;
+            mask_[start_[b] + i] |= kFoldDeferred;
             ++counts_.selectsToCopies;
             changed = simplified = true;
           }
@@ -194,21 +319,28 @@ private:
               in.guard.reset();
             } else {
               in = Instr{}; // a NOP until the DCE removes it
-              ours_[b][i] = 1;
+              ours_[start_[b] + i] = 1;
             }
-            mask_[b][i] |= kFoldUnderPredicate;
+            mask_[start_[b] + i] |= kFoldUnderPredicate;
             ++counts_.guardsResolved;
             changed = simplified = true;
           }
         }
         if (!simplified && opt_.evaluate && evaluate(b, in)) changed = simplified = true;
       }
+      if (changed) {
+        if (control || in.info().is(CONTROL)) controlTouched_ = true;
+        InstrRegs& r = regs_.blocks[b][i];
+        if (stale_ || !refreshInstrRegs(regs_, r, in)) stale_ = true;
+        else r.passBits = passBits(in);
+      }
+      changed = changed || changedBefore;
       // The copy this instruction makes, judged before its own writes.
       bool sourceZext = false;
       if (in.op == Opcode::MOV && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Reg &&
           !in.srcs[0].reg.isConst()) {
         const uint32_t s = id(in.srcs[0].reg);
-        sourceZext = (zextStamp_[s] == stamp_ && zext_[s]) || (s < always_.size() && always_[s]);
+        sourceZext = (zextStamp_[s] == stamp_ && zext_[s]) || always_[s];
       }
       std::optional<Operand> value = copySource(in, sourceZext);
       bool predicate = false;
@@ -246,92 +378,138 @@ private:
 
   Function& f_;
   const GeneralOptimizeOptions& opt_;
-  CfgFacts cfg_;
-  std::unordered_map<uint64_t, uint32_t> ids_;
+  const CfgFacts& cfg_;
+  FunctionRegs& regs_;
+  bool stale_ = false;          // regs_ no longer describes f_
+  bool controlTouched_ = false; // a walk changed a control instruction: cfg_ may be stale
+  bool cfgKept_ = false;
+  std::unordered_map<uint64_t, uint32_t> extra_; // registers not in regs_
+  std::vector<uint32_t> start_;                  // block b's instructions: [start_[b], start_[b + 1])
   std::vector<Avail> avail_;
   std::vector<uint32_t> availStamp_, version_, zextStamp_, defStamp_, lastDef_;
   std::vector<uint8_t> zext_, always_; // always_: alwaysZeroExtended, by dense id
   uint32_t stamp_ = 0;
-  std::vector<std::vector<uint16_t>> mask_;
-  std::vector<std::vector<uint32_t>> uses_;
-  std::vector<std::vector<uint8_t>> ours_;
+  std::vector<uint16_t> mask_; // per instruction, flat (start_)
+  std::vector<uint32_t> uses_;
+  std::vector<uint8_t> ours_;
   GeneralOptimizeCounts counts_;
 };
 
 } // namespace
 
-uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> candidates) {
+uint32_t removeDeadCandidates(Function& f, std::vector<uint8_t> candidates, const CfgFacts* cfgNow,
+                              FunctionRegs* regsNow) {
+  if (std::find(candidates.begin(), candidates.end(), 1) == candidates.end()) return 0; // no liveness to solve
+  std::optional<FunctionRegs> ownRegs;
+  if (!regsNow) ownRegs = functionRegs(f);
+  FunctionRegs& all = regsNow ? *regsNow : *ownRegs;
+  std::optional<CfgFacts> ownCfg;
+  if (!cfgNow) ownCfg = computeCfg(f);
+  candidates.resize(f.instrCount(), 0);
+
   // Only the registers the candidates write decide whether one is dead.
-  std::vector<Reg> written;
-  bool any = false;
-  for (size_t b = 0; b < candidates.size(); ++b)
-    for (size_t i = 0; i < candidates[b].size(); ++i)
-      if (candidates[b][i]) {
-        any = true;
-        forEachDef(f.blocks[b].instrs[i], [&](Reg r) { written.push_back(r); });
-      }
-  if (!any) return 0; // no liveness to solve
-  CfgFacts cfg = computeCfg(f);
-  std::vector<uint32_t> liveStamp;
+  std::vector<uint32_t> asked;
+  for (size_t b = 0, at = 0; b < all.blocks.size(); ++b)
+    for (const InstrRegs& in : all.blocks[b])
+      if (candidates[at++]) asked.insert(asked.end(), all.defs(in), all.defs(in) + in.defs);
+  std::vector<uint32_t> liveStamp, readStamp;
+  // The candidates a sweep kept: block, index in it, where their flags are.
+  struct Kept {
+    uint32_t b, i;
+    size_t flag;
+  };
+  std::vector<Kept> survivors;
   uint32_t stamp = 0, total = 0;
   for (;;) {
-    const SubsetLiveness live(f, cfg, written);
-    liveStamp.resize(live.size(), 0);
+    std::sort(asked.begin(), asked.end());
+    asked.erase(std::unique(asked.begin(), asked.end()), asked.end());
+    const SubsetLiveness live(all, ownCfg ? *ownCfg : *cfgNow, asked);
+    liveStamp.assign(live.size(), 0);
+    readStamp.assign(live.size(), 0); // 1: read by an instruction this sweep removed
+    auto index = [&](uint32_t number) { return live.indexOfNumbered(number); };
     uint32_t removed = 0;
-    bool controlRemoved = false, readAsked = false;
+    bool controlRemoved = false;
+    survivors.clear();
+    // Blocks in order; each block's candidates are read at [read, read + size)
+    // and the kept ones written back at `write` (<= read: a compaction in place).
+    size_t read = 0, write = 0;
     for (uint32_t b = 0; b < f.blocks.size(); ++b) {
       ++stamp;
       for (uint32_t r : live.liveOut(b)) liveStamp[r] = stamp;
       auto& instrs = f.blocks[b].instrs;
+      auto& regs = all.blocks[b];
+      uint8_t* const cand = candidates.data() + read;
       uint32_t dead = 0;
-      for (size_t i = instrs.size(); i-- > 0;) {
-        const Instr& in = instrs[i];
+      for (size_t i = regs.size(); i-- > 0;) {
+        const InstrRegs& in = regs[i];
+        const uint32_t *defs = all.defs(in), *uses = all.uses(in);
         bool anyLive = false;
-        forEachDef(in, [&](Reg d) {
-          const int32_t r = live.index(d);
-          anyLive = anyLive || (r >= 0 && liveStamp[r] == stamp);
-        });
-        if (candidates[b][i] && !anyLive) {
-          candidates[b][i] = 2; // removed below, after the walk
-          controlRemoved = controlRemoved || in.info().is(CONTROL);
-          forEachUse(in, [&](Reg u) { readAsked = readAsked || live.index(u) >= 0; });
+        for (uint32_t d = 0; d < in.defs; ++d)
+          if (const int32_t r = index(defs[d]); r >= 0 && liveStamp[r] == stamp) anyLive = true;
+        if (cand[i] && !anyLive) {
+          cand[i] = 2; // removed below, after the walk
+          controlRemoved = controlRemoved || in.control;
+          for (uint32_t u = 0; u < in.uses; ++u)
+            if (const int32_t r = index(uses[u]); r >= 0) readStamp[r] = 1;
           ++dead;
           continue;
         }
-        if (!in.isGuarded())
-          forEachDef(in, [&](Reg d) {
-            if (const int32_t r = live.index(d); r >= 0) liveStamp[r] = 0;
-          });
-        forEachUse(in, [&](Reg u) {
-          if (const int32_t r = live.index(u); r >= 0) liveStamp[r] = stamp;
-        });
+        if (!in.guarded)
+          for (uint32_t d = 0; d < in.defs; ++d)
+            if (const int32_t r = index(defs[d]); r >= 0) liveStamp[r] = 0;
+        for (uint32_t u = 0; u < in.uses; ++u)
+          if (const int32_t r = index(uses[u]); r >= 0) liveStamp[r] = stamp;
       }
-      if (dead) { // one compaction per block, not an erase per instruction
-        size_t kept = 0;
-        for (size_t i = 0; i < instrs.size(); ++i)
-          if (candidates[b][i] != 2) {
-            if (kept != i) instrs[kept] = std::move(instrs[i]), candidates[b][kept] = candidates[b][i];
-            ++kept;
-          }
-        instrs.resize(kept);
-        candidates[b].resize(kept);
-        removed += dead;
+      const size_t size = regs.size();
+      size_t kept = 0;
+      for (size_t i = 0; i < size; ++i) {
+        if (cand[i] == 2) continue; // one compaction per block, not an erase per instruction
+        if (kept != i) instrs[kept] = std::move(instrs[i]), regs[kept] = regs[i];
+        if (cand[i]) survivors.push_back(Kept{b, uint32_t(kept), write});
+        candidates[write++] = cand[i];
+        ++kept;
       }
+      instrs.resize(kept);
+      regs.resize(kept);
+      removed += dead;
+      read += size;
     }
+    candidates.resize(write);
     total += removed;
-    // Removing an instruction whose results are dead changes the liveness of
-    // the candidates' registers only through what it read: when it read none
-    // of them, another sweep would decide exactly as this one did.
-    if (!removed || !readAsked) return total;
-    if (controlRemoved) cfg = computeCfg(f);
+    // Removing an instruction whose results are dead makes registers less live
+    // only through what it read (it wrote nothing live), so a kept candidate
+    // can die in another sweep only if it writes a register a removed
+    // instruction read; only such candidates stay candidates, and only their
+    // registers are asked then.
+    asked.clear();
+    for (const Kept& k : survivors) {
+      const InstrRegs& in = all.blocks[k.b][k.i];
+      const uint32_t* defs = all.defs(in);
+      bool maybe = false;
+      for (uint32_t d = 0; d < in.defs; ++d)
+        if (const int32_t r = index(defs[d]); r >= 0 && readStamp[r]) maybe = true;
+      if (maybe) asked.insert(asked.end(), defs, defs + in.defs);
+      else candidates[k.flag] = 0;
+    }
+    if (!removed || asked.empty()) return total;
+    if (controlRemoved) ownCfg = computeCfg(f);
   }
 }
 
 GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt) {
   GeneralOptimizeResult total;
   if (f.blocks.empty()) return total;
+  // What a round leaves true of the function is handed to the next: its
+  // registers, and its CFG when the round changed no control flow.
+  std::optional<FunctionRegs> regs;
+  std::optional<CfgFacts> cfg;
   for (uint32_t round = 1; round <= kGeneralOptimizeRounds; ++round) {
-    const GeneralOptimizeResult one = GeneralOptimizer(f, opt).run();
+    if (!regs || !sameShape(*regs, f)) regs = scanRegs(f);
+    if (!cfg) cfg = computeCfg(f);
+    GeneralOptimizer optimizer(f, opt, *regs, *cfg);
+    const GeneralOptimizeResult one = optimizer.run();
+    if (optimizer.stale()) regs.reset();
+    if (!optimizer.cfgKept()) cfg.reset();
     addRound(total, one, round);
     const GeneralOptimizeCounts& c = one.counts;
     if (c.usesReplaced + c.selectsToCopies + c.guardsResolved + c.removed + c.evaluated == 0) break;

@@ -48,8 +48,12 @@ EarlyOptimizeCounts generalOptimizeEarly(Function& f, int64_t budget) {
     for (size_t i : m->chain) candidates[c][i] = 1;
     ++counts.iterations;
   }
-  for (size_t b = 0; b < f.blocks.size(); ++b) candidates[b].resize(f.blocks[b].instrs.size());
-  counts.removed = removeDeadCandidates(f, std::move(candidates));
+  std::vector<uint8_t> flat; // removeDeadCandidates's order: block by block
+  for (size_t b = 0; b < f.blocks.size(); ++b) {
+    candidates[b].resize(f.blocks[b].instrs.size());
+    flat.insert(flat.end(), candidates[b].begin(), candidates[b].end());
+  }
+  counts.removed = removeDeadCandidates(f, std::move(flat));
   if (counts.iterations) {
     mergeUnlabelledBlocks(f);
     dropEmptyUnlabelledBlocks(f);

@@ -25,11 +25,19 @@ namespace ori::optimized {
 class SubsetLiveness {
 public:
   SubsetLiveness(const Function& f, const CfgFacts& cfg, std::vector<Reg> regs);
+  // The same from the function's registers already numbered (functionRegs):
+  // `asked` holds indices of all.index, ascending. With `entryOnly` only
+  // liveIntoEntry is answered (every liveOut is empty), which is cheaper.
+  SubsetLiveness(const FunctionRegs& all, const CfgFacts& cfg, const std::vector<uint32_t>& asked,
+                 bool entryOnly = false);
 
   size_t size() const { return regs_.size(); }
   Reg reg(uint32_t i) const { return regs_.reg(i); }
   // The index of r among the registers asked about (ascending Reg order), or -1.
   int32_t index(Reg r) const { return regs_.index(r); }
+  // The same for register `i` of the FunctionRegs this was built from (its
+  // second constructor; -1 from the first).
+  int32_t indexOfNumbered(uint32_t i) const { return i < which_.size() ? which_[i] : -1; }
   // The indices of the registers live at the end of block b, ascending.
   std::span<const uint32_t> liveOut(uint32_t b) const {
     return {out_.data() + outStart_[b], out_.data() + outStart_[b + 1]};
@@ -39,7 +47,13 @@ public:
   bool liveIntoEntry(uint32_t i) const { return entry_[i] != 0; }
 
 private:
+  using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
+  // From the (register, block) pairs where a register is upward-exposed and
+  // where it is written unguarded, each in block order.
+  void solve(uint32_t blocks, const CfgFacts& cfg, const Pairs& exposed, const Pairs& written, bool entryOnly);
+
   RegIndex regs_;
+  std::vector<int32_t> which_; // FunctionRegs number -> index, or -1
   std::vector<uint32_t> outStart_, out_;     // live-out sets, CSR by block
   std::vector<uint8_t> entry_;
 };

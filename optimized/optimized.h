@@ -219,7 +219,13 @@ MidOptimizeResult generalOptimizeMid(Function& f, const MemToRegOptions& opt);
 // The same, in rounds of one backward pass per block with the liveness of the
 // registers the candidates write (optimized/liveness_subset.h) computed once
 // per round, until a round removes nothing or removes nothing that read one of
-// those registers; `candidates` is indexed [bix][index].
-uint32_t removeDeadCandidates(Function& f, std::vector<std::vector<uint8_t>> candidates);
+// those registers. `candidates` holds one flag per instruction of the function,
+// in function order (block 0's instructions, then block 1's, ...); missing
+// flags are 0. `cfgNow`, when given, is the function's CFG as it is now;
+// `regsNow`, when given, the function's registers as they are now
+// (optimized/reg_index.h functionRegs), and they are kept so.
+struct FunctionRegs;
+uint32_t removeDeadCandidates(Function& f, std::vector<uint8_t> candidates, const CfgFacts* cfgNow = nullptr,
+                              FunctionRegs* regsNow = nullptr);
 
 } // namespace ori::optimized

@@ -71,6 +71,8 @@ private:
 struct InstrRegs {
   uint32_t start = 0, defs = 0, uses = 0;
   bool guarded = false, kept = false; // kept: keptWhenDead (ir/facts.h)
+  bool control = false;               // ends its block (OpFlag CONTROL)
+  uint8_t passBits = 0;               // the pass's own per-instruction facts (functionRegs's visitor)
 };
 struct FunctionRegs {
   RegIndex index;
@@ -80,31 +82,61 @@ struct FunctionRegs {
   const uint32_t* uses(const InstrRegs& r) const { return nums.data() + r.start + r.defs; }
 };
 
-inline FunctionRegs functionRegs(const Function& f) {
+// One look at every instruction: its registers go to a flat array as they
+// are, `visit(instr, instrRegs)` is called on it (for a pass's own facts, in
+// passBits), and the array is numbered afterwards without reading the IR again.
+template <class Visit>
+FunctionRegs functionRegs(const Function& f, Visit&& visit) {
   FunctionRegs out;
   std::vector<Reg> regs;
-  for (const Block& b : f.blocks)
-    for (const Instr& in : b.instrs) {
-      forEachDef(in, [&](Reg r) { regs.push_back(r); });
-      forEachUse(in, [&](Reg r) { regs.push_back(r); });
-    }
-  out.index = RegIndex(regs);
-  out.nums.reserve(regs.size());
   out.blocks.resize(f.blocks.size());
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     out.blocks[b].reserve(f.blocks[b].instrs.size());
     for (const Instr& in : f.blocks[b].instrs) {
       InstrRegs& r = out.blocks[b].emplace_back();
-      r.start = uint32_t(out.nums.size());
-      forEachDef(in, [&](Reg d) { out.nums.push_back(uint32_t(out.index.index(d))); });
-      r.defs = uint32_t(out.nums.size()) - r.start;
-      forEachUse(in, [&](Reg u) { out.nums.push_back(uint32_t(out.index.index(u))); });
-      r.uses = uint32_t(out.nums.size()) - r.start - r.defs;
+      r.start = uint32_t(regs.size());
+      forEachDef(in, [&](Reg d) { regs.push_back(d); });
+      r.defs = uint32_t(regs.size()) - r.start;
+      forEachUse(in, [&](Reg u) { regs.push_back(u); });
+      r.uses = uint32_t(regs.size()) - r.start - r.defs;
       r.guarded = in.isGuarded();
       r.kept = keptWhenDead(in);
+      r.control = in.info().is(CONTROL);
+      visit(in, r);
     }
   }
+  out.index = RegIndex(regs);
+  out.nums.resize(regs.size());
+  for (size_t k = 0; k < regs.size(); ++k) out.nums[k] = uint32_t(out.index.index(regs[k]));
   return out;
+}
+
+inline FunctionRegs functionRegs(const Function& f) {
+  return functionRegs(f, [](const Instr&, InstrRegs&) {});
+}
+
+// `in` changed: its entry `r` made to say so again, in place. False (and `r`
+// unchanged) when it no longer fits: more registers than it had, or one the
+// index does not number; then the FunctionRegs must be built again.
+inline bool refreshInstrRegs(FunctionRegs& all, InstrRegs& r, const Instr& in) {
+  uint32_t buf[64], defs = 0, count = 0;
+  bool fits = true;
+  auto put = [&](Reg x) {
+    const int32_t i = all.index.index(x);
+    if (i < 0 || count == 64) fits = false;
+    else buf[count++] = uint32_t(i);
+  };
+  forEachDef(in, put);
+  defs = count;
+  forEachUse(in, put);
+  if (!fits || count > r.defs + r.uses) return false;
+  std::copy(buf, buf + count, all.nums.begin() + r.start);
+  r.defs = defs;
+  r.uses = count - defs;
+  r.guarded = in.isGuarded();
+  r.kept = keptWhenDead(in);
+  r.control = in.info().is(CONTROL);
+  return true;
 }
 
 } // namespace ori::optimized
