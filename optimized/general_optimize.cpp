@@ -296,7 +296,7 @@ private:
     for (uint32_t i = 0; i < instrs.size(); ++i) {
       if (quiet(b, i)) continue;
       Instr& in = instrs[i];
-      const bool control = in.info().is(CONTROL);
+      const bool control = stale_ ? in.info().is(CONTROL) : regs_.blocks[b][i].control;
       const bool changedBefore = changed;
       changed = false;
       // Uses first (the guard, then the sources), then the predicate simplifier; a
