@@ -261,6 +261,17 @@ private:
     return true;
   }
 
+  // Instruction i of the block being walked writes register r (dense id):
+  // copies of r and from r end, and r's last write is i.
+  void recordWrite(uint32_t r, bool zext, uint32_t i) {
+    ++version_[r];
+    availStamp_[r] = 0;
+    zextStamp_[r] = stamp_;
+    zext_[r] = zext;
+    defStamp_[r] = stamp_;
+    lastDef_[r] = i;
+  }
+
   // Instruction i of b, when nothing can happen to it (not a MOV, SEL or
   // PLOP3, so neither a copy nor simplified; no use reached by a copy) and
   // regs_ says so without reading it: its writes are recorded from regs_ and
@@ -277,15 +288,7 @@ private:
     }
     const bool zext = (x.passBits & kZeroExtends) && !x.guarded; // writesZeroExtended32(in)
     const uint32_t* defs = regs_.defs(x);
-    for (uint32_t d = 0; d < x.defs; ++d) {
-      const uint32_t r = defs[d];
-      ++version_[r];
-      availStamp_[r] = 0;
-      zextStamp_[r] = stamp_;
-      zext_[r] = zext;
-      defStamp_[r] = stamp_;
-      lastDef_[r] = i;
-    }
+    for (uint32_t d = 0; d < x.defs; ++d) recordWrite(defs[d], zext, i);
     return true;
   }
 
@@ -349,15 +352,7 @@ private:
         predicate = value.has_value();
       }
       const bool zext = writesZeroExtended32(in);
-      forEachDef(in, [&](Reg d) {
-        const uint32_t r = id(d);
-        ++version_[r];
-        availStamp_[r] = 0;
-        zextStamp_[r] = stamp_;
-        zext_[r] = zext;
-        defStamp_[r] = stamp_;
-        lastDef_[r] = i;
-      });
+      forEachDef(in, [&](Reg d) { recordWrite(id(d), zext, i); });
       if (value) {
         Avail a;
         a.value = *value;

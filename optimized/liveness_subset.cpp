@@ -21,31 +21,6 @@ void groupByKey(const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint32_
 
 } // namespace
 
-SubsetLiveness::SubsetLiveness(const Function& f, const CfgFacts& cfg, std::vector<Reg> regs) : regs_(std::move(regs)) {
-  const uint32_t n = uint32_t(f.blocks.size()), k = uint32_t(regs_.size());
-  outStart_.assign(size_t(n) + 1, 0);
-  entry_.assign(k, 0);
-  if (k == 0 || n == 0) return;
-
-  // One forward walk per block: where each register is upward-exposed, and
-  // which blocks write it unguarded; (register, block) pairs in block order.
-  Pairs exposed, written;
-  std::vector<uint32_t> exposedIn(k, kNone), writtenIn(k, kNone);
-  for (uint32_t b = 0; b < n; ++b)
-    for (const Instr& in : f.blocks[b].instrs) {
-      forEachUse(in, [&](Reg r) {
-        const int32_t i = index(r);
-        if (i >= 0 && writtenIn[i] != b && exposedIn[i] != b) exposedIn[i] = b, exposed.emplace_back(i, b);
-      });
-      if (in.isGuarded()) continue; // a guarded write may leave the old value
-      forEachDef(in, [&](Reg r) {
-        const int32_t i = index(r);
-        if (i >= 0 && writtenIn[i] != b) writtenIn[i] = b, written.emplace_back(i, b);
-      });
-    }
-  solve(n, cfg, exposed, written, false);
-}
-
 SubsetLiveness::SubsetLiveness(const FunctionRegs& all, const CfgFacts& cfg, const std::vector<uint32_t>& asked,
                                bool entryOnly) {
   std::vector<Reg> regs;
@@ -62,7 +37,8 @@ SubsetLiveness::SubsetLiveness(const FunctionRegs& all, const CfgFacts& cfg, con
   entry_.assign(k, 0);
   if (k == 0 || n == 0) return;
 
-  // The walk of the other constructor, over the numbered registers.
+  // One forward walk per block: where each register is upward-exposed, and
+  // which blocks write it unguarded; (register, block) pairs in block order.
   Pairs exposed, written;
   std::vector<uint32_t> exposedIn(k, kNone), writtenIn(k, kNone);
   for (uint32_t b = 0; b < n; ++b)
@@ -72,7 +48,7 @@ SubsetLiveness::SubsetLiveness(const FunctionRegs& all, const CfgFacts& cfg, con
         const int32_t i = which[uses[u]];
         if (i >= 0 && writtenIn[i] != b && exposedIn[i] != b) exposedIn[i] = b, exposed.emplace_back(i, b);
       }
-      if (in.guarded) continue;
+      if (in.guarded) continue; // a guarded write may leave the old value
       const uint32_t* defs = all.defs(in);
       for (uint32_t d = 0; d < in.defs; ++d) {
         const int32_t i = which[defs[d]];

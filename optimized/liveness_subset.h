@@ -24,10 +24,10 @@ namespace ori::optimized {
 // instructions plus, per register, the blocks it is live in.
 class SubsetLiveness {
 public:
-  SubsetLiveness(const Function& f, const CfgFacts& cfg, std::vector<Reg> regs);
-  // The same from the function's registers already numbered (functionRegs):
-  // `asked` holds indices of all.index, ascending. With `entryOnly` only
-  // liveIntoEntry is answered (every liveOut is empty), which is cheaper.
+  // The function's registers already numbered (functionRegs, which reads
+  // the instructions once for every question); `asked` holds numbers of
+  // all.index, ascending and distinct. With `entryOnly` only liveIntoEntry is
+  // answered (every liveOut is empty), which is cheaper.
   SubsetLiveness(const FunctionRegs& all, const CfgFacts& cfg, const std::vector<uint32_t>& asked,
                  bool entryOnly = false);
 
@@ -35,8 +35,7 @@ public:
   Reg reg(uint32_t i) const { return regs_.reg(i); }
   // The index of r among the registers asked about (ascending Reg order), or -1.
   int32_t index(Reg r) const { return regs_.index(r); }
-  // The same for register `i` of the FunctionRegs this was built from (its
-  // second constructor; -1 from the first).
+  // The same for register number `i` of the FunctionRegs this was built from.
   int32_t indexOfNumbered(uint32_t i) const { return i < which_.size() ? which_[i] : -1; }
   // The indices of the registers live at the end of block b, ascending.
   std::span<const uint32_t> liveOut(uint32_t b) const {
