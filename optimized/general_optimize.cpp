@@ -211,13 +211,20 @@ private:
     return std::nullopt;
   }
 
+  // Whether a copy into register r (dense id) reaches the current point of
+  // the walk: made in this walk, neither r nor its source written since.
+  bool available(uint32_t r) const {
+    if (availStamp_[r] != stamp_) return false;
+    const Avail& a = avail_[r];
+    return a.source == kNone || version_[a.source] == a.sourceVersion;
+  }
+
   void trySubstitute(uint32_t b, Instr& in, int k, bool& changed) {
     Operand& use = k < 0 ? *in.guard : in.srcs[size_t(k)];
     if (use.kind != Operand::Kind::Reg || use.reg.isConst()) return;
     const uint32_t r = id(use.reg);
-    if (availStamp_[r] != stamp_) return;
+    if (!available(r)) return;
     const Avail& a = avail_[r];
-    if (a.source != kNone && version_[a.source] != a.sourceVersion) return;
     if (!mayReplaceUse(in, k, use.reg, a.value, opt_)) return;
     use = replacedUse(use, a.value);
     mask_[start_[b] + a.copy] |= a.predicate ? kFoldUnderPredicate : kFoldPropagated;
@@ -240,9 +247,8 @@ private:
         continue;
       }
       const uint32_t r = id(s.reg);
-      if (availStamp_[r] != stamp_) continue;
+      if (!available(r)) continue;
       const Avail& a = avail_[r];
-      if (a.source != kNone && version_[a.source] != a.sourceVersion) continue;
       if (a.predicate) continue;
       if (a.value.kind == Operand::Kind::Imm || (a.value.kind == Operand::Kind::Reg && a.value.reg.isConst())) {
         known[k] = a.value;
@@ -283,8 +289,7 @@ private:
     const uint32_t* uses = regs_.uses(x);
     for (uint32_t u = 0; u < x.uses; ++u) {
       const uint32_t r = uses[u];
-      if (availStamp_[r] == stamp_ && (avail_[r].source == kNone || version_[avail_[r].source] == avail_[r].sourceVersion))
-        return false;
+      if (available(r)) return false;
     }
     const bool zext = (x.passBits & kZeroExtends) && !x.guarded; // writesZeroExtended32(in)
     const uint32_t* defs = regs_.defs(x);

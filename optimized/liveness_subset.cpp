@@ -30,7 +30,6 @@ SubsetLiveness::SubsetLiveness(const FunctionRegs& all, const CfgFacts& cfg, con
     regs.push_back(all.index.reg(asked[i]));
     which_[asked[i]] = int32_t(i);
   }
-  const std::vector<int32_t>& which = which_;
   regs_ = RegIndex(regs);
   const uint32_t n = uint32_t(all.blocks.size()), k = uint32_t(regs_.size());
   outStart_.assign(size_t(n) + 1, 0);
@@ -45,13 +44,13 @@ SubsetLiveness::SubsetLiveness(const FunctionRegs& all, const CfgFacts& cfg, con
     for (const InstrRegs& in : all.blocks[b]) {
       const uint32_t* uses = all.uses(in);
       for (uint32_t u = 0; u < in.uses; ++u) {
-        const int32_t i = which[uses[u]];
+        const int32_t i = which_[uses[u]];
         if (i >= 0 && writtenIn[i] != b && exposedIn[i] != b) exposedIn[i] = b, exposed.emplace_back(i, b);
       }
       if (in.guarded) continue; // a guarded write may leave the old value
       const uint32_t* defs = all.defs(in);
       for (uint32_t d = 0; d < in.defs; ++d) {
-        const int32_t i = which[defs[d]];
+        const int32_t i = which_[defs[d]];
         if (i >= 0 && writtenIn[i] != b) writtenIn[i] = b, written.emplace_back(i, b);
       }
     }

@@ -218,8 +218,9 @@ MemToRegCounts convertMemoryToRegister(Function& f, const MemToRegOptions& opt);
 MidOptimizeResult generalOptimizeMid(Function& f, const MemToRegOptions& opt);
 // The same, in rounds of one backward pass per block with the liveness of the
 // registers the candidates write (optimized/liveness_subset.h) computed once
-// per round, until a round removes nothing or removes nothing that read one of
-// those registers. `candidates` holds one flag per instruction of the function,
+// per round, until a round removes nothing or no kept candidate writes a
+// register that a removed instruction read (only those stay candidates for
+// the next round). `candidates` holds one flag per instruction of the function,
 // in function order (block 0's instructions, then block 1's, ...); missing
 // flags are 0. `cfgNow`, when given, is the function's CFG as it is now;
 // `regsNow`, when given, the function's registers as they are now
