@@ -80,13 +80,13 @@ Operand Operand::special(SpecialReg s) {
   o.sreg = s;
   return o;
 }
-Operand Operand::mem(std::optional<Reg> base, int64_t offset, std::string symbol) {
+Operand Operand::mem(std::optional<Reg> base, int64_t offset, Symbol symbol) {
   Operand o;
   o.kind = Kind::Mem;
   o.hasReg = base.has_value();
   if (base) o.reg = *base;
   o.imm = offset;
-  o.sym = std::move(symbol);
+  o.sym = symbol;
   return o;
 }
 Operand Operand::label(uint32_t bix) {
@@ -101,10 +101,10 @@ Operand Operand::jumpTable(uint32_t index) {
   o.target = index;
   return o;
 }
-Operand Operand::symbol(std::string name) {
+Operand Operand::symbol(Symbol name) {
   Operand o;
   o.kind = Kind::Symbol;
-  o.sym = std::move(name);
+  o.sym = name;
   return o;
 }
 

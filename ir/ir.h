@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/opcodes.h"
+#include "ir/symbol.h"
 
 namespace ori {
 
@@ -79,17 +80,17 @@ struct Operand {
   uint32_t target = 0;
   int64_t imm = 0;
   double fimm = 0;
-  std::string sym;
+  Symbol sym;
 
   static Operand reg_(Reg r, bool negated = false);
   static Operand immediate(int64_t v);
   static Operand floatImm(double v);
   static Operand cbank(uint32_t bank, int64_t offset);
   static Operand special(SpecialReg s);
-  static Operand mem(std::optional<Reg> base, int64_t offset, std::string symbol = {});
+  static Operand mem(std::optional<Reg> base, int64_t offset, Symbol symbol = {});
   static Operand label(uint32_t bix);
   static Operand jumpTable(uint32_t index);
-  static Operand symbol(std::string name);
+  static Operand symbol(Symbol name);
 
   bool isReg() const { return kind == Kind::Reg; }
   // The OperandKindBit of this operand (a register's by its file).

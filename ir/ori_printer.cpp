@@ -99,7 +99,7 @@ std::string printOperand(const Function& f, const Operand& o) {
   case Operand::Kind::Mem: {
     std::string inner;
     if (o.hasReg) inner = printReg(f, o.reg);
-    if (!o.sym.empty()) inner += inner.empty() ? o.sym : fmt::format("+{}", o.sym);
+    if (!o.sym.empty()) inner += inner.empty() ? o.sym.str() : fmt::format("+{}", o.sym);
     inner = inner.empty() ? hex(o.imm) : inner + signedOffset(o.imm);
     return fmt::format("[{}]", inner);
   }

@@ -225,7 +225,7 @@ bool FnEmitter::emitMemory(const Instr& in) {
     const bool icoord = in.has(Mod::ICOORD);
     auto coord = [&](size_t i) { return icoord ? intSrc(in, i, 32, true) : f32Src(in, i); };
     // The handle: a register, or a module .texref by name (the module keeps its declaration).
-    std::string h = in.srcs[0].kind == Operand::Kind::Symbol ? in.srcs[0].sym : intSrc(in, 0, 64, true), coords, data, extra;
+    std::string h = in.srcs[0].kind == Operand::Kind::Symbol ? in.srcs[0].sym.str() : intSrc(in, 0, 64, true), coords, data, extra;
     for (unsigned k = 0; k < (dims == 3 ? 4u : dims); ++k) coords += (k ? ", " : "") + coord(1 + std::min(k, dims - 1));
     for (unsigned k = 0; k < 4; ++k) data += (k ? ", " : "") + intDst(in, k, 32);
     if (level) extra = ", " + f32Src(in, 1 + dims);
