@@ -18,16 +18,50 @@
 // repeat until one removes nothing. The result is the reference's (removal
 // order does not matter, reference/ori_perform_live_dead.cpp).
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <deque>
 #include <iterator>
 #include <vector>
 
 #include "optimized/bitvector.h"
+#include "optimized/liveness_solver.h"
 #include "optimized/optimized.h"
 #include "optimized/reg_index.h"
 
 namespace ori::optimized {
+
+namespace {
+
+// computeLiveness's LiveIn of every block, on the registers as `all` numbers
+// them (one set for every file, as the walk below wants them), without reading
+// the IR again: gen and kill from the instructions' registers, then the
+// bitvector solver. The equations are computeLiveness's, so is the answer.
+void solveLiveIn(const std::vector<std::vector<InstrRegs>>& regs, const FunctionRegs& all, const CfgFacts& cfg,
+                 const std::vector<uint32_t>& order, std::vector<BitVector>& in) {
+  const uint32_t n = uint32_t(regs.size()), bits = uint32_t(all.index.size());
+  for (BitVector& v : in) v.clear();
+  if (bits == 0) return;
+  LivenessSets sets(n, bits);
+  for (uint32_t b = 0; b < n; ++b) {
+    uint32_t *gen = sets.gen(b), *kill = sets.kill(b);
+    for (size_t i = regs[b].size(); i-- > 0;) {
+      const InstrRegs& r = regs[b][i];
+      const uint32_t* defs = all.defs(r);
+      const uint32_t* uses = all.uses(r);
+      if (!r.guarded)
+        for (uint32_t k = 0; k < r.defs; ++k) {
+          gen[defs[k] >> 5] &= ~(1u << (defs[k] & 31));
+          kill[defs[k] >> 5] |= 1u << (defs[k] & 31);
+        }
+      for (uint32_t k = 0; k < r.uses; ++k) gen[uses[k] >> 5] |= 1u << (uses[k] & 31);
+    }
+  }
+  solveLiveness(sets, cfg, order);
+  for (uint32_t b = 0; b < n; ++b) std::memcpy(in[b].words(), sets.in(b), in[b].wordCount() * sizeof(uint32_t));
+}
+
+} // namespace
 
 uint32_t oriPerformLiveDead(Function& f) {
   const size_t n = f.blocks.size();
@@ -37,9 +71,7 @@ uint32_t oriPerformLiveDead(Function& f) {
   const RegIndex& number = all.index;
   auto& regs = all.blocks;
 
-  std::vector<uint32_t> order(cfg.rpo.rbegin(), cfg.rpo.rend()); // postorder, then the unreachable blocks
-  for (size_t b = n; b-- > 0;)
-    if (cfg.rpoNumber[b] == kNoBlock) order.push_back(uint32_t(b));
+  const std::vector<uint32_t> order = solverOrder(cfg); // postorder, then the unreachable blocks
 
   uint32_t removed = 0;
   std::vector<BitVector> in(n, BitVector(number.size()));
@@ -47,11 +79,7 @@ uint32_t oriPerformLiveDead(Function& f) {
   std::vector<char> queued(n, 0), dead;
   for (uint32_t roundRemoved = 1; roundRemoved;) {
     roundRemoved = 0;
-    const LivenessFacts facts = computeLiveness(f, cfg);
-    for (size_t b = 0; b < n; ++b) {
-      in[b].clear();
-      for (Reg r : facts.liveIn[b]) in[b].setBit(uint32_t(number.index(r)));
-    }
+    solveLiveIn(regs, all, cfg, order, in);
     std::deque<uint32_t> work(order.begin(), order.end());
     std::fill(queued.begin(), queued.end(), 1);
     while (!work.empty()) {
