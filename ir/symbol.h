@@ -1,7 +1,7 @@
 // An interned name: a symbol of an operand (a variable, function, parameter or
 // texture name). Every distinct name is stored once for the life of the
 // program, so a Symbol is one pointer: copying and comparing it costs nothing,
-// and an Operand holding one is 48 bytes instead of 72 (DESIGN.md, "IR").
+// and an Operand holding one is 48 bytes instead of 72.
 // Names are never freed; a program reading many modules keeps each distinct
 // name it met (names are few: labels are block indices, not Symbols).
 #pragma once

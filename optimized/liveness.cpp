@@ -197,9 +197,6 @@ std::vector<FileNumbering> numberRegisters(InstrRegs& r) {
   return files;
 }
 
-inline void setBit(uint32_t* w, uint32_t i) { w[i >> 5] |= 1u << (i & 31); }
-inline void clearBit(uint32_t* w, uint32_t i) { w[i >> 5] &= ~(1u << (i & 31)); }
-inline bool testBit(const uint32_t* w, uint32_t i) { return (w[i >> 5] >> (i & 31)) & 1; }
 
 // Appends the registers of a set, from the lowest bit upwards.
 void appendRegs(std::vector<Reg>& out, RegFile file, const FileNumbering& fn, const uint32_t* words, uint32_t n) {

@@ -45,6 +45,11 @@ private:
   uint32_t* arena_ = nullptr;
 };
 
+// Bit i of a set in a LivenessSets arena (32-bit words).
+inline void setBit(uint32_t* w, uint32_t i) { w[i >> 5] |= 1u << (i & 31); }
+inline void clearBit(uint32_t* w, uint32_t i) { w[i >> 5] &= ~(1u << (i & 31)); }
+inline bool testBit(const uint32_t* w, uint32_t i) { return (w[i >> 5] >> (i & 31)) & 1; }
+
 // The solver's visiting order: postorder (the reversed CfgFacts::rpo), then
 // the unreachable blocks from the last bix down.
 std::vector<uint32_t> solverOrder(const CfgFacts& cfg);

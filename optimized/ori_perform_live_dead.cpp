@@ -40,8 +40,7 @@ namespace {
 void solveLiveIn(const std::vector<std::vector<InstrRegs>>& regs, const FunctionRegs& all, const CfgFacts& cfg,
                  const std::vector<uint32_t>& order, std::vector<BitVector>& in) {
   const uint32_t n = uint32_t(regs.size()), bits = uint32_t(all.index.size());
-  for (BitVector& v : in) v.clear();
-  if (bits == 0) return;
+  if (bits == 0) return; // the sets have no words
   LivenessSets sets(n, bits);
   for (uint32_t b = 0; b < n; ++b) {
     uint32_t *gen = sets.gen(b), *kill = sets.kill(b);
@@ -51,10 +50,10 @@ void solveLiveIn(const std::vector<std::vector<InstrRegs>>& regs, const Function
       const uint32_t* uses = all.uses(r);
       if (!r.guarded)
         for (uint32_t k = 0; k < r.defs; ++k) {
-          gen[defs[k] >> 5] &= ~(1u << (defs[k] & 31));
-          kill[defs[k] >> 5] |= 1u << (defs[k] & 31);
+          clearBit(gen, defs[k]);
+          setBit(kill, defs[k]);
         }
-      for (uint32_t k = 0; k < r.uses; ++k) gen[uses[k] >> 5] |= 1u << (uses[k] & 31);
+      for (uint32_t k = 0; k < r.uses; ++k) setBit(gen, uses[k]);
     }
   }
   solveLiveness(sets, cfg, order);

@@ -64,7 +64,7 @@ TEST(Symbol, OperandsWithEqualNamesCompareEqual) {
   EXPECT_FALSE(Operand::symbol("f") == Operand::symbol("g"));
   EXPECT_EQ(Operand::mem(R(1), 8, "arr"), Operand::mem(R(1), 8, std::string("arr")));
   EXPECT_FALSE(Operand::mem(R(1), 8, "arr") == Operand::mem(R(1), 8, "arr2"));
-  EXPECT_LE(sizeof(Operand), 48u); // the point of interning (DESIGN.md, "IR")
+  EXPECT_LE(sizeof(Operand), 48u); // the point of interning
 }
 
 TEST(Symbol, ConcurrentInterningAgrees) {
