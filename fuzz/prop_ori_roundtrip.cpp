@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <set>
+#include <span>
 #include <string>
 
 #include "fuzz/ori_gen.h"
@@ -92,8 +93,8 @@ TEST(OriGenCoverage, SampleCoversTheFormat) {
           callLists |= in.op == Opcode::CALL && !in.dsts.empty() && in.srcs.size() > 1;
           movSym |= in.op == Opcode::MOV && in.srcs[0].kind == Operand::Kind::Symbol;
           negGuard |= in.guard && in.guard->neg;
-          for (const auto* list : {&in.dsts, &in.srcs})
-            for (const Operand& o : *list) {
+          for (std::span<const Operand> list : {std::span<const Operand>(in.dsts), std::span<const Operand>(in.srcs)})
+            for (const Operand& o : list) {
               kinds.insert(o.kindBit());
               nan |= o.kind == Operand::Kind::FImm && std::isnan(o.fimm);
               negZero |= o.kind == Operand::Kind::FImm && o.fimm == 0 && std::signbit(o.fimm);

@@ -233,7 +233,7 @@ void layoutParams(std::vector<Param>& params, uint32_t base) {
   }
 }
 
-Instr makeInstr(Opcode op, std::vector<Operand> dsts, std::vector<Operand> srcs, std::initializer_list<Mod> mods) {
+Instr makeInstr(Opcode op, DstList dsts, SrcList srcs, std::initializer_list<Mod> mods) {
   Instr in;
   in.op = op;
   in.dsts = std::move(dsts);

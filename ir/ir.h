@@ -8,8 +8,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
+#include "ir/inline_vector.h"
 #include "ir/opcodes.h"
 #include "ir/symbol.h"
 
@@ -101,6 +103,14 @@ struct Operand {
   friend bool operator==(const Operand& a, const Operand& b);
 };
 
+// Operands are copied and moved as bytes by the instruction's operand lists.
+static_assert(std::is_trivially_copyable_v<Operand>);
+
+// An instruction's destinations and sources: one destination and three
+// sources are stored in the instruction, more on the heap (ir/inline_vector.h).
+using DstList = InlineVector<Operand, 1>;
+using SrcList = InlineVector<Operand, 3>;
+
 struct SrcLoc {
   uint32_t line = 0, col = 0;
 };
@@ -109,7 +119,8 @@ struct Instr {
   Opcode op = Opcode::NOP;
   ModSet mods;
   std::optional<Operand> guard; // a predicate register operand; neg = @!P
-  std::vector<Operand> dsts, srcs;
+  DstList dsts;
+  SrcList srcs;
   std::string opaqueText; // OPAQUE only: the original instruction text
   SrcLoc loc;             // where it came from; not part of equality
 
@@ -142,7 +153,7 @@ void forEachUse(const Instr& in, F&& f) {
 }
 
 // An instruction of `op` with these operands and modifiers (no guard, no source location).
-Instr makeInstr(Opcode op, std::vector<Operand> dsts, std::vector<Operand> srcs, std::initializer_list<Mod> mods = {});
+Instr makeInstr(Opcode op, DstList dsts, SrcList srcs, std::initializer_list<Mod> mods = {});
 
 struct Block {
   std::string label;      // empty when the block starts after a control-flow instruction

@@ -272,7 +272,7 @@ private:
     for (const SymbolUse& u : symbolUses_) {
       const Function& f = m.functions[u.function];
       const Instr& in = f.blocks[u.block].instrs[u.instr];
-      const Operand& o = (u.dst ? in.dsts : in.srcs)[u.k];
+      const Operand& o = u.dst ? in.dsts[u.k] : in.srcs[u.k];
       bool callTarget = in.op == Opcode::CALL && !u.dst && u.k == 0;
       const Param* param = nullptr;
       const Variable* v = findVariable(m, f, o.sym, &param);
@@ -687,7 +687,8 @@ private:
         if (o.kind == Operand::Kind::Symbol || (o.kind == Operand::Kind::Mem && !o.sym.empty()))
           noteSymbol(f, bix, isDst, isDst ? k : k - nd, locs.back());
         if (lastBig_) big.insert(k - nd);
-        (isDst ? in.dsts : in.srcs).push_back(std::move(o));
+        if (isDst) in.dsts.push_back(o);
+        else in.srcs.push_back(o);
       } while (accept(','));
     }
     if (locs.size() < nd + info.minSrcs())
@@ -725,13 +726,13 @@ private:
   // CALL [(ret, ...),] target [, (arg, ...)]
   void call(Function& f, Instr& in, uint32_t bix) {
     // .param variables, or R registers (calls that pass registers).
-    auto symbols = [&](std::vector<Operand>& out) {
+    auto symbols = [&](auto& out, bool isDst) {
       if (accept(')')) return;
       do {
         Token t = cur();
         bool big = false;
         if (t.kind == Token::Word && (parseRegName(t.text, &big) || names_.count(t.text))) {
-          Operand o = operand(K_REG, &out != &in.dsts, nullptr);
+          Operand o = operand(K_REG, !isDst, nullptr);
           if (o.kind != Operand::Kind::Reg || !o.reg.isGeneral() || o.neg || o.abs)
             fail(t.loc, "a CALL argument or result register must be an R register");
           out.push_back(o);
@@ -739,13 +740,13 @@ private:
         }
         std::string name = word("a .param variable");
         checkName(t, "variable");
-        noteSymbol(f, bix, &out == &in.dsts, out.size(), t.loc);
+        noteSymbol(f, bix, isDst, out.size(), t.loc);
         out.push_back(Operand::symbol(name));
       } while (accept(','));
       expect(')', "to close the list");
     };
     if (accept('(')) {
-      symbols(in.dsts);
+      symbols(in.dsts, true);
       expect(',', "after the return list");
     }
     SrcLoc loc = cur().loc;
@@ -757,14 +758,14 @@ private:
     in.srcs.push_back(std::move(target));
     if (accept(',')) {
       expect('(', "to open the argument list");
-      symbols(in.srcs);
+      symbols(in.srcs, false);
     }
   }
 
   void opaque(Instr& in) {
     if (cur().kind != Token::String) fail(cur().loc, fmt::format("OPAQUE takes its text as a string, got {}", describe(cur())));
     in.opaqueText = take().text;
-    auto list = [&](std::string_view key, std::vector<Operand>& out) {
+    auto list = [&](std::string_view key, auto& out) {
       if (cur().kind != Token::Word || cur().text != key) return;
       ++pos_;
       expect('(', fmt::format("after '{}'", key));

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <span>
 #include <cmath>
 
 #include "ir/ori.h"
@@ -146,8 +147,8 @@ std::string printInstr(const Function& f, const Instr& in) {
     return out;
   }
   bool first = true;
-  for (const auto* ops : {&in.dsts, &in.srcs})
-    for (const Operand& o : *ops) {
+  for (std::span<const Operand> ops : {std::span<const Operand>(in.dsts), std::span<const Operand>(in.srcs)})
+    for (const Operand& o : ops) {
       out += first ? " " : ", ";
       first = false;
       out += printOperand(f, o);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <span>
 
 #include "ir/diag.h"
 #include "ir/ori.h"
@@ -84,8 +85,8 @@ private:
       }
       if (checkIsText(in.opaqueText, "")) problem("{}: OPAQUE text is not text", where(b, i));
       if (in.op == Opcode::OPAQUE) {
-        for (const auto* ops : {&in.dsts, &in.srcs})
-          for (const Operand& o : *ops)
+        for (std::span<const Operand> ops : {std::span<const Operand>(in.dsts), std::span<const Operand>(in.srcs)})
+          for (const Operand& o : ops)
             if (o.kind != Operand::Kind::Reg || o.reg.isConst() || o.neg || o.abs)
               problem("{}: OPAQUE lists non-constant registers only", where(b, i));
         continue;

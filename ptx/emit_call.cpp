@@ -147,8 +147,8 @@ void FnEmitter::classifySlots() {
 void FnEmitter::emitCall(const Instr& in) {
   if (in.srcs.empty()) fail(in.loc, "CALL has no target");
   bool registers = false;
-  for (const auto* list : {&in.dsts, &in.srcs})
-    for (size_t k = list == &in.srcs ? 1 : 0; k < list->size(); ++k) registers |= (*list)[k].kind == Operand::Kind::Reg;
+  for (const Operand& o : in.dsts) registers |= o.kind == Operand::Kind::Reg;
+  for (size_t k = 1; k < in.srcs.size(); ++k) registers |= in.srcs[k].kind == Operand::Kind::Reg;
   if (registers) {
     emitRegisterCall(in);
     return;

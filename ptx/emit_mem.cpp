@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
 #include <cctype>
 #include <climits>
 
@@ -444,7 +445,7 @@ bool FnEmitter::emitControl(const Instr& in) {
         size_t j = i + 2;
         uint64_t k = 0;
         while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j])) && k < (1u << 20)) k = k * 10 + uint64_t(t[j++] - '0');
-        const std::vector<Operand>& list = t[i + 1] == 'd' ? in.dsts : in.srcs;
+        const std::span<const Operand> list = t[i + 1] == 'd' ? std::span<const Operand>(in.dsts) : std::span<const Operand>(in.srcs);
         if (k >= list.size() || list[k].kind != Operand::Kind::Reg)
           fail(in.loc, fmt::format("OPAQUE text '{}' names {} {}, which the instruction does not list", t,
                                    t[i + 1] == 'd' ? "def" : "use", k));

@@ -427,7 +427,7 @@ void FunctionLowerer::opaque(const Instruction& pi) {
   std::string out = t.substr(0, mnemonicEnd);
   int depth = 0;
   bool inFirst = true;
-  auto placeholder = [&](std::vector<ori::Operand>& list, char tag, ori::Reg r) {
+  auto placeholder = [&](auto& list, char tag, ori::Reg r) {
     for (size_t k = 0; k < list.size(); ++k)
       if (list[k].reg == r) return fmt::format("@{}{}", tag, k);
     list.push_back(ori::Operand::reg_(r));
