@@ -12,7 +12,7 @@
 //       built by makeUnits and copied before each call, the copy not timed), in ns per
 //       instruction, with every phase's own time (PhaseStats::seconds) at each size, so that
 //       a phase that grows faster than the function shows in the table it prints. The bar:
-//       time per instruction within 2x from 10k to 1M.
+//       time per instruction within 2x from 10k to 1M. The sizes take turns (three rounds).
 //
 // Run: build/bin/oriopt_bench --benchmark_filter='BM_Pipeline'
 #include <benchmark/benchmark.h>
@@ -190,44 +190,50 @@ void BM_PipelineLinearity(benchmark::State& state) {
   std::map<uint32_t, Row> rows;
   for (auto _ : state) {
     // 833, 8333 and 83333 units: about 10k, 100k and 1M instructions.
+    std::map<uint32_t, Module> modules;
     for (uint32_t units : {833u, 8333u, 83333u}) {
-      Module m;
+      Module& m = modules[units];
       m.functions.push_back(makeUnits(units));
       if (!verifyFunction(m.functions[0]).empty()) return state.SkipWithError("the generated function is malformed");
-      Row& row = rows[units];
-      row.instrs = moduleSize(m).instrs;
-      row.blocks = moduleSize(m).blocks;
-      // The best of several calls: at 10k instructions a call takes about 10 ms and its first
-      // few are slower (the heap grows, the caches and branch predictors warm up), so a best of 3
-      // overstated the 10k figure, and with it understated the 1M/10k ratio, by up to 1.5x.
-      const int calls = units < 1000 ? 15 : units < 10000 ? 5 : 2;
-      for (int k = 0; k < calls; ++k) {
-        Module copy = m;
-        PassContext ctx;
-        ctx.optLevel = 3;
-        ctx.arch = findArch("sm_90");
-        std::map<int, double> cpu;
-        double phaseStart = 0;
-        RunOptions opts;
-        opts.beforePhase = [&](const PipelineEntry&, const Module&) { phaseStart = bench::threadCpuMs(); };
-        opts.afterPhase = [&](const PipelineEntry& e, const Module*, const Module&) {
-          cpu[e.phase] = bench::threadCpuMs() - phaseStart;
-          return true;
-        };
-        const double t0 = bench::threadCpuMs();
-        const std::vector<PhaseStats> stats = runPhases(copy, phases, ctx, opts);
-        const double ms = bench::threadCpuMs() - t0;
-        if (!ctx.error.empty()) return state.SkipWithError(ctx.error.c_str());
-        row.best = std::min(row.best, ms);
-        row.after = moduleSize(copy).instrs;
-        for (const PhaseStats& s : stats) {
-          auto [it, fresh] = row.phaseMs.emplace(s.phase, s.seconds * 1e3);
-          if (!fresh) it->second = std::min(it->second, s.seconds * 1e3);
-          auto [jt, first] = row.phaseCpuMs.emplace(s.phase, cpu[s.phase]);
-          if (!first) jt->second = std::min(jt->second, cpu[s.phase]);
+      rows[units].instrs = moduleSize(m).instrs;
+      rows[units].blocks = moduleSize(m).blocks;
+    }
+    // The sizes take turns, three rounds of each, and each figure is the best of its calls:
+    // the machine's speed drifts by up to 1.5x from minute to minute, and measuring one size
+    // after the other put that drift into the ratio. A 10k call takes about 10 ms and the
+    // first calls of a process are slower (the heap grows, caches and predictors warm up), so
+    // the small sizes get more calls (15 at 10k, 6 at 100k, 3 at 1M in all).
+    for (int round = 0; round < 3; ++round)
+      for (auto& [units, m] : modules) {
+        Row& row = rows[units];
+        const int calls = units < 1000 ? 5 : units < 10000 ? 2 : 1;
+        for (int k = 0; k < calls; ++k) {
+          Module copy = m;
+          PassContext ctx;
+          ctx.optLevel = 3;
+          ctx.arch = findArch("sm_90");
+          std::map<int, double> cpu;
+          double phaseStart = 0;
+          RunOptions opts;
+          opts.beforePhase = [&](const PipelineEntry&, const Module&) { phaseStart = bench::threadCpuMs(); };
+          opts.afterPhase = [&](const PipelineEntry& e, const Module*, const Module&) {
+            cpu[e.phase] = bench::threadCpuMs() - phaseStart;
+            return true;
+          };
+          const double t0 = bench::threadCpuMs();
+          const std::vector<PhaseStats> stats = runPhases(copy, phases, ctx, opts);
+          const double ms = bench::threadCpuMs() - t0;
+          if (!ctx.error.empty()) return state.SkipWithError(ctx.error.c_str());
+          row.best = std::min(row.best, ms);
+          row.after = moduleSize(copy).instrs;
+          for (const PhaseStats& s : stats) {
+            auto [it, fresh] = row.phaseMs.emplace(s.phase, s.seconds * 1e3);
+            if (!fresh) it->second = std::min(it->second, s.seconds * 1e3);
+            auto [jt, first] = row.phaseCpuMs.emplace(s.phase, cpu[s.phase]);
+            if (!first) jt->second = std::min(jt->second, cpu[s.phase]);
+          }
         }
       }
-    }
   }
   std::string table = "\n--pipeline=ptxas -O3, phases only, on makeUnits kernels: ms (ns per instruction)\n";
   for (const auto& [units, row] : rows)
