@@ -276,12 +276,12 @@ Instr instruction(Opcode op, const FnCtx& ctx, bool lastOfFunction) {
   const OpInfo& info = in.info();
   if (op == Opcode::OPAQUE) {
     in.opaqueText = opaqueText();
-    for (int list = 0; list < 2; ++list) {
+    auto registers = [&](auto& list) { // dsts, then srcs: the draws in the same order as before
       int n = upTo(3);
-      for (int i = 0; i < n; ++i)
-        (list == 0 ? in.dsts.push_back(Operand::reg_(regFor(K_REG | K_PRED | K_BAR, false)))
-                   : in.srcs.push_back(Operand::reg_(regFor(K_REG | K_PRED | K_BAR, false))));
-    }
+      for (int i = 0; i < n; ++i) list.push_back(Operand::reg_(regFor(K_REG | K_PRED | K_BAR, false)));
+    };
+    registers(in.dsts);
+    registers(in.srcs);
     return in;
   }
   modifiers(in);
