@@ -96,8 +96,16 @@ std::string FnEmitter::bitwise3(uint32_t lut, const std::string& a, const std::s
   uint32_t f0 = lut & 0xF, f1 = (lut >> 4) & 0xF;
   if (f0 == f1) return fn2(f0, b, c);
   if (f0 == 0) return op2("and", a, fn2(f1, b, c));
-  if (f1 == 0) return op2("and", notOf(a), fn2(f0, b, c));
-  if (f0 == 0xF) return op2("or", notOf(a), fn2(f1, b, c));
+  // Each temporary is made in its own statement: arguments of one call are
+  // evaluated in an order the compiler chooses, and the names must not depend on it.
+  if (f1 == 0) {
+    std::string g = fn2(f0, b, c);
+    return op2("and", notOf(a), g);
+  }
+  if (f0 == 0xF) {
+    std::string g = fn2(f1, b, c);
+    return op2("or", notOf(a), g);
+  }
   if (f1 == 0xF) return op2("or", a, fn2(f0, b, c));
   std::string g0 = fn2(f0, b, c);
   if (f1 == (~f0 & 0xF)) return op2("xor", a, g0);
@@ -507,8 +515,9 @@ void FnEmitter::emitSetp(const Instr& in, const std::string& cmp, const std::str
   }
   const char* bop = op == Mod::OR ? "or" : op == Mod::XOR ? "xor" : "and";
   std::string p = predDst(in, 0);
-  if (qPT) emit(fmt::format("{}.{}{} {}, {}, {}, {};", cmp, bop, type, p, a, b, predText(c)));
-  else emit(fmt::format("{}.{}{} {}|{}, {}, {}, {};", cmp, bop, type, p, predDst(in, 1), a, b, predText(c)));
+  std::string cText = predText(c);
+  if (qPT) emit(fmt::format("{}.{}{} {}, {}, {}, {};", cmp, bop, type, p, a, b, cText));
+  else emit(fmt::format("{}.{}{} {}|{}, {}, {}, {};", cmp, bop, type, p, predDst(in, 1), a, b, cText));
 }
 
 void FnEmitter::emitConstCompare(const Instr& in, bool r) {

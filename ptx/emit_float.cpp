@@ -215,7 +215,8 @@ bool FnEmitter::emitFloat(const Instr& in) {
     auto r = in.mods.inGroup(ModGroup::IRound);
     std::string rnd = !r ? "rni" : *r == Mod::TRUNC ? "rzi" : *r == Mod::FLOOR ? "rmi" : "rpi";
     if (!f64) {
-      emit(fmt::format("cvt.{}{}.f32.f32 {}, {};", rnd, ftz ? ".ftz" : "", intDst(in, 0, 32), f32Src(in, 0)));
+      std::string a = f32Src(in, 0); // sources before the destination, in statements of their own
+      emit(fmt::format("cvt.{}{}.f32.f32 {}, {};", rnd, ftz ? ".ftz" : "", intDst(in, 0, 32), a));
       return true;
     }
     std::string t = temp(64), q = temp(1);
@@ -234,7 +235,10 @@ bool FnEmitter::emitFloat(const Instr& in) {
     if (in.op == Opcode::FSQRT) emit(fmt::format("sqrt{}.{} {}, {};", mods, type, d, src(0)));
     else if (a.kind == Operand::Kind::FImm && a.fimm == 1.0 && !a.neg && !a.abs)
       emit(fmt::format("rcp{}.{} {}, {};", mods, type, d, src(1)));
-    else emit(fmt::format("div{}.{} {}, {}, {};", mods, type, d, src(0), src(1)));
+    else {
+      std::string x = src(0), y = src(1);
+      emit(fmt::format("div{}.{} {}, {}, {};", mods, type, d, x, y));
+    }
     if (f64) emitCanonicalNaN64(in, d, temp(1));
     return true;
   }
@@ -243,7 +247,8 @@ bool FnEmitter::emitFloat(const Instr& in) {
     if (!fn) fail(in.loc, fmt::format("{}: MUFU names no function", printInstr(f, in)));
     const char* name = *fn == Mod::RCP ? "rcp" : *fn == Mod::SQRT ? "sqrt" : *fn == Mod::RSQ ? "rsqrt"
                      : *fn == Mod::EX2 ? "ex2" : *fn == Mod::LG2 ? "lg2" : *fn == Mod::SIN ? "sin" : "cos";
-    emit(fmt::format("{}.approx{}.f32 {}, {};", name, in.has(Mod::FTZ) ? ".ftz" : "", intDst(in, 0, 32), f32Src(in, 0)));
+    std::string a = f32Src(in, 0);
+    emit(fmt::format("{}.approx{}.f32 {}, {};", name, in.has(Mod::FTZ) ? ".ftz" : "", intDst(in, 0, 32), a));
     return true;
   }
   case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: {
@@ -253,8 +258,10 @@ bool FnEmitter::emitFloat(const Instr& in) {
     std::string mods = fmt::format(".rn{}{}", in.has(Mod::FTZ) ? ".ftz" : "", in.has(Mod::SAT) ? ".sat" : "");
     std::string type = bf ? "bf16x2" : "f16x2";
     std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32, true);
-    if (in.op == Opcode::HFMA2)
-      emit(fmt::format("fma{}.{} {}, {}, {}, {};", mods, type, intDst(in, 0, 32), a, b, intSrc(in, 2, 32, true)));
+    if (in.op == Opcode::HFMA2) {
+      std::string c = intSrc(in, 2, 32, true);
+      emit(fmt::format("fma{}.{} {}, {}, {}, {};", mods, type, intDst(in, 0, 32), a, b, c));
+    }
     else
       emit(fmt::format("{}{}.{} {}, {}, {};", in.op == Opcode::HADD2 ? "add" : "mul", mods, type, intDst(in, 0, 32), a, b));
     return true;

@@ -365,15 +365,37 @@ void FunctionLowerer::commit() {
   pendingTemps_.clear();
 }
 
-// Drops what a lowering that declined had emitted, and its temporaries' names.
+// Drops what a lowering that declined had emitted, and its temporaries' names
+// and numbers. The numbers matter: a lowering may decline after making some
+// temporaries or before, depending on the order in which the compiler
+// evaluated a call's arguments, and the next instruction's must not depend on it.
 void FunctionLowerer::rollback() {
   pending_.clear();
+  uint32_t temps[ori::kNumRegFiles] = {};
   for (ori::Reg r : pendingTemps_) {
     regNamesUsed_.erase(f_.regNames[r]);
     f_.regNames.erase(r);
     f_.regTypes.erase(r);
+    ++temps[int(r.file)];
   }
+  for (int file = 0; file < ori::kNumRegFiles; ++file)
+    if (f_.nextReg[file] == regMark_[file] + temps[file]) f_.nextReg[file] = regMark_[file];
   pendingTemps_.clear();
+}
+
+// Gives each register the operands name its number, in the order they are
+// written. A lowering evaluates a destination and its sources as arguments of
+// one call, in an order C++ leaves to the compiler (GCC and Clang differ), so
+// numbering registers on first use there would make the output depend on it.
+void FunctionLowerer::numberRegisters(const Operand& o) {
+  if ((o.kind == Operand::Kind::Name || o.kind == Operand::Kind::Address) && !o.name.empty()) {
+    NameRef ref = resolve(o.name);
+    // The check source() and opaque() make, made here first so that the
+    // diagnostic names the first such operand whatever the evaluation order.
+    if (o.name[0] == '%' && ref.kind == NameRef::None && !isUnmodelledSpecialRegister(o.name))
+      fail(o.loc, fmt::format("undeclared register '{}'", o.name));
+  }
+  for (const Operand& e : o.elems) numberRegisters(e);
 }
 
 void FunctionLowerer::statement(const Statement& s) {
@@ -405,6 +427,8 @@ void FunctionLowerer::instruction(const Instruction& pi) {
       fail(pi.guard->loc, fmt::format("guard '{}' is not a declared predicate register", pi.guard->name));
     guard_ = ori::Operand::reg_(g.reg, pi.guard->negated);
   }
+  for (const Operand& o : pi.operands) numberRegisters(o);
+  std::copy(std::begin(f_.nextReg), std::end(f_.nextReg), std::begin(regMark_));
   if (lowerInstruction(pi)) {
     commit();
   } else {

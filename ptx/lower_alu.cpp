@@ -17,7 +17,9 @@ ori::Reg FunctionLowerer::destination(const Operand& o) {
   if (o.kind != Operand::Kind::Name) throw NotNative{};
   NameRef r = resolve(o.name);
   if (r.kind != NameRef::Register) {
-    if (o.name[0] == '%' && r.kind == NameRef::None) fail(o.loc, fmt::format("undeclared register '{}'", o.name));
+    // As in source(), so that which of the two fails first cannot matter.
+    if (o.name[0] == '%' && r.kind == NameRef::None && !isUnmodelledSpecialRegister(o.name))
+      fail(o.loc, fmt::format("undeclared register '{}'", o.name));
     throw NotNative{};
   }
   return r.reg;

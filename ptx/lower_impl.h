@@ -103,9 +103,11 @@ private:
   std::vector<std::pair<uint32_t, const BranchTargets*>> tableUses_;
   void commit();
   void rollback();
+  void numberRegisters(const Operand& o);
 
   std::vector<ori::Instr> pending_;
   std::vector<ori::Reg> pendingTemps_;
+  uint32_t regMark_[ori::kNumRegFiles] = {}; // f_.nextReg before the current lowering
   std::string pendingLabel_;
   SrcLoc pendingLabelLoc_;
   std::map<std::string, uint32_t> tableIndex_;

@@ -287,6 +287,16 @@ TEST(PtxEmitModule, VersionFollowsTargetAndFeatures) {
   EXPECT_HAS(t, ".target sm_80\n");
 }
 
+TEST(PtxEmitModule, BitwiseTemporariesInStatementOrder) {
+  // Before sm_50, table 0x08 is !a & (b & c): the Shannon expansion on a makes
+  // g = b & c first, then !a, then their AND. Each temporary is made in a
+  // statement of its own, so the names and the order of the lines are the same
+  // whichever order the compiler evaluates a call's arguments in (it made
+  // !a first under Clang and g first under GCC).
+  std::string t = emitOk(".ptx \".version 6.0\"\n.ptx \".target sm_35\"\n" + kernel("  LOP3.LUT R1, R1, R2, R3, 0x8"));
+  EXPECT_HAS(t, "and.b32 %ori_tr0, %ori_r2, %ori_r3;\n  not.b32 %ori_tr1, %ori_r1;\n  and.b32 %ori_tr2, %ori_tr1, %ori_tr0;");
+}
+
 TEST(PtxEmitModule, DeclarationsAndPerformanceDirectives) {
   std::string t = emitOk(".func (.u32 r) ext(.u32 x);\n"
                          ".func helper()\n{\n  RET\n}\n"

@@ -232,6 +232,40 @@ TEST(OpaqueFamily, TextKeepsPlaceholders) {
 
 // ---- Errors ----
 
+// The register a name stands for is numbered when an operand first names it,
+// in the order the operands are written: %c (mov) R0, then %b (add's
+// destination) R1, then %a R2. Numbering on first use inside a lowering would
+// follow the order the compiler evaluates a call's arguments in.
+TEST(PtxLowerNumbering, RegistersInOperandOrder) {
+  ori::ParseResult r = ori::ptx::parseAndLower(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                                               ".reg .b32 %a, %b, %c;\nmov.u32 %c, 1;\nadd.s32 %b, %a, %c;\nret;\n}\n",
+                                               "order.ptx");
+  ASSERT_TRUE(r.module) << r.error->str();
+  const ori::Function& f = r.module->functions.at(0);
+  EXPECT_EQ(f.regNames.at(ori::R(0)), "%c");
+  EXPECT_EQ(f.regNames.at(ori::R(1)), "%b");
+  EXPECT_EQ(f.regNames.at(ori::R(2)), "%a");
+}
+
+// A lowering that declines gives back the numbers of the temporaries it made:
+// sub.s64 moves `g` into a temporary (R1) before it finds that it cannot
+// negate INT64_MIN and the instruction stays OPAQUE. %r1 is then R1 and the
+// add's S2R temporary R2, as if the sub had never been tried.
+TEST(PtxLowerNumbering, DeclinedLoweringGivesBackItsTemporaries) {
+  ori::ParseResult r = ori::ptx::parseAndLower(
+      ".version 8.0\n.target sm_90\n.address_size 64\n.global .b32 g;\n.visible .entry k()\n{\n"
+      ".reg .b64 %rd<3>;\n.reg .b32 %r<3>;\nsub.s64 %rd1, g, 0x8000000000000000;\nadd.s32 %r1, %tid.x, 1;\n"
+      "st.global.u32 [%rd1], %r1;\nret;\n}\n",
+      "declined.ptx");
+  ASSERT_TRUE(r.module) << r.error->str();
+  const ori::Function& f = r.module->functions.at(0);
+  ASSERT_EQ(f.blocks.at(0).instrs.at(0).op, ori::Opcode::OPAQUE);
+  EXPECT_EQ(f.regNames.at(ori::R(0)), "%rd1");
+  EXPECT_EQ(f.regNames.at(ori::R(1)), "%r1");
+  EXPECT_EQ(f.regNames.at(ori::R(2)), "%ori_t2");
+  EXPECT_EQ(f.nextReg[int(ori::RegFile::R)], 3u);
+}
+
 TEST(PtxLowerErrors, UndeclaredRegister) {
   ori::ParseResult r = ori::ptx::parseAndLower(
       ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<2>;\nadd.s32 %r1, %r7, 1;\nret;\n}\n",
