@@ -242,7 +242,7 @@ std::optional<Instr> selectAsCopy(const Instr& in, std::optional<bool> known) {
 bool isPureComputation(const Instr& in) {
   if (in.isGuarded() || in.op == Opcode::OPAQUE) return false;
   if (in.info().is(CONTROL | SIDE_EFFECT | MEMORY | BARRIER | CONVERGENCE | CALL_ | VARIADIC)) return false;
-  if (in.op == Opcode::S2R && !in.srcs.empty()) {
+  if (in.op == Opcode::S2R && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::SReg) {
     switch (in.srcs[0].sreg) {
     case SpecialReg::CLOCKLO: case SpecialReg::CLOCKHI: case SpecialReg::GLOBALTIMERLO:
     case SpecialReg::GLOBALTIMERHI:

@@ -77,11 +77,18 @@ struct Operand {
   bool abs = false;    // |R1|
   bool hasReg = false; // CBank and Mem: an index/base register is present
   Reg reg{};
-  SpecialReg sreg{};
-  uint32_t bank = 0;
-  uint32_t target = 0;
-  int64_t imm = 0;
-  double fimm = 0;
+  // Fields no kind uses together share their storage, so that an operand is
+  // 32 bytes and an instruction's operands take fewer cache lines. Read only
+  // the field of the operand's kind (operator== and the printer go by kind).
+  union {
+    uint32_t bank = 0; // CBank
+    uint32_t target;   // Label, JumpTable
+    SpecialReg sreg;   // SReg
+  };
+  union {
+    int64_t imm = 0; // Imm; the offset of CBank and Mem
+    double fimm;     // FImm
+  };
   Symbol sym;
 
   static Operand reg_(Reg r, bool negated = false);
@@ -105,6 +112,7 @@ struct Operand {
 
 // Operands are copied and moved as bytes by the instruction's operand lists.
 static_assert(std::is_trivially_copyable_v<Operand>);
+static_assert(sizeof(Operand) == 32);
 
 // An instruction's destinations and sources: one destination and three
 // sources are stored in the instruction, more on the heap (ir/inline_vector.h).
@@ -121,7 +129,7 @@ struct Instr {
   std::optional<Operand> guard; // a predicate register operand; neg = @!P
   DstList dsts;
   SrcList srcs;
-  std::string opaqueText; // OPAQUE only: the original instruction text
+  Symbol opaqueText;      // OPAQUE only: the original instruction text (interned: 8 bytes)
   SrcLoc loc;             // where it came from; not part of equality
 
   const OpInfo& info() const { return opInfo(op); }

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <mutex>
+#include <ostream>
 #include <unordered_set>
 
 namespace ori {
@@ -25,6 +26,8 @@ const std::string* Symbol::intern(std::string_view name) {
   if (it == table->end()) it = table->emplace(name).first;
   return &*it;
 }
+
+std::ostream& operator<<(std::ostream& out, Symbol s) { return out << s.str(); }
 
 const std::string& Symbol::empty_() {
   static const std::string empty;

@@ -1,12 +1,15 @@
 // An interned name: a symbol of an operand (a variable, function, parameter or
-// texture name). Every distinct name is stored once for the life of the
-// program, so a Symbol is one pointer: copying and comparing it costs nothing,
-// and an Operand holding one is 48 bytes instead of 72.
-// Names are never freed; a program reading many modules keeps each distinct
-// name it met (names are few: labels are block indices, not Symbols).
+// texture name), or the text of an OPAQUE instruction. Every distinct string
+// is stored once for the life of the program, so a Symbol is one pointer:
+// copying and comparing it costs nothing, and an Operand holding one is 32
+// bytes instead of 56.
+// Strings are never freed; a program reading many modules keeps each distinct
+// one it met (they are few: labels are block indices, not Symbols, and OPAQUE
+// instructions are 0.07% of the corpus's).
 #pragma once
 
 #include <compare>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -47,6 +50,7 @@ inline std::string operator+(const std::string& a, Symbol b) { return a + b.str(
 inline std::string operator+(Symbol a, const std::string& b) { return a.str() + b; }
 inline std::string operator+(const char* a, Symbol b) { return a + b.str(); }
 inline std::string operator+(Symbol a, const char* b) { return a.str() + b; }
+std::ostream& operator<<(std::ostream& out, Symbol s); // the text (test messages print it)
 
 } // namespace ori
 
