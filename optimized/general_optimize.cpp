@@ -26,6 +26,7 @@
 #include "interp/evaluate.h"
 #include "ir/general_optimize.h"
 #include "ir/general_optimize_evaluate.h"
+#include "ir/inline_vector.h"
 #include "optimized/liveness_subset.h"
 #include "optimized/optimized.h"
 
@@ -96,6 +97,10 @@ public:
       }
     }
     start_.push_back(count);
+    isPredicate_.resize(regCount);
+    for (uint32_t i = 0; i < regCount; ++i) isPredicate_[i] = regs_.index.reg(i).isPredicate();
+    predicateDefs_.resize(regs_.blocks.size());
+    predicateDefsKnown_.assign(regs_.blocks.size(), 0);
     mask_.assign(count, 0);
     uses_.assign(count, 0);
     ours_.assign(count, 0);
@@ -202,13 +207,36 @@ private:
           if (writesRegister(instrs[i], p.reg)) return classify(instrs[i]);
         continue;
       }
-      const auto& regs = regs_.blocks[q]; // the same question, without reading the instructions
-      for (size_t i = regs.size(); i-- > 0;) {
-        const uint32_t* defs = regs_.defs(regs[i]);
-        if (std::find(defs, defs + regs[i].defs, r) != defs + regs[i].defs) return classify(instrs[i]);
-      }
+      for (const PredicateDef& d : predicateDefs(q)) // the same question, without a walk over q
+        if (d.reg == r) return classify(instrs[d.last]);
     }
     return std::nullopt;
+  }
+
+  struct PredicateDef {
+    uint32_t reg, last; // dense id, index of its last write in the block
+  };
+  // The last write of each predicate register in block b, as regs_ has it:
+  // what knownPredicate's backward scan asks of a predecessor, in a list of a
+  // few entries instead of a walk over the block. Made when first asked for,
+  // and made again after a walk changes an instruction of b (no rule changes
+  // which predicates an instruction writes today; the list stays exact if one does).
+  const InlineVector<PredicateDef, 2>& predicateDefs(uint32_t b) {
+    auto& list = predicateDefs_[b];
+    if (predicateDefsKnown_[b]) return list;
+    predicateDefsKnown_[b] = 1;
+    list.clear();
+    const auto& block = regs_.blocks[b];
+    for (uint32_t i = 0; i < block.size(); ++i) {
+      const uint32_t* defs = regs_.defs(block[i]);
+      for (uint32_t d = 0; d < block[i].defs; ++d) {
+        if (!isPredicate_[defs[d]]) continue;
+        auto it = std::find_if(list.begin(), list.end(), [&](const PredicateDef& e) { return e.reg == defs[d]; });
+        if (it == list.end()) list.push_back(PredicateDef{defs[d], i});
+        else it->last = i;
+      }
+    }
+    return list;
   }
 
   // Whether a copy into register r (dense id) reaches the current point of
@@ -339,8 +367,12 @@ private:
       if (changed) {
         if (control || in.info().is(CONTROL)) controlTouched_ = true;
         InstrRegs& r = regs_.blocks[b][i];
-        if (stale_ || !refreshInstrRegs(regs_, r, in)) stale_ = true;
-        else r.passBits = passBits(in);
+        if (stale_ || !refreshInstrRegs(regs_, r, in)) {
+          stale_ = true;
+        } else {
+          r.passBits = passBits(in);
+          predicateDefsKnown_[b] = 0;
+        }
       }
       changed = changed || changedBefore;
       // The copy this instruction makes, judged before its own writes.
@@ -388,6 +420,9 @@ private:
   std::vector<Avail> avail_;
   std::vector<uint32_t> availStamp_, version_, zextStamp_, defStamp_, lastDef_;
   std::vector<uint8_t> zext_, always_; // always_: alwaysZeroExtended, by dense id
+  std::vector<uint8_t> isPredicate_;   // by dense id, for the registers of regs_
+  std::vector<InlineVector<PredicateDef, 2>> predicateDefs_; // per block (two fit without an allocation)
+  std::vector<uint8_t> predicateDefsKnown_;
   uint32_t stamp_ = 0;
   std::vector<uint16_t> mask_; // per instruction, flat (start_)
   std::vector<uint32_t> uses_;
