@@ -97,8 +97,6 @@ public:
       }
     }
     start_.push_back(count);
-    isPredicate_.resize(regCount);
-    for (uint32_t i = 0; i < regCount; ++i) isPredicate_[i] = regs_.index.reg(i).isPredicate();
     predicateDefs_.resize(regs_.blocks.size());
     predicateDefsKnown_.assign(regs_.blocks.size(), 0);
     mask_.assign(count, 0);
@@ -230,7 +228,7 @@ private:
     for (uint32_t i = 0; i < block.size(); ++i) {
       const uint32_t* defs = regs_.defs(block[i]);
       for (uint32_t d = 0; d < block[i].defs; ++d) {
-        if (!isPredicate_[defs[d]]) continue;
+        if (!regs_.index.reg(defs[d]).isPredicate()) continue;
         auto it = std::find_if(list.begin(), list.end(), [&](const PredicateDef& e) { return e.reg == defs[d]; });
         if (it == list.end()) list.push_back(PredicateDef{defs[d], i});
         else it->last = i;
@@ -420,7 +418,6 @@ private:
   std::vector<Avail> avail_;
   std::vector<uint32_t> availStamp_, version_, zextStamp_, defStamp_, lastDef_;
   std::vector<uint8_t> zext_, always_; // always_: alwaysZeroExtended, by dense id
-  std::vector<uint8_t> isPredicate_;   // by dense id, for the registers of regs_
   std::vector<InlineVector<PredicateDef, 2>> predicateDefs_; // per block (two fit without an allocation)
   std::vector<uint8_t> predicateDefsKnown_;
   uint32_t stamp_ = 0;

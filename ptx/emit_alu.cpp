@@ -515,9 +515,8 @@ void FnEmitter::emitSetp(const Instr& in, const std::string& cmp, const std::str
   }
   const char* bop = op == Mod::OR ? "or" : op == Mod::XOR ? "xor" : "and";
   std::string p = predDst(in, 0);
-  std::string cText = predText(c);
-  if (qPT) emit(fmt::format("{}.{}{} {}, {}, {}, {};", cmp, bop, type, p, a, b, cText));
-  else emit(fmt::format("{}.{}{} {}|{}, {}, {}, {};", cmp, bop, type, p, predDst(in, 1), a, b, cText));
+  if (qPT) emit(fmt::format("{}.{}{} {}, {}, {}, {};", cmp, bop, type, p, a, b, predText(c)));
+  else emit(fmt::format("{}.{}{} {}|{}, {}, {}, {};", cmp, bop, type, p, predDst(in, 1), a, b, predText(c)));
 }
 
 void FnEmitter::emitConstCompare(const Instr& in, bool r) {
