@@ -20,11 +20,9 @@
 #include <algorithm>
 #include <cstring>
 #include <cstdint>
-#include <deque>
 #include <iterator>
 #include <vector>
 
-#include "optimized/bitvector.h"
 #include "optimized/liveness_solver.h"
 #include "optimized/optimized.h"
 #include "optimized/reg_index.h"
@@ -33,17 +31,16 @@ namespace ori::optimized {
 
 namespace {
 
-// computeLiveness's LiveIn of every block, on the registers as `all` numbers
-// them (one set for every file, as the walk below wants them), without reading
-// the IR again: gen and kill from the instructions' registers, then the
-// bitvector solver. The equations are computeLiveness's, so is the answer.
-void solveLiveIn(const std::vector<std::vector<InstrRegs>>& regs, const FunctionRegs& all, const CfgFacts& cfg,
-                 const std::vector<uint32_t>& order, std::vector<BitVector>& in) {
-  const uint32_t n = uint32_t(regs.size()), bits = uint32_t(all.index.size());
-  if (bits == 0) return; // the sets have no words
-  LivenessSets sets(n, bits);
-  for (uint32_t b = 0; b < n; ++b) {
+// computeLiveness's LiveIn of every block into `sets`, on the registers as
+// `all` numbers them (one set for every file, as the walk below wants them),
+// without reading the IR again: gen and kill from the instructions' registers,
+// then the bitvector solver. The equations are computeLiveness's, so is the
+// answer. Every set of `sets` is made anew.
+void solveLiveIn(const FunctionRegs& all, const CfgFacts& cfg, const std::vector<uint32_t>& order, LivenessSets& sets) {
+  const auto& regs = all.blocks;
+  for (uint32_t b = 0; b < regs.size(); ++b) {
     uint32_t *gen = sets.gen(b), *kill = sets.kill(b);
+    std::memset(gen, 0, 4 * size_t(sets.words()) * sizeof(uint32_t)); // gen, kill, in, out side by side
     for (size_t i = regs[b].size(); i-- > 0;) {
       const InstrRegs& r = regs[b][i];
       const uint32_t* defs = all.defs(r);
@@ -57,7 +54,6 @@ void solveLiveIn(const std::vector<std::vector<InstrRegs>>& regs, const Function
     }
   }
   solveLiveness(sets, cfg, order);
-  for (uint32_t b = 0; b < n; ++b) std::memcpy(in[b].words(), sets.in(b), in[b].wordCount() * sizeof(uint32_t));
 }
 
 } // namespace
@@ -67,26 +63,34 @@ uint32_t oriPerformLiveDead(Function& f) {
   if (n == 0) return 0;
   const CfgFacts cfg = computeCfg(f);
   FunctionRegs all = functionRegs(f);
-  const RegIndex& number = all.index;
   auto& regs = all.blocks;
 
   const std::vector<uint32_t> order = solverOrder(cfg); // postorder, then the unreachable blocks
 
   uint32_t removed = 0;
-  std::vector<BitVector> in(n, BitVector(number.size()));
-  BitVector live(number.size());
+  // The walk shrinks each block's LiveIn in place, in the solver's sets: one
+  // arena for the function rather than a heap object per block (in the
+  // pipeline at 1M instructions, each of phases 16/33/61/84 went from about
+  // 150 to 110 ns per instruction: docs/performance.md, "Ninth session").
+  LivenessSets sets(uint32_t(n), all.index.size());
+  const size_t words = sets.words();
+  std::vector<uint32_t> live(words);
   std::vector<char> queued(n, 0), dead;
+  std::vector<uint32_t> work; // first in, first out: work[head] is next
+  work.reserve(n);
   for (uint32_t roundRemoved = 1; roundRemoved;) {
     roundRemoved = 0;
-    solveLiveIn(regs, all, cfg, order, in);
-    std::deque<uint32_t> work(order.begin(), order.end());
+    solveLiveIn(all, cfg, order, sets);
+    work.assign(order.begin(), order.end());
     std::fill(queued.begin(), queued.end(), 1);
-    while (!work.empty()) {
-      const uint32_t b = work.front();
-      work.pop_front();
+    for (size_t head = 0; head < work.size(); ++head) {
+      const uint32_t b = work[head];
       queued[b] = 0;
-      live.clear();
-      for (uint32_t s : cfg.succs[b]) live |= in[s];
+      std::fill(live.begin(), live.end(), 0);
+      for (uint32_t s : cfg.succs[b]) {
+        const uint32_t* in = sets.in(s);
+        for (size_t w = 0; w < words; ++w) live[w] |= in[w];
+      }
       auto& instrs = regs[b];
       dead.assign(instrs.size(), 0);
       bool any = false;
@@ -95,14 +99,14 @@ uint32_t oriPerformLiveDead(Function& f) {
         const uint32_t* defs = all.defs(r);
         const uint32_t* uses = all.uses(r);
         bool anyDefLive = false;
-        for (uint32_t k = 0; k < r.defs; ++k) anyDefLive = anyDefLive || live.testBit(defs[k]);
+        for (uint32_t k = 0; k < r.defs; ++k) anyDefLive = anyDefLive || testBit(live.data(), defs[k]);
         if (!anyDefLive && !r.kept) {
           dead[i] = any = true;
           continue;
         }
         if (!r.guarded)
-          for (uint32_t k = 0; k < r.defs; ++k) live.clearBit(defs[k]);
-        for (uint32_t k = 0; k < r.uses; ++k) live.setBit(uses[k]);
+          for (uint32_t k = 0; k < r.defs; ++k) clearBit(live.data(), defs[k]);
+        for (uint32_t k = 0; k < r.uses; ++k) setBit(live.data(), uses[k]);
       }
       if (any) {
         size_t k = 0;
@@ -119,8 +123,9 @@ uint32_t oriPerformLiveDead(Function& f) {
         code.resize(k);
         instrs.resize(k);
       }
-      if (!(live == in[b])) {
-        in[b] = live;
+      uint32_t* in = sets.in(b);
+      if (!std::equal(live.begin(), live.end(), in)) {
+        std::copy(live.begin(), live.end(), in);
         for (uint32_t p : cfg.preds[b])
           if (!queued[p]) {
             queued[p] = 1;
