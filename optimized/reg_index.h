@@ -74,10 +74,43 @@ struct InstrRegs {
   bool control = false;               // ends its block (OpFlag CONTROL)
   uint8_t passBits = 0;               // the pass's own per-instruction facts (functionRegs's visitor)
 };
+
+// One block's entries: a range of FunctionRegs::instrs. The passes only ever
+// remove instructions, so a range only shrinks (resize) or moves to another
+// block's slot when empty blocks are dropped.
+class BlockRegs {
+public:
+  BlockRegs() = default;
+  BlockRegs(InstrRegs* data, uint32_t size) : data_(data), size_(size) {}
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  InstrRegs& operator[](size_t i) { return data_[i]; }
+  const InstrRegs& operator[](size_t i) const { return data_[i]; }
+  InstrRegs* begin() { return data_; }
+  InstrRegs* end() { return data_ + size_; }
+  const InstrRegs* begin() const { return data_; }
+  const InstrRegs* end() const { return data_ + size_; }
+  void resize(size_t k) { size_ = uint32_t(std::min<size_t>(k, size_)); } // shrinks only
+
+private:
+  InstrRegs* data_ = nullptr;
+  uint32_t size_ = 0;
+};
+
+// Every block's entries lie in one array, block after block (not a vector per
+// block: at 1M instructions the heap objects per block cost more than the
+// scan, docs/performance.md "Ninth session"). blocks[b] points into instrs,
+// so a FunctionRegs moves but is never copied.
 struct FunctionRegs {
   RegIndex index;
   std::vector<uint32_t> nums;
-  std::vector<std::vector<InstrRegs>> blocks;
+  std::vector<InstrRegs> instrs;
+  std::vector<BlockRegs> blocks;
+  FunctionRegs() = default;
+  FunctionRegs(FunctionRegs&&) = default;
+  FunctionRegs& operator=(FunctionRegs&&) = default;
+  FunctionRegs(const FunctionRegs&) = delete;
+  FunctionRegs& operator=(const FunctionRegs&) = delete;
   const uint32_t* defs(const InstrRegs& r) const { return nums.data() + r.start; }
   const uint32_t* uses(const InstrRegs& r) const { return nums.data() + r.start + r.defs; }
 };
@@ -89,11 +122,14 @@ template <class Visit>
 FunctionRegs functionRegs(const Function& f, Visit&& visit) {
   FunctionRegs out;
   std::vector<Reg> regs;
-  out.blocks.resize(f.blocks.size());
-  for (size_t b = 0; b < f.blocks.size(); ++b) {
-    out.blocks[b].reserve(f.blocks[b].instrs.size());
-    for (const Instr& in : f.blocks[b].instrs) {
-      InstrRegs& r = out.blocks[b].emplace_back();
+  size_t total = 0;
+  for (const Block& blk : f.blocks) total += blk.instrs.size();
+  out.instrs.reserve(total); // never grows after: blocks point into it
+  out.blocks.reserve(f.blocks.size());
+  for (const Block& blk : f.blocks) {
+    const size_t first = out.instrs.size();
+    for (const Instr& in : blk.instrs) {
+      InstrRegs& r = out.instrs.emplace_back();
       r.start = uint32_t(regs.size());
       forEachDef(in, [&](Reg d) { regs.push_back(d); });
       r.defs = uint32_t(regs.size()) - r.start;
@@ -104,6 +140,7 @@ FunctionRegs functionRegs(const Function& f, Visit&& visit) {
       r.control = in.info().is(CONTROL);
       visit(in, r);
     }
+    out.blocks.emplace_back(out.instrs.data() + first, uint32_t(blk.instrs.size()));
   }
   out.index = RegIndex(regs);
   out.nums.resize(regs.size());
