@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/prefetch.h"
 #include "optimized/fnv_map.h"
 #include "optimized/optimized.h"
 
@@ -126,6 +127,7 @@ CfgFacts computeCfg(const Function& f) {
     for (uint32_t b = 0; b < n; ++b) {
       if (b + 32 < n) succMap.prefetch(b + 32);
       if (b + 16 < n) succMap.prefetchChain(b + 16);
+      prefetchLastInstr(f, b + kPrefetchBlocksAhead);
       const uint32_t start = uint32_t(edges.size());
       appendSuccessors(f, b, edges, seen);
       const uint32_t count = uint32_t(edges.size()) - start;
@@ -188,6 +190,7 @@ std::vector<uint32_t> computeRpo(const Function& f) {
   std::vector<uint32_t> succStart(size_t(n) + 1), edges, seen(n, 0);
   edges.reserve(size_t(n) + n / 2);
   for (uint32_t b = 0; b < n; ++b) {
+    prefetchLastInstr(f, b + kPrefetchBlocksAhead);
     succStart[b] = uint32_t(edges.size());
     appendSuccessors(f, b, edges, seen);
   }

@@ -1,0 +1,27 @@
+// A hint for walks that read one instruction of each block (its last, for
+// the block's successors): start loading that instruction a few blocks ahead.
+//
+// Each block's instructions are a heap array of their own, so such a walk
+// reads one line here and one there, which the hardware prefetcher does not
+// foresee; once a function no longer fits in the caches (1M instructions are
+// about 220 MB), the walk waits for memory at every block. A hint never
+// changes what a walk computes (docs/performance.md, "Ninth session").
+#pragma once
+
+#include <cstddef>
+
+#include "ir/ir.h"
+
+namespace ori {
+
+// How many blocks ahead of the one being read to ask for.
+constexpr size_t kPrefetchBlocksAhead = 8;
+
+// Block b's last instruction, when f has a block b and it is not empty.
+inline void prefetchLastInstr(const Function& f, size_t b) {
+  if (b >= f.blocks.size() || f.blocks[b].instrs.empty()) return;
+  const char* p = reinterpret_cast<const char*>(&f.blocks[b].instrs.back());
+  for (size_t at = 0; at < sizeof(Instr); at += 64) __builtin_prefetch(p + at);
+}
+
+} // namespace ori
