@@ -24,4 +24,14 @@ inline void prefetchLastInstr(const Function& f, size_t b) {
   for (size_t at = 0; at < sizeof(Instr); at += 64) __builtin_prefetch(p + at);
 }
 
+// The first lines of block b's instructions (up to 4 KB), for walks that
+// read a whole block they will reach a while later.
+inline void prefetchBlock(const Function& f, size_t b) {
+  if (b >= f.blocks.size()) return;
+  const auto& instrs = f.blocks[b].instrs;
+  const char* p = reinterpret_cast<const char*>(instrs.data());
+  const size_t bytes = instrs.size() * sizeof(Instr) < 4096 ? instrs.size() * sizeof(Instr) : 4096;
+  for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
+}
+
 } // namespace ori

@@ -1,5 +1,5 @@
 // Unreachable-block erase (spec/003 OriBranchOpt "Transformation 2") in
-// place: an explicit-stack walk marks what bix 0 reaches along CFG edges and
+// place: a breadth-first walk marks what bix 0 reaches along CFG edges and
 // label operands, the kept blocks slide down, and one pass renumbers labels
 // and jump tables. The rules (which blocks stay, why no BRA is needed, which
 // tables go) are those of reference/erase_unreachable_blocks.cpp. Plus
@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "ir/prefetch.h"
 #include "optimized/optimized.h"
 
 namespace ori::optimized {
@@ -20,15 +21,17 @@ std::vector<uint32_t> eraseUnreachableBlocks(Function& f) {
   std::vector<uint8_t> reach(n, 0);
   std::vector<uint32_t> work{0}, succs, seen(n, 0);
   reach[0] = 1;
+  // First in, first out: a block is read a while after it was found, so its
+  // instructions are asked for when it is found.
   auto visit = [&](uint32_t s) {
     if (s < n && !reach[s]) {
       reach[s] = 1;
       work.push_back(s);
+      prefetchBlock(f, s);
     }
   };
-  while (!work.empty()) {
-    const uint32_t b = work.back();
-    work.pop_back();
+  for (size_t head = 0; head < work.size(); ++head) {
+    const uint32_t b = work[head];
     succs.clear();
     appendSuccessors(f, b, succs, seen);
     for (uint32_t s : succs) visit(s);
