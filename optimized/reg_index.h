@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -90,7 +91,10 @@ public:
   InstrRegs* end() { return data_ + size_; }
   const InstrRegs* begin() const { return data_; }
   const InstrRegs* end() const { return data_ + size_; }
-  void resize(size_t k) { size_ = uint32_t(std::min<size_t>(k, size_)); } // shrinks only
+  void resize(size_t k) { // shrinks only: the entries past the range are another block's
+    assert(k <= size_);
+    size_ = uint32_t(std::min<size_t>(k, size_));
+  }
 
 private:
   InstrRegs* data_ = nullptr;
