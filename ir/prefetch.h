@@ -8,7 +8,7 @@
 // caches (1M instructions are about 220 MB), such a walk waits for memory at
 // every block. Walks that read every instruction in block order gained
 // nothing from hints in measurements, so they have none. A hint never changes
-// what a walk computes (docs/performance.md, "Ninth session").
+// what a walk computes (docs/performance.md, "Heap objects per block").
 #pragma once
 
 #include <algorithm>

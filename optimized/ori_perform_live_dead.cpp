@@ -71,7 +71,7 @@ uint32_t oriPerformLiveDead(Function& f) {
   // The walk shrinks each block's LiveIn in place, in the solver's sets: one
   // arena for the function rather than a heap object per block (in the
   // pipeline at 1M instructions, each of phases 16/33/61/84 went from about
-  // 150 to 110 ns per instruction: docs/performance.md, "Ninth session").
+  // 150 to 110 ns per instruction: docs/performance.md, "Heap objects per block").
   LivenessSets sets(uint32_t(n), all.index.size());
   const size_t words = sets.words();
   std::vector<uint32_t> live(words);
