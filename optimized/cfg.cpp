@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "ir/prefetch.h"
 #include "optimized/fnv_map.h"
 #include "optimized/optimized.h"
+#include "optimized/prefetch.h"
 
 namespace ori::optimized {
 namespace {

@@ -9,8 +9,8 @@
 #include <span>
 #include <vector>
 
-#include "ir/prefetch.h"
 #include "optimized/optimized.h"
+#include "optimized/prefetch.h"
 
 namespace ori::optimized {
 

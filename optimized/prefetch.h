@@ -8,7 +8,8 @@
 // caches (1M instructions are about 220 MB), such a walk waits for memory at
 // every block. Walks that read every instruction in block order gained
 // nothing from hints in measurements, so they have none. A hint never changes
-// what a walk computes (docs/performance.md, "Heap objects per block").
+// what a walk computes (docs/performance.md, "Heap objects per block"). The
+// reference half walks for clarity and takes none.
 #pragma once
 
 #include <algorithm>
@@ -16,7 +17,7 @@
 
 #include "ir/ir.h"
 
-namespace ori {
+namespace ori::optimized {
 
 // How many blocks ahead of the one being read to ask for.
 constexpr size_t kPrefetchBlocksAhead = 8;
@@ -39,4 +40,4 @@ inline void prefetchBlock(const Function& f, size_t b) {
   for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
 }
 
-} // namespace ori
+} // namespace ori::optimized
