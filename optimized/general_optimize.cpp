@@ -3,8 +3,8 @@
 // per block with the available copies in flat per-register arrays (registers
 // numbered densely at entry, a walk stamp instead of clearing them, a version
 // per register so that a copy dies when its source is written; the registers
-// always zero-extended found once at entry), walked again
-// until a walk changes nothing; then the liveness-gated local DCE in rounds
+// always zero-extended found once at entry), each instruction rewritten
+// until nothing applies to it; then the liveness-gated local DCE in rounds
 // of one backward pass each. Both ask liveness of a few registers only (the
 // copies' destinations; registers live into the entry), so they use
 // SubsetLiveness, not computeLiveness's blocks x registers bits.
@@ -73,6 +73,35 @@ bool sameShape(const FunctionRegs& regs, const Function& f) {
   return true;
 }
 
+// alwaysZeroExtended (ir/general_optimize.h) by dense id: general registers
+// every write of which zero-extends (guarded writes too), less those read
+// before written (computeLiveness's `uninitialized`, asked of these registers
+// only). Of the ids in `asked` (ascending) only, or of every register when null.
+std::vector<uint8_t> alwaysZeroExtendedIds(const FunctionRegs& regs, const CfgFacts& cfg,
+                                           const std::vector<uint32_t>* asked) {
+  const uint32_t regCount = regs.index.size();
+  std::vector<uint8_t> wanted(regCount, asked ? 0 : 1), written(regCount, 0), every(regCount, 1);
+  if (asked)
+    for (uint32_t r : *asked) wanted[r] = 1;
+  for (const auto& block : regs.blocks)
+    for (const InstrRegs& in : block) {
+      const uint32_t* defs = regs.defs(in);
+      for (uint32_t d = 0; d < in.defs; ++d) {
+        written[defs[d]] = 1;
+        every[defs[d]] &= in.passBits & kZeroExtends;
+      }
+    }
+  std::vector<uint32_t> zext;
+  for (uint32_t i = 0; i < regCount; ++i)
+    if (wanted[i] && written[i] && every[i] && regs.index.reg(i).isGeneral()) zext.push_back(i);
+  std::vector<uint8_t> always(regCount, 0);
+  if (zext.empty()) return always;
+  const SubsetLiveness live(regs, cfg, zext, /*entryOnly=*/true);
+  for (uint32_t k = 0; k < zext.size(); ++k)
+    if (!live.liveIntoEntry(k)) always[zext[k]] = 1;
+  return always;
+}
+
 // One round. `regs` describes f at entry (scanRegs) and is kept describing it
 // (the walks refresh the entries of what they rewrite; the DCE compacts them),
 // so that the DCE and the next round need not read the IR again; stale() says
@@ -81,20 +110,11 @@ class GeneralOptimizer {
 public:
   GeneralOptimizer(Function& f, const GeneralOptimizeOptions& opt, FunctionRegs& regs, const CfgFacts& cfg)
       : f_(f), opt_(opt), cfg_(cfg), regs_(regs) {
-    const uint32_t regCount = regs_.index.size();
-    std::vector<uint8_t> written(regCount, 0), every(regCount, 1);
-    start_.reserve(f.blocks.size() + 1);
+    start_.reserve(regs_.blocks.size() + 1);
     uint32_t count = 0;
     for (const auto& block : regs_.blocks) {
       start_.push_back(count);
-      for (const InstrRegs& in : block) {
-        const uint32_t* defs = regs_.defs(in);
-        for (uint32_t d = 0; d < in.defs; ++d) {
-          written[defs[d]] = 1;
-          every[defs[d]] &= in.passBits & kZeroExtends;
-        }
-        ++count;
-      }
+      count += uint32_t(block.size());
     }
     start_.push_back(count);
     predicateDefs_.resize(regs_.blocks.size());
@@ -102,28 +122,20 @@ public:
     mask_.assign(count, 0);
     uses_.assign(count, 0);
     ours_.assign(count, 0);
-    grow(regCount);
-    // Registers every write of which zero-extends, less those read before written
-    // (computeLiveness's `uninitialized`, asked of these registers only).
-    std::vector<uint32_t> zext;
-    for (uint32_t i = 0; i < regCount; ++i)
-      if (written[i] && every[i] && regs_.index.reg(i).isGeneral()) zext.push_back(i);
-    if (!zext.empty()) {
-      const SubsetLiveness live(regs_, cfg_, zext, /*entryOnly=*/true);
-      for (uint32_t k = 0; k < zext.size(); ++k)
-        if (!live.liveIntoEntry(k)) always_[zext[k]] = 1;
-    }
+    always_ = alwaysZeroExtendedIds(regs_, cfg_, nullptr);
+    grow(regs_.index.size());
   }
 
   bool stale() const { return stale_; }
+  // Whether the next round would change nothing, known without running it
+  // (run() decides; see confirmationNeedless).
+  bool nextRoundNeedless() const { return nextRoundNeedless_; }
   // Whether the CFG given at entry is still the function's.
   bool cfgKept() const { return cfgKept_; }
 
   GeneralOptimizeResult run() {
     GeneralOptimizeResult result;
-    for (uint32_t b : cfg_.rpo)
-      while (walk(b)) {
-      }
+    for (uint32_t b : cfg_.rpo) walk(b);
     std::vector<uint8_t> candidates(mask_.size());
     for (uint32_t b = 0; b < f_.blocks.size(); ++b)
       for (uint32_t i = start_[b]; i < start_[b + 1]; ++i) {
@@ -136,19 +148,51 @@ public:
     bool controlCandidate = stale_; // not known then
     for (size_t b = 0, at = 0; !stale_ && b < regs_.blocks.size(); ++b)
       for (const InstrRegs& in : regs_.blocks[b]) controlCandidate = controlCandidate || (candidates[at++] && in.control);
-    counts_.removed =
-        removeDeadCandidates(f_, std::move(candidates), controlTouched_ ? nullptr : &cfg_, stale_ ? nullptr : &regs_);
+    std::vector<uint8_t> readsRemovedWrite;
+    counts_.removed = removeDeadCandidates(f_, std::move(candidates), controlTouched_ ? nullptr : &cfg_,
+                                           stale_ ? nullptr : &regs_, &readsRemovedWrite);
     bool dropped = false;
     if (counts_.removed && dropEmptyUnlabelledBlocks(f_)) {
       dropped = true;
       stale_ = stale_ || !followDroppedBlocks(regs_, f_);
     }
     cfgKept_ = !controlTouched_ && !(counts_.removed && controlCandidate) && !dropped;
+    nextRoundNeedless_ = confirmationNeedless(readsRemovedWrite);
     result.counts = counts_;
     return result;
   }
 
 private:
+  // Every block in the RPO was walked to its fixed point; the next round
+  // would walk them again from the same state, and so change nothing, if
+  // what a walk of block b reads is as it was at b's walk:
+  // - b's instructions: the DCE only removed some. A removed instruction X
+  //   wrote nothing live after it, so no later instruction of b reads what X
+  //   wrote before it is written again: X's writes ended no copy into their
+  //   register that a use could take, nor decided a MOV's zero-extension or a
+  //   predicate's last definition. They could have ended a copy *from* their
+  //   register, if a kept instruction of b reads it (readsRemovedWrite, from
+  //   removeDeadCandidates): then b may change.
+  // - the predecessors' last predicate definitions (knownPredicate): one the
+  //   DCE removed was not live out of its block, so no walk found it there.
+  // - alwaysZeroExtended, of the registers a MOV of the walks asked it
+  //   of (consulted_): asked again of those now.
+  // - the CFG and the registers' numbering: kept (no control instruction
+  //   touched or removed, no block dropped, regs_ not stale).
+  // --fold=evaluate is left to run the round.
+  bool confirmationNeedless(const std::vector<uint8_t>& readsRemovedWrite) {
+    if (stale_ || !cfgKept_ || opt_.evaluate) return false;
+    if (std::find(readsRemovedWrite.begin(), readsRemovedWrite.end(), 1) != readsRemovedWrite.end()) return false;
+    if (consulted_.empty()) return true;
+    std::sort(consulted_.begin(), consulted_.end());
+    consulted_.erase(std::unique(consulted_.begin(), consulted_.end()), consulted_.end());
+    if (consulted_.back() >= regs_.index.size()) return false; // a register the walks brought in
+    const std::vector<uint8_t> now = alwaysZeroExtendedIds(regs_, cfg_, &consulted_);
+    for (uint32_t r : consulted_)
+      if (now[r] != always_[r]) return false;
+    return true;
+  }
+
   struct Avail {
     Operand value;
     uint32_t copy = 0;          // index of the copy in the block
@@ -245,18 +289,49 @@ private:
     return a.source == kNone || version_[a.source] == a.sourceVersion;
   }
 
-  void trySubstitute(uint32_t b, Instr& in, int k, bool& changed) {
+  bool trySubstitute(uint32_t b, Instr& in, int k) {
     Operand& use = k < 0 ? *in.guard : in.srcs[size_t(k)];
-    if (use.kind != Operand::Kind::Reg || use.reg.isConst()) return;
+    if (use.kind != Operand::Kind::Reg || use.reg.isConst()) return false;
     const uint32_t r = id(use.reg);
-    if (!available(r)) return;
+    if (!available(r)) return false;
     const Avail& a = avail_[r];
-    if (!mayReplaceUse(in, k, use.reg, a.value, opt_)) return;
+    if (!mayReplaceUse(in, k, use.reg, a.value, opt_)) return false;
     use = replacedUse(use, a.value);
     mask_[start_[b] + a.copy] |= a.predicate ? kFoldUnderPredicate : kFoldPropagated;
     ++uses_[start_[b] + a.copy];
     ++counts_.usesReplaced;
-    changed = true;
+    return true;
+  }
+
+  // The first rewrite instruction i of b allows, in the reference's order
+  // (its rewriteOnce): a use (the guard, then the sources) taking a copy's
+  // value, the predicate simplifier, then --fold=evaluate. Applied; false if
+  // there is none. A use may take a copy's value and then that value's copy.
+  bool rewriteOnce(uint32_t b, uint32_t i, Instr& in) {
+    if (in.guard && trySubstitute(b, in, -1)) return true;
+    for (size_t k = 0; k < in.srcs.size(); ++k)
+      if (trySubstitute(b, in, int(k))) return true;
+    if (selectEligible(in, opt_)) {
+      if (auto mov = selectAsCopy(in, knownPredicate(b, in.srcs[2]))) {
+        in = std::move(*mov);
+        mask_[start_[b] + i] |= kFoldDeferred;
+        ++counts_.selectsToCopies;
+        return true;
+      }
+    } else if (in.op == Opcode::MOV && in.isGuarded()) {
+      if (const auto known = knownPredicate(b, *in.guard)) {
+        if (*known) {
+          in.guard.reset();
+        } else {
+          in = Instr{}; // a NOP until the DCE removes it
+          ours_[start_[b] + i] = 1;
+        }
+        mask_[start_[b] + i] |= kFoldUnderPredicate;
+        ++counts_.guardsResolved;
+        return true;
+      }
+    }
+    return opt_.evaluate && evaluate(b, in);
   }
 
   // --fold=evaluate (ir/general_optimize_evaluate.h): `in` rewritten with what
@@ -323,45 +398,21 @@ private:
     return true;
   }
 
-  bool walk(uint32_t b) {
+  // Block b's instructions in order, each rewritten until no rewrite applies
+  // (rewriteOnce), then its copy and writes recorded. The reference looks again
+  // from the block's start after every rewrite, but a rewrite of instruction i
+  // changes nothing that decides a rewrite before i (what reaches an
+  // instruction is written before it), so it too finishes the instructions
+  // in order: one walk leaves b where the reference's fixed point does.
+  void walk(uint32_t b) {
     ++stamp_;
-    bool changed = false;
     auto& instrs = f_.blocks[b].instrs;
     for (uint32_t i = 0; i < instrs.size(); ++i) {
       if (quiet(b, i)) continue;
       Instr& in = instrs[i];
       const bool control = stale_ ? in.info().is(CONTROL) : regs_.blocks[b][i].control;
-      const bool changedBefore = changed;
-      changed = false;
-      // Uses first (the guard, then the sources), then the predicate simplifier; a
-      // simplified instruction's uses are looked at again (the reference's restart
-      // reaches them before anything after them).
-      for (bool simplified = true; simplified;) {
-        simplified = false;
-        if (in.guard) trySubstitute(b, in, -1, changed);
-        for (size_t k = 0; k < in.srcs.size(); ++k) trySubstitute(b, in, int(k), changed);
-        if (selectEligible(in, opt_)) {
-          if (auto mov = selectAsCopy(in, knownPredicate(b, in.srcs[2]))) {
-            in = std::move(*mov);
-            mask_[start_[b] + i] |= kFoldDeferred;
-            ++counts_.selectsToCopies;
-            changed = simplified = true;
-          }
-        } else if (in.op == Opcode::MOV && in.isGuarded()) {
-          if (const auto known = knownPredicate(b, *in.guard)) {
-            if (*known) {
-              in.guard.reset();
-            } else {
-              in = Instr{}; // a NOP until the DCE removes it
-              ours_[start_[b] + i] = 1;
-            }
-            mask_[start_[b] + i] |= kFoldUnderPredicate;
-            ++counts_.guardsResolved;
-            changed = simplified = true;
-          }
-        }
-        if (!simplified && opt_.evaluate && evaluate(b, in)) changed = simplified = true;
-      }
+      bool changed = false;
+      while (rewriteOnce(b, i, in)) changed = true;
       if (changed) {
         if (control || in.info().is(CONTROL)) controlTouched_ = true;
         InstrRegs& r = regs_.blocks[b][i];
@@ -372,13 +423,16 @@ private:
           predicateDefsKnown_[b] = 0;
         }
       }
-      changed = changed || changedBefore;
       // The copy this instruction makes, judged before its own writes.
       bool sourceZext = false;
       if (in.op == Opcode::MOV && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Reg &&
           !in.srcs[0].reg.isConst()) {
         const uint32_t s = id(in.srcs[0].reg);
-        sourceZext = (zextStamp_[s] == stamp_ && zext_[s]) || always_[s];
+        sourceZext = zextStamp_[s] == stamp_ && zext_[s];
+        if (!sourceZext) {
+          consulted_.push_back(s);
+          sourceZext = always_[s];
+        }
       }
       std::optional<Operand> value = copySource(in, sourceZext);
       bool predicate = false;
@@ -403,7 +457,6 @@ private:
         availStamp_[r] = stamp_;
       }
     }
-    return changed;
   }
 
   Function& f_;
@@ -413,6 +466,8 @@ private:
   bool stale_ = false;          // regs_ no longer describes f_
   bool controlTouched_ = false; // a walk changed a control instruction: cfg_ may be stale
   bool cfgKept_ = false;
+  bool nextRoundNeedless_ = false;
+  std::vector<uint32_t> consulted_; // registers whose always_ the walks read
   std::unordered_map<uint64_t, uint32_t> extra_; // registers not in regs_
   std::vector<uint32_t> start_;                  // block b's instructions: [start_[b], start_[b + 1])
   std::vector<Avail> avail_;
@@ -430,7 +485,8 @@ private:
 } // namespace
 
 uint32_t removeDeadCandidates(Function& f, std::vector<uint8_t> candidates, const CfgFacts* cfgNow,
-                              FunctionRegs* regsNow) {
+                              FunctionRegs* regsNow, std::vector<uint8_t>* readsRemovedWrite) {
+  if (readsRemovedWrite) readsRemovedWrite->assign(f.blocks.size(), 0);
   if (std::find(candidates.begin(), candidates.end(), 1) == candidates.end()) return 0; // no liveness to solve
   std::optional<FunctionRegs> ownRegs;
   if (!regsNow) ownRegs = functionRegs(f);
@@ -445,6 +501,7 @@ uint32_t removeDeadCandidates(Function& f, std::vector<uint8_t> candidates, cons
     for (const InstrRegs& in : all.blocks[b])
       if (candidates[at++]) asked.insert(asked.end(), all.defs(in), all.defs(in) + in.defs);
   std::vector<uint32_t> liveStamp, readStamp;
+  std::vector<uint32_t> removedWriteStamp(readsRemovedWrite ? all.index.size() : 0, 0); // by register number
   // The candidates a sweep kept: block, index in it, where their flags are.
   struct Kept {
     uint32_t b, i;
@@ -491,6 +548,16 @@ uint32_t removeDeadCandidates(Function& f, std::vector<uint8_t> candidates, cons
             if (const int32_t r = index(defs[d]); r >= 0) liveStamp[r] = 0;
         for (uint32_t u = 0; u < in.uses; ++u)
           if (const int32_t r = index(uses[u]); r >= 0) liveStamp[r] = stamp;
+      }
+      if (readsRemovedWrite && dead) {
+        // Whether an instruction kept in b reads a register one removed from b wrote.
+        for (size_t i = 0; i < regs.size(); ++i)
+          if (cand[i] == 2)
+            for (uint32_t d = 0; d < regs[i].defs; ++d) removedWriteStamp[all.defs(regs[i])[d]] = stamp;
+        for (size_t i = 0; i < regs.size(); ++i)
+          if (cand[i] != 2)
+            for (uint32_t u = 0; u < regs[i].uses; ++u)
+              if (removedWriteStamp[all.uses(regs[i])[u]] == stamp) (*readsRemovedWrite)[b] = 1;
       }
       const size_t size = regs.size();
       size_t kept = 0;
@@ -545,6 +612,11 @@ GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions&
     addRound(total, one, round);
     const GeneralOptimizeCounts& c = one.counts;
     if (c.usesReplaced + c.selectsToCopies + c.guardsResolved + c.removed + c.evaluated == 0) break;
+    if (optimizer.nextRoundNeedless()) {
+      // The next round would change nothing: counted as run (as the reference runs it), not run.
+      if (round < kGeneralOptimizeRounds) addRound(total, GeneralOptimizeResult{}, round + 1);
+      break;
+    }
   }
   return total;
 }

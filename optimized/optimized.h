@@ -225,8 +225,12 @@ MidOptimizeResult generalOptimizeMid(Function& f, const MemToRegOptions& opt);
 // flags are 0. `cfgNow`, when given, is the function's CFG as it is now;
 // `regsNow`, when given, the function's registers as they are now
 // (optimized/reg_index.h functionRegs), and they are kept so.
+// `readsRemovedWrite`, when given, gets a flag per block of f as it was
+// given: whether an instruction kept in the block reads a register that an
+// instruction removed from the block wrote (generalOptimize's
+// confirmationNeedless asks it).
 struct FunctionRegs;
 uint32_t removeDeadCandidates(Function& f, std::vector<uint8_t> candidates, const CfgFacts* cfgNow = nullptr,
-                              FunctionRegs* regsNow = nullptr);
+                              FunctionRegs* regsNow = nullptr, std::vector<uint8_t>* readsRemovedWrite = nullptr);
 
 } // namespace ori::optimized
