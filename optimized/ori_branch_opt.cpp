@@ -73,8 +73,16 @@ BranchOptCounts oriBranchOpt(Function& f, int64_t budget) {
   if (f.blocks.empty()) return counts;
   std::vector<uint32_t> rpo = computeRpo(f);
   if (rpo.size() < f.blocks.size()) { // else every block is reachable: nothing to erase
-    counts.erasedBlocks += uint32_t(eraseUnreachableBlocks(f).size());
-    rpo = computeRpo(f);
+    const std::vector<uint32_t> erased = eraseUnreachableBlocks(f);
+    counts.erasedBlocks += uint32_t(erased.size());
+    // The blocks in the RPO are the reachable ones, which all stay, with their
+    // successors in the same order; the erase only slid them down past the
+    // erased blocks (ascending). So the RPO of f now is the old one renumbered,
+    // without another walk over the blocks.
+    std::vector<uint32_t> shift(f.blocks.size() + erased.size(), 0);
+    for (uint32_t e : erased) ++shift[e];
+    for (size_t b = 1; b < shift.size(); ++b) shift[b] += shift[b - 1];
+    for (uint32_t& b : rpo) b -= shift[b];
   }
   BranchOpt pass{f, std::vector<uint32_t>(f.blocks.size(), 0)};
   for (size_t i = 1; i < rpo.size(); ++i)
