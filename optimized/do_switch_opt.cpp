@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/inline_vector.h"
 #include "optimized/optimized.h"
 
 namespace ori::optimized {
@@ -30,7 +31,10 @@ constexpr uint32_t kNone = UINT32_MAX;
 constexpr uint32_t kSignFlip = 0x80000000u;
 
 using Interval = std::pair<uint32_t, uint32_t>; // [lo, hi], unsigned order
-using ValueSet = std::vector<Interval>;         // sorted, disjoint
+// Sorted, disjoint. A compare leaves one or two intervals, so most sets fit inline:
+// a decision allocates little, and on a big function every malloc and free pays
+// cache misses in the heap's lists (docs/performance.md, "Allocations in DoSwitchOpt").
+using ValueSet = InlineVector<Interval, 4>;
 
 ValueSet intersect(const ValueSet& a, const ValueSet& b) {
   ValueSet out;
