@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -1042,19 +1043,30 @@ struct Emitter {
     std::sort(labelled.begin(), labelled.end());
     for (uint32_t b : labelled)
       if (f.blocks[b].label.empty()) f.blocks[b].label = freshLabel(f.blocks[b].labelId);
-    std::vector<std::vector<uint32_t>> placed(oldCount);
-    for (auto [head, id] : placement) placed[head].push_back(id - oldCount);
+    // The new blocks placed after each old block, in placement order: rows
+    // placedStart[b] .. placedStart[b + 1] of `placed` (a counting sort; a
+    // vector per old block costs an allocation each on a big function).
+    std::vector<uint32_t> placedStart(size_t(oldCount) + 1, 0), placed(placement.size());
+    for (auto [head, id] : placement) ++placedStart[head + 1];
+    for (uint32_t b = 0; b < oldCount; ++b) placedStart[b + 1] += placedStart[b];
+    {
+      std::vector<uint32_t> fill(placedStart.begin(), placedStart.end() - 1);
+      for (auto [head, id] : placement) placed[fill[head]++] = id - oldCount;
+    }
+    auto placedAfter = [&](uint32_t b) {
+      return std::span<const uint32_t>(placed.data() + placedStart[b], placed.data() + placedStart[b + 1]);
+    };
     std::vector<uint32_t> newIndex(oldCount + created.size());
     uint32_t next = 0;
     for (uint32_t b = 0; b < oldCount; ++b) {
       newIndex[b] = next++;
-      for (uint32_t k : placed[b]) newIndex[oldCount + k] = next++;
+      for (uint32_t k : placedAfter(b)) newIndex[oldCount + k] = next++;
     }
     std::vector<Block> blocks;
     blocks.reserve(next);
     for (uint32_t b = 0; b < oldCount; ++b) {
       blocks.push_back(std::move(f.blocks[b]));
-      for (uint32_t k : placed[b]) blocks.push_back(std::move(created[k]));
+      for (uint32_t k : placedAfter(b)) blocks.push_back(std::move(created[k]));
     }
     for (Block& b : blocks)
       for (Instr& in : b.instrs)

@@ -19,7 +19,9 @@ std::vector<uint32_t> eraseUnreachableBlocks(Function& f) {
   std::vector<uint32_t> erased;
   if (n == 0) return erased;
   std::vector<uint8_t> reach(n, 0);
-  std::vector<uint32_t> work{0}, succs, seen(n, 0);
+  std::vector<uint32_t> work, succs, seen(n, 0);
+  work.reserve(n); // at most every block, once: no regrowth copies on a big function
+  work.push_back(0);
   reach[0] = 1;
   // First in, first out: a block is read a while after it was found, so its
   // instructions are asked for when it is found.
