@@ -359,11 +359,21 @@ struct SwitchOpt {
   std::vector<uint8_t> consumed;    // compare blocks of a tree already taken
   std::vector<uint32_t> treeIndex;  // bix -> index in `tree` during one walk, kNone else
   std::vector<uint8_t> onPath;      // DFS state of the cycle check
+  std::vector<uint32_t> leafSlot;   // bix -> index in leafValues_ during one decision, kNone else
+  // decide's scratch, kept from one tree to the next: on a big function every
+  // allocation pays cache misses in malloc's lists (docs/performance.md,
+  // "Allocations in DoSwitchOpt").
+  std::vector<TreeBlock> tree_;
+  std::vector<uint32_t> topo_;
+  std::vector<std::pair<uint32_t, uint32_t>> stack_;
+  std::vector<ValueSet> reach_;
+  std::vector<std::pair<uint32_t, ValueSet>> leafValues_; // leaf bix -> values, sorted by bix once complete
+  std::vector<std::pair<Interval, uint32_t>> pieces_;
 
   SwitchOpt(Function& fn, const SwitchOptOptions& o)
       : f(fn), opt(o), n(uint32_t(fn.blocks.size())), predReads(fn.nextReg[int(RegFile::P)], 0),
         rReads(fn.nextReg[int(RegFile::R)], 0), consumed(n, 0),
-        treeIndex(n, kNone), onPath(n, 0) {
+        treeIndex(n, kNone), onPath(n, 0), leafSlot(n, kNone) {
     auto read = [&](const Operand& o) {
       if (o.isReg() && o.reg.file == RegFile::P && !o.reg.isConst() && o.reg.num < predReads.size()) ++predReads[o.reg.num];
     };
@@ -562,7 +572,8 @@ struct SwitchOpt {
     tree = {root};
     treeIndex[root.bix] = 0;
     // Iterative DFS with explicit exit events: the post-order gives a topological order.
-    std::vector<std::pair<uint32_t, uint32_t>> stack{{0, 0}}; // (tree index, next successor)
+    auto& stack = stack_; // (tree index, next successor)
+    stack.assign(1, {0, 0});
     onPath[root.bix] = 1;
     bool ok = true;
     while (!stack.empty() && ok) {
@@ -612,22 +623,33 @@ struct SwitchOpt {
     return b != kNone && b != tree[0].bix && treeIndex[b] != kNone;
   }
 
+  // The values reaching leaf `bix` so far (an entry made on first use).
+  ValueSet& leafValuesOf(uint32_t bix) {
+    if (leafSlot[bix] == kNone) {
+      leafSlot[bix] = uint32_t(leafValues_.size());
+      leafValues_.push_back({bix, {}});
+    }
+    return leafValues_[leafSlot[bix]].second;
+  }
+
   // Decides what to do with the tree at `root`; counts it.
   std::optional<Lowering> decide(const TreeBlock& root, SwitchOptCounts& counts) {
-    std::vector<TreeBlock> tree;
-    std::vector<uint32_t> topo;
+    std::vector<TreeBlock>& tree = tree_;
+    std::vector<uint32_t>& topo = topo_;
+    topo.clear();
     const bool ok = collect(root, tree, topo) && bitTestsSound(tree);
     if (!ok) {
       forget(tree);
       return std::nullopt;
     }
     // The selector values reaching each node, in topological order.
-    std::vector<ValueSet> reach(tree.size());
+    std::vector<ValueSet>& reach = reach_;
+    reach.assign(tree.size(), ValueSet{});
     reach[0] = {{0, UINT32_MAX}};
-    std::map<uint32_t, ValueSet> leafValues; // leaf bix -> values
+    leafValues_.clear();
     auto send = [&](uint32_t to, ValueSet values) {
       if (values.empty()) return;
-      ValueSet& r = inTree(to, tree) ? reach[treeIndex[to]] : leafValues[to];
+      ValueSet& r = inTree(to, tree) ? reach[treeIndex[to]] : leafValuesOf(to);
       r = r.empty() ? std::move(values) : unite(r, values);
     };
     for (uint32_t t : topo) {
@@ -644,6 +666,8 @@ struct SwitchOpt {
       send(tb.taken, intersect(reach[t], tb.negated ? no : yes));
       send(tb.fallThrough, intersect(reach[t], tb.negated ? yes : no));
     }
+    for (const auto& leaf : leafValues_) leafSlot[leaf.first] = kNone;
+    std::sort(leafValues_.begin(), leafValues_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     const uint32_t origDepth = longestPath(tree, topo);
     forget(tree);
     for (const TreeBlock& tb : tree)
@@ -652,7 +676,7 @@ struct SwitchOpt {
     // The default: the leaf most values reach (ties: the lowest bix; the map is ordered).
     uint32_t deflt = kNone;
     uint64_t most = 0;
-    for (const auto& [leaf, values] : leafValues) {
+    for (const auto& [leaf, values] : leafValues_) {
       uint64_t c = 0;
       for (auto [lo, hi] : values) c += uint64_t(hi) - lo + 1;
       if (c > most) most = c, deflt = leaf;
@@ -661,8 +685,9 @@ struct SwitchOpt {
       return std::nullopt;
     ++counts.switches;
     CaseSet cases;
-    std::vector<std::pair<Interval, uint32_t>> pieces; // case intervals (unsigned order) -> leaf
-    for (const auto& [leaf, values] : leafValues)
+    auto& pieces = pieces_; // case intervals (unsigned order) -> leaf
+    pieces.clear();
+    for (const auto& [leaf, values] : leafValues_)
       if (leaf != deflt)
         for (const Interval& i : values) cases.insert(i.first, i.second), pieces.push_back({i, leaf});
     std::sort(pieces.begin(), pieces.end());
