@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "ir/inline_vector.h"
+#include "optimized/fnv_map.h"
 #include "optimized/optimized.h"
 
 namespace ori::optimized {
@@ -838,13 +839,15 @@ struct Emitter {
   std::vector<std::pair<uint32_t, uint32_t>> placement; // (old block, new block) in layout order
   std::unordered_set<std::string> labels; // labels named $L__SW..., once a fresh one is asked for
   bool labelsRead = false;
+  uint32_t firstNewLabelId;               // label ids from here on are the new blocks'
+  FnvMap<uint32_t> oldIdNames;            // fresh names given so far per label id of an old block
   std::unordered_set<std::string> tableNames; // jump tables named $L__JT..., once a table is made
   bool tablesRead = false;
 
   explicit Emitter(Function& fn) : f(fn), oldCount(uint32_t(fn.blocks.size())) {
     uint32_t maxId = 0;
     for (const Block& b : fn.blocks) maxId = std::max(maxId, b.labelId);
-    nextLabelId = maxId + 0x10;
+    nextLabelId = firstNewLabelId = maxId + 0x10;
   }
 
   // $L__SW<label id in hex>, or with _1, _2 ... when a label of the function has that name.
@@ -853,6 +856,16 @@ struct Emitter {
       for (const Block& b : f.blocks)
         if (b.label.starts_with("$L__SW")) labels.insert(b.label);
       labelsRead = true;
+    }
+    if (labels.empty()) {
+      // No label of the function has the prefix, so a fresh name can only meet
+      // another fresh one, and "$L__SW<hex>" and "$L__SW<hex>_<k>" of two ids
+      // never meet: the k-th name asked for an id is the one with suffix k, as
+      // the set below would find, without a set of every name (its hashing
+      // and nodes cost cache misses on a big function). A new block's id is
+      // asked for once.
+      const uint32_t k = labelId >= firstNewLabelId ? 0 : (*oldIdNames.insertOrFind(labelId).first)++;
+      return k == 0 ? fmt::format("$L__SW{:x}", labelId) : fmt::format("$L__SW{:x}_{}", labelId, k);
     }
     std::string name = fmt::format("$L__SW{:x}", labelId);
     for (uint32_t k = 1; !labels.insert(name).second; ++k) name = fmt::format("$L__SW{:x}_{}", labelId, k);
