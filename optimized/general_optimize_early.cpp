@@ -17,19 +17,29 @@ EarlyOptimizeCounts generalOptimizeEarly(Function& f, int64_t budget) {
   EarlyOptimizeCounts counts;
   if (f.blocks.empty()) return counts;
   const CfgFacts cfg = computeCfg(f);
-  std::vector<std::vector<uint32_t>> preds(f.blocks.size());
-  for (size_t b = 0; b < f.blocks.size(); ++b) preds[b].assign(cfg.preds[b].begin(), cfg.preds[b].end());
+  const size_t n = f.blocks.size();
+  // Every block's predecessors, and its instructions' candidate flags, in one
+  // array each (rows by block), not a vector per block: on a big function an
+  // allocation per block costs cache misses in malloc's lists.
+  std::vector<uint32_t> predStart(n + 1, 0), predCount(n), predList;
+  for (size_t b = 0; b < n; ++b) {
+    predStart[b] = uint32_t(predList.size());
+    predList.insert(predList.end(), cfg.preds[b].begin(), cfg.preds[b].end());
+    predCount[b] = uint32_t(cfg.preds[b].size());
+  }
+  predStart[n] = uint32_t(predList.size());
   auto removeEdge = [&](uint32_t from, uint32_t to) {
-    auto& p = preds[to];
-    p.erase(std::remove(p.begin(), p.end(), from), p.end());
+    uint32_t* first = predList.data() + predStart[to];
+    predCount[to] = uint32_t(std::remove(first, first + predCount[to], from) - first);
   };
-  std::vector<std::vector<uint8_t>> candidates(f.blocks.size());
-  for (size_t b = 0; b < f.blocks.size(); ++b) candidates[b].assign(f.blocks[b].instrs.size(), 0);
+  std::vector<uint32_t> instrStart(n + 1, 0);
+  for (size_t b = 0; b < n; ++b) instrStart[b + 1] = instrStart[b] + uint32_t(f.blocks[b].instrs.size());
+  std::vector<uint8_t> candidates(instrStart[n], 0); // by instruction, as the blocks were at entry
   const std::vector<uint32_t> order = cfg.rpo;
   for (uint32_t c : order) {
     // One rewrite at most: it leaves C's last instruction no guarded branch.
-    if (preds[c].size() != 1 || preds[c][0] == c) continue;
-    const auto m = matchEquivalentCondition(f, preds[c][0], c);
+    if (predCount[c] != 1 || predList[predStart[c]] == c) continue;
+    const auto m = matchEquivalentCondition(f, predList[predStart[c]], c);
     if (!m || budget == 0) continue; // knob 464 is asked before the rewrite is applied
     if (budget > 0) --budget;
     auto& ic = f.blocks[c].instrs;
@@ -45,15 +55,20 @@ EarlyOptimizeCounts generalOptimizeEarly(Function& f, int64_t budget) {
       if (isBra && target != next) removeEdge(c, target);
       ++counts.branchesDeleted;
     }
-    for (size_t i : m->chain) candidates[c][i] = 1;
+    for (size_t i : m->chain) candidates[instrStart[c] + i] = 1;
     ++counts.iterations;
   }
-  std::vector<uint8_t> flat; // removeDeadCandidates's order: block by block
-  for (size_t b = 0; b < f.blocks.size(); ++b) {
-    candidates[b].resize(f.blocks[b].instrs.size());
-    flat.insert(flat.end(), candidates[b].begin(), candidates[b].end());
+  // removeDeadCandidates's order: block by block, each as long as it is now (a
+  // rewrite may have dropped a block's last instruction; the chain is before it).
+  size_t write = 0;
+  for (size_t b = 0; b < n; ++b) {
+    const size_t size = f.blocks[b].instrs.size();
+    if (write != instrStart[b]) // leftwards: std::copy allows the overlap
+      std::copy(candidates.begin() + instrStart[b], candidates.begin() + instrStart[b] + size, candidates.begin() + write);
+    write += size;
   }
-  counts.removed = removeDeadCandidates(f, std::move(flat));
+  candidates.resize(write);
+  counts.removed = removeDeadCandidates(f, std::move(candidates));
   if (counts.iterations) {
     mergeUnlabelledBlocks(f);
     dropEmptyUnlabelledBlocks(f);
