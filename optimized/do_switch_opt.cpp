@@ -24,6 +24,7 @@
 
 #include "ir/inline_vector.h"
 #include "optimized/fnv_map.h"
+#include "optimized/group_by_key.h"
 #include "optimized/optimized.h"
 
 namespace ori::optimized {
@@ -35,7 +36,8 @@ constexpr uint32_t kSignFlip = 0x80000000u;
 using Interval = std::pair<uint32_t, uint32_t>; // [lo, hi], unsigned order
 // Sorted, disjoint. A compare leaves one or two intervals, so most sets fit inline:
 // a decision allocates little, and on a big function every malloc and free pays
-// cache misses in the heap's lists (docs/performance.md, "Allocations in DoSwitchOpt").
+// cache misses in the heap's lists (docs/performance.md, "Work not done twice,
+// and allocations per tree").
 using ValueSet = InlineVector<Interval, 4>;
 
 ValueSet intersect(const ValueSet& a, const ValueSet& b) {
@@ -363,7 +365,7 @@ struct SwitchOpt {
   std::vector<uint32_t> leafSlot;   // bix -> index in leafValues_ during one decision, kNone else
   // decide's scratch, kept from one tree to the next: on a big function every
   // allocation pays cache misses in malloc's lists (docs/performance.md,
-  // "Allocations in DoSwitchOpt").
+  // "Work not done twice, and allocations per tree").
   std::vector<TreeBlock> tree_;
   std::vector<uint32_t> topo_;
   std::vector<std::pair<uint32_t, uint32_t>> stack_;
@@ -1081,16 +1083,9 @@ struct Emitter {
     std::sort(labelled.begin(), labelled.end());
     for (uint32_t b : labelled)
       if (f.blocks[b].label.empty()) f.blocks[b].label = freshLabel(f.blocks[b].labelId);
-    // The new blocks placed after each old block, in placement order: rows
-    // placedStart[b] .. placedStart[b + 1] of `placed` (a counting sort; a
-    // vector per old block costs an allocation each on a big function).
-    std::vector<uint32_t> placedStart(size_t(oldCount) + 1, 0), placed(placement.size());
-    for (auto [head, id] : placement) ++placedStart[head + 1];
-    for (uint32_t b = 0; b < oldCount; ++b) placedStart[b + 1] += placedStart[b];
-    {
-      std::vector<uint32_t> fill(placedStart.begin(), placedStart.end() - 1);
-      for (auto [head, id] : placement) placed[fill[head]++] = id - oldCount;
-    }
+    // The new blocks placed after each old block, in placement order.
+    std::vector<uint32_t> placedStart, placed;
+    groupByKey(placement, oldCount, placedStart, placed);
     auto placedAfter = [&](uint32_t b) {
       return std::span<const uint32_t>(placed.data() + placedStart[b], placed.data() + placedStart[b + 1]);
     };
@@ -1098,13 +1093,13 @@ struct Emitter {
     uint32_t next = 0;
     for (uint32_t b = 0; b < oldCount; ++b) {
       newIndex[b] = next++;
-      for (uint32_t k : placedAfter(b)) newIndex[oldCount + k] = next++;
+      for (uint32_t id : placedAfter(b)) newIndex[id] = next++;
     }
     std::vector<Block> blocks;
     blocks.reserve(next);
     for (uint32_t b = 0; b < oldCount; ++b) {
       blocks.push_back(std::move(f.blocks[b]));
-      for (uint32_t k : placedAfter(b)) blocks.push_back(std::move(created[k]));
+      for (uint32_t id : placedAfter(b)) blocks.push_back(std::move(created[id - oldCount]));
     }
     for (Block& b : blocks)
       for (Instr& in : b.instrs)

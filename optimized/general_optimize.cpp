@@ -148,9 +148,10 @@ public:
     bool controlCandidate = stale_; // not known then
     for (size_t b = 0, at = 0; !stale_ && b < regs_.blocks.size(); ++b)
       for (const InstrRegs& in : regs_.blocks[b]) controlCandidate = controlCandidate || (candidates[at++] && in.control);
-    std::vector<uint8_t> readsRemovedWrite;
+    std::vector<uint8_t> readsRemovedWrite; // asked only where confirmationNeedless may use it
+    const bool mayConfirm = !stale_ && !controlTouched_ && !opt_.evaluate;
     counts_.removed = removeDeadCandidates(f_, std::move(candidates), controlTouched_ ? nullptr : &cfg_,
-                                           stale_ ? nullptr : &regs_, &readsRemovedWrite);
+                                           stale_ ? nullptr : &regs_, mayConfirm ? &readsRemovedWrite : nullptr);
     bool dropped = false;
     if (counts_.removed && dropEmptyUnlabelledBlocks(f_)) {
       dropped = true;
@@ -181,7 +182,7 @@ private:
   //   touched or removed, no block dropped, regs_ not stale).
   // --fold=evaluate is left to run the round.
   bool confirmationNeedless(const std::vector<uint8_t>& readsRemovedWrite) {
-    if (stale_ || !cfgKept_ || opt_.evaluate) return false;
+    if (stale_ || !cfgKept_ || opt_.evaluate) return false; // cfgKept_: no control instruction touched
     if (std::find(readsRemovedWrite.begin(), readsRemovedWrite.end(), 1) != readsRemovedWrite.end()) return false;
     if (consulted_.empty()) return true;
     std::sort(consulted_.begin(), consulted_.end());

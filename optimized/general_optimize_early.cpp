@@ -6,6 +6,7 @@
 // in rounds of one backward pass (removeDeadCandidates).
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "ir/general_optimize.h"
@@ -16,30 +17,25 @@ namespace ori::optimized {
 EarlyOptimizeCounts generalOptimizeEarly(Function& f, int64_t budget) {
   EarlyOptimizeCounts counts;
   if (f.blocks.empty()) return counts;
-  const CfgFacts cfg = computeCfg(f);
+  CfgFacts cfg = computeCfg(f);
   const size_t n = f.blocks.size();
-  // Every block's predecessors, and its instructions' candidate flags, in one
-  // array each (rows by block), not a vector per block: on a big function an
-  // allocation per block costs cache misses in malloc's lists.
-  std::vector<uint32_t> predStart(n + 1, 0), predCount(n), predList;
-  for (size_t b = 0; b < n; ++b) {
-    predStart[b] = uint32_t(predList.size());
-    predList.insert(predList.end(), cfg.preds[b].begin(), cfg.preds[b].end());
-    predCount[b] = uint32_t(cfg.preds[b].size());
-  }
-  predStart[n] = uint32_t(predList.size());
+  // Block b's predecessors are the first predCount[b] entries of cfg.preds[b]:
+  // a removed edge is taken out of the row in place (no copy of the lists, no
+  // vector per block: on a big function an allocation per block costs cache
+  // misses in malloc's lists). The candidate flags are one array, too.
+  std::vector<uint32_t> predCount(n);
+  for (size_t b = 0; b < n; ++b) predCount[b] = uint32_t(cfg.preds[b].size());
   auto removeEdge = [&](uint32_t from, uint32_t to) {
-    uint32_t* first = predList.data() + predStart[to];
-    predCount[to] = uint32_t(std::remove(first, first + predCount[to], from) - first);
+    const std::span<uint32_t> row = cfg.preds[to];
+    predCount[to] = uint32_t(std::remove(row.begin(), row.begin() + predCount[to], from) - row.begin());
   };
   std::vector<uint32_t> instrStart(n + 1, 0);
   for (size_t b = 0; b < n; ++b) instrStart[b + 1] = instrStart[b] + uint32_t(f.blocks[b].instrs.size());
   std::vector<uint8_t> candidates(instrStart[n], 0); // by instruction, as the blocks were at entry
-  const std::vector<uint32_t> order = cfg.rpo;
-  for (uint32_t c : order) {
+  for (uint32_t c : cfg.rpo) {
     // One rewrite at most: it leaves C's last instruction no guarded branch.
-    if (predCount[c] != 1 || predList[predStart[c]] == c) continue;
-    const auto m = matchEquivalentCondition(f, predList[predStart[c]], c);
+    if (predCount[c] != 1 || cfg.preds[c][0] == c) continue;
+    const auto m = matchEquivalentCondition(f, cfg.preds[c][0], c);
     if (!m || budget == 0) continue; // knob 464 is asked before the rewrite is applied
     if (budget > 0) --budget;
     auto& ic = f.blocks[c].instrs;

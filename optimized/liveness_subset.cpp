@@ -2,22 +2,12 @@
 
 #include <algorithm>
 
+#include "optimized/group_by_key.h"
+
 namespace ori::optimized {
 namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
-
-// Pairs (key, value) grouped by key, each key's values in the order given:
-// a counting sort into CSR rows.
-void groupByKey(const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint32_t keys, std::vector<uint32_t>& start,
-                std::vector<uint32_t>& values) {
-  start.assign(size_t(keys) + 1, 0);
-  for (const auto& [key, value] : pairs) ++start[key + 1];
-  for (uint32_t k = 0; k < keys; ++k) start[k + 1] += start[k];
-  values.resize(pairs.size());
-  std::vector<uint32_t> at(start.begin(), start.end() - 1);
-  for (const auto& [key, value] : pairs) values[at[key]++] = value;
-}
 
 } // namespace
 
