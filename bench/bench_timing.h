@@ -6,7 +6,10 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <ctime>
+
+#include "ir/ir.h"
 
 namespace ori::bench {
 
@@ -26,6 +29,22 @@ double bestMs(const Input& input, Pass pass, int calls) {
     best = std::min(best, threadCpuMs() - t0);
   }
   return best;
+}
+
+// The floor of a walk that reads every instruction of f once, in block order: its opcode,
+// its guard and the kind of each of its operands; nothing written. The linearity benches
+// time it at each size beside the pass: a pass cannot grow less from 10k to 1M than one
+// read of its function, which at 10k comes from the caches and at 1M from memory
+// (docs/performance.md, "What the 2x bars measure").
+inline uint64_t readEveryInstruction(const Function& f) {
+  uint64_t sum = 0;
+  for (const Block& b : f.blocks)
+    for (const Instr& in : b.instrs) {
+      sum += uint64_t(in.op) + (in.guard ? 1 : 0);
+      for (const Operand& d : in.dsts) sum += uint64_t(d.kind);
+      for (const Operand& s : in.srcs) sum += uint64_t(s.kind);
+    }
+  return sum;
 }
 
 } // namespace ori::bench

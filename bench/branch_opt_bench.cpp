@@ -6,9 +6,11 @@
 // draw) in a conditional forward branch, a BRA-only trampoline to a block
 // ahead, a BRA to the next block, @PT / @!PT branches, or falling through;
 // the last block exits. Every rule of the pass fires many times and branches
-// skip blocks, so the erase has work too. The floor row times one look at
-// every block's last instruction: how the cost of merely reaching the IR's
-// heap grows with its size.
+// skip blocks, so the erase has work too. The floor rows time one look at
+// every block's last instruction, and one read of every instruction: how the
+// cost of merely reaching the IR's heap grows with its size. One more row runs
+// the 10k pass on copies no longer in the caches: whether the growth is the
+// first touch of the function or every walk after it.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -18,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <vector>
 
 #include "bench/bench_timing.h"
 #include "ir/verify.h"
@@ -102,7 +105,8 @@ void BM_BranchOptRatios(benchmark::State& state) {
   Function check = f10k;
   const BranchOptCounts counts = optimized::oriBranchOpt(check, -1);
   double opt10k = 0, ref10k = 0;
-  std::map<uint32_t, double> perBlockNs, floorNs;
+  std::map<uint32_t, double> perBlockNs, floorNs, readNs;
+  double fromMemory10k = 1e300; // ns per block: the pass on 10k-block copies not in the caches
   for (auto _ : state) {
     opt10k = bestMs(f10k, [](Function& g) { return optimized::oriBranchOpt(g, -1).rewrites(); }, 9);
 #if defined(ORIOPT_HAVE_REFERENCE)
@@ -121,7 +125,18 @@ void BM_BranchOptRatios(benchmark::State& state) {
         perBlockNs[n] = round == 0 ? ns : std::min(perBlockNs[n], ns);
         const double floor = bestMs(f, [](Function& g) { return touchEveryBlock(g); }, 3) * 1e6 / n;
         floorNs[n] = round == 0 ? floor : std::min(floorNs[n], floor);
+        const double read = bestMs(f, [](Function& g) { return bench::readEveryInstruction(g); }, 3) * 1e6 / n;
+        readNs[n] = round == 0 ? read : std::min(readNs[n], read);
       }
+    // The 10k pass starting from memory, as the 1M one does: on each of 20 copies made in a
+    // row (about 100 MB, three times the L3), the first copy made is the first run, so each
+    // copy's blocks have left the caches when the pass starts on it. The mean per copy.
+    for (int round = 0; round < 3; ++round) {
+      std::vector<Function> copies(20, f10k);
+      const double t0 = bench::threadCpuMs();
+      for (Function& g : copies) benchmark::DoNotOptimize(optimized::oriBranchOpt(g, -1).rewrites());
+      fromMemory10k = std::min(fromMemory10k, (bench::threadCpuMs() - t0) / 20 * 1e6 / 10000);
+    }
   }
   std::string table = fmt::format(
       "\nOriBranchOpt (phase 15) on a 10k-block function ({} rewrites: {} constant, {} identical, {} threaded, "
@@ -130,14 +145,24 @@ void BM_BranchOptRatios(benchmark::State& state) {
       "  optimized, ns per block:",
       counts.rewrites(), counts.constantConditions, counts.identicalTargets, counts.threaded, counts.folded,
       counts.erasedBlocks, opt10k, ref10k, ref10k > 0 ? ref10k / opt10k : 0.0);
+  auto growth = [](std::map<uint32_t, double>& ns) {
+    return fmt::format("  (1M/10k: {:.2f}x, 1M/100k: {:.2f}x)\n", ns[1000000] / ns[10000], ns[1000000] / ns[100000]);
+  };
   for (const auto& [n, ns] : perBlockNs) table += fmt::format("  {}: {:.0f}", n, ns);
-  table += fmt::format("  (1M/10k: {:.2f}x)\n  floor (a look at each block's last instruction), ns per block:",
-                       perBlockNs[1000000] / perBlockNs[10000]);
+  table += growth(perBlockNs);
+  table += fmt::format("  optimized at 10k, each call starting from memory (20 copies made in a row): {:.0f} ns "
+                       "per block (1M/that: {:.2f}x)\n",
+                       fromMemory10k, perBlockNs[1000000] / fromMemory10k);
+  table += "  floor (a look at each block's last instruction), ns per block:";
   for (const auto& [n, ns] : floorNs) table += fmt::format("  {}: {:.1f}", n, ns);
-  table += fmt::format("  (1M/10k: {:.2f}x)\n", floorNs[1000000] / floorNs[10000]);
+  table += growth(floorNs) + "  floor (one read of every instruction), ns per block:";
+  for (const auto& [n, ns] : readNs) table += fmt::format("  {}: {:.1f}", n, ns);
+  table += growth(readNs);
   std::fputs(table.c_str(), stdout);
   state.counters["ref/opt_10k"] = ref10k > 0 ? ref10k / opt10k : 0.0;
   state.counters["ns_per_block_1M/10k"] = perBlockNs[1000000] / perBlockNs[10000];
+  state.counters["ns_per_block_1M/100k"] = perBlockNs[1000000] / perBlockNs[100000];
+  state.counters["read_floor_1M/10k"] = readNs[1000000] / readNs[10000];
 }
 BENCHMARK(BM_BranchOptRatios)->Iterations(1)->Unit(benchmark::kMillisecond);
 

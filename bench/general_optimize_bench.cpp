@@ -107,5 +107,71 @@ void BM_GeneralOptimize(benchmark::State& state) {
 }
 BENCHMARK(BM_GeneralOptimize)->Iterations(1)->Unit(benchmark::kMillisecond);
 
+// Phase 58 on one long block of u units in two shapes that once made it quadratic (each
+// merge looked at every instruction up to the read, and erased its move on its own; a
+// register whose reads a merge reduced to one was looked for in the whole function):
+//   merges  MOV R5, 0x9, then u moves of 0x9 into fresh registers, then their u reads: every
+//           move merges into R5 and is checked for writes of R5 up to its read, far away;
+//   refound per unit, MOV Z, X; MOV Y, X; IADD3 W, Y, Z; MOV A, 0x5; MOV X, 0x5; STG W: Y
+//           merges into Z, leaving X one read, and X's move then asks where that read is.
+// The optimized half's ns per instruction at 8k and 64k units, and its growth.
+Function lateShape(bool refound, uint32_t units) {
+  Function f;
+  f.name = refound ? "refound" : "merges";
+  f.isEntry = true;
+  f.blocks.emplace_back();
+  auto& in = f.blocks[0].instrs;
+  const Operand tid = Operand::reg_(R(0)), rz = Operand::reg_(RZ);
+  in.push_back(makeInstr(Opcode::S2R, {tid}, {Operand::special(SpecialReg::TID_X)}));
+  in.push_back(makeInstr(Opcode::IMAD, {Operand::reg_(R(2))}, {tid, Operand::immediate(4), Operand::cbank(0, 0x210)},
+                         {Mod::WIDE, Mod::U32}));
+  auto store = [&](uint32_t k, Reg v) {
+    in.push_back(makeInstr(Opcode::STG, {}, {Operand::mem(R(2), int64_t(4 * (k % 1024))), Operand::reg_(v)}, {Mod::E}));
+  };
+  if (!refound) {
+    in.push_back(makeInstr(Opcode::MOV, {Operand::reg_(R(5))}, {Operand::immediate(9)}));
+    for (uint32_t k = 0; k < units; ++k) in.push_back(makeInstr(Opcode::MOV, {Operand::reg_(R(10 + k))}, {Operand::immediate(9)}));
+    for (uint32_t k = 0; k < units; ++k) store(k, R(10 + k));
+  } else {
+    for (uint32_t k = 0; k < units; ++k) {
+      const uint32_t x = 10 + 5 * k;
+      const Operand X = Operand::reg_(R(x)), Z = Operand::reg_(R(x + 1)), Y = Operand::reg_(R(x + 2)),
+                    W = Operand::reg_(R(x + 3)), A = Operand::reg_(R(x + 4));
+      in.push_back(makeInstr(Opcode::MOV, {Z}, {X}));
+      in.push_back(makeInstr(Opcode::MOV, {Y}, {X}));
+      in.push_back(makeInstr(Opcode::IADD3, {W}, {Y, Z, rz}));
+      in.push_back(makeInstr(Opcode::MOV, {A}, {Operand::immediate(5)}));
+      in.push_back(makeInstr(Opcode::MOV, {X}, {Operand::immediate(5)}));
+      store(k, W.reg);
+    }
+  }
+  in.push_back(makeInstr(Opcode::EXIT, {}, {}));
+  f.recountRegs();
+  return f;
+}
+
+void BM_GeneralOptimizeLateShapes(benchmark::State& state) {
+  std::string table = "\nGeneralOptimizeLate (phase 58), the optimized half on one long block, ns per instruction:\n";
+  for (auto _ : state)
+    for (const bool refound : {false, true}) {
+      std::map<uint32_t, double> ns;
+      uint32_t merged = 0;
+      for (const uint32_t units : {8000u, 64000u}) {
+        const Function f = lateShape(refound, units);
+        if (!verifyFunction(f).empty()) return state.SkipWithError("the generated function is malformed");
+        ns[units] = bestMs(f, [&](Function& g) { return optimized::generalOptimizeLate(g, false).movesMerged; }, 3) *
+                    1e6 / double(f.instrCount());
+        Function g = f;
+        merged = optimized::generalOptimizeLate(g, false).movesMerged;
+        if (merged != units) return state.SkipWithError("a move of the shape was not merged");
+      }
+      table += fmt::format("  {:<8} 8k units: {:.1f}  64k units: {:.1f}  (64k/8k: {:.2f}x)\n", refound ? "refound" : "merges",
+                           ns[8000], ns[64000], ns[64000] / ns[8000]);
+      state.counters[fmt::format("{}_64k/8k", refound ? "refound" : "merges")] = ns[64000] / ns[8000];
+    }
+  std::fputs(table.c_str(), stdout);
+}
+BENCHMARK(BM_GeneralOptimizeLateShapes)->Iterations(1)->Unit(benchmark::kMillisecond);
+
 } // namespace
 } // namespace ori

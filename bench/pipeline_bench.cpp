@@ -13,6 +13,8 @@
 //       instruction, with every phase's own time (PhaseStats::seconds) at each size, so that
 //       a phase that grows faster than the function shows in the table it prints. The bar:
 //       time per instruction within 2x from 10k to 1M. The sizes take turns (three rounds).
+//       Beside it, one read of every instruction at each size (bench::readEveryInstruction):
+//       how much of the growth merely reaching the function costs.
 //
 // Run: build/bin/oriopt_bench --benchmark_filter='BM_Pipeline'
 #include <benchmark/benchmark.h>
@@ -184,6 +186,7 @@ void BM_PipelineLinearity(benchmark::State& state) {
   struct Row {
     size_t instrs = 0, blocks = 0, after = 0;
     double best = 1e300;
+    double readFloor = 1e300; // ms: one read of every instruction (bench::readEveryInstruction)
     std::map<int, double> phaseMs;    // each phase's PhaseStats::seconds (wall), best over the calls
     std::map<int, double> phaseCpuMs; // each phase's thread CPU time (beforePhase to afterPhase), best
   };
@@ -233,12 +236,28 @@ void BM_PipelineLinearity(benchmark::State& state) {
             if (!first) jt->second = std::min(jt->second, cpu[s.phase]);
           }
         }
+        row.readFloor = std::min(row.readFloor, bench::bestMs(m.functions[0], [](Function& g) {
+          return bench::readEveryInstruction(g);
+        }, calls));
       }
   }
   std::string table = "\n--pipeline=ptxas -O3, phases only, on makeUnits kernels: ms (ns per instruction)\n";
   for (const auto& [units, row] : rows)
     table += fmt::format("  {} units: {} instructions, {} blocks ({} instructions after): {:.1f} ms ({:.0f} ns)\n",
                          units, row.instrs, row.blocks, row.after, row.best, row.best * 1e6 / double(row.instrs));
+  {
+    const Row& small = rows.begin()->second;
+    const Row& mid = std::next(rows.begin())->second;
+    const Row& big = rows.rbegin()->second;
+    auto perInstr = [](const Row& r, double ms) { return ms * 1e6 / double(r.instrs); };
+    table += fmt::format("  1M/10k {:.2f}x, 1M/100k {:.2f}x; floor (one read of every instruction): {:.1f} / {:.1f} / "
+                         "{:.1f} ns, 1M/10k {:.2f}x, 1M/100k {:.2f}x\n",
+                         perInstr(big, big.best) / perInstr(small, small.best),
+                         perInstr(big, big.best) / perInstr(mid, mid.best), perInstr(small, small.readFloor),
+                         perInstr(mid, mid.readFloor), perInstr(big, big.readFloor),
+                         perInstr(big, big.readFloor) / perInstr(small, small.readFloor),
+                         perInstr(big, big.readFloor) / perInstr(mid, mid.readFloor));
+  }
   table += "  per phase, ns per instruction, best of the calls: wall (PhaseStats::seconds) | thread CPU\n  phase";
   table += fmt::format("{:>29}", "");
   for (int pass = 0; pass < 2; ++pass) {
@@ -264,6 +283,8 @@ void BM_PipelineLinearity(benchmark::State& state) {
     state.counters[fmt::format("ns_per_instr_{}", row.instrs)] = row.best * 1e6 / double(row.instrs);
   state.counters["ns_per_instr_1M_over_10k"] =
       (hi.best / double(hi.instrs)) / (lo.best / double(lo.instrs));
+  state.counters["read_floor_1M_over_10k"] =
+      (hi.readFloor / double(hi.instrs)) / (lo.readFloor / double(lo.instrs));
 }
 BENCHMARK(BM_PipelineLinearity)->Iterations(1)->Unit(benchmark::kMillisecond);
 

@@ -70,7 +70,7 @@ void BM_SwitchOptRatios(benchmark::State& state) {
   const SwitchOptCounts counts = optimized::doSwitchOpt(check, SwitchOptOptions{});
   auto phase30 = [](Function& g) { return optimized::doSwitchOpt(g, SwitchOptOptions{}).lowered(); };
   double opt10k = 0, ref10k = 0;
-  std::map<uint32_t, double> perBlockNs, jmxNs;
+  std::map<uint32_t, double> perBlockNs, jmxNs, readNs;
   for (auto _ : state) {
     bestMs(f10k, phase30, 3); // warm-up: the first copies pay the page faults of fresh memory
 #if defined(ORIOPT_HAVE_REFERENCE)
@@ -106,6 +106,9 @@ void BM_SwitchOptRatios(benchmark::State& state) {
         const double jmx = bestMs(lowered, [](Function& g) { return optimized::expandJmxComputation(g); }, 2) *
                            1e6 / double(lowered.blocks.size());
         jmxNs[n] = round == 0 ? jmx : std::min(jmxNs[n], jmx);
+        const double read =
+            bestMs(f, [](Function& g) { return bench::readEveryInstruction(g); }, 3) * 1e6 / double(f.blocks.size());
+        readNs[n] = round == 0 ? read : std::min(readNs[n], read);
       }
   }
   std::string table = fmt::format(
@@ -115,13 +118,20 @@ void BM_SwitchOptRatios(benchmark::State& state) {
       "  optimized, ns per block:",
       f10k.blocks.size(), counts.switches, counts.jumpTables, counts.bsts, counts.keptSmall, counts.keptShallow,
       counts.erasedBlocks, opt10k, ref10k, ref10k > 0 ? ref10k / opt10k : 0.0);
+  auto growth = [](std::map<uint32_t, double>& ns) {
+    return fmt::format("  (1M/10k: {:.2f}x, 1M/100k: {:.2f}x)\n", ns[1000000] / ns[10000], ns[1000000] / ns[100000]);
+  };
   for (const auto& [n, ns] : perBlockNs) table += fmt::format("  {}: {:.0f}", n, ns);
-  table += fmt::format("  (1M/10k: {:.2f}x)\n  phase 80, ns per block:", perBlockNs[1000000] / perBlockNs[10000]);
+  table += growth(perBlockNs) + "  phase 80, ns per block:";
   for (const auto& [n, ns] : jmxNs) table += fmt::format("  {}: {:.1f}", n, ns);
-  table += fmt::format("  (1M/10k: {:.2f}x)\n", jmxNs[1000000] / jmxNs[10000]);
+  table += growth(jmxNs) + "  floor (one read of every instruction), ns per block:";
+  for (const auto& [n, ns] : readNs) table += fmt::format("  {}: {:.1f}", n, ns);
+  table += growth(readNs);
   std::fputs(table.c_str(), stdout);
   state.counters["ref/opt_10k"] = ref10k > 0 ? ref10k / opt10k : 0.0;
   state.counters["ns_per_block_1M/10k"] = perBlockNs[1000000] / perBlockNs[10000];
+  state.counters["ns_per_block_1M/100k"] = perBlockNs[1000000] / perBlockNs[100000];
+  state.counters["read_floor_1M/10k"] = readNs[1000000] / readNs[10000];
 }
 BENCHMARK(BM_SwitchOptRatios)->Iterations(1)->Unit(benchmark::kMillisecond);
 

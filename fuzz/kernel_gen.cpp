@@ -370,11 +370,13 @@ struct Gen {
     case 3: // a MOV guarded by a constant predicate
       emit(fmt::format("@{} MOV {}, {}", constantPredicate(), dstReg(), src()));
       break;
-    case 4: { // one value moved into two fresh registers, each read once (phase 58)
+    case 4: { // one value moved into two fresh registers, each read once (phase 58); sometimes
+              // the first is written again before the second's read, which keeps the second move
       const std::string v = chance(50) ? imm() : srcReg(), a = freshReg(), b = freshReg();
       emit(fmt::format("MOV {}, {}", a, v));
       if (chance(30)) arithmetic();
       emit(fmt::format("MOV {}, {}", b, v));
+      if (chance(25)) emit(fmt::format("IADD3 {}, {}, {}, RZ", a, a, imm()));
       emit(fmt::format("IADD3 {}, {}, {}, {}", dstReg(), a, b, src()));
       break;
     }
