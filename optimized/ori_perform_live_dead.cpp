@@ -31,12 +31,15 @@ namespace ori::optimized {
 
 namespace {
 
+constexpr uint32_t kLocal = UINT32_MAX; // liveAcrossSlots: a register live into no block
+
 // computeLiveness's LiveIn of every block into `sets`, on the registers as
 // `all` numbers them (one set for every file, as the walk below wants them),
 // without reading the IR again: gen and kill from the instructions' registers,
 // then the bitvector solver. The equations are computeLiveness's, so is the
 // answer. Every set of `sets` is made anew.
-void solveLiveIn(const FunctionRegs& all, const CfgFacts& cfg, const std::vector<uint32_t>& order, LivenessSets& sets) {
+void solveLiveIn(const FunctionRegs& all, const std::vector<uint32_t>& slot, const CfgFacts& cfg,
+                 const std::vector<uint32_t>& order, LivenessSets& sets) {
   const auto& regs = all.blocks;
   for (uint32_t b = 0; b < regs.size(); ++b) {
     uint32_t *gen = sets.gen(b), *kill = sets.kill(b);
@@ -46,14 +49,38 @@ void solveLiveIn(const FunctionRegs& all, const CfgFacts& cfg, const std::vector
       const uint32_t* defs = all.defs(r);
       const uint32_t* uses = all.uses(r);
       if (!r.guarded)
-        for (uint32_t k = 0; k < r.defs; ++k) {
-          clearBit(gen, defs[k]);
-          setBit(kill, defs[k]);
-        }
-      for (uint32_t k = 0; k < r.uses; ++k) setBit(gen, uses[k]);
+        for (uint32_t k = 0; k < r.defs; ++k)
+          if (const uint32_t g = slot[defs[k]]; g != kLocal) {
+            clearBit(gen, g);
+            setBit(kill, g);
+          }
+      for (uint32_t k = 0; k < r.uses; ++k)
+        if (const uint32_t g = slot[uses[k]]; g != kLocal) setBit(gen, g);
     }
   }
   solveLiveness(sets, cfg, order);
+}
+
+// Each register's bit in the liveness sets, or kLocal. A register that no
+// block reads before writing it (unguarded) there is live into no block (the
+// least solution of the equations), so its liveness never leaves a block and
+// it needs no bit: the walk tracks it alone. In nvcc's PTX most registers are
+// such temporaries (hashcat's kernels: about 400 of 6,000 per function are
+// live into a block), and the sets are blocks x bits. Removing instructions
+// never makes a read exposed (a write is removed only when nothing reads it
+// before the next write), so the slots hold for every round.
+std::vector<uint32_t> liveAcrossSlots(const FunctionRegs& all, uint32_t& count) {
+  std::vector<uint32_t> writtenIn(all.index.size(), 0), slot(all.index.size(), kLocal);
+  count = 0;
+  for (uint32_t b = 0; b < all.blocks.size(); ++b)
+    for (const InstrRegs& r : all.blocks[b]) {
+      const uint32_t* uses = all.uses(r);
+      for (uint32_t k = 0; k < r.uses; ++k)
+        if (writtenIn[uses[k]] != b + 1 && slot[uses[k]] == kLocal) slot[uses[k]] = count++;
+      if (!r.guarded)
+        for (uint32_t k = 0; k < r.defs; ++k) writtenIn[all.defs(r)[k]] = b + 1;
+    }
+  return slot;
 }
 
 } // namespace
@@ -72,20 +99,35 @@ uint32_t oriPerformLiveDead(Function& f) {
   // arena for the function rather than a heap object per block (in the
   // pipeline at 1M instructions, each of phases 16/33/61/84 went from about
   // 150 to 110 ns per instruction: docs/performance.md, "Heap objects per block").
-  LivenessSets sets(uint32_t(n), all.index.size());
+  uint32_t across = 0;
+  const std::vector<uint32_t> slot = liveAcrossSlots(all, across);
+  LivenessSets sets(uint32_t(n), across);
   const size_t words = sets.words();
   std::vector<uint32_t> live(words);
+  // The registers without a slot: live in the walk of block b when liveStamp is its stamp.
+  std::vector<uint32_t> liveStamp(all.index.size(), 0);
+  uint32_t stamp = 0;
+  auto isLive = [&](uint32_t r) { return slot[r] != kLocal ? testBit(live.data(), slot[r]) : liveStamp[r] == stamp; };
+  auto makeDead = [&](uint32_t r) {
+    if (slot[r] != kLocal) clearBit(live.data(), slot[r]);
+    else liveStamp[r] = 0;
+  };
+  auto makeLive = [&](uint32_t r) {
+    if (slot[r] != kLocal) setBit(live.data(), slot[r]);
+    else liveStamp[r] = stamp;
+  };
   std::vector<char> queued(n, 0), dead;
   std::vector<uint32_t> work; // first in, first out: work[head] is next
   work.reserve(n);
   for (uint32_t roundRemoved = 1; roundRemoved;) {
     roundRemoved = 0;
-    solveLiveIn(all, cfg, order, sets);
+    solveLiveIn(all, slot, cfg, order, sets);
     work.assign(order.begin(), order.end());
     std::fill(queued.begin(), queued.end(), 1);
     for (size_t head = 0; head < work.size(); ++head) {
       const uint32_t b = work[head];
       queued[b] = 0;
+      ++stamp;
       std::fill(live.begin(), live.end(), 0);
       for (uint32_t s : cfg.succs[b]) {
         const uint32_t* in = sets.in(s);
@@ -99,14 +141,14 @@ uint32_t oriPerformLiveDead(Function& f) {
         const uint32_t* defs = all.defs(r);
         const uint32_t* uses = all.uses(r);
         bool anyDefLive = false;
-        for (uint32_t k = 0; k < r.defs; ++k) anyDefLive = anyDefLive || testBit(live.data(), defs[k]);
+        for (uint32_t k = 0; k < r.defs; ++k) anyDefLive = anyDefLive || isLive(defs[k]);
         if (!anyDefLive && !r.kept) {
           dead[i] = any = true;
           continue;
         }
         if (!r.guarded)
-          for (uint32_t k = 0; k < r.defs; ++k) clearBit(live.data(), defs[k]);
-        for (uint32_t k = 0; k < r.uses; ++k) setBit(live.data(), uses[k]);
+          for (uint32_t k = 0; k < r.defs; ++k) makeDead(defs[k]);
+        for (uint32_t k = 0; k < r.uses; ++k) makeLive(uses[k]);
       }
       if (any) {
         size_t k = 0;
