@@ -28,13 +28,8 @@ class LateOptimizer {
 public:
   LateOptimizer(Function& f, bool existingEntriesOnly)
       : f_(f), existingOnly_(existingEntriesOnly), walked_(f.blocks.size(), 0) {
-    std::vector<std::pair<uint32_t, uint32_t>> reads; // (register, flat number of an instruction reading it)
-    uint32_t flat = 0;
-    for (uint32_t b = 0; b < f.blocks.size(); ++b) {
-      blockStart_.push_back(flat);
-      for (uint32_t i = 0; i < f.blocks[b].instrs.size(); ++i, ++flat) count(b, i, flat, reads);
-    }
-    groupByKey(reads, uint32_t(ids_.size()), readStart_, readers_);
+    for (uint32_t b = 0; b < f.blocks.size(); ++b)
+      for (uint32_t i = 0; i < f.blocks[b].instrs.size(); ++i) count(b, i);
     addedHead_.assign(ids_.size(), kNone);
   }
 
@@ -63,14 +58,33 @@ private:
     return it->second;
   }
 
-  void count(uint32_t b, uint32_t i, uint32_t flat, std::vector<std::pair<uint32_t, uint32_t>>& reads) {
+  void count(uint32_t b, uint32_t i) {
     const Instr& in = f_.blocks[b].instrs[i];
     forEachDef(in, [&](Reg r) { ++defs_[id(r)]; });
     forEachUse(in, [&](Reg r) {
       const uint32_t u = id(r);
       if (++uses_[u] == 1) site_[u] = siteOf(b, i, r);
-      reads.emplace_back(u, flat);
     });
+  }
+
+  // The readers of every register in the blocks not walked yet, as they are now
+  // (flat instruction numbers grouped by register id; blockStart_ gives each
+  // block's first), built the first time singleUse needs them: most functions
+  // never do, and building them at entry cost every call of the pass about a
+  // third more. Reads a merge makes later are listed through added_ (a merge
+  // before the build is in the instructions already; listed twice is harmless).
+  void buildReaders() {
+    readersBuilt_ = true;
+    std::vector<std::pair<uint32_t, uint32_t>> reads; // (register, flat number of an instruction reading it)
+    uint32_t flat = 0;
+    for (uint32_t b = 0; b < f_.blocks.size(); ++b) {
+      blockStart_.push_back(flat);
+      for (const Instr& in : f_.blocks[b].instrs) {
+        if (!walked_[b]) forEachUse(in, [&](Reg r) { reads.emplace_back(id(r), flat); });
+        ++flat;
+      }
+    }
+    groupByKey(reads, uint32_t(ids_.size()), readStart_, readers_);
   }
 
   UseSite siteOf(uint32_t b, uint32_t i, Reg r) const {
@@ -86,8 +100,8 @@ private:
   }
 
   // The one use of r, when its count is 1. When a merge took another of its
-  // uses away, it is looked for among the instructions that read r at entry
-  // and those a merge made read it, in blocks not walked yet or being walked
+  // uses away, it is looked for among the instructions known to read r
+  // (buildReaders, and those a merge made read it), in blocks not walked yet or being walked
   // (their instructions are where they were: a walk erases its merged moves
   // when it ends). A use in a walked block is not looked for: tryMerge wants
   // one in the block it walks. Scanning the function instead made the pass
@@ -101,6 +115,7 @@ private:
       forEachUse(f_.blocks[b].instrs[i], [&](Reg x) { found = found || x == r; });
       return found;
     };
+    if (!readersBuilt_) buildReaders();
     if (u + 1 < readStart_.size())
       for (uint32_t k = readStart_[u]; k < readStart_[u + 1]; ++k) {
         const uint32_t flat = readers_[k];
@@ -228,15 +243,15 @@ private:
   std::unordered_map<uint64_t, uint32_t> ids_;
   std::vector<uint32_t> defs_, uses_;
   std::vector<UseSite> site_;
-  // Who reads each register (singleUse): at entry, flat instruction numbers grouped by
-  // register id (blockStart_ gives each block's first); made to by merges, a list per
-  // register through added_.
+  // Who reads each register (singleUse): buildReaders's rows, then a list per register
+  // through added_ of the reads merges made.
   struct Added {
     uint32_t block, instr, next;
   };
   std::vector<uint32_t> blockStart_, readStart_, readers_, addedHead_;
   std::vector<Added> added_;
   std::vector<uint8_t> walked_;
+  bool readersBuilt_ = false;
   std::vector<std::pair<uint32_t, uint32_t>> blockWrites_; // writtenBetween's, of block writesOf_
   uint32_t writesOf_ = kNone;
   LateOptimizeCounts counts_;
