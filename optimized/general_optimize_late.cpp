@@ -8,12 +8,12 @@
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "ir/general_optimize.h"
 #include "optimized/group_by_key.h"
 #include "optimized/optimized.h"
+#include "optimized/reg_index.h"
 
 namespace ori::optimized {
 namespace {
@@ -49,13 +49,14 @@ private:
   };
 
   uint32_t id(Reg r) {
-    auto [it, inserted] = ids_.try_emplace(uint64_t(r.file) << 32 | r.num, uint32_t(ids_.size()));
-    if (inserted) {
+    bool added = false;
+    const uint32_t u = ids_.get(r, &added);
+    if (added) {
       defs_.push_back(0);
       uses_.push_back(0);
       site_.emplace_back();
     }
-    return it->second;
+    return u;
   }
 
   void count(uint32_t b, uint32_t i) {
@@ -240,7 +241,7 @@ private:
 
   Function& f_;
   bool existingOnly_;
-  std::unordered_map<uint64_t, uint32_t> ids_;
+  RegIds ids_;
   std::vector<uint32_t> defs_, uses_;
   std::vector<UseSite> site_;
   // Who reads each register (singleUse): buildReaders's rows, then a list per register

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/facts.h"
@@ -63,6 +64,40 @@ private:
   std::vector<Reg> regs_; // sorted, distinct
   std::vector<int32_t> table_[kNumRegFiles];
   bool searched_[kNumRegFiles] = {};
+};
+
+// Ids for registers as a walk meets them (0, 1, 2, ... in first-seen order), for a pass
+// that cannot list its registers before it starts. A table by number per register file,
+// grown on demand, since parsed code numbers its virtual registers densely from 0; a
+// number too far past the table (more than 16 per id given, past 4096) goes to a hash
+// map instead. A hash map for all of them cost phase 58 a cache miss per register read
+// on a 1M-instruction function (docs/performance.md, "Phase 58's register ids").
+class RegIds {
+public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t size() const { return next_; }
+  // r's id, given now when r is new (then `added` is set).
+  uint32_t get(Reg r, bool* added = nullptr) {
+    auto& table = byNumber_[size_t(r.file)];
+    if (r.num < table.size() && table[r.num] != kNone) return table[r.num];
+    const uint64_t key = uint64_t(r.file) << 32 | r.num;
+    if (!sparse_.empty())
+      if (const auto it = sparse_.find(key); it != sparse_.end()) return it->second;
+    const uint32_t id = next_++;
+    if (added) *added = true;
+    if (r.num < std::max<uint64_t>(4096, 16 * uint64_t(next_))) {
+      if (r.num >= table.size()) table.resize(std::max<size_t>(size_t(r.num) + 1, 2 * table.size()), kNone);
+      table[r.num] = id;
+    } else {
+      sparse_.emplace(key, id);
+    }
+    return id;
+  }
+
+private:
+  std::vector<uint32_t> byNumber_[kNumRegFiles];
+  std::unordered_map<uint64_t, uint32_t> sparse_;
+  uint32_t next_ = 0;
 };
 
 // The registers of every instruction of a function, as indices of one
