@@ -67,6 +67,7 @@ bool isHeaderDirective(const std::string& d) {
 FnEmitter::FnEmitter(const ModuleCtx& c, const Function& fn) : ctx(c), m(*c.m), f(fn) {
   declareNames();
   classifySlots();
+  findFullMaskRegs();
 }
 
 std::string FnEmitter::uniqueName(std::string base) {
@@ -489,7 +490,13 @@ std::string FnEmitter::run() {
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     curBlock_ = b;
     if (!labels_[b].empty()) body_ += labels_[b] + ":\n";
-    for (const Instr& in : f.blocks[b].instrs) instr(in);
+    const auto& instrs = f.blocks[b].instrs;
+    for (size_t i = 0; i < instrs.size(); ++i) {
+      next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;
+      const bool joined = syncedMask_.has_value(); // the WARPSYNC before left its mask to this one
+      instr(instrs[i]);
+      if (joined && syncedMask_) fail(instrs[i].loc, "internal: the mask of the WARPSYNC before was not taken");
+    }
   }
   std::string prologue;
   bodyPrologue(prologue);

@@ -161,9 +161,14 @@ public:
   std::string bitwise3(uint32_t lut, const std::string& a, const std::string& b, const std::string& c, unsigned w);
   // LOP3 as mov/not/and/or/xor when its table is one of those (emit_alu.cpp).
   bool emitPlainLogic(const Instr& in, uint32_t lut);
-  // The member mask of a warp-level .sync instruction: a temporary holding the lanes
-  // that run `in` here (activemask; under a guard, the ballot of the guard among them).
+  // The member mask of a warp-level .sync instruction: the full-warp mask of the
+  // WARPSYNC just before it when the two were printed as one (syncedMask_), else a
+  // temporary holding the lanes that run `in` here (activemask; under a guard, the
+  // ballot of the guard among them).
   std::string memberMask(const Instr& in);
+  // Whether WARPSYNC `sync` and `next`, the instruction after it in its block, print as
+  // one PTX .sync instruction with the WARPSYNC's mask (emit_warp.cpp).
+  bool syncJoinsNext(const Instr& sync, const Instr* next) const;
   // p = r BOOL c, q = !r BOOL c for a constant comparison result r.
   void emitConstCompare(const Instr& in, bool r);
   // The address operand srcs[i] as PTX "[...]" for state space `space`
@@ -210,7 +215,13 @@ private:
   std::vector<Fixup> fixups_;
   std::string body_;
   const Instr* cur_ = nullptr;
+  const Instr* next_ = nullptr; // the instruction after cur_ in its block, if any
   size_t curBlock_ = 0; // the block being printed
+  // The member mask a WARPSYNC left for the next instruction (syncJoinsNext), which
+  // must take it; and the registers that hold 0xffffffff wherever they are read.
+  std::optional<std::string> syncedMask_;
+  std::set<Reg> fullMaskRegs_;
+  void findFullMaskRegs();
   // Whether the BRX/JMX `in` ending block b can only see an index inside its table.
   bool boundChecked(size_t b, const Instr& in) const;
 };

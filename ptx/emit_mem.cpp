@@ -397,6 +397,10 @@ bool FnEmitter::emitControl(const Instr& in) {
       return true;
     }
     ctx.require(6, 0);
+    if (syncJoinsNext(in, next_)) {
+      syncedMask_ = intSrc(in, 0, 32); // a register or an immediate: no lines
+      return true;
+    }
     emit(fmt::format("bar.warp.sync {};", intSrc(in, 0, 32)));
     return true;
   case Opcode::VOTE: {
@@ -408,7 +412,11 @@ bool FnEmitter::emitControl(const Instr& in) {
     bool sync = ctx.sm >= 70;
     Pred a = predSrc(in, 0);
     std::string mask, tail;
-    if (sync) {
+    if (sync && syncedMask_) {
+      mask = *syncedMask_;
+      syncedMask_.reset();
+      tail = ", " + mask;
+    } else if (sync) {
       ctx.require(6, 2);
       mask = temp(32);
       emit(fmt::format("activemask.b32 {};", mask));

@@ -11,6 +11,9 @@
 // instruction). Targets without the instruction get an error; there is no emulation.
 #include <fmt/format.h>
 
+#include <map>
+#include <set>
+
 #include "ir/ori.h"
 #include "ptx/emit_impl.h"
 
@@ -22,7 +25,58 @@ bool isConstReg(const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg
 
 } // namespace
 
+// A 32-bit register with one write in the function, an unguarded MOV of 0xffffffff, and
+// read nowhere before it (not live on entry): it holds the full-warp mask at every read.
+// nvcc writes `mov.u32 %r18, -1;` once and names it as the member mask of each
+// __shfl_sync(0xffffffff, ...).
+void FnEmitter::findFullMaskRegs() {
+  std::map<Reg, uint32_t> writes;
+  std::set<Reg> movesOfFull;
+  for (const Block& b : f.blocks)
+    for (const Instr& in : b.instrs)
+      forEachDef(in, [&](Reg r) {
+        ++writes[r];
+        if (in.op == Opcode::MOV && !in.isGuarded() && !in.has(Mod::W64) && in.srcs.size() == 1 &&
+            in.srcs[0].kind == Operand::Kind::Imm && uint32_t(in.srcs[0].imm) == 0xffffffffu &&
+            in.srcs[0].imm >= -1 && in.srcs[0].imm <= 0xffffffffLL)
+          movesOfFull.insert(r);
+      });
+  const auto live = ctx.liveIn.find(f.name);
+  for (Reg r : movesOfFull)
+    if (writes[r] == 1 && regBits(r) == 32 && (live == ctx.liveIn.end() || !live->second.count(r)))
+      fullMaskRegs_.insert(r);
+}
+
+// The lowering reads `shfl.sync ..., membermask` (and vote.sync with a predicate,
+// match.sync, redux.sync) as `WARPSYNC membermask` then the instruction. When the mask is
+// the full warp, every lane takes part in both (PTX's rule for a .sync instruction), so the
+// lanes that run the instruction are the mask, and the pair prints back as the one PTX
+// instruction it came from. Printed apart (bar.warp.sync, then activemask as the mask),
+// ptxas 13.0 made the k07 kernel of docs/ptx.md 3,456 bytes of SASS instead of 896. An
+// activemask (VOTE.ANY d, PT, PT) stays apart: on a partial last warp the active lanes are
+// fewer than the full mask. Guarded pairs stay apart too.
+bool FnEmitter::syncJoinsNext(const Instr& sync, const Instr* next) const {
+  if (!next || ctx.sm < 70 || sync.guard || next->guard) return false;
+  const Operand& m = sync.srcs.at(0);
+  const bool full = (m.kind == Operand::Kind::Imm && m.imm >= -1 && m.imm <= 0xffffffffLL &&
+                     uint32_t(m.imm) == 0xffffffffu) ||
+                    (m.kind == Operand::Kind::Reg && !m.reg.isConst() && fullMaskRegs_.count(m.reg));
+  if (!full) return false;
+  switch (next->op) {
+  case Opcode::SHFL:
+  case Opcode::MATCH:
+  case Opcode::REDUX: return true;
+  case Opcode::VOTE: return !predSrc(*next, 0).isConst;
+  default: return false;
+  }
+}
+
 std::string FnEmitter::memberMask(const Instr& in) {
+  if (syncedMask_) {
+    std::string m = std::move(*syncedMask_);
+    syncedMask_.reset();
+    return m;
+  }
   ctx.require(6, 2); // activemask
   std::string m = temp(32);
   if (!in.isGuarded()) {
