@@ -197,7 +197,7 @@ bool operator==(const Function& a, const Function& b) {
   return a.name == b.name && a.isEntry == b.isEntry && a.params == b.params &&
          a.returns == b.returns && a.blocks == b.blocks && a.jumpTables == b.jumpTables &&
          a.variables == b.variables && a.regNames == b.regNames && a.regTypes == b.regTypes &&
-         a.ptxDirectives == b.ptxDirectives;
+         a.ptxDirectives == b.ptxDirectives && a.blockDirectives == b.blockDirectives;
 }
 
 const Function* Module::findFunction(std::string_view name) const {

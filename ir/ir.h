@@ -224,6 +224,10 @@ struct Function {
   // PTX text carried through unchanged for re-emission: performance
   // directives (".maxntid 256, 1, 1"), call prototypes, pragmas.
   std::vector<std::string> ptxDirectives;
+  // PTX statement-level directives (`.pragma "nounroll";`) by the label of the block they
+  // stand in, printed again at that block's start. A block a pass erased leaves its entry
+  // unprinted.
+  std::map<std::string, std::vector<std::string>> blockDirectives;
   uint32_t nextReg[kNumRegFiles] = {};  // first unused virtual register number per file
   SrcLoc loc;
 

@@ -452,6 +452,15 @@ private:
       if (accept('}')) { lastLoc = t.loc; break; }
       if (t.kind == Token::Word && t.text == ".reg") { declaration(t); regDecl(f); continue; }
       if (t.kind == Token::Word && t.text == ".jumptable") { declaration(t); jumpTable(f, tableLabels); continue; }
+      if (t.kind == Token::Word && t.text == ".ptx" && seenCode) {
+        // After a label: a statement-level PTX directive of that block (a .pragma).
+        if (needBlock || f.blocks.empty() || f.blocks.back().label.empty())
+          fail(t.loc, "'.ptx' inside the body must stand in a labelled block (it is a directive of that block)");
+        std::string text = ptxText();
+        if (text.rfind(".pragma", 0) != 0) fail(t.loc, "'.ptx' inside the body takes only .pragma text");
+        f.blockDirectives[f.blocks.back().label].push_back(std::move(text));
+        continue;
+      }
       if (t.kind == Token::Word && t.text == ".ptx") { declaration(t); f.ptxDirectives.push_back(ptxText()); continue; }
       if (t.kind == Token::Word && (t.text == ".shared" || t.text == ".local" || t.text == ".param")) {
         declaration(t);

@@ -189,6 +189,8 @@ std::string printFunction(const Function& f) {
   }
   for (const Block& b : f.blocks) {
     if (!b.label.empty()) out += b.label + ":\n";
+    if (auto it = f.blockDirectives.find(b.label); !b.label.empty() && it != f.blockDirectives.end())
+      for (const std::string& d : it->second) out += fmt::format("  .ptx \"{}\"\n", escape(d));
     for (const Instr& in : b.instrs) out += "  " + printInstr(f, in) + "\n";
   }
   return out + "}\n";

@@ -163,6 +163,10 @@ private:
     }
     for (const std::string& d : f_.ptxDirectives)
       if (checkIsText(d, "")) problem("a .ptx directive is not text");
+    for (const auto& [label, list] : f_.blockDirectives)
+      for (const std::string& d : list)
+        if (checkIsText(d, "") || d.rfind(".pragma", 0) != 0)
+          problem("the directive of block '{}' is no .pragma text", label);
   }
 
   void checkRegs() {

@@ -490,6 +490,8 @@ std::string FnEmitter::run() {
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     curBlock_ = b;
     if (!labels_[b].empty()) body_ += labels_[b] + ":\n";
+    if (auto it = f.blockDirectives.find(f.blocks[b].label); !f.blocks[b].label.empty() && it != f.blockDirectives.end())
+      for (const std::string& d : it->second) body_ += "  " + d + "\n";
     const auto& instrs = f.blocks[b].instrs;
     for (size_t i = 0; i < instrs.size(); ++i) {
       next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;

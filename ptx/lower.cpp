@@ -410,7 +410,14 @@ void FunctionLowerer::statement(const Statement& s) {
   }
   case Statement::Kind::BranchTargets: break; // collected up front
   case Statement::Kind::CallPrototype: f_.ptxDirectives.push_back(s.proto.text); break;
-  case Statement::Kind::Directive: break; // .loc, .pragma: debug and tuning hints, dropped
+  case Statement::Kind::Directive:
+    // .loc and .file (debug data) are dropped; a .pragma stays with the labelled block it
+    // stands in (nvcc puts `.pragma "nounroll";` at a loop's header: without it ptxas 13.0
+    // unrolls the loop). One in a block without a label has nowhere to go and is dropped.
+    if (s.directive.text.rfind(".pragma", 0) == 0 && !needBlock_ && !f_.blocks.empty() &&
+        !f_.blocks.back().label.empty())
+      f_.blockDirectives[f_.blocks.back().label].push_back(s.directive.text);
+    break;
   case Statement::Kind::Scope:
     if (s.scope.open) scopes_.emplace_back();
     else if (scopes_.size() > 1) scopes_.pop_back();

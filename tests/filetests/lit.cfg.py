@@ -3,9 +3,11 @@
 # <build>/tests/filetests; run lit on that directory, not on this one.
 #
 # Substitutions: %oriopt (the built tool), %corpus (shared corpus), %examples (examples/),
+# %python (the Python running lit),
 # %ptxas / %nvcc (when installed; guard with REQUIRES: ptxas / nvcc).
 # PATH starts with the oriopt bin dir and LLVM's tools (FileCheck, not, count).
 import os
+import sys
 
 import lit.formats
 
@@ -30,6 +32,7 @@ for var in ("RC_PARAMS", "ORIOPT_SOURCE_DIR", "ORIOPT_BIN_DIR", "ORIOPT_CORPUS_D
 config.substitutions.append(("%oriopt", os.path.join(config.oriopt_bin_dir, "oriopt")))
 config.substitutions.append(("%corpus", config.corpus_dir))
 config.substitutions.append(("%examples", config.examples_dir))
+config.substitutions.append(("%python", sys.executable))
 
 for tool in ("ptxas", "nvcc", "dot"):
     path = getattr(config, tool, "")
