@@ -495,6 +495,7 @@ std::string FnEmitter::run() {
     const auto& instrs = f.blocks[b].instrs;
     for (size_t i = 0; i < instrs.size(); ++i) {
       next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;
+      curIndex_ = i;
       const bool joined = syncedMask_.has_value(); // the WARPSYNC before left its mask to this one
       instr(instrs[i]);
       if (joined && syncedMask_) fail(instrs[i].loc, "internal: the mask of the WARPSYNC before was not taken");

@@ -169,6 +169,9 @@ public:
   // Whether WARPSYNC `sync` and `next`, the instruction after it in its block, print as
   // one PTX .sync instruction with the WARPSYNC's mask (emit_warp.cpp).
   bool syncJoinsNext(const Instr& sync, const Instr* next) const;
+  // Whether register r holds the lanes that run the current instruction: an unguarded
+  // activemask wrote it earlier in the block, with only plain computation between.
+  bool activeMaskHere(Reg r) const;
   // p = r BOOL c, q = !r BOOL c for a constant comparison result r.
   void emitConstCompare(const Instr& in, bool r);
   // The address operand srcs[i] as PTX "[...]" for state space `space`
@@ -216,6 +219,7 @@ private:
   std::string body_;
   const Instr* cur_ = nullptr;
   const Instr* next_ = nullptr; // the instruction after cur_ in its block, if any
+  size_t curIndex_ = 0;         // cur_'s index in its block
   size_t curBlock_ = 0; // the block being printed
   // The member mask a WARPSYNC left for the next instruction (syncJoinsNext), which
   // must take it; and the registers that hold 0xffffffff wherever they are read.

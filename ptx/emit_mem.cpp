@@ -411,6 +411,13 @@ bool FnEmitter::emitControl(const Instr& in) {
     if (!mode) fail(in.loc, fmt::format("{}: VOTE needs .ALL, .ANY or .EQ", printInstr(f, in)));
     bool sync = ctx.sm >= 70;
     Pred a = predSrc(in, 0);
+    const bool noBallot = in.dsts.at(0).kind == Operand::Kind::Reg && in.dsts.at(0).reg.isConst();
+    const bool noPredicate = in.dsts.at(1).kind == Operand::Kind::Reg && in.dsts.at(1).reg.isConst();
+    if (sync && !syncedMask_ && a.isConst && a.value && !noBallot && noPredicate) {
+      ctx.require(6, 2); // VOTE.ANY d, PT, PT: PTX's activemask itself
+      emit(fmt::format("activemask.b32 {};", intDst(in, 0, 32)));
+      return true;
+    }
     std::string mask, tail;
     if (sync && syncedMask_) {
       mask = *syncedMask_;
@@ -422,21 +429,24 @@ bool FnEmitter::emitControl(const Instr& in) {
       emit(fmt::format("activemask.b32 {};", mask));
       tail = ", " + mask;
     }
-    std::string src = a.isConst ? "" : predText(a);
-    if (a.isConst) { // PT / !PT: a constant vote
-      src = temp(1);
+    std::string src; // the vote's predicate, made the first time a line needs it
+    auto source = [&]() -> const std::string& {
+      if (!src.empty()) return src;
+      if (!a.isConst) return src = predText(a);
+      src = temp(1); // PT / !PT: a constant vote
       emit(fmt::format("setp.ne.u32 {}, {}, 0;", src, a.value ? 1 : 0));
-    }
+      return src;
+    };
     std::string dot = sync ? ".sync" : "";
     const Operand& rd = in.dsts.at(0);
     if (!(rd.kind == Operand::Kind::Reg && rd.reg.isConst())) {
       if (sync && a.isConst && a.value) emit(fmt::format("mov.b32 {}, {};", intDst(in, 0, 32), mask));
-      else emit(fmt::format("vote{}.ballot.b32 {}, {}{};", dot, intDst(in, 0, 32), src, tail));
+      else emit(fmt::format("vote{}.ballot.b32 {}, {}{};", dot, intDst(in, 0, 32), source(), tail));
     }
     const Operand& pd = in.dsts.at(1);
     if (!(pd.kind == Operand::Kind::Reg && pd.reg.isConst())) {
       const char* name = *mode == Mod::ALL ? "all" : *mode == Mod::ANY ? "any" : "uni";
-      emit(fmt::format("vote{}.{}.pred {}, {}{};", dot, name, predDst(in, 1), src, tail));
+      emit(fmt::format("vote{}.{}.pred {}, {}{};", dot, name, predDst(in, 1), source(), tail));
     }
     return true;
   }

@@ -47,21 +47,41 @@ void FnEmitter::findFullMaskRegs() {
       fullMaskRegs_.insert(r);
 }
 
+bool FnEmitter::activeMaskHere(Reg r) const {
+  const auto& instrs = f.blocks[curBlock_].instrs;
+  for (size_t k = std::min(curIndex_, instrs.size()); k-- > 0;) {
+    const Instr& in = instrs[k];
+    bool writes = false;
+    forEachDef(in, [&](Reg d) { writes = writes || d == r; });
+    if (writes)
+      return in.op == Opcode::VOTE && in.has(Mod::ANY) && !in.guard && in.dsts.size() == 2 &&
+             in.dsts[0].kind == Operand::Kind::Reg && in.dsts[0].reg == r && in.dsts[1].reg.isConst() &&
+             predSrc(in, 0).isConst && predSrc(in, 0).value;
+    // The lanes that run stay the same through plain computation only.
+    const OpInfo& info = in.info();
+    if (info.is(SIDE_EFFECT) || info.is(CONVERGENCE) || info.is(CONTROL) || info.is(BARRIER)) return false;
+  }
+  return false;
+}
+
 // The lowering reads `shfl.sync ..., membermask` (and vote.sync with a predicate,
 // match.sync, redux.sync) as `WARPSYNC membermask` then the instruction. When the mask is
 // the full warp, every lane takes part in both (PTX's rule for a .sync instruction), so the
 // lanes that run the instruction are the mask, and the pair prints back as the one PTX
-// instruction it came from. Printed apart (bar.warp.sync, then activemask as the mask),
+// instruction it came from. So too when the mask is the active mask read earlier in the
+// block (`__shfl_xor_sync(__activemask(), ...)`): the lanes that run are that mask. Printed apart (bar.warp.sync, then activemask as the mask),
 // ptxas 13.0 made the k07 kernel of docs/ptx.md 3,456 bytes of SASS instead of 896. An
 // activemask (VOTE.ANY d, PT, PT) stays apart: on a partial last warp the active lanes are
 // fewer than the full mask. Guarded pairs stay apart too.
 bool FnEmitter::syncJoinsNext(const Instr& sync, const Instr* next) const {
   if (!next || ctx.sm < 70 || sync.guard || next->guard) return false;
   const Operand& m = sync.srcs.at(0);
-  const bool full = (m.kind == Operand::Kind::Imm && m.imm >= -1 && m.imm <= 0xffffffffLL &&
+  // The mask is the lanes that run here: the full warp, or the active mask read before.
+  const bool exact = (m.kind == Operand::Kind::Imm && m.imm >= -1 && m.imm <= 0xffffffffLL &&
                      uint32_t(m.imm) == 0xffffffffu) ||
-                    (m.kind == Operand::Kind::Reg && !m.reg.isConst() && fullMaskRegs_.count(m.reg));
-  if (!full) return false;
+                    (m.kind == Operand::Kind::Reg && !m.reg.isConst() &&
+                     (fullMaskRegs_.count(m.reg) || activeMaskHere(m.reg)));
+  if (!exact) return false;
   switch (next->op) {
   case Opcode::SHFL:
   case Opcode::MATCH:
