@@ -161,8 +161,8 @@ public:
   std::string bitwise3(uint32_t lut, const std::string& a, const std::string& b, const std::string& c, unsigned w);
   // LOP3 as mov/not/and/or/xor when its table is one of those (emit_alu.cpp).
   bool emitPlainLogic(const Instr& in, uint32_t lut);
-  // The member mask of a warp-level .sync instruction: the full-warp mask of the
-  // WARPSYNC just before it when the two were printed as one (syncedMask_), else a
+  // The member mask of a warp-level .sync instruction: the mask of the WARPSYNC just
+  // before it when the two print as one (syncedMask_, syncJoinsNext), else a
   // temporary holding the lanes that run `in` here (activemask; under a guard, the
   // ballot of the guard among them).
   std::string memberMask(const Instr& in);

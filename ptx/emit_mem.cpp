@@ -397,11 +397,16 @@ bool FnEmitter::emitControl(const Instr& in) {
       return true;
     }
     ctx.require(6, 0);
-    if (syncJoinsNext(in, next_)) {
-      syncedMask_ = intSrc(in, 0, 32); // a register or an immediate: no lines
-      return true;
+    {
+      std::string mask = intSrc(in, 0, 32);
+      // Joined only when the mask took no lines of its own (a register or an immediate):
+      // a temporary of this instruction could be reused by the next.
+      if (lines_.empty() && syncJoinsNext(in, next_)) {
+        syncedMask_ = std::move(mask);
+        return true;
+      }
+      emit(fmt::format("bar.warp.sync {};", mask));
     }
-    emit(fmt::format("bar.warp.sync {};", intSrc(in, 0, 32)));
     return true;
   case Opcode::VOTE: {
     // Among the threads active here. sm_70 and up: vote.sync with activemask as the member

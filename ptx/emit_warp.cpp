@@ -55,7 +55,8 @@ bool FnEmitter::activeMaskHere(Reg r) const {
     forEachDef(in, [&](Reg d) { writes = writes || d == r; });
     if (writes)
       return in.op == Opcode::VOTE && in.has(Mod::ANY) && !in.guard && in.dsts.size() == 2 &&
-             in.dsts[0].kind == Operand::Kind::Reg && in.dsts[0].reg == r && in.dsts[1].reg.isConst() &&
+             in.dsts[0].kind == Operand::Kind::Reg && in.dsts[0].reg == r &&
+             in.dsts[1].kind == Operand::Kind::Reg && in.dsts[1].reg.isConst() &&
              predSrc(in, 0).isConst && predSrc(in, 0).value;
     // The lanes that run stay the same through plain computation only.
     const OpInfo& info = in.info();
@@ -69,10 +70,11 @@ bool FnEmitter::activeMaskHere(Reg r) const {
 // the full warp, every lane takes part in both (PTX's rule for a .sync instruction), so the
 // lanes that run the instruction are the mask, and the pair prints back as the one PTX
 // instruction it came from. So too when the mask is the active mask read earlier in the
-// block (`__shfl_xor_sync(__activemask(), ...)`): the lanes that run are that mask. Printed apart (bar.warp.sync, then activemask as the mask),
-// ptxas 13.0 made the k07 kernel of docs/ptx.md 3,456 bytes of SASS instead of 896. An
-// activemask (VOTE.ANY d, PT, PT) stays apart: on a partial last warp the active lanes are
-// fewer than the full mask. Guarded pairs stay apart too.
+// block (`__shfl_xor_sync(__activemask(), ...)`): the lanes that run are that mask.
+// Printed apart (bar.warp.sync, then activemask as the mask), ptxas 13.0 made the k07
+// kernel of docs/performance.md 3,456 bytes of SASS instead of 896. An activemask
+// (VOTE.ANY d, PT, PT) after the WARPSYNC stays apart: on a partial last warp the active
+// lanes are fewer than the full mask. Guarded pairs stay apart too.
 bool FnEmitter::syncJoinsNext(const Instr& sync, const Instr* next) const {
   if (!next || ctx.sm < 70 || sync.guard || next->guard) return false;
   const Operand& m = sync.srcs.at(0);
