@@ -67,7 +67,6 @@ bool isHeaderDirective(const std::string& d) {
 FnEmitter::FnEmitter(const ModuleCtx& c, const Function& fn) : ctx(c), m(*c.m), f(fn) {
   declareNames();
   classifySlots();
-  findFullMaskRegs();
 }
 
 std::string FnEmitter::uniqueName(std::string base) {

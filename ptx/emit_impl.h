@@ -168,7 +168,7 @@ public:
   std::string memberMask(const Instr& in);
   // Whether WARPSYNC `sync` and `next`, the instruction after it in its block, print as
   // one PTX .sync instruction with the WARPSYNC's mask (emit_warp.cpp).
-  bool syncJoinsNext(const Instr& sync, const Instr* next) const;
+  bool syncJoinsNext(const Instr& sync, const Instr* next);
   // Whether register r holds the lanes that run the current instruction: an unguarded
   // activemask wrote it earlier in the block, with only plain computation between.
   bool activeMaskHere(Reg r) const;
@@ -222,10 +222,11 @@ private:
   size_t curIndex_ = 0;         // cur_'s index in its block
   size_t curBlock_ = 0; // the block being printed
   // The member mask a WARPSYNC left for the next instruction (syncJoinsNext), which
-  // must take it; and the registers that hold 0xffffffff wherever they are read.
+  // must take it; and the registers that hold 0xffffffff wherever they are read, found
+  // the first time a WARPSYNC asks (most functions have none).
   std::optional<std::string> syncedMask_;
-  std::set<Reg> fullMaskRegs_;
-  void findFullMaskRegs();
+  std::optional<std::set<Reg>> fullMaskRegs_;
+  std::set<Reg> findFullMaskRegs() const;
   // Whether the BRX/JMX `in` ending block b can only see an index inside its table.
   bool boundChecked(size_t b, const Instr& in) const;
 };

@@ -23,13 +23,18 @@ namespace {
 
 bool isConstReg(const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isConst(); }
 
+// An immediate 0xffffffff (read as a 32-bit mask: -1 or 4294967295).
+bool isFullMaskImm(const Operand& o) {
+  return o.kind == Operand::Kind::Imm && o.imm >= -1 && o.imm <= 0xffffffffLL && uint32_t(o.imm) == 0xffffffffu;
+}
+
 } // namespace
 
 // A 32-bit register with one write in the function, an unguarded MOV of 0xffffffff, and
 // read nowhere before it (not live on entry): it holds the full-warp mask at every read.
 // nvcc writes `mov.u32 %r18, -1;` once and names it as the member mask of each
 // __shfl_sync(0xffffffff, ...).
-void FnEmitter::findFullMaskRegs() {
+std::set<Reg> FnEmitter::findFullMaskRegs() const {
   std::map<Reg, uint32_t> writes;
   std::set<Reg> movesOfFull;
   for (const Block& b : f.blocks)
@@ -37,14 +42,14 @@ void FnEmitter::findFullMaskRegs() {
       forEachDef(in, [&](Reg r) {
         ++writes[r];
         if (in.op == Opcode::MOV && !in.isGuarded() && !in.has(Mod::W64) && in.srcs.size() == 1 &&
-            in.srcs[0].kind == Operand::Kind::Imm && uint32_t(in.srcs[0].imm) == 0xffffffffu &&
-            in.srcs[0].imm >= -1 && in.srcs[0].imm <= 0xffffffffLL)
+            isFullMaskImm(in.srcs[0]))
           movesOfFull.insert(r);
       });
   const auto live = ctx.liveIn.find(f.name);
+  std::set<Reg> out;
   for (Reg r : movesOfFull)
-    if (writes[r] == 1 && regBits(r) == 32 && (live == ctx.liveIn.end() || !live->second.count(r)))
-      fullMaskRegs_.insert(r);
+    if (writes[r] == 1 && regBits(r) == 32 && (live == ctx.liveIn.end() || !live->second.count(r))) out.insert(r);
+  return out;
 }
 
 bool FnEmitter::activeMaskHere(Reg r) const {
@@ -75,14 +80,13 @@ bool FnEmitter::activeMaskHere(Reg r) const {
 // kernel of docs/performance.md 3,456 bytes of SASS instead of 896. An activemask
 // (VOTE.ANY d, PT, PT) after the WARPSYNC stays apart: on a partial last warp the active
 // lanes are fewer than the full mask. Guarded pairs stay apart too.
-bool FnEmitter::syncJoinsNext(const Instr& sync, const Instr* next) const {
+bool FnEmitter::syncJoinsNext(const Instr& sync, const Instr* next) {
   if (!next || ctx.sm < 70 || sync.guard || next->guard) return false;
   const Operand& m = sync.srcs.at(0);
+  if (m.kind == Operand::Kind::Reg && !m.reg.isConst() && !fullMaskRegs_) fullMaskRegs_ = findFullMaskRegs();
   // The mask is the lanes that run here: the full warp, or the active mask read before.
-  const bool exact = (m.kind == Operand::Kind::Imm && m.imm >= -1 && m.imm <= 0xffffffffLL &&
-                     uint32_t(m.imm) == 0xffffffffu) ||
-                    (m.kind == Operand::Kind::Reg && !m.reg.isConst() &&
-                     (fullMaskRegs_.count(m.reg) || activeMaskHere(m.reg)));
+  const bool exact = isFullMaskImm(m) || (m.kind == Operand::Kind::Reg && !m.reg.isConst() &&
+                                          (fullMaskRegs_->count(m.reg) || activeMaskHere(m.reg)));
   if (!exact) return false;
   switch (next->op) {
   case Opcode::SHFL:
