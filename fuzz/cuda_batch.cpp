@@ -221,6 +221,7 @@ BatchResult runBatch(const std::vector<const Kernel*>& ks, const std::vector<std
   std::vector<size_t> offsets;
   size_t total = 0;
   for (const Kernel* k : ks) offsets.push_back(total), total += k->outputBytes();
+  if (o.corruptHost && !outputs.empty()) outputs[0] = char(outputs[0] ^ 1);
   if (outputs.size() != total) {
     r.error = fmt::format("the host program wrote {} bytes, expected {}", outputs.size(), total);
     return r;

@@ -23,6 +23,7 @@ struct DiffOptions {
   std::string workDir;  // empty: a fresh directory under the system's temporary directory
   bool keepGoing = false, reduce = true, keepWork = false;
   bool hostUbsan = false; // compile the host side with -fsanitize=undefined (checks the generator)
+  bool corruptHost = false; // flip bit 0 of the host's output of each batch (a test that the check can fail)
   GenOptions gen;
 };
 

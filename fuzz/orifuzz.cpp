@@ -195,7 +195,7 @@ struct Options {
   // cuda-host-diff only (fuzz/cuda_host_diff.h)
   uint32_t batch = 100;
   std::string builds = "O3,O0,G";
-  bool keepWork = false, noReduce = false, hostUbsan = false;
+  bool keepWork = false, noReduce = false, hostUbsan = false, corruptHost = false;
   std::string avoid;
 };
 
@@ -219,6 +219,7 @@ int runCudaCheck(const Options& o, uint64_t shardIndex, uint64_t shards) {
   d.reduce = !o.noReduce;
   d.keepWork = o.keepWork;
   d.hostUbsan = o.hostUbsan;
+  d.corruptHost = o.corruptHost;
   if (!ori::cudagen::parseAvoid(o.avoid, d.gen)) {
     std::cerr << "orifuzz: error: --avoid: expected a comma-separated list of half, sad, mulhi64, atomics\n";
     return 1;
@@ -511,6 +512,8 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
   app.add_option("--avoid", o.avoid,
                  "cuda-host-diff: leave out of the kernels, comma-separated: half, sad, mulhi64, atomics (what the "
                  "interpreter does not run yet)");
+  app.add_flag("--selftest-corrupt-host", o.corruptHost, "cuda-host-diff: flip a bit of the host's output (tests the check)")
+      ->group("");
   app.add_flag("--keep-work", o.keepWork, "cuda-host-diff: keep the generated .cu, .cpp and .ptx files of every batch");
   app.add_flag("--no-reduce", o.noReduce, "cuda-host-diff: report a difference without reducing the kernel");
   app.add_flag("--host-ubsan", o.hostUbsan,
