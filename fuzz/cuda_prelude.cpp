@@ -131,9 +131,10 @@ template <class T> HD void st_out(uint8_t* out, unsigned slot, T v) {
   memcpy(out + size_t(slot) * 8, &b, 8);
 }
 // fmaf, sqrtf, floorf, ... are correctly rounded in glibc (sqrt and fma by
-// IEEE 754; the others exact). fminf/fmaxf follow PTX min/max (ISA 9.0
-// 9.7.3.10-11): a NaN operand yields the other, and -0.0 < +0.0 (glibc may
-// return either zero).
+// IEEE 754; the others exact). fminf/fmaxf follow PTX min.f32/max.f32 (PTX ISA
+// 9.0, "min", "max"; docs/interpreter.md FMNMX): a NaN operand yields the
+// other, and -0.0 < +0.0 (glibc may return either zero), as cuda_fp16.hpp's
+// host __hmin does.
 template <class F> HD F h_min(F a, F b) {
   if (a != a) return b;
   if (b != b) return a;
@@ -224,8 +225,8 @@ HD int __rhadd(int a, int b) { return int(((long long)a + b + 1) >> 1); }
 HD unsigned __uhadd(unsigned a, unsigned b) { return unsigned(((unsigned long long)a + b) >> 1); }
 HD unsigned __urhadd(unsigned a, unsigned b) { return unsigned(((unsigned long long)a + b + 1) >> 1); }
 
-// CUDA's float-to-integer intrinsics are PTX cvt.{rni,rzi,rmi,rpi} (ISA 9.0
-// 9.7.9.21): rounded, then saturated to the destination range, NaN gives 0.
+// CUDA's float-to-integer intrinsics are PTX cvt.{rni,rzi,rmi,rpi} (PTX ISA
+// 9.0, "cvt": integer results saturate to the destination range, NaN gives 0).
 template <class T, class F> HD T h_cvt(F x, int mode) {
   if (x != x) return (T)0;
   F r = mode == 0 ? std::rint(x) : mode == 1 ? std::trunc(x) : mode == 2 ? std::floor(x) : std::ceil(x);
@@ -264,7 +265,7 @@ template <class T> HD T atomicAnd(T* p, T v) { T o = *p; *p = (T)(o & v); return
 template <class T> HD T atomicMin(T* p, T v) { T o = *p; *p = w_min<T>(o, v); return o; }
 template <class T> HD T atomicMax(T* p, T v) { T o = *p; *p = w_max<T>(o, v); return o; }
 
-// Warp shuffles as PTX shfl.sync defines them (ISA 9.0 9.7.9.6) for the c
+// Warp shuffles as PTX shfl.sync defines them (PTX ISA 9.0, "shfl.sync") for the c
 // operand CUDA passes (((32 - width) << 8) | (up ? 0 : 31)): v holds the
 // values of the CTA's threads, tid is the reader.
 enum { SH_IDX, SH_UP, SH_DOWN, SH_XOR };
