@@ -104,7 +104,7 @@ private:
   }
 
   void declare() {
-    int nv = r_.range(6, 14);
+    int nv = r_.range(5, 10);
     for (Ty t : {Ty::Bool, Ty::I32, Ty::U32, Ty::F32}) k_.vars.push_back(t);
     if (k_.usesHalf) k_.vars.push_back(Ty::F16);
     while (int(k_.vars.size()) < nv) k_.vars.push_back(e_.randomType(true));
@@ -391,6 +391,14 @@ void number(std::vector<Stmt>& v, uint32_t& next) {
 } // namespace
 
 size_t Kernel::statements() const { return count(body); }
+
+std::string avoidList(const GenOptions& o) {
+  std::string out;
+  for (auto [on, name] : {std::pair{o.avoidHalf, "half"}, {o.avoidSad, "sad"}, {o.avoidMulHi64, "mulhi64"},
+                          {o.avoidAtomics, "atomics"}})
+    if (on) out += (out.empty() ? "" : ",") + std::string(name);
+  return out;
+}
 
 bool parseAvoid(const std::string& list, GenOptions& o) {
   for (size_t start = 0; start < list.size();) {

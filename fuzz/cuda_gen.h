@@ -93,7 +93,7 @@ struct GenOptions {
   int halfPercent = 30; // share of kernels that use __half
   int warpPercent = 60; // share of kernels with warp operations
   int sharedPercent = 60;
-  int maxStatements = 18; // top-level statements generated (before prologue and epilogue)
+  int maxStatements = 12; // top-level statements generated (before prologue and epilogue)
   int exprDepth = 2;      // of the expression an assignment stores
   // Leave out what the interpreter does not run yet (docs/cuda-host-diff.md, "Avoiding"):
   bool avoidHalf = false;    // __half arithmetic and conversions
@@ -103,6 +103,8 @@ struct GenOptions {
 };
 // "half,sad,mulhi64,atomics" (any of them, comma-separated) into `o`; false on an unknown name.
 bool parseAvoid(const std::string& list, GenOptions& o);
+// The list parseAvoid reads back ("" when nothing is avoided).
+std::string avoidList(const GenOptions& o);
 
 Kernel generateKernel(uint64_t seed, uint64_t index, const GenOptions& opts = {});
 

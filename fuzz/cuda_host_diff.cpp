@@ -58,7 +58,9 @@ void writeFile(const fs::path& p, const std::string& text) {
 }
 
 std::string replayCommand(const DiffOptions& o, const Kernel& k, const std::string& build) {
-  return fmt::format("orifuzz --check cuda-host-diff --seed {} --replay {} --builds {}", o.seed, k.index, build);
+  std::string avoid = avoidList(o.gen);
+  return fmt::format("orifuzz --check cuda-host-diff --seed {} --replay {} --builds {}{}", o.seed, k.index, build,
+                     avoid.empty() ? "" : " --avoid " + avoid);
 }
 
 // Prints and saves a difference: the reduced kernel, its PTX and the bytes.

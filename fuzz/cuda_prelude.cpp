@@ -86,10 +86,11 @@ HD float xfma(float a, float b, float c) { return fmaf(a, b, c); }
 HD double xfma(double a, double b, double c) { return fma(a, b, c); }
 HD float xsqrt(float a) { return sqrtf(a); }
 HD double xsqrt(double a) { return sqrt(a); }
-HD float xmin(float a, float b) { return fminf(a, b); }
-HD double xmin(double a, double b) { return fmin(a, b); }
-HD float xmax(float a, float b) { return fmaxf(a, b); }
-HD double xmax(double a, double b) { return fmax(a, b); }
+// + 0: which zero fmin(+0, -0) gives is left open (nvcc folds it to +0, PTX min.f32 gives -0).
+HD float xmin(float a, float b) { return fminf(a, b) + 0.0f; }
+HD double xmin(double a, double b) { return fmin(a, b) + 0.0; }
+HD float xmax(float a, float b) { return fmaxf(a, b) + 0.0f; }
+HD double xmax(double a, double b) { return fmax(a, b) + 0.0; }
 HD float xabs(float a) { return fabsf(a); }
 HD double xabs(double a) { return fabs(a); }
 HD float xfloor(float a) { return floorf(a); }
@@ -151,10 +152,10 @@ HD float xfma(float a, float b, float c) { return std::fma(a, b, c); }
 HD double xfma(double a, double b, double c) { return std::fma(a, b, c); }
 HD float xsqrt(float a) { return std::sqrt(a); }
 HD double xsqrt(double a) { return std::sqrt(a); }
-HD float xmin(float a, float b) { return h_min(a, b); }
-HD double xmin(double a, double b) { return h_min(a, b); }
-HD float xmax(float a, float b) { return h_max(a, b); }
-HD double xmax(double a, double b) { return h_max(a, b); }
+HD float xmin(float a, float b) { return h_min(a, b) + 0.0f; }
+HD double xmin(double a, double b) { return h_min(a, b) + 0.0; }
+HD float xmax(float a, float b) { return h_max(a, b) + 0.0f; }
+HD double xmax(double a, double b) { return h_max(a, b) + 0.0; }
 HD float xabs(float a) { return std::fabs(a); }
 HD double xabs(double a) { return std::fabs(a); }
 HD float xfloor(float a) { return std::floor(a); }
