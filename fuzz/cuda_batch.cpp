@@ -204,7 +204,7 @@ BatchResult runBatch(const std::vector<const Kernel*>& ks, const std::vector<std
   for (const Kernel* k : ks) inputs.append(k->input.begin(), k->input.end());
   writeFile(w.path / "inputs.bin", inputs);
   // The host: no contraction into fma, no fast math, SSE arithmetic (x86-64), IEEE rounding.
-  std::string err = run(fmt::format("'{}' -std=c++17 -O0 -ffp-contract=off -fno-fast-math -w {} -I'{}' '{}' -o '{}'",
+  std::string err = run(fmt::format("'{}' -std=c++17 -O0 -ffp-contract=off -fno-fast-math -frounding-math -w {} -I'{}' '{}' -o '{}'",
                                     tools.gxx, o.hostUbsan ? "-fsanitize=undefined -fno-sanitize-recover=all" : "",
                                     tools.cudaInclude, (w.path / "host.cpp").string(), (w.path / "host").string()),
                         w.path / "gxx.log");
@@ -270,7 +270,7 @@ BatchResult runBatch(const std::vector<const Kernel*>& ks, const std::vector<std
       const Kernel& k = *ks[i];
       RunConfig cfg;
       cfg.entry = k.name;
-      cfg.threads = Dim3(k.threads);
+      cfg.threads = Dim3(k.threads / k.threadsY, k.threadsY, 1);
       cfg.ctas = Dim3(k.ctas);
       cfg.maxSteps = 50'000'000;
       cfg.buffers[k.name + "_param_0"] = k.input;

@@ -73,6 +73,7 @@ public:
   Kernel run() {
     for (int i = 0; i < 8; ++i) r_.next(); // decorrelate neighbouring indices
     k_.threads = 32 * uint32_t(r_.range(1, 4));
+    if (k_.threads <= 64 && r_.chance(30)) k_.threadsY = 2, k_.threads *= 2; // warps of x-fastest linear ids
     k_.ctas = uint32_t(r_.range(1, 3));
     k_.usesHalf = r_.chance(o_.halfPercent) && !o_.avoidHalf;
     k_.usesWarp = r_.chance(o_.warpPercent);
@@ -222,6 +223,16 @@ private:
     Stmt s;
     s.kind = Stmt::Kind::For;
     std::string i = fmt::format("i{}", fresh_++);
+    if (r_.chance(25)) { // do-while: the body runs at least once
+      s.kind = Stmt::Kind::Do;
+      s.text = i;
+      s.a = std::to_string(r_.range(1, 6));
+      s.b = e_.boolExpr(1);
+      ++loops_;
+      s.body = block(r_.range(1, 4), depth + 1);
+      --loops_;
+      return s;
+    }
     switch (r_.below(3)) {
     case 0: s.text = fmt::format("int {0} = 0; {0} < {1}; ++{0}", i, r_.range(1, 5)); break;
     case 1: s.text = fmt::format("int {0} = 0; {0} < (int)(({1}) & 7u); ++{0}", i, e_.index(1)); break;

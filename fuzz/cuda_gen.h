@@ -38,6 +38,7 @@ struct Stmt {
     Simple,  // text is the whole statement
     If,      // text: condition; body, els (thread-varying)
     For,     // text: the header inside `for (...)`
+    Do,      // `{ int text = 0; do { body } while (++text < a && (b)); }`
     Switch,  // text: the selector; cases
     Barrier, // bar; dst/a for the reductions
     Warp,    // warp; ty, dst, a, b, width
@@ -70,7 +71,8 @@ struct Array {
 struct Kernel {
   std::string name;   // k<index>
   uint64_t seed = 0, index = 0;
-  uint32_t threads = 32, ctas = 1;
+  uint32_t threads = 32, ctas = 1; // threads: per CTA, all of them
+  uint32_t threadsY = 1;            // blockDim = (threads / threadsY, threadsY)
   std::vector<Ty> vars;      // $N
   std::vector<Array> locals; // @N: per-thread arrays
   std::vector<Array> shared; // shN: per-CTA arrays, perThread slots for each thread

@@ -238,6 +238,12 @@ std::string ExprGen::convert(Ty to, Ty from, const std::string& e) {
   }
   // to float or double
   if (from == Ty::F16) return fmt::format("({})__half2float({})", ti.c, e);
+  if (r_.chance(40)) { // with a rounding mode
+    static const char* names[] = {nullptr, nullptr, nullptr, nullptr, nullptr, "int", "uint", "ll", "ull"};
+    if (to == Ty::F32 && fi.isInt && fi.bits >= 32) return fmt::format("__{}2float_{}({})", names[int(from)], r_.pick(rnd), e);
+    if (to == Ty::F64 && fi.isInt && fi.bits == 64) return fmt::format("__{}2double_{}({})", names[int(from)], r_.pick(rnd), e);
+    if (to == Ty::F32 && from == Ty::F64) return fmt::format("__double2float_{}({})", r_.pick(rnd), e);
+  }
   return fmt::format("({})({})", ti.c, e);
 }
 
@@ -250,6 +256,9 @@ std::string ExprGen::intrinsic(Ty t, int depth) {
   std::string call;
   uint32_t pick = r_.below(20);
   while ((o_.avoidSad && (pick == 8 || pick == 9)) || (o_.avoidMulHi64 && pick >= 18)) pick = r_.below(18);
+  if (r_.chance(8)) // 24-bit multiplies
+    return fmt::format("({})({})", i.c,
+                       r_.chance(50) ? fmt::format("__mul24({}, {})", s32(), s32()) : fmt::format("__umul24({}, {})", u32(), u32()));
   switch (pick) {
   case 0: call = fmt::format("__popc({})", u32()); break;
   case 1: call = fmt::format("__clz({})", s32()); break;
@@ -310,9 +319,26 @@ std::string ExprGen::intOp(Ty t, int depth) {
   }
 }
 
+// CUDA's float and double arithmetic with a rounding mode: __fadd_rz, __dmul_ru, ...
+std::string ExprGen::roundedOp(Ty t, int depth) {
+  auto sub = [&] { return expr(t, depth - 1); };
+  static const std::vector<std::string> rnd = {"rn", "rz", "rd", "ru"};
+  const bool f = t == Ty::F32;
+  switch (r_.below(f ? 8 : 7)) {
+  case 0: return fmt::format("{}_{}({}, {})", f ? "__fadd" : "__dadd", r_.pick(rnd), sub(), sub());
+  case 1: return fmt::format("{}_{}({}, {})", f ? "__fsub" : "__dsub", r_.pick(rnd), sub(), sub());
+  case 2: return fmt::format("{}_{}({}, {})", f ? "__fmul" : "__dmul", r_.pick(rnd), sub(), sub());
+  case 3: return fmt::format("{}_{}({}, {})", f ? "__fdiv" : "__ddiv", r_.pick(rnd), sub(), sub());
+  case 4: return fmt::format("{}_{}({})", f ? "__fsqrt" : "__dsqrt", r_.pick(rnd), sub());
+  case 5: return fmt::format("{}_{}({}, {}, {})", f ? "__fmaf" : "__fma", r_.pick(rnd), sub(), sub(), sub());
+  case 6: return fmt::format("{}_{}({})", f ? "__frcp" : "__drcp", r_.pick(rnd), sub());
+  default: return fmt::format("__saturatef({})", sub());
+  }
+}
+
 std::string ExprGen::floatOp(Ty t, int depth) {
   auto sub = [&] { return expr(t, depth - 1); };
-  switch (r_.weighted({30, 6, 5, 8, 5, 6, 6, 8})) {
+  switch (r_.weighted({30, 6, 5, 8, 5, 6, 6, 8, 8, 4})) {
   case 0: {
     static const std::vector<std::string> ops = {"+", "-", "*", "/"};
     return fmt::format("({} {} {})", sub(), r_.pick(ops), sub());
@@ -326,6 +352,8 @@ std::string ExprGen::floatOp(Ty t, int depth) {
   }
   case 5: return fmt::format("(-{})", sub());
   case 6: return fmt::format("({} ? {} : {})", boolExpr(depth - 1), sub(), sub());
+  case 8: return roundedOp(t, depth);
+  case 9: return r_.chance(50) ? fmt::format("xround({})", sub()) : fmt::format("xcopysign({}, {})", sub(), sub());
   default: {
     Ty from = randomType(false);
     return convert(t, from, expr(from, depth - 1));

@@ -57,6 +57,7 @@ private:
   std::string leaf(Ty t, int depth);
   std::string intOp(Ty t, int depth);
   std::string floatOp(Ty t, int depth);
+  std::string roundedOp(Ty t, int depth);
   std::string halfOp(int depth);
   std::string intrinsic(Ty t, int depth);
   std::string arrayRead(Ty t, int depth);

@@ -94,13 +94,13 @@ void report(const DiffOptions& o, const Tools& tools, const Kernel& original, co
   std::string launch = fmt::format(
       "oriopt --run --entry {0} --threads {1} --ctas {2} --buffer {0}_param_0=@{3}.in --buffer {0}_param_1={4} "
       "--dump-buffer {0}_param_1 {3}.ptx",
-      k.name, k.threads, k.ctas, stem, k.outputBytes());
+      k.name, formatLaunch(k), k.ctas, stem, k.outputBytes());
   std::string text = fmt::format(
       "cuda-host-diff: seed {} kernel {} build {} (nvcc -arch=sm_90 -ptx -fmad=false {})\n{}: {}\n\n"
       "launch: {} threads x {} CTAs; parameter 0 = {}.in ({} bytes), parameter 1 = output ({} bytes: {} slots of 8 "
       "bytes per thread)\nreplay: {}\nrun the PTX: {}\n\n{}\n// the kernel (the whole file, with the prelude, is {}.cu):\n{}\n"
       "// its PTX:\n{}\n",
-      o.seed, k.index, build, buildFlags(build), kindName(final.kind), final.detail, k.threads, k.ctas, stem,
+      o.seed, k.index, build, buildFlags(build), kindName(final.kind), final.detail, formatLaunch(k), k.ctas, stem,
       kInputBytes, k.outputBytes(), k.slots(), replayCommand(o, k, build), launch, final.report,
       stem, renderDeviceKernel(k), entryText(ptx, k.name));
   writeFile(dir / (stem + ".txt"), text);

@@ -103,17 +103,23 @@ HD float xrint(float a) { return rintf(a); }
 HD double xrint(double a) { return rint(a); }
 HD bool xisnan(float a) { return isnan(a); }
 HD bool xisnan(double a) { return isnan(a); }
-#define TID (threadIdx.x)
+HD float xround(float a) { return roundf(a); }
+HD double xround(double a) { return round(a); }
+// The sign of a NaN is its payload's business (canonical on the device): not copied.
+HD float xcopysign(float a, float b) { return copysignf(a, isnan(b) ? 1.0f : b); }
+HD double xcopysign(double a, double b) { return copysign(a, isnan(b) ? 1.0 : b); }
+#define TID (threadIdx.x + threadIdx.y * blockDim.x)
 #define BID (blockIdx.x)
-#define NTID (blockDim.x)
+#define NTID (blockDim.x * blockDim.y)
 #define NCTA (gridDim.x)
-#define LANE (threadIdx.x & 31u)
-#define WID (threadIdx.x >> 5)
+#define LANE (TID & 31u)
+#define WID (TID >> 5)
 )CUDA";
 }
 
 const char* hostPrelude() {
   return R"CUDA(
+#include <cfenv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -168,6 +174,54 @@ HD float xrint(float a) { return std::rint(a); } // the default rounding mode: t
 HD double xrint(double a) { return std::rint(a); }
 HD bool xisnan(float a) { return std::isnan(a); }
 HD bool xisnan(double a) { return std::isnan(a); }
+HD float xround(float a) { return std::round(a); }
+HD double xround(double a) { return std::round(a); }
+HD float xcopysign(float a, float b) { return std::copysign(a, std::isnan(b) ? 1.0f : b); }
+HD double xcopysign(double a, double b) { return std::copysign(a, std::isnan(b) ? 1.0 : b); }
+
+// CUDA's arithmetic with a rounding mode (__fadd_rz, __dmul_ru, __int2float_rd, ...): the IEEE
+// operation in that mode, which x86-64's SSE arithmetic and glibc's sqrt and fma honour (the
+// host is built with -frounding-math; volatile keeps the operation inside the mode).
+struct RoundMode {
+  int old;
+  explicit RoundMode(int m) : old(fegetround()) { fesetround(m); }
+  ~RoundMode() { fesetround(old); }
+};
+#define ORI_RND4(NAME, T, PARAMS, EXPR) \
+  HD T NAME##_rn PARAMS { RoundMode m(FE_TONEAREST); volatile T r = EXPR; return r; } \
+  HD T NAME##_rz PARAMS { RoundMode m(FE_TOWARDZERO); volatile T r = EXPR; return r; } \
+  HD T NAME##_rd PARAMS { RoundMode m(FE_DOWNWARD); volatile T r = EXPR; return r; } \
+  HD T NAME##_ru PARAMS { RoundMode m(FE_UPWARD); volatile T r = EXPR; return r; }
+ORI_RND4(__fadd, float, (float a, float b), a + b)
+ORI_RND4(__fsub, float, (float a, float b), a - b)
+ORI_RND4(__fmul, float, (float a, float b), a * b)
+ORI_RND4(__fdiv, float, (float a, float b), a / b)
+ORI_RND4(__frcp, float, (float a), 1.0f / a)
+ORI_RND4(__fsqrt, float, (float a), std::sqrt(a))
+ORI_RND4(__fmaf, float, (float a, float b, float c), std::fma(a, b, c))
+ORI_RND4(__dadd, double, (double a, double b), a + b)
+ORI_RND4(__dsub, double, (double a, double b), a - b)
+ORI_RND4(__dmul, double, (double a, double b), a * b)
+ORI_RND4(__ddiv, double, (double a, double b), a / b)
+ORI_RND4(__drcp, double, (double a), 1.0 / a)
+ORI_RND4(__dsqrt, double, (double a), std::sqrt(a))
+ORI_RND4(__fma, double, (double a, double b, double c), std::fma(a, b, c))
+ORI_RND4(__int2float, float, (int a), (float)a)
+ORI_RND4(__uint2float, float, (unsigned a), (float)a)
+ORI_RND4(__ll2float, float, (long long a), (float)a)
+ORI_RND4(__ull2float, float, (unsigned long long a), (float)a)
+ORI_RND4(__ll2double, double, (long long a), (double)a)
+ORI_RND4(__ull2double, double, (unsigned long long a), (double)a)
+ORI_RND4(__double2float, float, (double a), (float)a)
+// Clamped to [+0.0, 1.0]; NaN gives +0.0 (CUDA Math API, __saturatef).
+HD float __saturatef(float a) { return a > 0.0f ? (a > 1.0f ? 1.0f : a) : 0.0f; }
+// The low 32 bits of the product of the low 24 bits of a and b (as signed or unsigned 24-bit
+// numbers: PTX mul24.lo).
+HD int __mul24(int a, int b) {
+  long long x = (int)((unsigned)a << 8) >> 8, y = (int)((unsigned)b << 8) >> 8;
+  return (int)(unsigned)(unsigned long long)(x * y);
+}
+HD unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
 
 // CUDA integer intrinsics (CUDA Math API, "Integer Intrinsics").
 HD int __popc(unsigned x) { return __builtin_popcount(x); }

@@ -90,6 +90,11 @@ void printOne(const Stmt& s, int depth, const char* prefix, std::string& out) {
     printThread(s.body, depth + 1, prefix, out);
     out += p + "}\n";
     break;
+  case Stmt::Kind::Do:
+    out += fmt::format("{}{{ int {} = 0; do {{\n", p, s.text);
+    printThread(s.body, depth + 1, prefix, out);
+    out += fmt::format("{}}} while (++{} < {} && ({})); }}\n", p, s.text, s.a, subst(s.b, prefix));
+    break;
   case Stmt::Kind::Switch:
     out += fmt::format("{}switch ({}) {{\n", p, subst(s.text, prefix));
     for (const Stmt::Case& c : s.cases) {
@@ -233,12 +238,16 @@ struct Host {
 
 } // namespace
 
+std::string formatLaunch(const Kernel& k) {
+  return k.threadsY == 1 ? std::to_string(k.threads) : fmt::format("{}x{}", k.threads / k.threadsY, k.threadsY);
+}
+
 std::string renderDeviceKernel(const Kernel& k) {
   std::string out = fmt::format(
       "// {}: seed {} index {}, launch {} threads x {} CTAs\n"
       "extern \"C\" __global__ void __launch_bounds__({}) {}(const uint8_t* __restrict__ in, uint8_t* __restrict__ out) "
       "{{\n",
-      k.name, k.seed, k.index, k.threads, k.ctas, kMaxThreads, k.name);
+      k.name, k.seed, k.index, formatLaunch(k), k.ctas, kMaxThreads, k.name);
   for (size_t i = 0; i < k.vars.size(); ++i) out += fmt::format("  {} v{}{{}};\n", info(k.vars[i]).c, i);
   for (size_t i = 0; i < k.locals.size(); ++i)
     out += fmt::format("  {} a{}[{}] = {{}};\n", info(k.locals[i].ty).c, i, k.locals[i].perThread);

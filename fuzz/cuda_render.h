@@ -14,6 +14,9 @@ const char* commonPrelude();
 const char* devicePrelude();
 const char* hostPrelude();
 
+// "64" or "32x2": the block's shape as oriopt --threads takes it.
+std::string formatLaunch(const Kernel& k);
+
 // `extern "C" __global__ void NAME(const uint8_t* in, uint8_t* out)`.
 std::string renderDeviceKernel(const Kernel& k);
 // `static void NAME_host(const uint8_t* in, uint8_t* out)`: runs every CTA and
