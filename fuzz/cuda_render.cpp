@@ -151,7 +151,7 @@ struct Host {
       out += p + "// __syncthreads();\n";
       return;
     }
-    out += fmt::format("{}{{ // ${} = {}(...)\n{}  unsigned count = 0;\n", p, s.dst, barName(s.bar), p);
+    out += fmt::format("{}{{ // v{} = {}(...)\n{}  unsigned count = 0;\n", p, s.dst, barName(s.bar), p);
     out += loop(depth + 1) + fmt::format("{}    count += ({}) ? 1u : 0u;\n{}  }}\n", p, subst(s.a, "S."), p);
     const char* value = s.bar == BarOp::Count ? "(int)count" : s.bar == BarOp::And ? "(int)(count == NTID)" : "(int)(count != 0)";
     out += loop(depth + 1) + fmt::format("{}    S.v{} = {};\n{}  }}\n{}}}\n", p, s.dst, value, p, p);
