@@ -129,6 +129,20 @@ int runCudaHostDiff(const DiffOptions& o) {
   std::map<std::string, uint64_t> unsupported;                   // mnemonic -> kernel runs
   uint64_t failures = 0, done = 0;
   bool stop = false;
+  // The counts so far (after each batch, so that a campaign stopped early still says them).
+  auto summary = [&](bool final) {
+    for (const auto& [b, m] : counts) {
+      std::string line;
+      for (const auto& [kind, n] : m) line += fmt::format(" {} {}", kind, n);
+      std::cerr << fmt::format("orifuzz:   {}build {}:{}\n", final ? "" : "so far: ", b, line);
+    }
+    for (const auto& [mn, n] : unsupported)
+      std::cerr << fmt::format("orifuzz:   {}skipped as unsupported: {} x {}\n", final ? "" : "so far: ", n, mn);
+    if (!final) return;
+    std::cerr << fmt::format("orifuzz:   time: generate+host {:.1f} s, nvcc {:.1f} s, lower {:.1f} s, interpreter {:.1f} "
+                             "s, reduce {:.1f} s\n",
+                             stats.host, stats.nvcc, stats.lower, stats.interp, stats.reduce);
+  };
   for (size_t first = 0; first < indices.size() && !stop; first += o.batch) {
     std::vector<Kernel> ks;
     for (size_t i = first; i < std::min(indices.size(), first + o.batch); ++i)
@@ -159,18 +173,11 @@ int runCudaHostDiff(const DiffOptions& o) {
     }
     std::cerr << fmt::format("orifuzz: cuda-host-diff shard {}/{}: {}/{} kernels, {} failures, {:.0f} s\n", o.shardIndex,
                              o.shards, done, indices.size(), failures, seconds());
+    summary(false);
   }
   std::cerr << fmt::format("orifuzz: {} cuda-host-diff: {} kernels (seed {}, shard {}/{}), {} failures, {:.1f} s\n",
                            failures ? "FAILED" : "passed", done, o.seed, o.shardIndex, o.shards, failures, seconds());
-  for (const auto& [b, m] : counts) {
-    std::string line;
-    for (const auto& [kind, n] : m) line += fmt::format(" {} {}", kind, n);
-    std::cerr << fmt::format("orifuzz:   build {}:{}\n", b, line);
-  }
-  for (const auto& [mn, n] : unsupported) std::cerr << fmt::format("orifuzz:   skipped as unsupported: {} x {}\n", n, mn);
-  std::cerr << fmt::format("orifuzz:   time: generate+host {:.1f} s, nvcc {:.1f} s, lower {:.1f} s, interpreter {:.1f} s, "
-                           "reduce {:.1f} s\n",
-                           stats.host, stats.nvcc, stats.lower, stats.interp, stats.reduce);
+  summary(true);
   return failures ? 1 : 0;
 }
 
