@@ -16,7 +16,7 @@ struct Tools {
   std::string nvcc, gxx, cudaInclude;
 };
 // nvcc and g++ from PATH; nothing (after saying so on stderr) when one is missing.
-std::optional<Tools> findTools(const DiffOptions& o);
+std::optional<Tools> findTools(const DiffOptions &o);
 
 struct Verdict {
   enum class Kind { Pass, Unsupported, Differ, Failed };
@@ -36,8 +36,8 @@ struct BatchResult {
 };
 
 // Compiles and runs the kernels in `builds` and on the host, compares.
-BatchResult runBatch(const std::vector<const Kernel*>& ks, const std::vector<std::string>& builds,
-                     const DiffOptions& o, const Tools& tools, Stats& stats);
+BatchResult runBatch(const std::vector<const Kernel *> &ks, const std::vector<std::string> &builds,
+                     const DiffOptions &o, const Tools &tools, Stats &stats);
 
 struct Reduced {
   Kernel kernel;
@@ -49,7 +49,7 @@ struct Reduced {
 
 // Deletes statements (and replaces ifs by a branch) while `build` still
 // fails the same way.
-Reduced reduceKernel(const DiffOptions& o, const Tools& tools, const Kernel& k, const std::string& build,
-                     const Verdict& v, Stats& stats);
+Reduced reduceKernel(const DiffOptions &o, const Tools &tools, const Kernel &k,
+                     const std::string &build, const Verdict &v, Stats &stats);
 
 } // namespace ori::cudagen

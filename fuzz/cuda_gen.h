@@ -21,15 +21,28 @@ enum class Ty : uint8_t { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F16, F32, 
 inline constexpr int kTyCount = 12;
 
 struct TyInfo {
-  const char* c;    // C++ spelling
-  int bits;         // value bits (bool: 8, as stored)
+  const char *c; // C++ spelling
+  int bits;      // value bits (bool: 8, as stored)
   bool isSigned, isInt, isFloat;
 };
-const TyInfo& info(Ty t);
+const TyInfo &info(Ty t);
 
 enum class WarpOp : uint8_t {
-  ShflIdx, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ReduceAdd, ReduceMin, ReduceMax, ReduceAnd, ReduceOr,
-  ReduceXor, MatchAny, SyncWarp
+  ShflIdx,
+  ShflUp,
+  ShflDown,
+  ShflXor,
+  Ballot,
+  Any,
+  All,
+  ReduceAdd,
+  ReduceMin,
+  ReduceMax,
+  ReduceAnd,
+  ReduceOr,
+  ReduceXor,
+  MatchAny,
+  SyncWarp
 };
 enum class BarOp : uint8_t { Sync, Count, And, Or };
 
@@ -55,12 +68,12 @@ struct Stmt {
   std::vector<Case> cases;
   WarpOp warp = WarpOp::SyncWarp;
   BarOp bar = BarOp::Sync;
-  Ty ty = Ty::I32;  // Warp: the exchanged type
-  int dst = -1;     // Warp, Barrier reductions: the thread variable written
-  std::string a, b; // Warp: value and lane/delta/mask expressions; Barrier: the predicate
-  int width = 32;   // Warp shuffles
+  Ty ty = Ty::I32;       // Warp: the exchanged type
+  int dst = -1;          // Warp, Barrier reductions: the thread variable written
+  std::string a, b;      // Warp: value and lane/delta/mask expressions; Barrier: the predicate
+  int width = 32;        // Warp shuffles
   bool removable = true; // the reducer may delete it (not barriers, prologue, epilogue)
-  uint32_t id = 0;        // preorder number in the generated kernel, kept by the reducer's edits
+  uint32_t id = 0;       // preorder number in the generated kernel, kept by the reducer's edits
 };
 
 struct Array {
@@ -69,20 +82,20 @@ struct Array {
 };
 
 struct Kernel {
-  std::string name;   // k<index>
+  std::string name; // k<index>
   uint64_t seed = 0, index = 0;
   uint32_t threads = 32, ctas = 1; // threads: per CTA, all of them
-  uint32_t threadsY = 1;            // blockDim = (threads / threadsY, threadsY)
-  std::vector<Ty> vars;      // $N
-  std::vector<Array> locals; // @N: per-thread arrays
-  std::vector<Array> shared; // shN: per-CTA arrays, perThread slots for each thread
-  std::vector<Stmt> body;    // prologue, generated statements, epilogue
-  std::vector<uint8_t> input; // kInputBytes of input bytes (parameter 0)
+  uint32_t threadsY = 1;           // blockDim = (threads / threadsY, threadsY)
+  std::vector<Ty> vars;            // $N
+  std::vector<Array> locals;       // @N: per-thread arrays
+  std::vector<Array> shared;       // shN: per-CTA arrays, perThread slots for each thread
+  std::vector<Stmt> body;          // prologue, generated statements, epilogue
+  std::vector<uint8_t> input;      // kInputBytes of input bytes (parameter 0)
   bool usesHalf = false, usesWarp = false, usesShared = false;
 
   // Output: each thread writes slots() 8-byte slots at (cta * threads + tid) * slots().
   uint32_t slots() const;
-  std::vector<Ty> slotTypes() const;    // the type of each of them
+  std::vector<Ty> slotTypes() const; // the type of each of them
   std::vector<std::string> slotNames() const;
   uint64_t outputBytes() const { return uint64_t(threads) * ctas * slots() * 8; }
   size_t statements() const; // all statements, nested ones included
@@ -98,16 +111,17 @@ struct GenOptions {
   int maxStatements = 12; // top-level statements generated (before prologue and epilogue)
   int exprDepth = 2;      // of the expression an assignment stores
   // Leave out what the interpreter does not run yet (docs/cuda-host-diff.md, "Avoiding"):
-  bool avoidHalf = false;    // __half arithmetic and conversions
-  bool avoidSad = false;     // __sad, __usad (PTX sad)
-  bool avoidMulHi64 = false; // __umul64hi, __mul64hi and 64-bit division by what nvcc can fold (mul.hi.u64/s64)
+  bool avoidHalf = false; // __half arithmetic and conversions
+  bool avoidSad = false;  // __sad, __usad (PTX sad)
+  bool avoidMulHi64 =
+      false; // __umul64hi, __mul64hi and 64-bit division by what nvcc can fold (mul.hi.u64/s64)
   bool avoidAtomics = false; // shared-memory atomics (atom.shared)
 };
 // "half,sad,mulhi64,atomics" (any of them, comma-separated) into `o`; false on an unknown name.
-bool parseAvoid(const std::string& list, GenOptions& o);
+bool parseAvoid(const std::string &list, GenOptions &o);
 // The list parseAvoid reads back ("" when nothing is avoided).
-std::string avoidList(const GenOptions& o);
+std::string avoidList(const GenOptions &o);
 
-Kernel generateKernel(uint64_t seed, uint64_t index, const GenOptions& opts = {});
+Kernel generateKernel(uint64_t seed, uint64_t index, const GenOptions &opts = {});
 
 } // namespace ori::cudagen

@@ -22,9 +22,9 @@ struct Rng {
   uint32_t below(uint32_t n) { return n ? uint32_t(next() % n) : 0; }
   int range(int lo, int hi) { return lo + int(below(uint32_t(hi - lo + 1))); } // [lo, hi]
   bool chance(int percent) { return below(100) < uint32_t(percent); }
-  template <class T> const T& pick(const std::vector<T>& v) { return v[below(uint32_t(v.size()))]; }
+  template <class T> const T &pick(const std::vector<T> &v) { return v[below(uint32_t(v.size()))]; }
   // An index drawn by the weights.
-  size_t weighted(const std::vector<int>& w);
+  size_t weighted(const std::vector<int> &w);
 };
 
 // How a segment (the code between two barriers) may touch a shared array, so
@@ -42,11 +42,11 @@ struct Scope {
 
 class ExprGen {
 public:
-  ExprGen(Rng& r, Kernel& k, Scope& s, const GenOptions& o) : r_(r), k_(k), s_(s), o_(o) {}
+  ExprGen(Rng &r, Kernel &k, Scope &s, const GenOptions &o) : r_(r), k_(k), s_(s), o_(o) {}
   std::string expr(Ty t, int depth);
   std::string boolExpr(int depth);
   std::string constant(Ty t);
-  std::string convert(Ty to, Ty from, const std::string& e);
+  std::string convert(Ty to, Ty from, const std::string &e);
   std::string index(int depth); // an unsigned expression for an array index
   std::string uniformInt();     // an unsigned expression equal in every thread of the CTA
   std::string uniformCond();
@@ -61,10 +61,10 @@ private:
   std::string halfOp(int depth);
   std::string intrinsic(Ty t, int depth);
   std::string arrayRead(Ty t, int depth);
-  Rng& r_;
-  Kernel& k_;
-  Scope& s_;
-  const GenOptions& o_;
+  Rng &r_;
+  Kernel &k_;
+  Scope &s_;
+  const GenOptions &o_;
 };
 
 } // namespace ori::cudagen::detail

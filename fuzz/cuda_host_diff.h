@@ -20,18 +20,19 @@ struct DiffOptions {
   uint32_t batch = 100; // kernels per nvcc and g++ call
   std::vector<std::string> builds = {"O3", "O0", "G"};
   std::string outDir = ".";
-  std::string workDir;  // empty: a fresh directory under the system's temporary directory
+  std::string workDir; // empty: a fresh directory under the system's temporary directory
   bool keepGoing = false, reduce = true, keepWork = false;
   bool hostUbsan = false; // compile the host side with -fsanitize=undefined (checks the generator)
-  bool corruptHost = false; // flip bit 0 of the host's output of each batch (a test that the check can fail)
+  bool corruptHost =
+      false; // flip bit 0 of the host's output of each batch (a test that the check can fail)
   GenOptions gen;
 };
 
 // The nvcc flags of a build name ("O3", "O0", "G"), or "" for an unknown one.
-std::string buildFlags(const std::string& build);
+std::string buildFlags(const std::string &build);
 
 // Exit status: 0 every kernel agrees (or is skipped as unsupported), 1 a
 // difference or an error, 77 nvcc or g++ is missing (skipped).
-int runCudaHostDiff(const DiffOptions& o);
+int runCudaHostDiff(const DiffOptions &o);
 
 } // namespace ori::cudagen

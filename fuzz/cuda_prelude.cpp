@@ -10,7 +10,7 @@
 
 namespace ori::cudagen {
 
-const char* commonPrelude() {
+const char *commonPrelude() {
   return R"CUDA(#include <stdint.h>
 #include <string.h>
 #include <cuda_fp16.h>
@@ -71,7 +71,7 @@ template <class T, class F> HD T f2i(F x) {
 )CUDA";
 }
 
-const char* devicePrelude() {
+const char *devicePrelude() {
   return R"CUDA(
 HD float bits_f32(unsigned u) { return __uint_as_float(u); }
 HD double bits_f64(unsigned long long u) { return __longlong_as_double((long long)u); }
@@ -117,7 +117,7 @@ HD double xcopysign(double a, double b) { return copysign(a, isnan(b) ? 1.0 : b)
 )CUDA";
 }
 
-const char* hostPrelude() {
+const char *hostPrelude() {
   return R"CUDA(
 #include <cfenv>
 #include <cmath>

@@ -11,21 +11,25 @@ namespace {
 
 using namespace ori::cudagen;
 
-size_t occurrences(const std::string& text, const std::string& what) {
+size_t occurrences(const std::string &text, const std::string &what) {
   size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
   return n;
 }
 
 // No barrier or warp operation below a statement whose threads may disagree.
-bool syncOnlyWhereUniform(const std::vector<Stmt>& v, bool uniform) {
-  for (const Stmt& s : v) {
+bool syncOnlyWhereUniform(const std::vector<Stmt> &v, bool uniform) {
+  for (const Stmt &s : v) {
     bool sync = s.kind == Stmt::Kind::Barrier || s.kind == Stmt::Kind::Warp;
-    if (sync && !uniform) return false;
+    if (sync && !uniform)
+      return false;
     bool inner = uniform && (s.kind == Stmt::Kind::UFor || s.kind == Stmt::Kind::UIf);
-    if (!syncOnlyWhereUniform(s.body, inner) || !syncOnlyWhereUniform(s.els, inner)) return false;
-    for (const Stmt::Case& c : s.cases)
-      if (!syncOnlyWhereUniform(c.body, false)) return false;
+    if (!syncOnlyWhereUniform(s.body, inner) || !syncOnlyWhereUniform(s.els, inner))
+      return false;
+    for (const Stmt::Case &c : s.cases)
+      if (!syncOnlyWhereUniform(c.body, false))
+        return false;
   }
   return true;
 }
