@@ -90,6 +90,7 @@ public:
     k_.usesShared = r_.chance(o_.sharedPercent);
     input();
     declare();
+    functions();
     prologue();
     int n = r_.range(o_.maxStatements / 3, o_.maxStatements);
     std::vector<Stmt> body = ublock(n, 0, true);
@@ -146,6 +147,27 @@ private:
     }
     s_.shMode.assign(k_.shared.size(), Mode::None);
     s_.shAtomic.assign(k_.shared.size(), "");
+  }
+
+  // Device functions (calls at every -O level), of any types but bool results.
+  void functions() {
+    if (!r_.chance(40))
+      return;
+    for (int f = r_.range(1, 2); f > 0; --f) {
+      Func fn{e_.randomType(false), {}, ""};
+      for (int p = r_.range(1, 3); p > 0; --p)
+        fn.params.push_back(e_.randomType(true));
+      std::vector<Ty> saved = k_.vars;
+      k_.vars = fn.params;
+      e_.setInFunction(true);
+      fn.body = e_.expr(fn.ret, 2);
+      e_.setInFunction(false);
+      k_.vars = std::move(saved);
+      for (char &c : fn.body)
+        if (c == '$')
+          c = 'p'; // the parameters are p0, p1, ...
+      k_.funcs.push_back(std::move(fn));
+    }
   }
 
   void prologue() {

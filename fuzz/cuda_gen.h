@@ -76,6 +76,14 @@ struct Stmt {
   uint32_t id = 0;       // preorder number in the generated kernel, kept by the reducer's edits
 };
 
+// `static __device__ __noinline__ RET NAME_fI(P0 p0, ...) { return body; }`, called from the
+// kernel's expressions; the body reads its parameters only.
+struct Func {
+  Ty ret;
+  std::vector<Ty> params;
+  std::string body;
+};
+
 struct Array {
   Ty ty;
   int perThread; // slots per thread (a power of 2)
@@ -89,6 +97,7 @@ struct Kernel {
   std::vector<Ty> vars;            // $N
   std::vector<Array> locals;       // @N: per-thread arrays
   std::vector<Array> shared;       // shN: per-CTA arrays, perThread slots for each thread
+  std::vector<Func> funcs;         // NAME_f0, NAME_f1, ...
   std::vector<Stmt> body;          // prologue, generated statements, epilogue
   std::vector<uint8_t> input;      // kInputBytes of input bytes (parameter 0)
   bool usesHalf = false, usesWarp = false, usesShared = false;

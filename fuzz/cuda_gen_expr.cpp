@@ -169,6 +169,8 @@ std::string ExprGen::constant(Ty t) {
 }
 
 std::string ExprGen::index(int depth) {
+  if (inFunc_)
+    return fmt::format("(unsigned)({})", expr(Ty::U32, depth));
   switch (r_.below(5)) {
   case 0:
     return "TID";
@@ -236,11 +238,13 @@ std::string ExprGen::leaf(Ty t, int depth) {
     case 1:
       return constant(t);
     case 2:
+      if (inFunc_)
+        break; // a device function sees its parameters only
       if (t == Ty::Bool)
         return fmt::format("((ld<uint8_t>(in, {}) & 1u) != 0)", index(0));
       return fmt::format("ld<{}>(in, {})", i.c, index(0));
     case 3:
-      if (i.isInt) {
+      if (i.isInt && !inFunc_) {
         std::vector<std::string> b = {"TID", "BID", "LANE", "WID", "NTID"};
         for (const std::string &v : s_.loopVars)
           b.push_back(v);
@@ -250,6 +254,8 @@ std::string ExprGen::leaf(Ty t, int depth) {
       }
       break;
     case 4:
+      if (inFunc_)
+        break;
       if (std::string a = arrayRead(t, 0); !a.empty())
         return a;
       break;
@@ -425,6 +431,8 @@ std::string ExprGen::intOp(Ty t, int depth) {
   switch (r_.weighted({30, 14, 8, 8, 6, 10, 6})) {
   case 0: {
     const std::string &f = r_.pick(wrapped);
+    if (o_.avoidMulHi64 && info(t).bits == 64 && (f == "w_div" || f == "w_rem") && inFunc_)
+      return fmt::format("w_add<{}>({}, {})", c, sub(), sub()); // no input to make it opaque
     if (o_.avoidMulHi64 && info(t).bits == 64 &&
         (f == "w_div" || f == "w_rem")) // a divisor nvcc cannot fold
       return fmt::format("{}<{}>({}, ({})({} | ld<{}>(in, {})))", f, c, sub(), c, sub(), c,
@@ -566,6 +574,15 @@ std::string ExprGen::boolExpr(int depth) {
 }
 
 std::string ExprGen::expr(Ty t, int depth) {
+  if (!inFunc_ && depth > 0 && r_.chance(15)) // a call of one of the kernel's device functions
+    for (size_t f = 0; f < k_.funcs.size(); ++f)
+      if (k_.funcs[f].ret == t || (info(t).isInt && info(k_.funcs[f].ret).isInt && r_.chance(50))) {
+        std::string call = fmt::format("{}_f{}(", k_.name, f);
+        for (size_t a = 0; a < k_.funcs[f].params.size(); ++a)
+          call += (a ? ", " : "") + expr(k_.funcs[f].params[a], depth - 1);
+        call += ")";
+        return k_.funcs[f].ret == t ? call : fmt::format("({})({})", info(t).c, call);
+      }
   if (t == Ty::Bool)
     return boolExpr(depth);
   if (depth <= 0 || r_.chance(25))

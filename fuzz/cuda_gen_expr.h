@@ -52,6 +52,8 @@ public:
   std::string uniformCond();
   std::vector<int> varsOf(Ty t) const;
   Ty randomType(bool withBool);
+  // Inside a device function: parameters (as `$N`) and constants only.
+  void setInFunction(bool on) { inFunc_ = on; }
 
 private:
   std::string leaf(Ty t, int depth);
@@ -65,6 +67,7 @@ private:
   Kernel &k_;
   Scope &s_;
   const GenOptions &o_;
+  bool inFunc_ = false;
 };
 
 } // namespace ori::cudagen::detail

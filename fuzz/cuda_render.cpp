@@ -308,13 +308,26 @@ std::string formatLaunch(const Kernel &k) {
                          : fmt::format("{}x{}", k.threads / k.threadsY, k.threadsY);
 }
 
+// The kernel's device functions; `qualifiers` says where they live.
+std::string renderFunctions(const Kernel &k, const char *qualifiers) {
+  std::string out;
+  for (size_t f = 0; f < k.funcs.size(); ++f) {
+    const Func &fn = k.funcs[f];
+    out += fmt::format("{} {} {}_f{}(", qualifiers, info(fn.ret).c, k.name, f);
+    for (size_t p = 0; p < fn.params.size(); ++p)
+      out += fmt::format("{}{} p{}", p ? ", " : "", info(fn.params[p]).c, p);
+    out += fmt::format(") {{\n  return {};\n}}\n", fn.body);
+  }
+  return out;
+}
+
 std::string renderDeviceKernel(const Kernel &k) {
-  std::string out =
-      fmt::format("// {}: seed {} index {}, launch {} threads x {} CTAs\n"
-                  "extern \"C\" __global__ void __launch_bounds__({}) {}(const uint8_t* "
-                  "__restrict__ in, uint8_t* __restrict__ out) "
-                  "{{\n",
-                  k.name, k.seed, k.index, formatLaunch(k), k.ctas, kMaxThreads, k.name);
+  std::string out = renderFunctions(k, "static __device__ __noinline__");
+  out += fmt::format("// {}: seed {} index {}, launch {} threads x {} CTAs\n"
+                     "extern \"C\" __global__ void __launch_bounds__({}) {}(const uint8_t* "
+                     "__restrict__ in, uint8_t* __restrict__ out) "
+                     "{{\n",
+                     k.name, k.seed, k.index, formatLaunch(k), k.ctas, kMaxThreads, k.name);
   for (size_t i = 0; i < k.vars.size(); ++i)
     out += fmt::format("  {} v{}{{}};\n", info(k.vars[i]).c, i);
   for (size_t i = 0; i < k.locals.size(); ++i)
@@ -328,7 +341,8 @@ std::string renderDeviceKernel(const Kernel &k) {
 }
 
 std::string renderHostKernel(const Kernel &k) {
-  std::string out = fmt::format("struct {}_S {{\n", k.name);
+  std::string out = renderFunctions(k, "static");
+  out += fmt::format("struct {}_S {{\n", k.name);
   for (size_t i = 0; i < k.vars.size(); ++i)
     out += fmt::format("  {} v{}{{}};\n", info(k.vars[i]).c, i);
   for (size_t i = 0; i < k.locals.size(); ++i)
