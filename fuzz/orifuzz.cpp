@@ -40,6 +40,7 @@
 #include "fuzz/slot_kernel_gen.h"
 #include "fuzz/cfg_checks.h"
 #include "fuzz/cfg_gen.h"
+#include "fuzz/cuda_host_diff.h"
 #include "fuzz/dce_checks.h"
 #include "fuzz/kernel_gen.h"
 #include "fuzz/liveness_checks.h"
@@ -191,7 +192,51 @@ struct Options {
   std::string outDir = ".";
   int64_t replay = -1;
   bool listChecks = false, keepGoing = false;
+  // cuda-host-diff only (fuzz/cuda_host_diff.h)
+  uint32_t batch = 100;
+  std::string builds = "O3,O0,G";
+  bool keepWork = false, noReduce = false, hostUbsan = false, corruptHost = false;
+  std::string avoid;
 };
+
+// cuda-host-diff is not a function generator plus a property: it compiles
+// batches of CUDA kernels with nvcc and g++ (docs/cuda-host-diff.md).
+const char* const kCudaHostDiffHelp =
+    "random CUDA kernels (fuzz/cuda_gen.h) compiled by nvcc (-O3, -Xcicc -O0, -G) and run in the interpreter "
+    "through the PTX lowering must write the bytes the same kernels compiled for the host by g++ write "
+    "(fuzz/cuda_host_diff.h); exit 77 when nvcc is missing";
+
+int runCudaCheck(const Options& o, uint64_t shardIndex, uint64_t shards) {
+  ori::cudagen::DiffOptions d;
+  d.seed = o.seed;
+  d.runs = o.runs;
+  d.shardIndex = shardIndex;
+  d.shards = shards;
+  d.replay = o.replay;
+  d.batch = o.batch;
+  d.outDir = o.outDir;
+  d.keepGoing = o.keepGoing;
+  d.reduce = !o.noReduce;
+  d.keepWork = o.keepWork;
+  d.hostUbsan = o.hostUbsan;
+  d.corruptHost = o.corruptHost;
+  if (!ori::cudagen::parseAvoid(o.avoid, d.gen)) {
+    std::cerr << "orifuzz: error: --avoid: expected a comma-separated list of half, sad, mulhi64, atomics\n";
+    return 1;
+  }
+  d.builds.clear();
+  for (size_t start = 0; start <= o.builds.size();) {
+    size_t end = o.builds.find(',', start);
+    if (end == std::string::npos) end = o.builds.size();
+    if (end > start) d.builds.push_back(o.builds.substr(start, end - start));
+    start = end + 1;
+  }
+  if (d.builds.empty()) {
+    std::cerr << "orifuzz: error: --builds: expected a comma-separated list of O3, O0 and G\n";
+    return 1;
+  }
+  return ori::cudagen::runCudaHostDiff(d);
+}
 
 [[noreturn]] void usageError(const std::string& msg) {
   std::cerr << "orifuzz: error: " << msg << "\n";
@@ -461,6 +506,19 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
   app.add_option("--replay", o.replay, "Run only this run index of the campaign")->check(CLI::NonNegativeNumber);
   app.add_flag("--keep-going", o.keepGoing, "Report every failing run instead of stopping at the first");
   app.add_flag("--list-checks", o.listChecks, "List the checks and exit");
+  app.add_option("--batch", o.batch, "cuda-host-diff: kernels per nvcc and g++ call (default 100)")
+      ->check(CLI::Range(1, 2000));
+  app.add_option("--builds", o.builds, "cuda-host-diff: nvcc builds, comma-separated among O3, O0, G (default all three)");
+  app.add_option("--avoid", o.avoid,
+                 "cuda-host-diff: leave out of the kernels, comma-separated: half, sad, mulhi64, atomics (what the "
+                 "interpreter does not run yet)");
+  app.add_flag("--selftest-corrupt-host", o.corruptHost, "cuda-host-diff: flip a bit of the host's output (tests the check)")
+      ->group("");
+  app.add_flag("--keep-work", o.keepWork, "cuda-host-diff: keep the generated .cu, .cpp and .ptx files of every batch");
+  app.add_flag("--no-reduce", o.noReduce, "cuda-host-diff: report a difference without reducing the kernel");
+  app.add_flag("--host-ubsan", o.hostUbsan,
+               "cuda-host-diff: build the host side with -fsanitize=undefined (checks that the generator writes "
+               "defined C++)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -472,13 +530,15 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
   if (o.listChecks) {
     for (const Check& c : checkTable())
       if (!c.hidden) std::cout << fmt::format("{:<16} {}\n", c.name, c.help);
+    std::cout << fmt::format("{:<16} {}\n", "cuda-host-diff", kCudaHostDiffHelp);
     return 0;
   }
   if (o.check.empty()) usageError("--check NAME is required (see --list-checks)");
+  const bool cuda = o.check == "cuda-host-diff";
   const Check* check = nullptr;
   for (const Check& c : checkTable())
     if (c.name == o.check) check = &c;
-  if (!check) usageError(fmt::format("--check {}: no such check (see --list-checks)", o.check));
+  if (!check && !cuda) usageError(fmt::format("--check {}: no such check (see --list-checks)", o.check));
   uint64_t shardIndex = 0, shards = 1;
   {
     unsigned long long i = 0, n = 0;
@@ -490,6 +550,7 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
     shards = n;
   }
   try {
+    if (cuda) return runCudaCheck(o, shardIndex, shards);
     return runCampaign(o, *check, shardIndex, shards);
   } catch (const std::bad_alloc&) {
     std::cerr << "orifuzz: error: out of memory\n";
