@@ -3,7 +3,8 @@
 // widths and live-in registers), emit_func.cpp (registers, operands, guards,
 // function bodies), emit_alu.cpp (integer and predicate opcodes),
 // emit_float.cpp (floating point and conversions), emit_mem.cpp (memory,
-// control flow, OPAQUE), emit_warp.cpp (warp-level instructions, barriers)
+// control flow, OPAQUE), emit_warp.cpp (warp-level instructions, barriers), emit_matrix.cpp
+// (matrix instructions, elect, grid dependencies)
 // and emit_call.cpp (CALL and .param variables).
 //
 // The contract: the emitted PTX means exactly what the interpreter
@@ -147,6 +148,7 @@ public:
   bool emitMemory(const Instr& in);    // emit_mem.cpp
   bool emitControl(const Instr& in);   // emit_mem.cpp
   bool emitWarp(const Instr& in);      // emit_warp.cpp (SHFL, MATCH, REDUX, BAR)
+  bool emitMatrix(const Instr& in);    // emit_matrix.cpp (MMA, LDSM, STSM, MOVM, ELECT, ...)
   void emitCall(const Instr& in);      // emit_call.cpp
   void emitRegisterCall(const Instr& in);
 

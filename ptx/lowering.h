@@ -162,6 +162,15 @@ struct Lowering {
   bool match();
   bool redux();
   bool bar(); // bar, barrier
+  bool elect();      // elect.sync
+  bool gridDepControl(); // griddepcontrol
+  bool setMaxNReg(); // setmaxnreg
+  // lower_matrix.cpp
+  bool hasSync() const; // .sync and .aligned
+  bool mma();
+  bool ldmatrix(); // ldmatrix, stmatrix
+  bool movmatrix();
+  bool wmma(); // lower_wmma.cpp: wmma.load, wmma.store, wmma.mma
   bool bra();
   bool brx();
   bool retExit();

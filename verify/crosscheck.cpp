@@ -263,6 +263,10 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts, const std::function<v
     for (const ModSet& mods : combinations(e)) {
       CombinationResult res{combinationName(e.op, mods)};
       if (!nameMatches(opts.only, res.name)) continue;
+      if (e.uninterpreted) { // nothing to compare: listed apart (crosscheck.h)
+        report.uninterpreted.push_back(res.name);
+        continue;
+      }
       uint64_t h = 0xcbf29ce484222325ull; // FNV-1a of the name: each combination has its own stream
       for (char c : res.name) h = (h ^ uint8_t(c)) * 0x100000001b3ull;
       Rng rng(opts.seed ^ h);
@@ -295,8 +299,9 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts, const std::function<v
           }
         }
         if (e.op == Opcode::LDC) key += fmt::format(",m{}", drawn); // the constant is per launch
-        // The interpreter runs VOTE only in a CTA of one thread (a warp of one lane).
-        if (e.op == Opcode::VOTE) key += fmt::format(",t{}", drawn);
+        // The interpreter runs VOTE only in a CTA of one thread (a warp of one lane); ELECT's
+        // model reads the lane from tid, which the harness leaves 0 for one-thread runs.
+        if (e.op == Opcode::VOTE || e.op == Opcode::ELECT) key += fmt::format(",t{}", drawn);
         Group& g = groups[key];
         if (g.xs.empty()) {
           g.in = makeSubject(e.op, mods, pattern, x);
