@@ -39,3 +39,34 @@ KERNEL(tf_m16n16k8_ra_cb_rc, 16, 16, 8, wmma::precision::tf32, float, float, row
 KERNEL(tf_m16n16k8_ca_rb_cc, 16, 16, 8, wmma::precision::tf32, float, float, col_major, row_major, mem_col_major)
 KERNEL(d_m8n8k4_ra_cb_rc, 8, 8, 4, double, double, double, row_major, col_major, mem_row_major)
 KERNEL(d_m8n8k4_ca_rb_cc, 8, 8, 4, double, double, double, col_major, row_major, mem_col_major)
+
+// Sub-byte and single-bit (nvcuda::wmma::experimental): A row-major, B column-major only.
+namespace wx = nvcuda::wmma::experimental;
+template <typename P, int K, wmma::layout_t LC>
+__device__ void gemmSub(const int* a, const int* b, const int* c, int* d, bool bitAnd) {
+  wmma::fragment<wmma::matrix_a, 8, 8, K, P, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 8, 8, K, P, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 8, 8, K, int> fc;
+  wmma::load_matrix_sync(fa, a, K);
+  wmma::load_matrix_sync(fb, b, K);
+  wmma::load_matrix_sync(fc, c, 8, LC);
+  if constexpr (K == 128) {
+    if (bitAnd) wmma::bmma_sync(fc, fa, fb, fc, wx::bmmaBitOpAND, wx::bmmaAccumulateOpPOPC);
+    else wmma::bmma_sync(fc, fa, fb, fc, wx::bmmaBitOpXOR, wx::bmmaAccumulateOpPOPC);
+  } else {
+    wmma::mma_sync(fc, fa, fb, fc);
+  }
+  wmma::store_matrix_sync(d, fc, 8, LC);
+}
+extern "C" __global__ void s4_m8n8k32_ra_cb_rc(const int* a, const int* b, const int* c, int* d) {
+  gemmSub<wx::precision::s4, 32, wmma::mem_row_major>(a, b, c, d, false);
+}
+extern "C" __global__ void u4_m8n8k32_ra_cb_cc(const int* a, const int* b, const int* c, int* d) {
+  gemmSub<wx::precision::u4, 32, wmma::mem_col_major>(a, b, c, d, false);
+}
+extern "C" __global__ void b1and_m8n8k128_ra_cb_rc(const int* a, const int* b, const int* c, int* d) {
+  gemmSub<wx::precision::b1, 128, wmma::mem_row_major>(a, b, c, d, true);
+}
+extern "C" __global__ void b1xor_m8n8k128_ra_cb_cc(const int* a, const int* b, const int* c, int* d) {
+  gemmSub<wx::precision::b1, 128, wmma::mem_col_major>(a, b, c, d, false);
+}
