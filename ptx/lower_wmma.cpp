@@ -19,7 +19,8 @@
 // column-major: col * stride + row), one 32-bit (.f64: 64-bit) access where they are
 // consecutive in memory, else one access per element packed with PRMT; wmma.store writes
 // them back alike. .global gives LDG/STG, .shared LDS/STS, none the generic LD/ST.
-// Stay OPAQUE: wmma.mma with a .f16 C and .f32 D or the reverse, .satfinite on .f16/.f32.
+// Mixed .f16/.f32 C and D: .f32 tiles, C widened first, D rounded after. Stay OPAQUE:
+// .satfinite on .f16/.f32 (removed from PTX 6.5).
 #include <fmt/format.h>
 
 #include <map>
@@ -213,9 +214,14 @@ bool Lowering::wmma() {
     if (mm->types.size() == 2) d = mm->types[0], c = mm->types[1], a = b = MmaElem::F16;
     else if (mm->types.size() == 4) d = mm->types[0], a = mm->types[1], b = mm->types[2], c = mm->types[3];
     else return false;
-    if (d != c) return false; // .f16 C with .f32 D or the reverse: see above
     if (mm->satfinite && (a == MmaElem::F16 || a == MmaElem::BF16 || a == MmaElem::TF32)) return false;
-    std::optional<Wmma> w = tiling(mm->M, mm->N, mm->K, a, b, c);
+    // A .f16 C with a .f32 D or the reverse: .f32 tiles (their C and D fragments hold the
+    // elements the .f16 ones do, two registers for one), C widened exactly before, D rounded
+    // to nearest even after (the ISA: accumulation in at least single precision).
+    const bool mixed = d != c;
+    if (mixed && (a != MmaElem::F16 || (d != MmaElem::F16 && d != MmaElem::F32) || (c != MmaElem::F16 && c != MmaElem::F32)))
+      return false;
+    std::optional<Wmma> w = tiling(mm->M, mm->N, mm->K, a, b, mixed ? MmaElem::F32 : c);
     if (!w) return false;
     if (w->op == Opcode::IMMA && mm->satfinite) w->mods.set(Mod::SAT);
     if (w->op == Opcode::DMMA && mm->rounding) w->mods.set(*mm->rounding);
@@ -243,8 +249,32 @@ bool Lowering::wmma() {
       }
       return out;
     };
-    std::vector<OOp> dv = regsOf(0, w->fragC, true), av = regsOf(1, w->fragA, false), bv = regsOf(2, w->fragB, false),
-                     cv = regsOf(3, w->fragC, false);
+    const unsigned fragD = mixed && d == MmaElem::F16 ? w->fragC / 2 : w->fragC;
+    const unsigned fragC = mixed && c == MmaElem::F16 ? w->fragC / 2 : w->fragC;
+    std::vector<OOp> dv = regsOf(0, fragD, true), av = regsOf(1, w->fragA, false), bv = regsOf(2, w->fragB, false),
+                     cv = regsOf(3, fragC, false);
+    std::vector<OOp> dHalf; // a .f16 D: the .f32 results go to temporaries first
+    if (mixed && c == MmaElem::F16) { // each f16x2 register: its low half, then its high half, as binary32
+      std::vector<OOp> wide;
+      for (const OOp& h : cv)
+        for (int half = 0; half < 2; ++half) {
+          OOp from = h;
+          if (half) {
+            ori::Reg t = L.newTemp(ori::RegFile::R, "b32");
+            emit(make(Opcode::SHR, {Mod::U32}, {reg(t)}, {h, imm(16)}));
+            from = reg(t);
+          }
+          ori::Reg f = L.newTemp(ori::RegFile::R, "f32");
+          emit(make(Opcode::F2F, {Mod::F32, Mod::SRC_F16}, {reg(f)}, {from}));
+          wide.push_back(reg(f));
+        }
+      cv = std::move(wide);
+    }
+    if (mixed && d == MmaElem::F16) {
+      dHalf = std::move(dv);
+      dv.clear();
+      for (unsigned k = 0; k < w->fragC; ++k) dv.push_back(reg(L.newTemp(ori::RegFile::R, "f32")));
+    }
     // The tiles run one after the other; a D register also read by a later tile is written
     // through a temporary, copied once all have run.
     auto fragIndex = [&](MmaOperand which, unsigned tile, unsigned r) -> std::optional<size_t> {
@@ -291,6 +321,12 @@ bool Lowering::wmma() {
       }
     for (ori::Instr& in : tiles) emit(std::move(in));
     for (auto& [to, from] : copies) emit(make(Opcode::MOV, {}, {to}, {from}), w->c == MmaElem::F64);
+    for (size_t k = 0; k < dHalf.size(); ++k) { // pairs of binary32 results as f16x2
+      ori::Reg lo = L.newTemp(ori::RegFile::R, "b32"), hi = L.newTemp(ori::RegFile::R, "b32");
+      emit(make(Opcode::F2F, {Mod::F16, Mod::SRC_F32}, {reg(lo)}, {dv[2 * k]}));
+      emit(make(Opcode::F2F, {Mod::F16, Mod::SRC_F32}, {reg(hi)}, {dv[2 * k + 1]}));
+      emit(make(Opcode::PRMT, {}, {dHalf[k]}, {reg(lo), imm(0x5410), reg(hi)}));
+    }
     return true;
   }
   // wmma.load.{a,b,c} / wmma.store.d

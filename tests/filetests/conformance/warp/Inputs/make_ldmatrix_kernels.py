@@ -24,7 +24,7 @@ def frag(j, lane, trans):
     return elem(j, g, 2 * t) | elem(j, g, 2 * t + 1) << 16
 
 
-def header(name, what, extra_runs, regs):
+def header(what, extra_runs, regs):
     return f"""// {what}
 // Expected values: Inputs/make_ldmatrix_kernels.py, from the PTX ISA 9.0 text (9.7.14.5.15-17):
 // lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 of an 8x8 matrix (.trans: column l/4,
@@ -39,29 +39,6 @@ def header(name, what, extra_runs, regs):
 // RUN: %oriopt --run --threads 32 --buffer out={32 * 4 * regs} --dump-buffer out %t.ptx | FileCheck %s
 // RUN: %oriopt --pipeline=ptxas -O3 --run --threads 32 --buffer out={32 * 4 * regs} --dump-buffer out %s | FileCheck %s
 {extra_runs}"""
-
-
-# The shared array: thread l writes row (l % 8) of matrix (l // 8) (reversed rows) from its
-# own computed values, so no input buffer is needed.
-FILL = """  mov.u32 %lane, %laneid;
-  shr.u32 %j, %lane, 3;
-  and.b32 %r, %lane, 7;
-  // row r of matrix j at 128 j + 16 (7 - r)
-  shl.b32 %off, %j, 7;
-  sub.u32 %t0, 7, %r;
-  shl.b32 %t1, %t0, 4;
-  add.u32 %off, %off, %t1;
-  mov.u32 %base, sm;
-  add.u32 %addr, %base, %off;
-  // element (j, r, c) = 0x100 (j + 1) + 0x10 r + c: the pair (c, c + 1) as one word
-  add.u32 %t0, %j, 1;
-  shl.b32 %t0, %t0, 8;
-  shl.b32 %t1, %r, 4;
-  add.u32 %e, %t0, %t1;
-  add.u32 %w0, %e, 0x10000;      // columns 0, 1
-  shl.b32 %w0, %w0, 0;
-  mov.b32 %w0, {%e_lo0, %e_hi0};
-"""
 
 
 def words(lane, regs_fn):
@@ -128,7 +105,7 @@ def ldmatrix(n, trans, generic):
         body.append(f"  st.global.u32 [%rd3+{4 * j}], %q{j};")
     body += ["  ret;", "}", ""]
     what = f"{form}: {n} matri{'ces' if n > 1 else 'x'} from shared memory{' (a generic address)' if generic else ''}."
-    text = header(name, what, f"// RUN: FileCheck %s --check-prefix=EMIT < %t.ptx\n// EMIT: ldmatrix.sync.aligned.m8n8.x{n}{'.trans' if trans else ''}.shared.b16\n", n)
+    text = header(what, f"// RUN: FileCheck %s --check-prefix=EMIT < %t.ptx\n// EMIT: ldmatrix.sync.aligned.m8n8.x{n}{'.trans' if trans else ''}.shared.b16\n", n)
     return name, text + checks + "\n" + "\n".join(body)
 
 
@@ -170,7 +147,7 @@ def stmatrix(n, trans):
         body.append(f"  st.global.u32 [%rd3+{4 * j}], %q{j};")
     body += ["  ret;", "}", ""]
     what = f"{form}: {n} matri{'ces' if n > 1 else 'x'} to shared memory, read back row by row."
-    text = header(name, what, f"// RUN: FileCheck %s --check-prefix=EMIT < %t.ptx\n// EMIT: {form}\n", 4)
+    text = header(what, f"// RUN: FileCheck %s --check-prefix=EMIT < %t.ptx\n// EMIT: {form}\n", 4)
     text = text.replace("Element (j, r, c) of the matrices is", "Lane l's fragment of matrix j holds (as above) element (j, r, c) =")
     text = text.replace("row r of matrix j is\n// stored at byte 128 * j + 16 * (7 - r) of the shared array (rows in reverse order).",
                         "lane l reads back the\n// 16 bytes at 16 l: row l % 8 of matrix l / 8 (zeros past the matrices stored).")
@@ -191,8 +168,8 @@ def movmatrix():
             "  shl.b32 %w, %t0, 4;", "  add.u32 %w, %w, %t1;", "  add.u32 %w, %w, 0x100;",
             "  mul.lo.u32 %a, %w, 0x10001;", "  add.u32 %a, %a, 0x10000;",
             "  movmatrix.sync.aligned.m8n8.trans.b16 %d, %a;",
-            STORE.format(bytes=4).rstrip("\n").replace("%rd3", "%rd3"), "  st.global.u32 [%rd3], %d;", "  ret;", "}", ""]
-    text = header(name, "movmatrix.sync.aligned.m8n8.trans.b16: the transpose of the matrix the lanes hold.",
+            STORE.format(bytes=4).rstrip("\n"), "  st.global.u32 [%rd3], %d;", "  ret;", "}", ""]
+    text = header("movmatrix.sync.aligned.m8n8.trans.b16: the transpose of the matrix the lanes hold.",
                   "// RUN: FileCheck %s --check-prefix=EMIT < %t.ptx\n// EMIT: movmatrix.sync.aligned.m8n8.trans.b16\n", 1)
     text = text.replace("Element (j, r, c) of the matrices is", "Element (0, r, c) of the source matrix is")
     text = text.replace("; row r of matrix j is\n// stored at byte 128 * j + 16 * (7 - r) of the shared array (rows in reverse order).",

@@ -70,3 +70,23 @@ extern "C" __global__ void b1and_m8n8k128_ra_cb_rc(const int* a, const int* b, c
 extern "C" __global__ void b1xor_m8n8k128_ra_cb_cc(const int* a, const int* b, const int* c, int* d) {
   gemmSub<wx::precision::b1, 128, wmma::mem_col_major>(a, b, c, d, false);
 }
+
+// .f16 C with .f32 D and the reverse (wmma.mma .f32.f16 / .f16.f32).
+template <typename TC, typename TD, int M, int N>
+__device__ void gemmMixed(const half* a, const half* b, const TC* c, TD* d) {
+  wmma::fragment<wmma::matrix_a, M, N, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, M, N, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, M, N, 16, TC> fc;
+  wmma::fragment<wmma::accumulator, M, N, 16, TD> fd;
+  wmma::load_matrix_sync(fa, a, 16);
+  wmma::load_matrix_sync(fb, b, 16);
+  wmma::load_matrix_sync(fc, c, N, wmma::mem_row_major);
+  wmma::mma_sync(fd, fa, fb, fc);
+  wmma::store_matrix_sync(d, fd, N, wmma::mem_row_major);
+}
+extern "C" __global__ void h_m16n16k16_ra_cb_rc_d32c16(const half* a, const half* b, const half* c, float* d) {
+  gemmMixed<half, float, 16, 16>(a, b, c, d);
+}
+extern "C" __global__ void h_m8n32k16_ra_cb_rc_d16c32(const half* a, const half* b, const float* c, half* d) {
+  gemmMixed<float, half, 8, 32>(a, b, c, d);
+}
