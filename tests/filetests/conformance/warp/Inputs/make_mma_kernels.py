@@ -37,20 +37,31 @@ FORMS = [
 ]
 
 
-def kernel(form, na, nb, nc, nd):
+EDGES = [
+    ("m16n8k8.row.col.f32.f16.f16.f32", 2, 1, 4, 4),
+    ("m16n8k8.row.col.f16.f16.f16.f16", 2, 1, 2, 2),
+    ("m8n8k4.row.col.f64.f64.f64.f64", 1, 1, 2, 2),
+    ("m8n8k4.row.col.rz.f64.f64.f64.f64", 1, 1, 2, 2),
+    ("m8n8k4.row.col.rm.f64.f64.f64.f64", 1, 1, 2, 2),
+    ("m8n8k4.row.col.rp.f64.f64.f64.f64", 1, 1, 2, 2),
+]
+
+
+def kernel(form, na, nb, nc, nd, oracle="mma_oracle.py", prefix="mma_"):
     f64 = ".f64." in "." + form + "."
     types = [p for p in form.split(".") if p in ("f16", "f32", "f64", "s32", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8", "s4", "u4", "b1")]
     dtype, ctype = types[0], types[3]
     w = 8 if f64 else 4
     reg = lambda t: ".f64" if t == "f64" else ".f32" if t == "f32" else ".b32"
     ld = lambda t: "f64" if t == "f64" else "f32" if t == "f32" else "b32"
-    name = "mma_" + form.replace(".", "_")
+    name = prefix + form.replace(".", "_")
     lines = [
         f"// mma.sync.aligned.{form} by one warp; D = A * B + C from the ISA's fragment tables.",
-        "// The expected `out` comes from Inputs/mma_oracle.py, a host matrix product written from",
-        "// the PTX ISA 9.0 layout formulas (9.7.14.5), sharing no code with oriopt.",
+        f"// The expected `out` comes from Inputs/{oracle}, a host matrix product written from",
+        "// the PTX ISA 9.0 layout formulas (9.7.14.5), sharing no code with oriopt"
+        + ("." if oracle == "mma_oracle.py" else "; edge values (its docstring says which and why)."),
         "// REQUIRES: ptxas",
-        f"// RUN: %python %S/Inputs/mma_oracle.py {form} %t",
+        f"// RUN: %python %S/Inputs/{oracle} {form} %t",
         "// RUN: %ptxas -arch=sm_90 %s -o %t.in.cubin",
         f"// RUN: %oriopt --run --threads 32 --buffer in=@%t.in --buffer out={32 * nd * w} --dump-buffer out %s | FileCheck %t.check",
         "// RUN: %oriopt --emit=ptx %s -o %t.ptx",
@@ -97,5 +108,9 @@ def kernel(form, na, nb, nc, nd):
 here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for form in FORMS:
     name, text = kernel(*form)
+    with open(os.path.join(here, name + ".ptx"), "w") as f:
+        f.write(text)
+for form in EDGES:
+    name, text = kernel(*form, oracle="mma_edges.py", prefix="mma_edges_")
     with open(os.path.join(here, name + ".ptx"), "w") as f:
         f.write(text)
