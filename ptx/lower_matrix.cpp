@@ -170,7 +170,9 @@ bool Lowering::mma() {
     mods.set(d == MmaElem::F16 ? Mod::F16 : Mod::F32);
     if (c != d) {
       if (c != MmaElem::F16) L.fail(pi.loc, "mma takes .f32 C with .f32 D only");
-      mods.set(Mod::CF16); // mmaForm allows it for m8n8k4 only
+      if (*shape != Mod::MMA884) // ptxas 13.0: ".dtype must be '.f16' when .ctype is '.f16'"
+        L.fail(pi.loc, "mma takes a .f16 C with a .f32 D in m8n8k4 only (ptxas 13.0 rejects it for sm_90 too)");
+      mods.set(Mod::CF16);
     }
     break;
   }

@@ -410,6 +410,7 @@ bool Lowering::wmma() {
   // An element at leading offset dl and inner offset di from the lane's: address addr +
   // (dl * stride + di) * bits / 8; a register immediate when the stride is.
   auto elementAddress = [&](int dl, int di) -> OOp {
+    if (bits < 8 && (dl != 0 || di % (8 / bits) != 0)) throw NotNative{}; // sub-byte: whole bytes (always so)
     if (stride.kind != OOp::Kind::Reg) {
       const int64_t off = (int64_t(dl) * stride.imm + di) * bits / 8;
       return OOp::mem(addr, off);
