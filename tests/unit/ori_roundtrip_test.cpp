@@ -684,7 +684,7 @@ TEST(OriRoundTripTable, MatrixShapesRoundTrip) {
   // HMMA 34 (m8n8k4 10, m16n8k4 1, m16n8k8 4, m16n8k16 11, m16n8k32 8), IMMA 48, DMMA 20, BMMA 6
   EXPECT_EQ(good.size(), 108u);
   good.insert(good.end(), {"LDSM.M88 R1, [R5]", "LDSM.MT88.2 R1, R2, [R5+0x10]", "LDSM.M88.4 R1, R2, R3, R4, [sv+0x20]",
-                           "STSM.MT88 [R5], R1", "STSM.M88.4 [R5+-0x10], R1, R2, R3, RZ", "MOVM.MT88 R1, R2",
+                           "STSM.MT88 [R5], R1", "STSM.M88.4 [R5+0x30], R1, R2, R3, RZ", "MOVM.MT88 R1, R2",
                            "ELECT R1, P1, R2", "ELECT RZ, PT, 0xffffffff", "ACQBULK", "PREEXIT", "SETMAXREG.INC 0x40",
                            "SETMAXREG.DEC 0x18"});
   std::set<Mod> seen;
