@@ -68,6 +68,8 @@ struct ModuleCtx {
   // The target's SM number (sm_20 -> 20): instructions newer than the target
   // are replaced (lop3 before sm_50, shf before sm_32, brx.idx before sm_30).
   unsigned sm = 90;
+  // An architecture-specific target (sm_90a, sm_100f): what only those have (setmaxnreg).
+  bool archSpecific = false;
   // The PTX version the emitted text needs; raised as features are used.
   mutable Version need{2, 0};
   void require(int major, int minor) const { need = std::max(need, Version{major, minor}); }

@@ -102,6 +102,8 @@ bool FnEmitter::emitMatrix(const Instr& in) {
     return true;
   case Opcode::SETMAXREG: {
     needs({8, 0, 90}, "setmaxnreg");
+    if (!ctx.archSpecific)
+      fail(in.loc, fmt::format("{}: PTX has setmaxnreg on architecture-specific targets only (sm_90a, ...)", printInstr(f, in)));
     const Operand& n = in.srcs.at(0);
     if (n.kind != Operand::Kind::Imm || n.imm < 24 || n.imm > 256 || n.imm % 8 != 0)
       fail(in.loc, fmt::format("{}: setmaxnreg takes a count from 24 to 256, a multiple of 8", printInstr(f, in)));
