@@ -157,6 +157,8 @@ Affine placeOf(const Wmma& w, MmaOperand which, unsigned tile, unsigned reg, uns
   return a;
 }
 
+} // namespace
+
 // wmma.{load,store,mma} modifiers: .sync (.aligned implicit before PTX 6.3), the operand
 // (.a .b .c .d), layouts, the shape, the state space, types, and the rest.
 struct WmmaMods {
@@ -168,6 +170,8 @@ struct WmmaMods {
   std::optional<Mod> rounding, bitOp;
   bool satfinite = false, popc = false;
 };
+namespace {
+
 std::optional<WmmaMods> wmmaMods(Lowering& lw) {
   WmmaMods m;
   for (const std::string& s : lw.pi.mods) {
@@ -207,145 +211,150 @@ unsigned defaultStride(const Wmma& w, MmaOperand which, bool rowMajor) {
 bool Lowering::wmma() {
   std::optional<WmmaMods> mm = wmmaMods(*this);
   if (!mm || mm->what.empty()) return false;
-  if (mm->what == "mma") {
-    // wmma.mma.alayout.blayout.shape[.rnd].dtype[.atype.btype].ctype[.satfinite]; .b1: .op.popc
-    if (mm->rowMajor.size() != 2 || mm->M == 0) return false;
-    MmaElem d, a, b, c;
-    if (mm->types.size() == 2) d = mm->types[0], c = mm->types[1], a = b = MmaElem::F16;
-    else if (mm->types.size() == 4) d = mm->types[0], a = mm->types[1], b = mm->types[2], c = mm->types[3];
-    else return false;
-    if (mm->satfinite && (a == MmaElem::F16 || a == MmaElem::BF16 || a == MmaElem::TF32)) return false;
-    // A .f16 C with a .f32 D or the reverse: .f32 tiles (their C and D fragments hold the
-    // elements the .f16 ones do, two registers for one), C widened exactly before, D rounded
-    // to nearest even after (the ISA: accumulation in at least single precision).
-    const bool mixed = d != c;
-    if (mixed && (a != MmaElem::F16 || (d != MmaElem::F16 && d != MmaElem::F32) || (c != MmaElem::F16 && c != MmaElem::F32)))
-      return false;
-    std::optional<Wmma> w = tiling(mm->M, mm->N, mm->K, a, b, mixed ? MmaElem::F32 : c);
-    if (!w) return false;
-    if (w->op == Opcode::IMMA && mm->satfinite) w->mods.set(Mod::SAT);
-    if (w->op == Opcode::DMMA && mm->rounding) w->mods.set(*mm->rounding);
-    if (w->op == Opcode::BMMA) {
-      if (!mm->bitOp || !mm->popc) L.fail(pi.loc, "single-bit wmma.mma needs .xor.popc or .and.popc");
-      w->mods.reset(Mod::XOR);
-      w->mods.set(*mm->bitOp);
-    }
-    w->tile = std::get<MmaForm>(mmaForm(w->op, w->mods));
-    if (ops.size() != 4) L.fail(pi.loc, fmt::format("wmma.mma takes 4 operands (d, a, b, c), got {}", ops.size()));
-    auto regsOf = [&](size_t i, unsigned n, bool isDst) {
-      const Operand& o = ops[i];
-      if (o.kind != Operand::Kind::Vector || o.elems.size() != n)
-        L.fail(o.loc, fmt::format("wmma.mma: this operand is a vector of {} registers", n));
-      std::vector<OOp> out;
-      const PtxType t = (isDst || i == 3 ? w->c : w->a) == MmaElem::F64 ? kF64 : kB32;
-      for (const Operand& e : o.elems) {
-        if (isDst) {
-          ori::Reg r = L.destination(e);
-          if (!r.isGeneral()) throw NotNative{};
-          out.push_back(reg(r));
-        } else {
-          out.push_back(L.source(e, t, ori::K_REG));
-        }
-      }
-      return out;
-    };
-    const unsigned fragD = mixed && d == MmaElem::F16 ? w->fragC / 2 : w->fragC;
-    const unsigned fragC = mixed && c == MmaElem::F16 ? w->fragC / 2 : w->fragC;
-    std::vector<OOp> dv = regsOf(0, fragD, true), av = regsOf(1, w->fragA, false), bv = regsOf(2, w->fragB, false),
-                     cv = regsOf(3, fragC, false);
-    std::vector<OOp> dHalf; // a .f16 D: the .f32 results go to temporaries first
-    if (mixed && c == MmaElem::F16) { // each f16x2 register: its low half, then its high half, as binary32
-      std::vector<OOp> wide;
-      for (const OOp& h : cv)
-        for (int half = 0; half < 2; ++half) {
-          OOp from = h;
-          if (half) {
-            ori::Reg t = L.newTemp(ori::RegFile::R, "b32");
-            emit(make(Opcode::SHR, {Mod::U32}, {reg(t)}, {h, imm(16)}));
-            from = reg(t);
-          }
-          ori::Reg f = L.newTemp(ori::RegFile::R, "f32");
-          emit(make(Opcode::F2F, {Mod::F32, Mod::SRC_F16}, {reg(f)}, {from}));
-          wide.push_back(reg(f));
-        }
-      cv = std::move(wide);
-    }
-    if (mixed && d == MmaElem::F16) {
-      dHalf = std::move(dv);
-      dv.clear();
-      for (unsigned k = 0; k < w->fragC; ++k) dv.push_back(reg(L.newTemp(ori::RegFile::R, "f32")));
-    }
-    // The tiles run one after the other; a D register also read by a later tile is written
-    // through a temporary, copied once all have run.
-    auto fragIndex = [&](MmaOperand which, unsigned tile, unsigned r) -> std::optional<size_t> {
-      auto regs = fragmentRegs(*w, which);
-      for (size_t k = 0; k < regs.size(); ++k)
-        if (regs[k] == std::pair{tile, r}) return k;
-      return std::nullopt;
-    };
-    std::vector<ori::Instr> tiles;
-    for (unsigned tmI = 0; tmI < w->tm; ++tmI)
-      for (unsigned tnI = 0; tnI < w->tn; ++tnI) {
-        ori::Instr in;
-        in.op = w->op;
-        in.mods = w->mods;
-        const unsigned ct = tmI * w->tn + tnI;
-        for (unsigned r = 0; r < w->tile.aRegs; ++r) {
-          auto k = fragIndex(MmaOperand::A, tmI, r);
-          in.srcs.push_back(k ? av[*k] : kRZ);
-        }
-        for (unsigned r = 0; r < w->tile.bRegs; ++r) in.srcs.push_back(bv[*fragIndex(MmaOperand::B, tnI, r)]);
-        for (unsigned r = 0; r < w->tile.cRegs; ++r) {
-          auto k = fragIndex(MmaOperand::C, ct, r);
-          in.srcs.push_back(k ? cv[*k] : kRZ);
-        }
-        for (unsigned r = 0; r < w->tile.dRegs; ++r) {
-          auto k = fragIndex(MmaOperand::C, ct, r);
-          in.dsts.push_back(k ? dv[*k] : kRZ);
-        }
-        tiles.push_back(std::move(in));
-      }
-    // The tiles run one after the other: a D register a later tile reads is written through a
-    // temporary, copied once all have run.
-    std::vector<std::pair<OOp, OOp>> copies;
-    for (size_t ti = 0; ti < tiles.size(); ++ti)
-      for (OOp& d : tiles[ti].dsts) {
-        if (d.kind == OOp::Kind::Reg && d.reg.isConst()) continue;
-        bool readLater = false;
-        for (size_t tj = ti + 1; tj < tiles.size(); ++tj)
-          for (const OOp& s : tiles[tj].srcs) readLater |= s == d;
-        if (!readLater) continue;
-        ori::Reg t = L.newTemp(ori::RegFile::R, w->c == MmaElem::F64 ? "b64" : "b32");
-        copies.push_back({d, reg(t)});
-        d = reg(t);
-      }
-    for (ori::Instr& in : tiles) emit(std::move(in));
-    for (auto& [to, from] : copies) emit(make(Opcode::MOV, {}, {to}, {from}), w->c == MmaElem::F64);
-    for (size_t k = 0; k < dHalf.size(); ++k) { // pairs of binary32 results as f16x2
-      ori::Reg lo = L.newTemp(ori::RegFile::R, "b32"), hi = L.newTemp(ori::RegFile::R, "b32");
-      emit(make(Opcode::F2F, {Mod::F16, Mod::SRC_F32}, {reg(lo)}, {dv[2 * k]}));
-      emit(make(Opcode::F2F, {Mod::F16, Mod::SRC_F32}, {reg(hi)}, {dv[2 * k + 1]}));
-      emit(make(Opcode::PRMT, {}, {dHalf[k]}, {reg(lo), imm(0x5410), reg(hi)}));
-    }
-    return true;
+  return mm->what == "mma" ? wmmaMma(*mm) : wmmaLoadStore(*mm);
+}
+
+// wmma.mma.alayout.blayout.shape[.rnd].dtype[.atype.btype].ctype[.satfinite]; .b1: .op.popc
+bool Lowering::wmmaMma(const WmmaMods& mm) {
+  if (mm.rowMajor.size() != 2 || mm.M == 0) return false;
+  MmaElem d, a, b, c;
+  if (mm.types.size() == 2) d = mm.types[0], c = mm.types[1], a = b = MmaElem::F16;
+  else if (mm.types.size() == 4) d = mm.types[0], a = mm.types[1], b = mm.types[2], c = mm.types[3];
+  else return false;
+  if (mm.satfinite && (a == MmaElem::F16 || a == MmaElem::BF16 || a == MmaElem::TF32)) return false;
+  // A .f16 C with a .f32 D or the reverse: .f32 tiles (their C and D fragments hold the
+  // elements the .f16 ones do, two registers for one), C widened exactly before, D rounded
+  // to nearest even after (the ISA: accumulation in at least single precision).
+  const bool mixed = d != c;
+  if (mixed && (a != MmaElem::F16 || (d != MmaElem::F16 && d != MmaElem::F32) || (c != MmaElem::F16 && c != MmaElem::F32)))
+    return false;
+  std::optional<Wmma> w = tiling(mm.M, mm.N, mm.K, a, b, mixed ? MmaElem::F32 : c);
+  if (!w) return false;
+  if (w->op == Opcode::IMMA && mm.satfinite) w->mods.set(Mod::SAT);
+  if (w->op == Opcode::DMMA && mm.rounding) w->mods.set(*mm.rounding);
+  if (w->op == Opcode::BMMA) {
+    if (!mm.bitOp || !mm.popc) L.fail(pi.loc, "single-bit wmma.mma needs .xor.popc or .and.popc");
+    w->mods.reset(Mod::XOR);
+    w->mods.set(*mm.bitOp);
   }
-  // wmma.load.{a,b,c} / wmma.store.d
-  const bool load = mm->what != "d";
-  const MmaOperand which = mm->what == "a" ? MmaOperand::A : mm->what == "b" ? MmaOperand::B : MmaOperand::C;
-  if (mm->rowMajor.size() != 1 || mm->M == 0 || mm->types.size() != 1) return false;
-  const MmaElem t = mm->types[0];
+  w->tile = std::get<MmaForm>(mmaForm(w->op, w->mods));
+  if (ops.size() != 4) L.fail(pi.loc, fmt::format("wmma.mma takes 4 operands (d, a, b, c), got {}", ops.size()));
+  auto regsOf = [&](size_t i, unsigned n, bool isDst) {
+    const Operand& o = ops[i];
+    if (o.kind != Operand::Kind::Vector || o.elems.size() != n)
+      L.fail(o.loc, fmt::format("wmma.mma: this operand is a vector of {} registers", n));
+    std::vector<OOp> out;
+    const PtxType t = (isDst || i == 3 ? w->c : w->a) == MmaElem::F64 ? kF64 : kB32;
+    for (const Operand& e : o.elems) {
+      if (isDst) {
+        ori::Reg r = L.destination(e);
+        if (!r.isGeneral()) throw NotNative{};
+        out.push_back(reg(r));
+      } else {
+        out.push_back(L.source(e, t, ori::K_REG));
+      }
+    }
+    return out;
+  };
+  const unsigned fragD = mixed && d == MmaElem::F16 ? w->fragC / 2 : w->fragC;
+  const unsigned fragC = mixed && c == MmaElem::F16 ? w->fragC / 2 : w->fragC;
+  std::vector<OOp> dv = regsOf(0, fragD, true), av = regsOf(1, w->fragA, false), bv = regsOf(2, w->fragB, false),
+                   cv = regsOf(3, fragC, false);
+  std::vector<OOp> dHalf; // a .f16 D: the .f32 results go to temporaries first
+  if (mixed && c == MmaElem::F16) { // each f16x2 register: its low half, then its high half, as binary32
+    std::vector<OOp> wide;
+    for (const OOp& h : cv)
+      for (int half = 0; half < 2; ++half) {
+        OOp from = h;
+        if (half) {
+          ori::Reg t = L.newTemp(ori::RegFile::R, "b32");
+          emit(make(Opcode::SHR, {Mod::U32}, {reg(t)}, {h, imm(16)}));
+          from = reg(t);
+        }
+        ori::Reg f = L.newTemp(ori::RegFile::R, "f32");
+        emit(make(Opcode::F2F, {Mod::F32, Mod::SRC_F16}, {reg(f)}, {from}));
+        wide.push_back(reg(f));
+      }
+    cv = std::move(wide);
+  }
+  if (mixed && d == MmaElem::F16) {
+    dHalf = std::move(dv);
+    dv.clear();
+    for (unsigned k = 0; k < w->fragC; ++k) dv.push_back(reg(L.newTemp(ori::RegFile::R, "f32")));
+  }
+  // The tiles run one after the other; a D register also read by a later tile is written
+  // through a temporary, copied once all have run.
+  auto fragIndex = [&](MmaOperand which, unsigned tile, unsigned r) -> std::optional<size_t> {
+    auto regs = fragmentRegs(*w, which);
+    for (size_t k = 0; k < regs.size(); ++k)
+      if (regs[k] == std::pair{tile, r}) return k;
+    return std::nullopt;
+  };
+  std::vector<ori::Instr> tiles;
+  for (unsigned tmI = 0; tmI < w->tm; ++tmI)
+    for (unsigned tnI = 0; tnI < w->tn; ++tnI) {
+      ori::Instr in;
+      in.op = w->op;
+      in.mods = w->mods;
+      const unsigned ct = tmI * w->tn + tnI;
+      for (unsigned r = 0; r < w->tile.aRegs; ++r) {
+        auto k = fragIndex(MmaOperand::A, tmI, r);
+        in.srcs.push_back(k ? av[*k] : kRZ);
+      }
+      for (unsigned r = 0; r < w->tile.bRegs; ++r) in.srcs.push_back(bv[*fragIndex(MmaOperand::B, tnI, r)]);
+      for (unsigned r = 0; r < w->tile.cRegs; ++r) {
+        auto k = fragIndex(MmaOperand::C, ct, r);
+        in.srcs.push_back(k ? cv[*k] : kRZ);
+      }
+      for (unsigned r = 0; r < w->tile.dRegs; ++r) {
+        auto k = fragIndex(MmaOperand::C, ct, r);
+        in.dsts.push_back(k ? dv[*k] : kRZ);
+      }
+      tiles.push_back(std::move(in));
+    }
+  // The tiles run one after the other: a D register a later tile reads is written through a
+  // temporary, copied once all have run.
+  std::vector<std::pair<OOp, OOp>> copies;
+  for (size_t ti = 0; ti < tiles.size(); ++ti)
+    for (OOp& d : tiles[ti].dsts) {
+      if (d.kind == OOp::Kind::Reg && d.reg.isConst()) continue;
+      bool readLater = false;
+      for (size_t tj = ti + 1; tj < tiles.size(); ++tj)
+        for (const OOp& s : tiles[tj].srcs) readLater |= s == d;
+      if (!readLater) continue;
+      ori::Reg t = L.newTemp(ori::RegFile::R, w->c == MmaElem::F64 ? "b64" : "b32");
+      copies.push_back({d, reg(t)});
+      d = reg(t);
+    }
+  for (ori::Instr& in : tiles) emit(std::move(in));
+  for (auto& [to, from] : copies) emit(make(Opcode::MOV, {}, {to}, {from}), w->c == MmaElem::F64);
+  for (size_t k = 0; k < dHalf.size(); ++k) { // pairs of binary32 results as f16x2
+    ori::Reg lo = L.newTemp(ori::RegFile::R, "b32"), hi = L.newTemp(ori::RegFile::R, "b32");
+    emit(make(Opcode::F2F, {Mod::F16, Mod::SRC_F32}, {reg(lo)}, {dv[2 * k]}));
+    emit(make(Opcode::F2F, {Mod::F16, Mod::SRC_F32}, {reg(hi)}, {dv[2 * k + 1]}));
+    emit(make(Opcode::PRMT, {}, {dHalf[k]}, {reg(lo), imm(0x5410), reg(hi)}));
+  }
+  return true;
+}
+
+// wmma.load.{a,b,c} / wmma.store.d
+bool Lowering::wmmaLoadStore(const WmmaMods& mm) {
+  const bool load = mm.what != "d";
+  const MmaOperand which = mm.what == "a" ? MmaOperand::A : mm.what == "b" ? MmaOperand::B : MmaOperand::C;
+  if (mm.rowMajor.size() != 1 || mm.M == 0 || mm.types.size() != 1) return false;
+  const MmaElem t = mm.types[0];
   // The multiplicand types a shape pairs with, for the tiling (C's type: the tile's accumulator).
   MmaElem ab = t;
   if (which == MmaOperand::C) {
     if (t == MmaElem::F64) ab = MmaElem::F64;
-    else if (t == MmaElem::S32) ab = mm->K == 32 ? MmaElem::S4 : mm->K == 128 ? MmaElem::B1 : MmaElem::S8;
-    else ab = mm->K == 8 ? MmaElem::TF32 : MmaElem::F16;
+    else if (t == MmaElem::S32) ab = mm.K == 32 ? MmaElem::S4 : mm.K == 128 ? MmaElem::B1 : MmaElem::S8;
+    else ab = mm.K == 8 ? MmaElem::TF32 : MmaElem::F16;
   }
-  std::optional<Wmma> w = tiling(mm->M, mm->N, mm->K, ab, ab, which == MmaOperand::C ? t : ab == MmaElem::F16 ? MmaElem::F32 : ab);
+  std::optional<Wmma> w = tiling(mm.M, mm.N, mm.K, ab, ab, which == MmaOperand::C ? t : ab == MmaElem::F16 ? MmaElem::F32 : ab);
   if (!w) return false;
   if (which == MmaOperand::C && t != MmaElem::F16 && t != MmaElem::F32 && t != MmaElem::S32 && t != MmaElem::F64) return false;
   if (which == MmaOperand::C) w->c = t;
-  const bool rowMajor = mm->rowMajor[0];
+  const bool rowMajor = mm.rowMajor[0];
   const unsigned frag = which == MmaOperand::A ? w->fragA : which == MmaOperand::B ? w->fragB : w->fragC;
   const unsigned bits = mmaElemBits(t == MmaElem::TF32 ? MmaElem::F32 : t);
   const bool wide = t == MmaElem::F64;
@@ -353,7 +362,7 @@ bool Lowering::wmma() {
     L.fail(pi.loc, fmt::format("{} takes 2 or 3 operands, got {}", pi.opcode + (load ? ".load" : ".store"), ops.size()));
   const Operand& vec = ops[load ? 0 : 1];
   if (vec.kind != Operand::Kind::Vector || vec.elems.size() != frag)
-    L.fail(vec.loc, fmt::format("wmma.{}.{}: the fragment is a vector of {} registers", load ? "load" : "store", mm->what, frag));
+    L.fail(vec.loc, fmt::format("wmma.{}.{}: the fragment is a vector of {} registers", load ? "load" : "store", mm.what, frag));
   const Operand& a = ops[load ? 1 : 0];
   if (a.kind != Operand::Kind::Address || a.ival < INT32_MIN || a.ival > INT32_MAX || a.name.empty()) return false;
   // The base address (64-bit) p: a register, or a variable's address.
@@ -367,15 +376,15 @@ bool Lowering::wmma() {
     for (const auto* vars : {&L.f_.variables, &L.om_.variables})
       for (const ori::Variable& x : *vars)
         if (!v && x.name == base.symbol) v = &x;
-    if (!v || !(v->space == ori::Space::Global ? !mm->space || *mm->space == ori::Space::Global
-                                               : v->space == ori::Space::Shared && mm->space == ori::Space::Shared))
+    if (!v || !(v->space == ori::Space::Global ? !mm.space || *mm.space == ori::Space::Global
+                                               : v->space == ori::Space::Shared && mm.space == ori::Space::Shared))
       return false;
     ori::Reg r = L.newTemp(ori::RegFile::R, "b64");
     emit(make(Opcode::MOV, {}, {reg(r)}, {OOp::symbol(base.symbol)}), true);
     p = reg(r);
   } else return false;
-  const Opcode memOp = !mm->space ? (load ? Opcode::LD : Opcode::ST)
-                       : *mm->space == ori::Space::Global ? (load ? Opcode::LDG : Opcode::STG)
+  const Opcode memOp = !mm.space ? (load ? Opcode::LD : Opcode::ST)
+                       : *mm.space == ori::Space::Global ? (load ? Opcode::LDG : Opcode::STG)
                                                           : (load ? Opcode::LDS : Opcode::STS);
   OOp stride = ops.size() == 3 ? src(2, kU32) : imm(defaultStride(*w, which, rowMajor));
   // lane, g, t

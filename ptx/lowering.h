@@ -16,6 +16,7 @@
 namespace ori::ptx::lowering {
 
 struct NotNative {};
+struct WmmaMods; // lower_wmma.cpp
 
 using ori::Mod;
 using ori::Opcode;
@@ -171,6 +172,8 @@ struct Lowering {
   bool ldmatrix(); // ldmatrix, stmatrix
   bool movmatrix();
   bool wmma(); // lower_wmma.cpp: wmma.load, wmma.store, wmma.mma
+  bool wmmaMma(const WmmaMods& mm);
+  bool wmmaLoadStore(const WmmaMods& mm);
   bool bra();
   bool brx();
   bool retExit();

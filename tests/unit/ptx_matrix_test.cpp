@@ -78,7 +78,7 @@ TEST(PtxMatrix, EveryFormEmitsAssemblesAndLowersBack) {
   body += "  LDSM.M88.4 R1, R2, R3, R4, [sm+0x10]\n  LDSM.MT88 R5, [R900+0x20]\n  STSM.MT88.2 [sm], R1, R2\n"
           "  STSM.M88 [R900+0x40], R3\n  MOVM.MT88 R6, R7\n  ELECT R8, P1, 0xffffffff\n  ELECT RZ, P2, R9\n"
           "  ACQBULK\n  PREEXIT\n";
-  const std::string text = ".entry k()\n{\n  .shared .b8 sm[256] .align 16\n  S2R R900, SR_TID.X\n  SHL R900, R900, 0x4\n" +
+  const std::string text = ".entry k()\n{\n  .shared .align 16 .b8 sm[256]\n  S2R R900, SR_TID.X\n  SHL R900, R900, 0x4\n" +
                            body + "  EXIT\n}\n";
   ori::ParseResult r = ori::parseOri(text, "matrix.ori");
   ASSERT_TRUE(r.module) << r.error->str();
