@@ -299,9 +299,8 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts, const std::function<v
           }
         }
         if (e.op == Opcode::LDC) key += fmt::format(",m{}", drawn); // the constant is per launch
-        // The interpreter runs VOTE only in a CTA of one thread (a warp of one lane); ELECT's
-        // model reads the lane from tid, which the harness leaves 0 for one-thread runs.
-        if (e.op == Opcode::VOTE || e.op == Opcode::ELECT) key += fmt::format(",t{}", drawn);
+        // The interpreter runs VOTE only in a CTA of one thread (a warp of one lane).
+        if (e.op == Opcode::VOTE) key += fmt::format(",t{}", drawn);
         Group& g = groups[key];
         if (g.xs.empty()) {
           g.in = makeSubject(e.op, mods, pattern, x);
@@ -324,6 +323,9 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts, const std::function<v
         }
       }
       for (auto& [key, g] : groups) {
+        // ELECT's result depends on the lane: each input's thread is its place in its CTA.
+        if (e.op == Opcode::ELECT)
+          for (size_t k = 0; k < g.xs.size(); ++k) g.xs[k].tid = uint32_t(k % kMaxThreadsPerCta);
         std::vector<const ConcreteInputs*> ptrs;
         for (const ConcreteInputs& x : g.xs) ptrs.push_back(&x);
         std::vector<ConcreteOutputs> outs;
