@@ -18,6 +18,7 @@ import struct
 import sys
 from fractions import Fraction
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 import mma_oracle as mo  # noqa: E402
 
