@@ -16,6 +16,7 @@
 #include <limits>
 #include <set>
 
+#include "ir/mma.h"
 #include "ir/ori.h"
 
 namespace ori::gen {
@@ -305,6 +306,27 @@ Instr instruction(Opcode op, const FnCtx& ctx, bool lastOfFunction) {
     for (size_t k = 0; k < nd; ++k) in.dsts.push_back(operand(in, info.dsts[0], true, 0, ctx));
     for (size_t k = 0; k < ns; ++k) in.srcs.push_back(operand(in, info.srcs[std::min<size_t>(k, 1)], false, k, ctx));
     return in;
+  }
+  if (isMma(op)) { // one of the forms (ir/mma.h), with as many registers as it has
+    in.mods = oneOf(mmaForms(op));
+    const MmaForm f = std::get<MmaForm>(mmaForm(op, in.mods));
+    for (unsigned k = 0; k < f.dRegs; ++k) in.dsts.push_back(operand(in, info.dsts[0], true, 0, ctx));
+    for (unsigned k = 0; k < f.aRegs + f.bRegs + f.cRegs; ++k) in.srcs.push_back(operand(in, info.srcs[0], false, k, ctx));
+    return in;
+  }
+  if (op == Opcode::LDSM || op == Opcode::STSM || op == Opcode::MOVM || op == Opcode::SETMAXREG) {
+    // .M88/.MT88 and one register per matrix; MOVM .MT88; SETMAXREG .INC/.DEC (checkShape)
+    if (op == Opcode::MOVM) in.mods.set(Mod::MT88);
+    if (op == Opcode::SETMAXREG && !in.has(Mod::INC) && !in.has(Mod::DEC)) in.mods.set(oneOf(std::vector<Mod>{Mod::INC, Mod::DEC}));
+    if ((op == Opcode::LDSM || op == Opcode::STSM) && !in.has(Mod::M88) && !in.has(Mod::MT88))
+      in.mods.set(oneOf(std::vector<Mod>{Mod::M88, Mod::MT88}));
+    if (op == Opcode::LDSM || op == Opcode::STSM) {
+      const unsigned n = matrixCount(in.mods);
+      for (unsigned k = 0; k < (op == Opcode::LDSM ? n : 0); ++k) in.dsts.push_back(operand(in, info.dsts[0], true, 0, ctx));
+      in.srcs.push_back(operand(in, info.srcs[0], false, 0, ctx));
+      for (unsigned k = 0; k < (op == Opcode::STSM ? n : 0); ++k) in.srcs.push_back(operand(in, info.srcs[1], false, 1 + k, ctx));
+      return in;
+    }
   }
   if (op == Opcode::TEX) { // the same for TEX: 4 destinations, handle, coordinates, level or gradients
     if (surfaceDims(in.mods) == 0) in.mods.set(oneOf(std::vector<Mod>{Mod::D1, Mod::D2, Mod::D3}));

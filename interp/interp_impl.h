@@ -273,6 +273,8 @@ public:
   const SymbolLoc& symbol(const Operand& o) const;
   // The address of a variable symbol in its space (MOV R, sym).
   uint64_t symbolAddress(const Operand& o) const;
+  // A shared-memory address operand (LDSM, STSM: [R+imm] is an offset in the shared window).
+  Location sharedLocation(const Instr& in, size_t i) const;
   uint64_t load(const Location& l, unsigned bytes);
   void store(const Location& l, unsigned bytes, uint64_t v);
   // After setUp: where everything is (interp.h, layoutLaunch).
@@ -300,9 +302,14 @@ private:
 // must compute (tests/unit/interp_fast_test.cpp checks the two agree).
 bool execFast(Machine& m, const Instr& in, Thread* lanes, uint32_t exec);
 
-// The warp-level instructions (interp/interp_warp.cpp): VOTE, SHFL, MATCH, REDUX
-// by the lanes `exec` of a warp whose lane l is lanes[l]. False if `in` is not one.
+// The warp-level instructions (interp/interp_warp.cpp): VOTE, SHFL, MATCH, REDUX, ELECT
+// by the lanes `exec` of a warp whose lane l is lanes[l], and the matrix instructions,
+// which fault unless all 32 lanes execute them. False if `in` is not one.
 bool execWarpLevel(Machine& m, const Instr& in, Thread* lanes, uint32_t exec);
+// HMMA, IMMA, DMMA, BMMA by a whole warp (interp/interp_mma.cpp).
+void execMma(Machine& m, const Instr& in, Thread* lanes);
+// LDSM, STSM, MOVM by a whole warp (interp/interp_matrix.cpp).
+void execMatrixMove(Machine& m, const Instr& in, Thread* lanes);
 
 // ISETP/FSETP/DSETP: the comparison result r combined with the third source
 // predicate c by .AND (the default), .OR or .XOR.

@@ -563,6 +563,8 @@ private:
     switch (in.op) {
     case Opcode::NOP:
     case Opcode::WARPSYNC: return; // lanes run in lockstep: nothing to wait for (docs/interpreter.md)
+    case Opcode::ACQBULK: case Opcode::PREEXIT: // one grid: no prerequisite grid, no dependent
+    case Opcode::SETMAXREG: return;             // registers are not a budget here
     case Opcode::OPAQUE: unsupported(fmt::format("OPAQUE \"{}\"", in.opaqueText));
     default: unsupported(fmt::format("{} is not modelled", in.info().name));
     }

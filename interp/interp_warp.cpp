@@ -122,6 +122,30 @@ void redux(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
   }
 }
 
+// ELECT Rd, Pd, a: Rd = the lowest lane of the member mask a (0xffffffff for none), Pd
+// whether that is this lane. PTX elect.sync elects one lane of the mask and requires every
+// lane of it to execute the instruction (and the executing lane to be in it): the lowest is
+// the choice here, deterministic as the ISA asks, and a function of the lane's own a.
+void elect(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
+  for (uint32_t k = exec; k; k &= k - 1) {
+    const uint32_t lane = lane0(k);
+    m.th = &lanes[lane];
+    const uint32_t mask = uint32_t(m.readInt(in, 0, 32));
+    const uint32_t leader = mask ? lane0(mask) : 0xffffffffu;
+    m.writeInt(in, 0, leader, 32);
+    m.writePred(in, 1, leader == lane);
+  }
+}
+
+// PTX's .sync.aligned: every lane of the warp executes the instruction together. A lane
+// that has exited, is inactive or has its guard false leaves the others without it: the
+// ISA's undefined behaviour is a fault here, never a value.
+void requireWholeWarp(const Instr& in, uint32_t exec) {
+  if (exec != 0xffffffffu)
+    fault(0, fmt::format("{} at line {} needs all 32 lanes of the warp (.sync.aligned); lanes 0x{:08x} execute it",
+                         mnemonic(in), in.loc.line, exec));
+}
+
 } // namespace
 
 bool execWarpLevel(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
@@ -130,6 +154,15 @@ bool execWarpLevel(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
   case Opcode::SHFL: shfl(m, in, lanes, exec); return true;
   case Opcode::MATCH: match(m, in, lanes, exec); return true;
   case Opcode::REDUX: redux(m, in, lanes, exec); return true;
+  case Opcode::ELECT: elect(m, in, lanes, exec); return true;
+  case Opcode::HMMA: case Opcode::IMMA: case Opcode::DMMA: case Opcode::BMMA:
+    requireWholeWarp(in, exec);
+    execMma(m, in, lanes);
+    return true;
+  case Opcode::LDSM: case Opcode::STSM: case Opcode::MOVM:
+    requireWholeWarp(in, exec);
+    execMatrixMove(m, in, lanes);
+    return true;
   default: return false;
   }
 }

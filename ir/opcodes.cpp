@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "ir/mma.h"
+
 namespace ori {
 namespace {
 
@@ -127,6 +129,11 @@ size_t dstCount(Opcode op, const ModSet& mods) {
   for (const OperandSlot& s : info.dsts) n += s.optional ? 0 : 1;
   if (op == Opcode::BAR && mods.test(Mod::RED)) n = info.dsts.size();
   if (op == Opcode::SULD) n = mods.test(Mod::V4) ? 4 : mods.test(Mod::V2) ? 2 : 1;
+  if (isMma(op)) { // D's registers (at least one when the modifiers name no form)
+    const auto form = mmaForm(op, mods);
+    if (const MmaForm* f = std::get_if<MmaForm>(&form)) n = f->dRegs;
+  }
+  if (op == Opcode::LDSM) n = matrixCount(mods);
   return n;
 }
 

@@ -31,7 +31,8 @@ inline constexpr int kNumMods = 0
 enum class ModGroup : uint8_t {
   Dir, Addr, Lut, Part, Carry, Cmp, FType, Type, AtomOp, IRound, FRound, Ftz, Sat, BoolOp,
   Uniform, Div, CallKind, NoDec, BarOp, VoteOp, ShflOp, Scope, Volatile, Wrap, PrmtMode, ShiftAmt, FSrc, MufuOp,
-  ReduxOp, BarRedOp, SurfDim, Vec, SurfMode, TexCoord, TexLod,
+  ReduxOp, BarRedOp, SurfDim, Vec, SurfMode, TexCoord, TexLod, MmaShape, MmaA, MmaB, MmaCType, MmaALayout,
+  MmaBLayout, MatShape, MatNum,
 };
 
 std::string_view modText(Mod m);

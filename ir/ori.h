@@ -45,7 +45,9 @@ bool immediateFits(const Instr& in, size_t k, int64_t v);
 // coordinates as it says after the handle, and (SUST) then one value per element (1, or 2/4
 // with .V2/.V4); no .V4 beside .64 (PTX has no v4.b64). TEX: one of .1D .2D .3D, at most one
 // result type, a handle, the coordinates, a level with .LOD, 2 x dims gradients with .GRAD
-// (1D, 2D only). nullopt when `in` keeps them; else the
+// (1D, 2D only). HMMA/IMMA/DMMA/BMMA: modifiers that name an MMA form (ir/mma.h) and as many
+// destinations and sources as it has. LDSM/STSM: .M88 or .MT88 and one register per matrix;
+// MOVM: .MT88. SETMAXREG: .INC or .DEC. nullopt when `in` keeps them; else the
 // message and the operand it is about (an index over dests then sources; SIZE_MAX: the
 // instruction as a whole).
 struct ShapeProblem {

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <set>
 
+#include "ir/mma.h"
 #include "ir/ori.h"
 
 namespace ori {
@@ -717,9 +718,12 @@ private:
       std::string_view text = mnem.substr(i + 1, end == std::string_view::npos ? end : end - i - 1);
       SrcLoc at{loc.line, loc.col + uint32_t(i)};
       i = end;
+      // Two modifiers of an opcode share a spelling only in different groups (IMMA's A and
+      // B types, IMMA.16832.S8.U8): the text takes the first whose group is still free.
       std::optional<Mod> found;
       for (Mod m : info.allowedMods.list())
-        if (modText(m) == text) found = m;
+        if (modText(m) == text && (!found || (in.mods.inGroup(modGroup(*found)) && !in.mods.inGroup(modGroup(m)))))
+          found = m;
       if (!found) fail(at, fmt::format("unknown modifier '.{}' for {}", text, info.name));
       if (in.mods.test(*found)) fail(at, fmt::format("modifier '.{}' is repeated", text));
       if (auto other = in.mods.inGroup(modGroup(*found)))
@@ -998,6 +1002,29 @@ bool immediateFits(const Instr& in, size_t k, int64_t v) {
 
 std::optional<ShapeProblem> checkShape(const Instr& in) {
   auto isPred = [](const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isPredicate(); };
+  if (isMma(in.op)) {
+    const auto form = mmaForm(in.op, in.mods);
+    if (const std::string* why = std::get_if<std::string>(&form)) return ShapeProblem{SIZE_MAX, *why};
+    const MmaForm& f = std::get<MmaForm>(form);
+    if (in.dsts.size() != f.dRegs || in.srcs.size() != f.aRegs + f.bRegs + f.cRegs)
+      return ShapeProblem{SIZE_MAX, fmt::format("{}.{} takes {} destinations (D) and {} sources ({} of A, {} of B, {} of C)",
+                                                in.info().name, mmaShapeText(f), f.dRegs, f.aRegs + f.bRegs + f.cRegs,
+                                                f.aRegs, f.bRegs, f.cRegs)};
+    return std::nullopt;
+  }
+  if (in.op == Opcode::LDSM || in.op == Opcode::STSM || in.op == Opcode::MOVM) {
+    const char* name = in.info().name.data();
+    if (in.op == Opcode::MOVM ? !in.has(Mod::MT88) : !in.has(Mod::M88) && !in.has(Mod::MT88))
+      return ShapeProblem{SIZE_MAX, in.op == Opcode::MOVM ? "MOVM needs .MT88" : fmt::format("{} needs .M88 or .MT88", name)};
+    const size_t n = matrixCount(in.mods);
+    if (in.op == Opcode::LDSM && in.dsts.size() != n)
+      return ShapeProblem{SIZE_MAX, fmt::format("LDSM of {} matri{} has {} destination{}", n, n > 1 ? "ces" : "x", n, n > 1 ? "s" : "")};
+    if (in.op == Opcode::STSM && in.srcs.size() != 1 + n)
+      return ShapeProblem{SIZE_MAX, fmt::format("STSM of {} matri{} takes an address and {} value{}", n, n > 1 ? "ces" : "x", n, n > 1 ? "s" : "")};
+    return std::nullopt;
+  }
+  if (in.op == Opcode::SETMAXREG && in.has(Mod::INC) == in.has(Mod::DEC))
+    return ShapeProblem{SIZE_MAX, "SETMAXREG needs .INC or .DEC"};
   if (in.op == Opcode::REDUX) {
     if (auto op = in.mods.inGroup(ModGroup::AtomOp); op && in.has(Mod::SUM))
       return ShapeProblem{SIZE_MAX, fmt::format("REDUX takes one operation, not both .SUM and .{}", modText(*op))};

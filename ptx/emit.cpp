@@ -112,9 +112,10 @@ Header readHeader(const Module& m, ModuleCtx& ctx) {
   bool haveSm = false;
   for (std::string w : words) {
     if (w == "debug" || w == "map_f64_to_f32") continue;
-    if (smNumber(w) != 0) {
+    if (char suffix = 0; smNumber(w, &suffix) != 0) {
       if (smNumber(w) < 20) w = "sm_20";
       ctx.sm = smNumber(w);
+      ctx.archSpecific = suffix == 'a' || suffix == 'f';
       haveSm = true;
     }
     target += (target.empty() ? "" : ", ") + w;

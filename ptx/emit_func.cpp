@@ -427,7 +427,7 @@ void FnEmitter::instr(const Instr& in) {
       return;
     }
   }
-  bool handled = emitControl(in) || emitWarp(in) || emitInteger(in) || emitPredicate(in) || emitFloat(in) || emitMemory(in);
+  bool handled = emitControl(in) || emitWarp(in) || emitMatrix(in) || emitInteger(in) || emitPredicate(in) || emitFloat(in) || emitMemory(in);
   if (!handled) fail(in.loc, fmt::format("{} has no PTX form", printInstr(f, in)));
   finishDsts();
   std::string guard;

@@ -3,7 +3,8 @@
 // widths and live-in registers), emit_func.cpp (registers, operands, guards,
 // function bodies), emit_alu.cpp (integer and predicate opcodes),
 // emit_float.cpp (floating point and conversions), emit_mem.cpp (memory,
-// control flow, OPAQUE), emit_warp.cpp (warp-level instructions, barriers)
+// control flow, OPAQUE), emit_warp.cpp (warp-level instructions, barriers), emit_matrix.cpp
+// (matrix instructions, elect, grid dependencies)
 // and emit_call.cpp (CALL and .param variables).
 //
 // The contract: the emitted PTX means exactly what the interpreter
@@ -67,6 +68,8 @@ struct ModuleCtx {
   // The target's SM number (sm_20 -> 20): instructions newer than the target
   // are replaced (lop3 before sm_50, shf before sm_32, brx.idx before sm_30).
   unsigned sm = 90;
+  // An architecture-specific target (sm_90a, sm_100f): what only those have (setmaxnreg).
+  bool archSpecific = false;
   // The PTX version the emitted text needs; raised as features are used.
   mutable Version need{2, 0};
   void require(int major, int minor) const { need = std::max(need, Version{major, minor}); }
@@ -147,6 +150,7 @@ public:
   bool emitMemory(const Instr& in);    // emit_mem.cpp
   bool emitControl(const Instr& in);   // emit_mem.cpp
   bool emitWarp(const Instr& in);      // emit_warp.cpp (SHFL, MATCH, REDUX, BAR)
+  bool emitMatrix(const Instr& in);    // emit_matrix.cpp (MMA, LDSM, STSM, MOVM, ELECT, ...)
   void emitCall(const Instr& in);      // emit_call.cpp
   void emitRegisterCall(const Instr& in);
 

@@ -67,7 +67,7 @@ unsigned writeBits(const Instr& in, size_t d) {
   case Opcode::SHR: case Opcode::IMNMX: case Opcode::F2I: case Opcode::IDIV: case Opcode::IREM: return type64();
   case Opcode::SGXT: case Opcode::BREV: return w64();
   case Opcode::I2F: return in.has(Mod::F64) ? 64 : 32;
-  case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DMNMX: return 64;
+  case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DMNMX: case Opcode::DMMA: return 64;
   case Opcode::F2F: case Opcode::FRND: case Opcode::FDIV: case Opcode::FSQRT: return in.has(Mod::F64) ? 64 : 32;
   case Opcode::S2R:
     if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::SReg &&

@@ -82,6 +82,8 @@ bool FnEmitter::activeMaskHere(Reg r) const {
 // lanes are fewer than the full mask. Guarded pairs stay apart too.
 bool FnEmitter::syncJoinsNext(const Instr& sync, const Instr* next) {
   if (!next || ctx.sm < 70 || sync.guard || next->guard) return false;
+  // elect.sync names its member mask itself: the WARPSYNC of the same mask is part of it.
+  if (next->op == Opcode::ELECT) return !next->srcs.empty() && sync.srcs.at(0) == next->srcs[0];
   const Operand& m = sync.srcs.at(0);
   if (m.kind == Operand::Kind::Reg && !m.reg.isConst() && !fullMaskRegs_) fullMaskRegs_ = findFullMaskRegs();
   // The mask is the lanes that run here: the full warp, or the active mask read before.

@@ -162,6 +162,13 @@ bool Lowering::run() {
   if (op == "shfl") return shfl();
   if (op == "match") return match();
   if (op == "redux") return redux();
+  if (op == "elect") return elect();
+  if (op == "griddepcontrol") return gridDepControl();
+  if (op == "setmaxnreg") return setMaxNReg();
+  if (op == "mma") return mma();
+  if (op == "ldmatrix" || op == "stmatrix") return ldmatrix();
+  if (op == "movmatrix") return movmatrix();
+  if (op == "wmma") return wmma();
   if (op == "vote" || op == "activemask") return vote();
   if (op == "bra") return bra();
   if (op == "brx") return brx();

@@ -331,7 +331,8 @@ bool Lowering::vote() {
   bool sync = hasMod(pi, ".sync");
   need(sync ? 3 : 2);
   if (sync) emit(make(Opcode::WARPSYNC, {}, {}, {src(2, u32)}));
-  OOp a = src(1, pred, ori::K_PRED | ori::K_REG);
+  // The predicate may be a constant: ptxas takes 0 and 1 (PT and !PT here).
+  OOp a = ops[1].kind == Operand::Kind::Int ? (ops[1].ival ? kPT : kNotPT) : src(1, pred, ori::K_PRED | ori::K_REG);
   if (hasMod(pi, ".ballot")) {
     emit(make(Opcode::VOTE, {Mod::ANY}, {reg(dst(0)), kPT}, {a}));
     return true;

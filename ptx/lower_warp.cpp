@@ -11,6 +11,9 @@
 //   bar/barrier{.cta}.red.popc{.aligned}.u32 d, a{, b}, {!}c -> BAR.RED.POPC d, a[, b], c
 //   bar/barrier{.cta}.red.{and,or}{.aligned}.pred p, a{, b}, {!}c -> BAR.RED.AND/.OR p, ...
 //   bar.warp.sync membermask                      -> WARPSYNC membermask
+//   elect.sync d|p, membermask                    -> WARPSYNC membermask; ELECT d (RZ for _), p, membermask
+//   griddepcontrol.wait / .launch_dependents      -> ACQBULK / PREEXIT
+//   setmaxnreg.{inc,dec}.sync.aligned.u32 n       -> SETMAXREG.INC/.DEC n
 // A modifier or type these forms do not have (a newer PTX form, say) leaves the
 // instruction OPAQUE, as everywhere in the lowering; a form that is wrong for every PTX
 // version (a missing member mask, two modes, an operand too many) is an error at the
@@ -176,6 +179,45 @@ bool Lowering::bar() {
   const Operand& c = ops.back(); // ptxas also takes 0 and 1 for the predicate
   srcs.push_back(c.kind == Operand::Kind::Int ? (c.ival ? kPT : kNotPT) : src(ops.size() - 1, kPred, ori::K_PRED | ori::K_REG));
   emit(make(Opcode::BAR, {Mod::RED, op}, {d}, std::move(srcs)));
+  return true;
+}
+
+bool Lowering::elect() {
+  onlyMods(pi, {".sync"});
+  if (!hasMod(pi, ".sync")) L.fail(pi.loc, "elect needs .sync (elect.sync)");
+  if (!types(pi).empty()) L.fail(pi.loc, "elect.sync takes no type");
+  operandCount(*this, 2, 2, "d|p, membermask");
+  const Operand& o = ops[0];
+  if (o.kind != Operand::Kind::Pair) L.fail(o.loc, "elect.sync writes d|p (d may be _)");
+  OOp d = o.elems[0].kind == Operand::Kind::Sink ? kRZ : generalDst(*this, o.elems[0]);
+  if (o.elems[1].kind == Operand::Kind::Sink) L.fail(o.elems[1].loc, "elect.sync's predicate p cannot be _");
+  OOp p = predicateDst(*this, o.elems[1]);
+  OOp mask = src(1, kU32);
+  emit(make(Opcode::WARPSYNC, {}, {}, {mask}));
+  emit(make(Opcode::ELECT, {}, {d, p}, {mask}));
+  return true;
+}
+
+bool Lowering::gridDepControl() {
+  onlyMods(pi, {".wait", ".launch_dependents"});
+  Mod action = *oneOf(*this, {{".wait", Mod::SYNC}, {".launch_dependents", Mod::ARV}}, "action", true);
+  if (!types(pi).empty()) L.fail(pi.loc, "griddepcontrol takes no type");
+  operandCount(*this, 0, 0, "none");
+  emit(make(action == Mod::SYNC ? Opcode::ACQBULK : Opcode::PREEXIT, {}, {}, {}));
+  return true;
+}
+
+// setmaxnreg.{inc,dec}.sync.aligned.u32 n: n from 24 to 256, a multiple of 8 (PTX ISA 9.7.19.5).
+bool Lowering::setMaxNReg() {
+  onlyMods(pi, {".inc", ".dec", ".sync", ".aligned"});
+  Mod action = *oneOf(*this, {{".inc", Mod::INC}, {".dec", Mod::DEC}}, "action", true);
+  if (!hasSync()) L.fail(pi.loc, "setmaxnreg needs .sync.aligned");
+  onlyType(*this, {".u32"});
+  operandCount(*this, 1, 1, "imm-reg-count");
+  const Operand& n = ops[0];
+  if (n.kind != Operand::Kind::Int || n.ival < 24 || n.ival > 256 || n.ival % 8 != 0)
+    L.fail(n.loc, "setmaxnreg takes a register count from 24 to 256, a multiple of 8");
+  emit(make(Opcode::SETMAXREG, {action}, {}, {imm(n.ival)}));
   return true;
 }
 

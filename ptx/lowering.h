@@ -16,6 +16,7 @@
 namespace ori::ptx::lowering {
 
 struct NotNative {};
+struct WmmaMods; // lower_wmma.cpp
 
 using ori::Mod;
 using ori::Opcode;
@@ -162,6 +163,17 @@ struct Lowering {
   bool match();
   bool redux();
   bool bar(); // bar, barrier
+  bool elect();      // elect.sync
+  bool gridDepControl(); // griddepcontrol
+  bool setMaxNReg(); // setmaxnreg
+  // lower_matrix.cpp
+  bool hasSync() const; // .sync and .aligned
+  bool mma();
+  bool ldmatrix(); // ldmatrix, stmatrix
+  bool movmatrix();
+  bool wmma(); // lower_wmma.cpp: wmma.load, wmma.store, wmma.mma
+  bool wmmaMma(const WmmaMods& mm);
+  bool wmmaLoadStore(const WmmaMods& mm);
   bool bra();
   bool brx();
   bool retExit();

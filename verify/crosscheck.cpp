@@ -263,6 +263,10 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts, const std::function<v
     for (const ModSet& mods : combinations(e)) {
       CombinationResult res{combinationName(e.op, mods)};
       if (!nameMatches(opts.only, res.name)) continue;
+      if (e.uninterpreted) { // nothing to compare: listed apart (crosscheck.h)
+        report.uninterpreted.push_back(res.name);
+        continue;
+      }
       uint64_t h = 0xcbf29ce484222325ull; // FNV-1a of the name: each combination has its own stream
       for (char c : res.name) h = (h ^ uint8_t(c)) * 0x100000001b3ull;
       Rng rng(opts.seed ^ h);
@@ -319,6 +323,9 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts, const std::function<v
         }
       }
       for (auto& [key, g] : groups) {
+        // ELECT's result depends on the lane: each input's thread is its place in its CTA.
+        if (e.op == Opcode::ELECT)
+          for (size_t k = 0; k < g.xs.size(); ++k) g.xs[k].tid = uint32_t(k % kMaxThreadsPerCta);
         std::vector<const ConcreteInputs*> ptrs;
         for (const ConcreteInputs& x : g.xs) ptrs.push_back(&x);
         std::vector<ConcreteOutputs> outs;

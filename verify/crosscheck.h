@@ -33,6 +33,9 @@ struct CrossCheckReport {
   std::vector<CombinationResult> combinations;
   std::vector<std::string> mismatches; // the first keepMismatches, with instruction and inputs
   uint64_t samples = 0, mismatchCount = 0;
+  // Combinations whose model is uninterpreted functions (ModelEntry::uninterpreted: the
+  // warp-level matrix instructions): not compared, named here.
+  std::vector<std::string> uninterpreted;
 };
 
 // `progress` (may be empty) is called after each combination.

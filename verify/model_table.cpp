@@ -4,6 +4,8 @@
 
 #include "verify/opcode_model.h"
 
+#include "ir/mma.h"
+
 namespace ori::verify {
 
 // ---------------------------------------------------------------- sources
@@ -78,6 +80,22 @@ std::vector<Domain> atomSources(const ModSet& m) {
   return {D::Address, D::Int};
 }
 
+// The sources of an MMA form: every register an Int.
+std::vector<Domain> matrixSources(const ModSet& m) {
+  size_t n = 0;
+  for (Opcode op : {Opcode::HMMA, Opcode::IMMA, Opcode::DMMA, Opcode::BMMA}) {
+    const auto form = mmaForm(op, m);
+    if (const MmaForm* f = std::get_if<MmaForm>(&form)) n = f->aRegs + f->bRegs + f->cRegs;
+  }
+  return std::vector<Domain>(n, D::Int);
+}
+// The forms of an MMA opcode as one axis (ir/mma.h: mmaForms).
+Axis mmaAxis(Opcode op) {
+  Axis out;
+  for (const ModSet& s : mmaForms(op)) out.push_back(s.list());
+  return out;
+}
+
 const std::vector<ModelEntry> kModelTable = {
     {Opcode::MOV, models::mov, {kWidth}, fixed<D::Int>},
     {Opcode::IADD3, models::iadd3, {kWidth}, fixed<D::Int, D::Int, D::Int>},
@@ -138,6 +156,14 @@ const std::vector<ModelEntry> kModelTable = {
     {Opcode::STL, models::store, {kAccess}, fixed<D::Address, D::Int>},
     {Opcode::ATOM, models::atomic, {{{Mod::E}}, atomOps(), kAtomTypes}, atomSources},
     {Opcode::RED, models::atomic, {{{Mod::E}}, kRedOps, kAtomTypes}, atomSources},
+    {Opcode::ELECT, models::elect, {{{}}}, fixed<D::Int>},
+    // The warp-level matrix instructions: uninterpreted (verify/model_matrix.cpp), one
+    // combination per form sm_90 has.
+    {Opcode::HMMA, models::uninterpretedWarp, {mmaAxis(Opcode::HMMA)}, matrixSources, true},
+    {Opcode::IMMA, models::uninterpretedWarp, {mmaAxis(Opcode::IMMA)}, matrixSources, true},
+    {Opcode::DMMA, models::uninterpretedWarp, {mmaAxis(Opcode::DMMA)}, matrixSources, true},
+    {Opcode::BMMA, models::uninterpretedWarp, {mmaAxis(Opcode::BMMA)}, matrixSources, true},
+    {Opcode::MOVM, models::uninterpretedWarp, {{{Mod::MT88}}}, fixed<D::Int>, true},
 };
 
 } // namespace

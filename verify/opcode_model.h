@@ -98,6 +98,11 @@ struct ModelEntry {
   std::vector<Axis> axes;
   // The domain of each source of an instruction with the given modifiers.
   std::vector<Domain> (*domains)(const ModSet& mods);
+  // The model is uninterpreted functions of the inputs (the warp-level matrix instructions,
+  // whose values come from every lane): the translation validator proves a phase that keeps
+  // them and cannot prove one that changes them; the cross-check has nothing to compare and
+  // lists the combinations as uninterpreted.
+  bool uninterpreted = false;
 };
 
 std::span<const ModelEntry> modelTable();
@@ -142,6 +147,9 @@ std::optional<ModelOutputs> half2(ModelContext&);    // HADD2 HMUL2 HFMA2
 std::optional<ModelOutputs> load(ModelContext&);   // LD LDG LDS LDL LDC
 std::optional<ModelOutputs> store(ModelContext&);  // ST STG STS STL
 std::optional<ModelOutputs> atomic(ModelContext&); // ATOM RED
+// verify/model_matrix.cpp
+std::optional<ModelOutputs> uninterpretedWarp(ModelContext&); // HMMA IMMA DMMA BMMA MOVM
+std::optional<ModelOutputs> elect(ModelContext&);
 } // namespace models
 
 // ISETP/FSETP/DSETP: p = r BOOL c, q = !r BOOL c (BOOL .AND when absent).

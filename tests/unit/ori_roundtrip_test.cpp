@@ -6,6 +6,7 @@
 //    opcode print in canonical form and read back equal.
 // Files that are meant to be rejected (lit tests whose RUN line starts with
 // `not`, i.e. contain "RUN: not ") are skipped.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,11 +17,13 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "ir/mma.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
 
@@ -542,6 +545,11 @@ std::string instrText(const OpInfo& info, const std::string& mods, size_t slot, 
 }
 
 bool isSurfaceOp(Opcode op) { return op == Opcode::SULD || op == Opcode::SUST || op == Opcode::TEX; }
+// Opcodes whose operands or required modifiers their modifiers decide (checkShape): tested in
+// MatrixShapesRoundTrip below.
+bool isMatrixOp(Opcode op) {
+  return isMma(op) || op == Opcode::LDSM || op == Opcode::STSM || op == Opcode::MOVM || op == Opcode::SETMAXREG;
+}
 
 std::string wrap(const std::string& instr) {
   return ".entry f()\n{\n  .jumptable tab = {L1}\n  " + instr + "\nL1:\n  EXIT\n}\n.func callee();\n";
@@ -553,7 +561,7 @@ TEST(OriRoundTripTable, EveryModifierOfEveryOpcode) {
     const OpInfo& info = opInfo(Opcode(o));
     // OPAQUE has no modifiers; BAR's shape depends on them (BarShapesRoundTrip below), and so
     // does that of SULD, SUST and TEX (SurfaceShapesRoundTrip).
-    if (info.op == Opcode::OPAQUE || info.op == Opcode::BAR || isSurfaceOp(info.op)) continue;
+    if (info.op == Opcode::OPAQUE || info.op == Opcode::BAR || isSurfaceOp(info.op) || isMatrixOp(info.op)) continue;
     for (Mod m : info.allowedMods.list()) {
       std::string mods = "." + std::string(modText(m));
       // CALL's optional lists have a syntax of their own (tested above).
@@ -575,8 +583,11 @@ TEST(OriRoundTripTable, EveryModifierOfEveryOpcode) {
   EXPECT_GT(checked, 150u);
 }
 
-// Within one opcode, no two allowed modifiers are spelled the same (the
-// parser could not tell them apart).
+// Within one opcode, two allowed modifiers are spelled the same only in different groups,
+// the earlier group's first in print order (IMMA's A and B types: IMMA.16832.S8.U8); the
+// parser gives a spelling the first of its modifiers whose group is still free, so what
+// prints reads back (MatrixShapesRoundTrip). checkShape never lets the later group stand
+// without the earlier one.
 // SULD, SUST and TEX in the shapes their modifiers give (checkShape, ir/ori.h), every modifier
 // of theirs at least once, each kind their slots take.
 TEST(OriRoundTripTable, SurfaceShapesRoundTrip) {
@@ -606,9 +617,13 @@ TEST(OriRoundTripTable, SurfaceShapesRoundTrip) {
 TEST(OriRoundTripTable, ModifierSpellingsAreUnambiguousPerOpcode) {
   for (int o = 0; o < kNumOpcodes; ++o) {
     const OpInfo& info = opInfo(Opcode(o));
-    std::set<std::string_view> seen;
-    for (Mod m : info.allowedMods.list())
-      EXPECT_TRUE(seen.insert(modText(m)).second) << info.name << " ." << modText(m);
+    std::map<std::string_view, ModGroup> seen;
+    for (Mod m : info.allowedMods.list()) {
+      auto [it, fresh] = seen.emplace(modText(m), modGroup(m));
+      if (fresh) continue;
+      EXPECT_NE(it->second, modGroup(m)) << info.name << " ." << modText(m);
+      EXPECT_TRUE(info.op == Opcode::IMMA || info.op == Opcode::HMMA) << info.name << " ." << modText(m);
+    }
   }
 }
 
@@ -617,7 +632,7 @@ TEST(OriRoundTripTable, EveryKindOfEverySlot) {
   for (int o = 0; o < kNumOpcodes; ++o) {
     const OpInfo& info = opInfo(Opcode(o));
     if (info.op == Opcode::OPAQUE || info.op == Opcode::CALL) continue; // own syntax, tested above
-    if (info.op == Opcode::BAR || isSurfaceOp(info.op)) continue; // shape by modifiers: below
+    if (info.op == Opcode::BAR || isSurfaceOp(info.op) || isMatrixOp(info.op)) continue; // shape by modifiers: below
     size_t nslots = info.dsts.size() + info.srcs.size();
     for (size_t slot = 0; slot < nslots; ++slot) {
       bool isDst = slot < info.dsts.size();
@@ -650,6 +665,61 @@ TEST(OriRoundTripTable, EveryKindOfEverySlot) {
     checkRoundTrip(wrap(shortest), "kinds.ori");
   }
   EXPECT_GT(checked, 100u);
+}
+
+// The matrix instructions in the shapes their modifiers give (ir/mma.h, checkShape): every MMA
+// form with as many registers as it has, the LDSM/STSM/MOVM/SETMAXREG forms; wrong counts and
+// modifier sets that name no form are errors.
+TEST(OriRoundTripTable, MatrixShapesRoundTrip) {
+  std::vector<std::string> good;
+  for (Opcode op : {Opcode::HMMA, Opcode::IMMA, Opcode::DMMA, Opcode::BMMA})
+    for (const ModSet& mods : mmaForms(op)) {
+      const MmaForm f = std::get<MmaForm>(mmaForm(op, mods));
+      std::string text(opInfo(op).name);
+      for (Mod m : mods.list()) text += "." + std::string(modText(m));
+      const unsigned n = f.dRegs + f.aRegs + f.bRegs + f.cRegs;
+      for (unsigned k = 0; k < n; ++k) text += fmt::format("{}R{}", k ? ", " : " ", k + 1);
+      good.push_back(text);
+    }
+  // HMMA 34 (m8n8k4 10, m16n8k4 1, m16n8k8 4, m16n8k16 11, m16n8k32 8), IMMA 48, DMMA 20, BMMA 6
+  EXPECT_EQ(good.size(), 108u);
+  good.insert(good.end(), {"LDSM.M88 R1, [R5]", "LDSM.MT88.2 R1, R2, [R5+0x10]", "LDSM.M88.4 R1, R2, R3, R4, [sv+0x20]",
+                           "STSM.MT88 [R5], R1", "STSM.M88.4 [R5+0x30], R1, R2, R3, RZ", "MOVM.MT88 R1, R2",
+                           "ELECT R1, P1, R2", "ELECT RZ, PT, 0xffffffff", "ACQBULK", "PREEXIT", "SETMAXREG.INC 0x40",
+                           "SETMAXREG.DEC 0x18"});
+  std::set<Mod> seen;
+  for (const std::string& instr : good) {
+    SCOPED_TRACE(instr);
+    const std::string text = ".entry f()\n{\n  .shared .b8 sv[64]\n  " + instr + "\n  EXIT\n}\n";
+    ParseResult r = parseOri(text, "mma.ori");
+    ASSERT_TRUE(r.module) << r.error->str();
+    const Function& f = r.module->functions[0];
+    EXPECT_EQ(printInstr(f, f.blocks[0].instrs[0]), instr);
+    EXPECT_EQ(verifyFunction(f), std::vector<std::string>{});
+    for (Mod m : f.blocks[0].instrs[0].mods.list()) seen.insert(m);
+    checkRoundTrip(text, "mma.ori");
+  }
+  for (Opcode op : {Opcode::HMMA, Opcode::IMMA, Opcode::DMMA, Opcode::BMMA, Opcode::LDSM, Opcode::MOVM, Opcode::SETMAXREG})
+    for (Mod m : opInfo(op).allowedMods.list()) EXPECT_TRUE(seen.count(m)) << opInfo(op).name << " ." << modText(m);
+  const char* bad[] = {
+      "HMMA.16816.F32 R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13", // one source short
+      "HMMA.16816 R1, R2, R3, R4, R5, R6, R7, R8, R9, R10",                   // no accumulator type
+      "HMMA.16816.F32.CF16 R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14", // .CF16 off m8n8k4
+      "HMMA.1684.F16.TF32 R1, R2, R3, R4, R5, R6, R7, R8",                   // tf32 into f16
+      "HMMA.16816.F32.E4M3 R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11",     // FP8 A without B's type
+      "HMMA.16816.F32.ACOL R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14", // layouts: m8n8k4 only
+      "IMMA.16832.S8 R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14",      // no B type
+      "IMMA.8816.S4.S4 R1, R2, R3, R4, R5, R6",                              // 4-bit on an 8-bit shape
+      "IMMA.16832.S8.U8.U8 R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14", // three types
+      "DMMA.8832 R1, R2, R3, R4, R5, R6",                                    // not a DMMA shape
+      "BMMA.88128 R1, R2, R3, R4, R5, R6",                                   // no operation
+      "LDSM.M88.4 R1, R2, [R5]",                                             // two of four
+      "LDSM.4 R1, R2, R3, R4, [R5]",                                         // no .M88/.MT88
+      "STSM.M88.2 [R5], R1",
+      "MOVM R1, R2",
+      "SETMAXREG 0x40",
+  };
+  for (const char* instr : bad) EXPECT_TRUE(parseOri(wrap(instr), "mma.ori").error) << instr;
 }
 
 // BAR's destination and predicate depend on its modifiers (ori::dstCount, ori::checkShape):

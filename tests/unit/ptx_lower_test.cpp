@@ -200,8 +200,10 @@ const Family kFamilies[] = {
     {"MemoryBarrier", "membar.gl;", {}, {}},
     {"ClusterBarrier", "barrier.cluster.arrive.relaxed.aligned;", {}, {}},
     {"Prefetch", "prefetch.global.L2 [%rd2];", {}, {"%rd2"}},
-    {"LoadMatrix", "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1, %r2}, [%r3];", {"%r1", "%r2"}, {"%r3"}},
-    {"MatrixMultiply", "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f5, %f6, %f7, %f8};",
+    // ldmatrix .m8n8 and mma of the sm_90 forms are native (HMMA, LDSM ...); these sm_100a /
+    // sm_120a forms are not.
+    {"LoadMatrix", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%r3];", {"%r1", "%r2"}, {"%r3"}},
+    {"MatrixMultiply", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e2m3.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f5, %f6, %f7, %f8};",
      {"%f1", "%f2", "%f3", "%f4"}, {"%r1", "%r2", "%r3", "%f5", "%f6", "%f7", "%f8"}},
     {"HalfPairCompare", "setp.lt.f16x2 %p1|%p2, %r1, %r2;", {"%p1", "%p2"}, {"%r1", "%r2"}},
     {"WarpReduceFloat", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1;", {"%f1"}, {"%f2"}},

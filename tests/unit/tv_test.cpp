@@ -63,6 +63,42 @@ TEST(TranslationValidation, RemovingADeadInstructionIsProved) {
   EXPECT_EQ(r.verdict, TvResult::Verdict::Proved) << r.line();
 }
 
+// A warp-level matrix instruction is uninterpreted functions of its inputs (docs/verifier.md):
+// a phase that keeps its inputs is proved, one that changes them is not (unknown: the
+// functions allow the difference, which is no counterexample).
+const char* kMma = R"(.entry k(.u64 in, .u64 out)
+{
+  S2R R0, SR_TID.X
+  IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x210]
+  LDG.E R10, [R2]
+  LDG.E R11, [R2+0x4]
+  LDG.E R12, [R2+0x8]
+  LDG.E R13, [R2+0xc]
+  IADD3 R30, R10, R11, RZ
+  IMAD.WIDE.U32 R4, R0, 0x8, c[0x0][0x218]
+  HMMA.1688.F16 R20, R21, R10, R11, R12, R13, R13
+  STG.E [R4], R20
+  STG.E [R4+0x4], R21
+  EXIT
+})";
+
+TEST(TranslationValidation, KeepingAMatrixInstructionIsProved) {
+  std::string tgt = kMma;
+  const std::string dead = "  IADD3 R30, R10, R11, RZ\n";
+  tgt.erase(tgt.find(dead), dead.size());
+  TvResult r = check(kMma, tgt);
+  EXPECT_EQ(r.verdict, TvResult::Verdict::Proved) << r.line();
+}
+
+TEST(TranslationValidation, ChangingAMatrixInstructionsInputsIsNotProved) {
+  std::string tgt = kMma;
+  const std::string mma = "HMMA.1688.F16 R20, R21, R10, R11, R12, R13, R13";
+  tgt.replace(tgt.find(mma), mma.size(), "HMMA.1688.F16 R20, R21, R11, R10, R12, R13, R13");
+  TvResult r = check(kMma, tgt);
+  EXPECT_EQ(r.verdict, TvResult::Verdict::Unknown) << r.line();
+  EXPECT_NE(r.reason.find("HMMA at line"), std::string::npos) << r.reason;
+}
+
 TEST(TranslationValidation, UnchangedFunctionsAreProvedWithoutASolver) {
   TvResult r = check(kStore, kStore);
   EXPECT_EQ(r.verdict, TvResult::Verdict::Proved);

@@ -148,6 +148,7 @@ TEST(Z3Model, EveryInterpretedOpcodeHasAModel) {
   const Opcode noValue[] = {Opcode::BRA,      Opcode::BRX, Opcode::JMX, Opcode::EXIT, Opcode::RET,  Opcode::CALL,
                             Opcode::BSSY,     Opcode::BSYNC, Opcode::WARPSYNC, Opcode::BAR, Opcode::NOP,
                             Opcode::SHFL, Opcode::MATCH, Opcode::REDUX, Opcode::SULD, Opcode::SUST, Opcode::TEX, Opcode::LDGSTS, Opcode::LDGDEPBAR, Opcode::DEPBAR,
+                            Opcode::LDSM, Opcode::STSM, Opcode::ACQBULK, Opcode::PREEXIT, Opcode::SETMAXREG,
                             Opcode::OPAQUE};
   for (int k = 0; k < kNumOpcodes; ++k) {
     Opcode op = Opcode(k);
