@@ -31,7 +31,7 @@ inline constexpr int kNumMods = 0
 enum class ModGroup : uint8_t {
   Dir, Addr, Lut, Part, Carry, Cmp, FType, Type, AtomOp, IRound, FRound, Ftz, Sat, BoolOp,
   Uniform, Div, CallKind, NoDec, BarOp, VoteOp, ShflOp, Scope, Volatile, Wrap, PrmtMode, ShiftAmt, FSrc, MufuOp,
-  ReduxOp, BarRedOp, SurfDim, Vec, SurfMode, TexCoord, TexLod,
+  ReduxOp, BarRedOp, SurfDim, Vec, SurfMode, TexCoord, TexLod, IdpForm, BType,
 };
 
 std::string_view modText(Mod m);

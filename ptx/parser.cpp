@@ -566,6 +566,20 @@ class Parser {
     const std::string_view s = spell(peek());
     if (s.size() == 2 && std::string_view("xyzwrgba").find(s[1]) != std::string_view::npos)
       o.name += spell(next());
+    else if (isVideoSelector(s))
+      o.selector = std::string(spell(next()));
+  }
+
+  // A video instruction's operand selector or mask (PTX ISA 9.0, "Video Instructions"):
+  // `.b0`..`.b3`, `.h0`, `.h1` (scalar), `.h10`-style (2-way) and `.b3210`-style (4-way).
+  // Kept apart from the name (Operand::selector): only the video lowering reads it.
+  static bool isVideoSelector(std::string_view s) {
+    if (s.size() < 3 || s[0] != '.' || (s[1] != 'b' && s[1] != 'h')) return false;
+    const char top = s[1] == 'b' ? '7' : '3';
+    if (s.size() - 2 > (s[1] == 'b' ? 4u : 2u)) return false;
+    for (char c : s.substr(2))
+      if (c < '0' || c > top) return false;
+    return true;
   }
 
   // A name (`%r1`, `!%p`, `sym+8`, `%tid.x`), a pair `p|q`, a sink `_`, or a literal.
