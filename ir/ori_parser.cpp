@@ -717,11 +717,9 @@ private:
       std::string_view text = mnem.substr(i + 1, end == std::string_view::npos ? end : end - i - 1);
       SrcLoc at{loc.line, loc.col + uint32_t(i)};
       i = end;
-      // A text two groups of the opcode share (IDP.4A.S8.U8: a's type, then b's) names the
-      // first of them that is still free.
       std::optional<Mod> found;
       for (Mod m : info.allowedMods.list())
-        if (modText(m) == text && (!found || in.mods.inGroup(modGroup(*found)))) found = m;
+        if (modText(m) == text) found = m;
       if (!found) fail(at, fmt::format("unknown modifier '.{}' for {}", text, info.name));
       if (in.mods.test(*found)) fail(at, fmt::format("modifier '.{}' is repeated", text));
       if (auto other = in.mods.inGroup(modGroup(*found)))

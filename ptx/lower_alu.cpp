@@ -131,7 +131,7 @@ bool Lowering::run() {
   if (((op == "add" || op == "sub") && hasMod(pi, ".cc")) || op == "addc" || op == "subc") return carryArith();
   if ((op == "mad" && hasMod(pi, ".cc")) || op == "madc") return madCarry();
   if ((op == "mul" || op == "mad") && hasMod(pi, ".hi") && lastType(pi).isInt() && lastType(pi).bits == 64) return mulHi();
-  if ((op == "add" || op == "sub" || op == "min" || op == "max") && (hasMod(pi, ".u16x2") || hasMod(pi, ".s16x2")))
+  if ((op == "add" || op == "min" || op == "max") && (hasMod(pi, ".u16x2") || hasMod(pi, ".s16x2")))
     return packed16();
   if ((op == "add" || op == "sub") && hasMod(pi, ".sat") && lastType(pi).isInt()) return satAddSub();
   if ((op == "min" || op == "max") && hasMod(pi, ".relu") && lastType(pi).isInt()) return reluMinMax();
@@ -140,6 +140,7 @@ bool Lowering::run() {
   if (op == "bmsk") return bitMask();
   if (op == "szext") return signZeroExtend();
   if (op == "fns") return findNthSet();
+  if (op == "cnot") return cnot();
   if (op == "cvt" && hasMod(pi, ".pack")) return cvtPack();
   if (op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax" || op == "vshl" ||
       op == "vshr" || op == "vset")

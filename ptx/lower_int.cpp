@@ -327,7 +327,20 @@ bool Lowering::bfi() {
   ori::Reg ones = L.newTemp(ori::RegFile::R, ty), field = L.newTemp(ori::RegFile::R, ty);
   ori::Reg mask = L.newTemp(ori::RegFile::R, ty), shifted = L.newTemp(ori::RegFile::R, ty);
   emit(make(Opcode::MOV, {}, {reg(ones)}, {imm(w64 ? -1 : 0xffffffff)}), w64);
-  emit(make(Opcode::SGXT, {Mod::U32}, {reg(field)}, {reg(ones), len}), w64);
+  if (w64) { // SGXT has no 64-bit zero-extending form: all ones >> (64 - min(len, 64))
+    OOp k;
+    if (len.kind == OOp::Kind::Imm) {
+      k = imm(64 - std::min<int64_t>(len.imm, 64));
+    } else {
+      ori::Reg l = temp32(), kr = temp32();
+      emit(make(Opcode::IMNMX, {Mod::U32}, {reg(l)}, {len, imm(64), kPT}));
+      emit(make(Opcode::IADD3, {}, {reg(kr)}, {reg(l, true), imm(64), kRZ}));
+      k = reg(kr);
+    }
+    emit(make(Opcode::SHR, {Mod::U64}, {reg(field)}, {reg(ones), k}));
+  } else {
+    emit(make(Opcode::SGXT, {Mod::U32}, {reg(field)}, {reg(ones), len}));
+  }
   emit(make(Opcode::SHL, {}, {reg(mask)}, {reg(field), pos}), w64);
   emit(make(Opcode::SHL, {}, {reg(shifted)}, {srcReg(1, t), pos}), w64);
   emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {reg(shifted), reg(mask), src(2, t), imm(0xE2)}), w64);

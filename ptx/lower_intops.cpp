@@ -1,5 +1,5 @@
-// PTX -> Ori, one instruction: dp4a, dp2a, sad, bmsk, szext, add/sub.sat.s32, fns,
-// cvt.pack.sat, the packed 16-bit integer forms of add/sub/min/max (.u16x2 .s16x2, .relu)
+// PTX -> Ori, one instruction: dp4a, dp2a, sad, bmsk, szext, add/sub.sat.s32, fns, cnot,
+// cvt.pack.sat, the packed 16-bit integer forms of add/min/max (.u16x2 .s16x2, .relu)
 // and min/max.relu.s32 (PTX ISA 9.0; see lowering.h and docs/ptx.md). Where SASS has one
 // instruction (IDP, BMSK, I2IP) Ori has it too; the rest are short exact sequences.
 #include "ptx/lowering.h"
@@ -148,11 +148,13 @@ bool Lowering::cvtPack() {
   return true;
 }
 
-// add/sub/min/max on .u16x2/.s16x2 (min/max.relu.s16x2): each half on its own.
+// add/min/max on .u16x2/.s16x2 (min/max.relu.s16x2): each half on its own. (PTX has no
+// sub on them.)
 bool Lowering::packed16() {
   const std::string& op = pi.opcode;
   const bool isSigned = hasMod(pi, ".s16x2");
   const bool minmax = op == "min" || op == "max";
+  if (op != "add" && !minmax) return false;
   onlyMods(pi, {".u16x2", ".s16x2", ".relu"});
   need(3);
   if (hasMod(pi, ".u16x2") == isSigned || pi.mods.size() != (hasMod(pi, ".relu") ? 2u : 1u)) return false;
@@ -162,15 +164,13 @@ bool Lowering::packed16() {
   ori::Reg d = dst(0);
   constexpr int64_t kHigh = 0x80008000, kLow = 0x7fff7fff;
   if (!minmax) {
-    // Lane by lane without carries between the halves (the signedness does not matter):
-    // add: ((a & 0x7fff7fff) + (b & 0x7fff7fff)) ^ ((a ^ b) & 0x80008000);
-    // sub: ((a | 0x80008000) - (b & 0x7fff7fff)) ^ ((a ^ ~b) & 0x80008000).
-    const bool sub = op == "sub";
+    // Lane by lane without a carry between the halves (the signedness does not matter):
+    // ((a & 0x7fff7fff) + (b & 0x7fff7fff)) ^ ((a ^ b) & 0x80008000).
     ori::Reg x = temp32(), y = temp32(), s = temp32(), e = temp32();
-    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(x)}, {a, imm(sub ? kHigh : kLow), kRZ, imm(sub ? 0xFC : 0xC0)}));
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(x)}, {a, imm(kLow), kRZ, imm(0xC0)}));
     emit(make(Opcode::LOP3, {Mod::LUT}, {reg(y)}, {b, imm(kLow), kRZ, imm(0xC0)}));
-    emit(make(Opcode::IADD3, {}, {reg(s)}, {reg(x), reg(y, sub), kRZ}));
-    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(e)}, {a, b, kRZ, imm(sub ? 0xC3 : 0x3C)}));
+    emit(make(Opcode::IADD3, {}, {reg(s)}, {reg(x), reg(y), kRZ}));
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(e)}, {a, b, kRZ, imm(0x3C)}));
     emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {reg(s), reg(e), imm(kHigh), imm(0x78)})); // s ^ (e & H)
     return true;
   }
@@ -216,6 +216,25 @@ bool Lowering::reluMinMax() {
   ori::Reg r = temp32();
   emit(make(Opcode::IMNMX, {Mod::S32}, {reg(r)}, {src(1, t), src(2, t), pi.opcode == "min" ? kPT : kNotPT}));
   emit(make(Opcode::IMNMX, {Mod::S32}, {reg(dst(0))}, {reg(r), imm(0), kNotPT}));
+  return true;
+}
+
+// cnot.b16/.b32/.b64 d, a: 1 if a is 0, else 0 (PTX ISA 9.0, 9.7.8.4 "cnot").
+bool Lowering::cnot() {
+  onlyMods(pi, {});
+  need(2);
+  PtxType t = lastType(pi);
+  if (t.kind != PtxType::Bits || (t.bits != 16 && t.bits != 32 && t.bits != 64)) return false;
+  OOp a = t.bits == 16 ? narrowSrc(1, t, false) : src(1, t);
+  ori::Reg p = L.newTemp(ori::RegFile::P, "pred");
+  emit(make(Opcode::ISETP, {Mod::EQ, t.bits == 64 ? Mod::U64 : Mod::U32, Mod::AND}, {reg(p), kPT}, {a, imm(0), kPT}));
+  if (t.bits == 16) {
+    ori::Reg r = temp32();
+    emit(make(Opcode::SEL, {}, {reg(r)}, {imm(1), imm(0), reg(p)}));
+    narrowResult(dst(0), reg(r), t, true);
+    return true;
+  }
+  emit(make(Opcode::SEL, {}, {reg(dst(0))}, {imm(1), imm(0), reg(p)}), t.bits == 64);
   return true;
 }
 

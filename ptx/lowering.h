@@ -139,8 +139,9 @@ struct Lowering {
   bool satAddSub();    // add.sat.s32, sub.sat.s32
   bool findNthSet();   // fns
   bool cvtPack();      // cvt.pack.sat
-  bool packed16();     // add sub min max on .u16x2/.s16x2 (.relu)
+  bool packed16();     // add min max on .u16x2/.s16x2 (.relu)
   bool reluMinMax();   // min.relu/max.relu on .s32
+  bool cnot();
   // lower_video.cpp: vadd vsub vabsdiff vmin vmax vshl vshr vset, and the 2- and 4-way forms
   bool videoScalar();
   bool videoSimd();
