@@ -46,6 +46,8 @@ struct Operand {
   // `%r2.h10`, `%r3.b3210`), with its dot; empty when there is none. Only the video
   // lowering reads it; every other lowering of an operand with one declines (OPAQUE).
   std::string selector;
+  // Name written `-%r1` (vmad's negated operands); only the video lowering reads it.
+  bool minus = false;
 };
 
 struct Instruction {

@@ -34,6 +34,10 @@ bool FnEmitter::emitIntegerMore(const Instr& in) {
     // a + ~b + 1, addc/subc take CC.CF as the carry-in (ptxas: one flag; a borrow is !CF).
     const unsigned w = in.has(Mod::W64) ? 64 : 32;
     const bool sub = in.has(Mod::SUB);
+    if (w == 64) { // PTX ISA: 64-bit add.cc and friends from PTX 4.3, on sm_20 and later
+      if (ctx.sm < 20) fail(in.loc, fmt::format("{}: 64-bit carry arithmetic needs sm_20 or later", printInstr(f, in)));
+      ctx.require(4, 3);
+    }
     const Pred ci = predSrc(in, 2);
     std::string a = intSrc(in, 0, w), b = intSrc(in, 1, w);
     std::string form;

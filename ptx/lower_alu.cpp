@@ -14,7 +14,7 @@ namespace ori::ptx {
 using namespace lowering;
 
 ori::Reg FunctionLowerer::destination(const Operand& o) {
-  if (o.kind != Operand::Kind::Name || !o.selector.empty()) throw NotNative{};
+  if (o.kind != Operand::Kind::Name || !o.selector.empty() || o.minus) throw NotNative{};
   NameRef r = resolve(o.name);
   if (r.kind != NameRef::Register) {
     // As in source(), so that which of the two fails first cannot matter.
@@ -33,7 +33,7 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     emit(std::move(mov));
     return reg(tmp);
   };
-  if (!o.selector.empty()) throw NotNative{}; // a video selector: only lower_video.cpp reads one
+  if (!o.selector.empty() || o.minus) throw NotNative{}; // video selectors and `-a`: lower_video.cpp's
   switch (o.kind) {
   case Operand::Kind::Name: {
     NameRef r = resolve(o.name);
@@ -145,6 +145,7 @@ bool Lowering::run() {
   if (op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax" || op == "vshl" ||
       op == "vshr" || op == "vset")
     return videoScalar();
+  if (op == "vmad") return videoMultiplyAdd();
   if (op == "vadd2" || op == "vsub2" || op == "vavrg2" || op == "vabsdiff2" || op == "vmin2" || op == "vmax2" ||
       op == "vset2" || op == "vadd4" || op == "vsub4" || op == "vavrg4" || op == "vabsdiff4" || op == "vmin4" ||
       op == "vmax4" || op == "vset4")

@@ -326,7 +326,7 @@ bool Lowering::bfi() {
   OOp pos = byteOperand(3), len = byteOperand(4);
   ori::Reg ones = L.newTemp(ori::RegFile::R, ty), field = L.newTemp(ori::RegFile::R, ty);
   ori::Reg mask = L.newTemp(ori::RegFile::R, ty), shifted = L.newTemp(ori::RegFile::R, ty);
-  emit(make(Opcode::MOV, {}, {reg(ones)}, {imm(w64 ? -1 : 0xffffffff)}), w64);
+  emit(make(Opcode::MOV, {}, {reg(ones)}, {imm(w64 ? int64_t(-1) : int64_t(0xffffffff))}), w64);
   if (w64) { // SGXT has no 64-bit zero-extending form: all ones >> (64 - min(len, 64))
     OOp k;
     if (len.kind == OOp::Kind::Imm) {

@@ -71,11 +71,33 @@ bool isVideoType(PtxType t) { return (t.kind == PtxType::Signed || t.kind == Ptx
 
 } // namespace
 
-// Operand i without its selector: a register (immediates are moved into one).
+// Operand i without its selector (and vmad's `-`): a register (immediates are moved into one).
 static OOp plainReg(Lowering& lw, size_t i) {
   Operand o = lw.ops[i];
   o.selector.clear();
+  o.minus = false;
   return lw.L.source(o, PtxType{PtxType::Unsigned, 32}, ori::K_REG);
+}
+
+// partSelectSignExtend: operand i's selected part (sel: {bits, index}; 32 bits: the word),
+// extended to 64 bits by its type.
+static OOp videoPart(Lowering& lw, size_t i, std::pair<unsigned, unsigned> sel, bool sgn) {
+  OOp v = plainReg(lw, i);
+  ori::Reg r = lw.L.newTemp(ori::RegFile::R, "b64");
+  if (sel.first == 32) {
+    ori::Instr x = make(Opcode::IMAD, {Mod::WIDE}, {reg(r)}, {v, imm(1), kRZ});
+    if (!sgn) x.mods.set(Mod::U32);
+    lw.emit(std::move(x));
+    return reg(r);
+  }
+  if (sel.second) {
+    ori::Reg s = lw.temp32();
+    lw.emit(make(Opcode::SHR, {Mod::U32}, {reg(s)}, {v, imm(sel.first * sel.second)}));
+    v = reg(s);
+  }
+  if (sgn) lw.emit(make(Opcode::SGXT, {Mod::W64}, {reg(r)}, {v, imm(sel.first)}));
+  else lw.emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)}, {v, imm(sel.first == 8 ? 0xff : 0xffff), kRZ, imm(0xC0)}));
+  return reg(r);
 }
 
 bool Lowering::videoScalar() {
@@ -112,26 +134,8 @@ bool Lowering::videoScalar() {
   if (op == "vshl" && (sat || hasMod(pi, ".min") || hasMod(pi, ".max"))) return false;
 
   auto r64 = [&] { return L.newTemp(ori::RegFile::R, "b64"); };
-  // partSelectSignExtend: the selected part, extended to 64 bits by the type.
-  auto part = [&](size_t i, std::pair<unsigned, unsigned> sel, bool sgn) {
-    OOp v = plainReg(*this, i);
-    ori::Reg r = r64();
-    if (sel.first == 32) {
-      ori::Instr x = make(Opcode::IMAD, {Mod::WIDE}, {reg(r)}, {v, imm(1), kRZ});
-      if (!sgn) x.mods.set(Mod::U32);
-      emit(std::move(x));
-      return reg(r);
-    }
-    if (sel.second) {
-      ori::Reg s = temp32();
-      emit(make(Opcode::SHR, {Mod::U32}, {reg(s)}, {v, imm(sel.first * sel.second)}));
-      v = reg(s);
-    }
-    if (sgn) emit(make(Opcode::SGXT, {Mod::W64}, {reg(r)}, {v, imm(sel.first)}));
-    else emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)}, {v, imm(sel.first == 8 ? 0xff : 0xffff), kRZ, imm(0xC0)}));
-    return reg(r);
-  };
-  OOp ta = part(1, *asel, at.kind == PtxType::Signed), tb = part(2, *bsel, !isShift && bt.kind == PtxType::Signed);
+  OOp ta = videoPart(*this, 1, *asel, at.kind == PtxType::Signed);
+  OOp tb = videoPart(*this, 2, *bsel, !isShift && bt.kind == PtxType::Signed);
   ori::Reg tmp = r64();
   if (op == "vadd" || op == "vsub") {
     emit(make(Opcode::IADD3, {}, {reg(tmp)}, {ta, op == "vsub" ? reg(tb.reg, true) : tb, kRZ}), true);
@@ -185,6 +189,87 @@ bool Lowering::videoScalar() {
     return true;
   }
   emit(make(Opcode::MOV, {}, {reg(d)}, {result})); // the low word
+  return true;
+}
+
+// vmad.dtype.atype.btype{.po}{.sat}{.shr7,.shr15} d, {-}a{.asel}, {-}b{.bsel}, {-}c (PTX ISA
+// 9.0, 9.7.16.1.4 "vmad"), its pseudocode on a 128-bit tmp held as hi:lo: the product of the
+// extended parts (at most 65 bits: lo is its low 64 bits, hi its sign), complemented with
+// lsb = 1 when exactly one of a, b is negated (else c complemented when it is, .po: lsb = 1
+// alone), plus c (sign-extended when the result is signed) plus lsb, shifted right by the
+// scale, clamped to the 32-bit range of the result's signedness with .sat; d its low word.
+// The pseudocode leaves `result` unset without a scale: tmp's low 64 bits. It ignores dtype,
+// and so does this.
+bool Lowering::videoMultiplyAdd() {
+  onlyMods(pi, {".po", ".sat", ".shr7", ".shr15"});
+  need(4);
+  std::vector<PtxType> ts = types(pi);
+  if (ts.size() != 3) return false;
+  for (PtxType t : ts)
+    if (!isVideoType(t)) return false;
+  if (hasMod(pi, ".shr7") && hasMod(pi, ".shr15")) return false;
+  auto asel = scalarSelector(ops[1].selector), bsel = scalarSelector(ops[2].selector);
+  if (!asel || !bsel || !ops[0].selector.empty() || !ops[3].selector.empty() || ops[0].minus) return false;
+  const bool po = hasMod(pi, ".po"), negAB = ops[1].minus != ops[2].minus, negC = ops[3].minus;
+  if (po && (ops[1].minus || ops[2].minus || negC)) return false; // the ISA: no negation with .po
+  if (negAB && negC) return false; // the ISA negates the product or c, not both
+  const bool aSigned = ts[1].kind == PtxType::Signed, bSigned = ts[2].kind == PtxType::Signed;
+  const bool signedFinal = aSigned || bSigned || negAB || negC;
+  auto r64 = [&] { return L.newTemp(ori::RegFile::R, "b64"); };
+  OOp ta = videoPart(*this, 1, *asel, aSigned), tb = videoPart(*this, 2, *bsel, bSigned);
+  // The product: its low 64 bits; its high word all ones exactly when it is negative (a
+  // nonzero product of operands of opposite signs; |product| < 2^64, so lo = 0 only for 0).
+  ori::Reg lo = r64(), hi = r64();
+  emit(make(Opcode::IMAD, {}, {reg(lo)}, {ta, tb, kRZ}), true);
+  ori::Reg pa = L.newTemp(ori::RegFile::P, "pred"), pb = L.newTemp(ori::RegFile::P, "pred");
+  ori::Reg pz = L.newTemp(ori::RegFile::P, "pred"), neg = L.newTemp(ori::RegFile::P, "pred");
+  emit(make(Opcode::ISETP, {Mod::LT, Mod::S64, Mod::AND}, {reg(pa), kPT}, {ta, imm(0), kPT}));
+  emit(make(Opcode::ISETP, {Mod::LT, Mod::S64, Mod::AND}, {reg(pb), kPT}, {tb, imm(0), kPT}));
+  emit(make(Opcode::ISETP, {Mod::NE, Mod::U64, Mod::AND}, {reg(pz), kPT}, {reg(lo), imm(0), kPT}));
+  emit(make(Opcode::PLOP3, {Mod::LUT}, {reg(neg), kPT}, {reg(pa), reg(pb), reg(pz), imm(0x28), imm(0)})); // (a ^ b) & c
+  emit(make(Opcode::SEL, {}, {reg(hi)}, {imm(-1), imm(0), reg(neg)}), true);
+  if (negAB) { // tmp = ~tmp
+    ori::Reg nl = r64(), nh = r64();
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(nl)}, {reg(lo), kRZ, kRZ, imm(0x0F)}), true);
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(nh)}, {reg(hi), kRZ, kRZ, imm(0x0F)}), true);
+    lo = nl, hi = nh;
+  }
+  OOp c = plainReg(*this, 3);
+  if (negC) { // c = ~c (32 bits)
+    ori::Reg nc = temp32();
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(nc)}, {c, kRZ, kRZ, imm(0x0F)}));
+    c = reg(nc);
+  }
+  ori::Reg clo = r64(), chi = r64();
+  ori::Instr cx = make(Opcode::IMAD, {Mod::WIDE}, {reg(clo)}, {c, imm(1), kRZ});
+  if (!signedFinal) cx.mods.set(Mod::U32);
+  emit(std::move(cx));
+  emit(make(Opcode::SHR, {Mod::S64}, {reg(chi)}, {reg(clo), imm(63)})); // the sign word (0 for zext)
+  ori::Reg cf = L.newTemp(ori::RegFile::P, "pred"), slo = r64(), shi = r64();
+  const bool lsb = po || negAB || negC;
+  emit(make(Opcode::IADDC, {}, {reg(slo), reg(cf)}, {reg(lo), reg(clo), lsb ? kPT : kNotPT}), true);
+  emit(make(Opcode::IADDC, {}, {reg(shi), kPT}, {reg(hi), reg(chi), reg(cf)}), true);
+  OOp result = reg(slo);
+  if (hasMod(pi, ".shr7") || hasMod(pi, ".shr15")) { // bits k..k+63 of hi:lo
+    const int64_t k = hasMod(pi, ".shr7") ? 7 : 15;
+    ori::Reg x = r64(), y = r64(), r = r64();
+    emit(make(Opcode::SHR, {Mod::U64}, {reg(x)}, {reg(slo), imm(k)}));
+    emit(make(Opcode::SHL, {}, {reg(y)}, {reg(shi), imm(64 - k)}), true);
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)}, {reg(x), reg(y), kRZ, imm(0xFC)}), true);
+    result = reg(r);
+  }
+  if (hasMod(pi, ".sat")) { // the 64-bit result clamped, as a signed or unsigned number
+    ori::Reg x = r64();
+    if (signedFinal) {
+      ori::Reg y = r64();
+      emit(make(Opcode::IMNMX, {Mod::S64}, {reg(y)}, {result, imm(INT32_MAX), kPT}));
+      emit(make(Opcode::IMNMX, {Mod::S64}, {reg(x)}, {reg(y), imm(INT32_MIN), kNotPT}));
+    } else {
+      emit(make(Opcode::IMNMX, {Mod::U64}, {reg(x)}, {result, imm(UINT32_MAX), kPT}));
+    }
+    result = reg(x);
+  }
+  emit(make(Opcode::MOV, {}, {reg(dst(0))}, {result}));
   return true;
 }
 

@@ -144,6 +144,7 @@ struct Lowering {
   bool cnot();
   // lower_video.cpp: vadd vsub vabsdiff vmin vmax vshl vshr vset, and the 2- and 4-way forms
   bool videoScalar();
+  bool videoMultiplyAdd(); // vmad
   bool videoSimd();
   // lower_float.cpp
   bool fma();

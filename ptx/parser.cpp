@@ -584,6 +584,14 @@ class Parser {
 
   // A name (`%r1`, `!%p`, `sym+8`, `%tid.x`), a pair `p|q`, a sink `_`, or a literal.
   Operand atom() {
+    if (is(Tok::Minus) && is(Tok::Ident, 1)) { // vmad's `-%r1.b0`
+      Operand o;
+      o.loc = loc(next());
+      name(o);
+      if (o.kind != Operand::Kind::Name) expected("a register after '-'");
+      o.minus = true;
+      return o;
+    }
     if (is(Tok::Int) || is(Tok::Float) || is(Tok::Minus)) return literal();
     Operand o;
     o.loc = loc(peek());
