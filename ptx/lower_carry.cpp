@@ -14,9 +14,17 @@
 namespace ori::ptx {
 
 ori::Reg FunctionLowerer::carryFlag() {
-  // A rolled-back lowering gives its temporaries back (their types go): then make it anew.
-  if (!carryFlag_ || !f_.regTypes.count(*carryFlag_)) carryFlag_ = newTemp(ori::RegFile::P, "pred");
-  return *carryFlag_;
+  // Named %ori_cc: a lowering that declines gives its temporaries back, and their numbers go
+  // to the next ones (named %ori_t<n>), so the name, not the number, says it is still there.
+  if (carryFlag_) {
+    auto it = f_.regNames.find(*carryFlag_);
+    if (it != f_.regNames.end() && it->second.starts_with("%ori_cc")) return *carryFlag_;
+  }
+  ori::Reg r = newTemp(ori::RegFile::P, "pred");
+  regNamesUsed_.erase(f_.regNames[r]);
+  f_.regNames[r] = uniqueRegName("%ori_cc");
+  carryFlag_ = r;
+  return r;
 }
 
 namespace lowering {
