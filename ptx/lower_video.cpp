@@ -129,9 +129,6 @@ bool Lowering::videoScalar() {
   if (!dsel || !asel || !bsel || (dsel->first != 32 && op2)) return false;
   need(op2 || dsel->first != 32 ? 4 : 3);
   if (ops.size() == 4 && !ops[3].selector.empty()) return false;
-  // vshl results beyond 64 bits would matter to .sat, .min and .max, where the ISA's .s34
-  // intermediate leaves open what a shift out of range gives: those stay OPAQUE.
-  if (op == "vshl" && (sat || hasMod(pi, ".min") || hasMod(pi, ".max"))) return false;
 
   auto r64 = [&] { return L.newTemp(ori::RegFile::R, "b64"); };
   OOp ta = videoPart(*this, 1, *asel, at.kind == PtxType::Signed);
@@ -150,8 +147,15 @@ bool Lowering::videoScalar() {
     ori::Reg n = temp32();
     if (hasMod(pi, ".clamp")) emit(make(Opcode::IMNMX, {Mod::U32}, {reg(n)}, {tb, imm(32), kPT}));
     else emit(make(Opcode::LOP3, {Mod::LUT}, {reg(n)}, {tb, imm(31), kRZ, imm(0xC0)}));
-    if (op == "vshl") emit(make(Opcode::SHL, {}, {reg(tmp)}, {ta, reg(n)}), true);
-    else emit(make(Opcode::SHR, {Mod::S64}, {reg(tmp)}, {ta, reg(n)}));
+    if (op == "vshr") {
+      emit(make(Opcode::SHR, {Mod::S64}, {reg(tmp)}, {ta, reg(n)}));
+    } else if (!sat) { // .min/.max compare all 64 bits of ta << n, as ptxas's sequence does
+      emit(make(Opcode::SHL, {}, {reg(tmp)}, {ta, reg(n)}), true);
+    } else { // .sat: ta << n cut to the ISA's .s34 (ptxas keeps bits 32-33 of the high word)
+      ori::Reg wide = r64();
+      emit(make(Opcode::SHL, {}, {reg(wide)}, {ta, reg(n)}), true);
+      emit(make(Opcode::SGXT, {Mod::W64}, {reg(tmp)}, {reg(wide), imm(34)}));
+    }
   } else { // vset: 1 or 0
     ori::Reg p = L.newTemp(ori::RegFile::P, "pred");
     emit(make(Opcode::ISETP, {*cmp, Mod::S64, Mod::AND}, {reg(p), kPT}, {ta, tb, kPT}));

@@ -470,7 +470,9 @@ class Parser {
     moveInto(modScratch_, ins.mods);
     if (!is(Tok::Semi)) {
       if (!canStartOperand(peek().kind)) expected("';' after the instruction");
+      minusNames_ = ins.opcode == "vmad";
       commaList([&] { opScratch_.push_back(operand()); });
+      minusNames_ = false;
       if (!is(Tok::Semi)) expected("',' or ';' after the operand");
       moveInto(opScratch_, ins.operands);
     }
@@ -584,7 +586,7 @@ class Parser {
 
   // A name (`%r1`, `!%p`, `sym+8`, `%tid.x`), a pair `p|q`, a sink `_`, or a literal.
   Operand atom() {
-    if (is(Tok::Minus) && is(Tok::Ident, 1)) { // vmad's `-%r1.b0`
+    if (minusNames_ && is(Tok::Minus) && is(Tok::Ident, 1)) { // vmad's `-%r1.b0`
       Operand o;
       o.loc = loc(next());
       name(o);
@@ -637,6 +639,7 @@ class Parser {
 
   Lexer lx_;
   Module mod_;
+  bool minusNames_ = false; // operands of a vmad: `-%r1` negates a register
   uint32_t lastEnd_ = 0;
   std::vector<Statement>* body_ = nullptr; // of the function being parsed
   bool direct_ = false;                     // statements go to *body_, not scratch_
