@@ -129,6 +129,17 @@ bool Lowering::videoScalar() {
   if (!dsel || !asel || !bsel || (dsel->first != 32 && op2)) return false;
   need(op2 || dsel->first != 32 ? 4 : 3);
   if (ops.size() == 4 && !ops[3].selector.empty()) return false;
+  // vmin/vmax with one type for all three, whole words and no .sat (nvcc's max(max(a, b), c)
+  // idiom): the .s33 values are the 32-bit ones, so 32-bit IMNMX (and IADD3 for .add) are exact.
+  if ((op == "vmin" || op == "vmax") && !sat && dsel->first == 32 && asel->first == 32 && bsel->first == 32 &&
+      ts[0].kind == ts[1].kind && ts[0].kind == ts[2].kind) {
+    const Mod ty = intTypeMod(ts[0]);
+    ori::Reg d = dst(0), r = op2 ? temp32() : d;
+    emit(make(Opcode::IMNMX, {ty}, {reg(r)}, {plainReg(*this, 1), plainReg(*this, 2), op == "vmin" ? kPT : kNotPT}));
+    if (hasMod(pi, ".add")) emit(make(Opcode::IADD3, {}, {reg(d)}, {reg(r), plainReg(*this, 3), kRZ}));
+    else if (op2) emit(make(Opcode::IMNMX, {ty}, {reg(d)}, {reg(r), plainReg(*this, 3), hasMod(pi, ".min") ? kPT : kNotPT}));
+    return true;
+  }
 
   auto r64 = [&] { return L.newTemp(ori::RegFile::R, "b64"); };
   OOp ta = videoPart(*this, 1, *asel, at.kind == PtxType::Signed);
