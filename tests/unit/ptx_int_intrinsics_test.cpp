@@ -47,17 +47,29 @@ const Build& build(const std::string& flags) {
   if (it != cache.end()) return it->second;
   Build& b = cache[flags];
   const fs::path src = fs::path(ORIOPT_SOURCE_DIR) / "tests/ptx-inputs/int_intrinsics.cu";
-  const fs::path out = fs::temp_directory_path() / ("oriopt-int-intrinsics-" + std::to_string(::getpid()) + ".ptx");
-  const std::string cmd = "nvcc -arch=sm_90 -ptx " + flags + " '" + src.string() + "' -o '" + out.string() + "' 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0) {
-    ADD_FAILURE() << cmd;
-    return b;
+  auto slurp = [](const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  };
+  // nvcc takes seconds and ctest runs each test in a process of its own: the PTX is kept in
+  // the temporary directory under a hash of the source and the flags, written under a name of
+  // this process's and renamed into place (two tests may compile it at once).
+  const std::string key = std::to_string(std::hash<std::string>{}(slurp(src) + "|" + flags));
+  const fs::path cached = fs::temp_directory_path() / ("oriopt-int-intrinsics-" + key + ".ptx");
+  if (!fs::exists(cached)) {
+    const fs::path out = fs::temp_directory_path() / ("oriopt-int-intrinsics-" + std::to_string(::getpid()) + ".ptx");
+    const std::string cmd = "nvcc -arch=sm_90 -ptx " + flags + " '" + src.string() + "' -o '" + out.string() + "' 2>/dev/null";
+    if (std::system(cmd.c_str()) != 0) {
+      ADD_FAILURE() << cmd;
+      return b;
+    }
+    std::error_code ec;
+    fs::rename(out, cached, ec);
+    if (ec) fs::remove(out);
   }
-  std::ifstream f(out);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  fs::remove(out);
-  ptxtest::Kernel k = ptxtest::lowerAndReEmit(ss.str());
+  ptxtest::Kernel k = ptxtest::lowerAndReEmit(slurp(cached));
   b.lowered = std::move(k.lowered);
   b.reEmitted = std::move(k.reEmitted);
   b.emitted = std::move(k.emittedPtx);
