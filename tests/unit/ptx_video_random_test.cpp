@@ -1,8 +1,9 @@
 // The video instructions on random forms and random inputs, against the PTX ISA's pseudocode
 // written out here in C++ (PTX ISA 9.0, 9.7.16 "Video Instructions": partSelectSignExtend,
 // optSaturate, optSecondaryOp, optMerge; extractAndSignExt_2/_4 and the SIMD mask; vmad's
-// 128-bit tmp). Each batch of forms is one kernel: lowered, run in the interpreter on 64
-// threads of random operands, and compared lane by lane with the host. vshl's value past 34
+// 128-bit tmp). Each batch of forms is one kernel: lowered (and printed back with --emit=ptx
+// and lowered again), run in the interpreter on 64 threads of random operands, and compared
+// lane by lane with the host. vshl's value past 34
 // bits is as ptxas 13.0 computes it (docs/ptx.md, "Video instructions"): .s34 for .sat, all
 // 64 bits of ta << tb for .min/.max.
 #include <gtest/gtest.h>
@@ -19,6 +20,7 @@
 #include "interp/interp.h"
 #include "ir/ori.h"
 #include "ptx/ptx.h"
+#include "tests/unit/ptx_kernel_runner.h"
 
 namespace ori {
 namespace {
@@ -201,7 +203,7 @@ Form vmadForm(Rng& rng) {
 }
 
 // One kernel of `forms`, run on 64 threads of random a, b, c; every result against the host.
-void checkBatch(const std::vector<Form>& forms, Rng& rng) {
+void checkBatch(const std::vector<Form>& forms, Rng& rng, bool checkPtxas) {
   std::string body;
   for (size_t k = 0; k < forms.size(); ++k) {
     std::string t = forms[k].text;
@@ -235,10 +237,13 @@ void checkBatch(const std::vector<Form>& forms, Rng& rng) {
 }}
 )",
                                        10 + forms.size(), 4 * forms.size(), body);
-  ParseResult r = ptx::parseAndLower(text, "video.ptx");
-  ASSERT_TRUE(r.module) << r.error->str() << "\n" << text;
-  for (const Block& bl : r.module->functions[0].blocks)
+  // Lowered, and printed back with --emit=ptx and lowered again: both must compute the ISA's
+  // values; the first batch's printed PTX must assemble.
+  ptxtest::Kernel kernel = ptxtest::lowerAndReEmit(text);
+  ASSERT_FALSE(kernel.lowered.functions.empty() || kernel.reEmitted.functions.empty()) << text;
+  for (const Block& bl : kernel.lowered.functions[0].blocks)
     for (const Instr& in : bl.instrs) ASSERT_NE(in.op, Opcode::OPAQUE) << in.opaqueText;
+  if (checkPtxas && ptxtest::havePtxas()) EXPECT_EQ(ptxtest::ptxasErrors(kernel.emittedPtx), "");
   constexpr u32 kThreads = 64;
   static const u32 kEdges[] = {0, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff,
                                0x80008000, 0x7fff7fff, 0x80808080, 0x7f7f7f7f, 0x00ff00ff, 31, 32, 33};
@@ -250,17 +255,20 @@ void checkBatch(const std::vector<Form>& forms, Rng& rng) {
   for (size_t k = 0; k < in.size(); ++k)
     for (int i = 0; i < 4; ++i) cfg.buffers["in"][4 * k + size_t(i)] = uint8_t(in[k] >> (8 * i));
   cfg.buffers["out"] = std::vector<uint8_t>(4 * kThreads * forms.size());
-  RunResult res = runKernel(*r.module, cfg);
-  ASSERT_EQ(int(res.kind), int(RunResult::Kind::Ok)) << res.message;
-  const std::vector<uint8_t>& out = res.buffers["out"];
-  for (u32 t = 0; t < kThreads; ++t)
-    for (size_t k = 0; k < forms.size(); ++k) {
-      const size_t at = 4 * (t * forms.size() + k);
-      const u32 got = u32(out[at]) | u32(out[at + 1]) << 8 | u32(out[at + 2]) << 16 | u32(out[at + 3]) << 24;
-      const u32 a = in[3 * t], b = in[3 * t + 1], c = in[3 * t + 2];
-      const u32 want = forms[k].ref(a, b, c);
-      ASSERT_EQ(got, want) << forms[k].text << fmt::format("  a=0x{:x} b=0x{:x} c=0x{:x}", a, b, c);
-    }
+  for (const Module* m : {&kernel.lowered, &kernel.reEmitted}) {
+    SCOPED_TRACE(m == &kernel.lowered ? "lowered" : "after --emit=ptx");
+    RunResult res = runKernel(*m, cfg);
+    ASSERT_EQ(int(res.kind), int(RunResult::Kind::Ok)) << res.message;
+    const std::vector<uint8_t>& out = res.buffers["out"];
+    for (u32 t = 0; t < kThreads; ++t)
+      for (size_t k = 0; k < forms.size(); ++k) {
+        const size_t at = 4 * (t * forms.size() + k);
+        const u32 got = u32(out[at]) | u32(out[at + 1]) << 8 | u32(out[at + 2]) << 16 | u32(out[at + 3]) << 24;
+        const u32 a = in[3 * t], b = in[3 * t + 1], c = in[3 * t + 2];
+        const u32 want = forms[k].ref(a, b, c);
+        ASSERT_EQ(got, want) << forms[k].text << fmt::format("  a=0x{:x} b=0x{:x} c=0x{:x}", a, b, c);
+      }
+  }
 }
 
 TEST(PtxVideoRandom, ScalarFormsMatchTheIsaPseudocode) {
@@ -268,7 +276,7 @@ TEST(PtxVideoRandom, ScalarFormsMatchTheIsaPseudocode) {
   for (int batch = 0; batch < 12; ++batch) {
     std::vector<Form> forms;
     for (int k = 0; k < 16; ++k) forms.push_back(scalarForm(rng));
-    checkBatch(forms, rng);
+    checkBatch(forms, rng, batch == 0);
   }
 }
 
@@ -277,7 +285,7 @@ TEST(PtxVideoRandom, SimdFormsMatchTheIsaPseudocode) {
   for (int batch = 0; batch < 12; ++batch) {
     std::vector<Form> forms;
     for (int k = 0; k < 16; ++k) forms.push_back(simdForm(rng));
-    checkBatch(forms, rng);
+    checkBatch(forms, rng, batch == 0);
   }
 }
 
@@ -286,7 +294,7 @@ TEST(PtxVideoRandom, VmadFormsMatchTheIsaPseudocode) {
   for (int batch = 0; batch < 8; ++batch) {
     std::vector<Form> forms;
     for (int k = 0; k < 16; ++k) forms.push_back(vmadForm(rng));
-    checkBatch(forms, rng);
+    checkBatch(forms, rng, batch == 0);
   }
 }
 
