@@ -296,7 +296,7 @@ bool Machine::execInteger(const Instr& in) {
     writeInt(in, 0, v, 32);
     return true;
   }
-  default: return false;
+  default: return execIntegerMore(in);
   }
 }
 

@@ -250,6 +250,7 @@ public:
 
   // Semantics. Each returns false if the opcode is not one of its family.
   bool execInteger(const Instr& in); // interp/interp_alu.cpp
+  bool execIntegerMore(const Instr& in); // interp/interp_intops.cpp: IADDC IDP I2IP BMSK FNS
   bool execFloat(const Instr& in);   // interp/interp_float.cpp
   bool execMemory(const Instr& in);  // interp/interp_mem.cpp
   bool execSurface(const Instr& in); // interp/interp_surface.cpp: SULD, SUST, TEX

@@ -32,7 +32,7 @@ enum class ModGroup : uint8_t {
   Dir, Addr, Lut, Part, Carry, Cmp, FType, Type, AtomOp, IRound, FRound, Ftz, Sat, BoolOp,
   Uniform, Div, CallKind, NoDec, BarOp, VoteOp, ShflOp, Scope, Volatile, Wrap, PrmtMode, ShiftAmt, FSrc, MufuOp,
   ReduxOp, BarRedOp, SurfDim, Vec, SurfMode, TexCoord, TexLod, MmaShape, MmaA, MmaB, MmaCType, MmaALayout,
-  MmaBLayout, MatShape, MatNum,
+  MmaBLayout, MatShape, MatNum, IdpForm, BType,
 };
 
 std::string_view modText(Mod m);

@@ -42,6 +42,12 @@ struct Operand {
   //   texture/surface addressing: `[tex, {%f1, %f2}]` -> elems = {Vector}, `[tex, smp, {..}]`
   //   -> elems = {Name smp, Vector}. Empty for ordinary addresses.
   bool generic = false;  // Name in an initializer written `generic(sym)`: sym's generic address
+  // Name: a video instruction's operand selector or mask written right after it (`%r1.b0`,
+  // `%r2.h10`, `%r3.b3210`), with its dot; empty when there is none. Only the video
+  // lowering reads it; every other lowering of an operand with one declines (OPAQUE).
+  std::string selector;
+  // Name written `-%r1` (vmad's negated operands); only the video lowering reads it.
+  bool minus = false;
 };
 
 struct Instruction {

@@ -478,7 +478,7 @@ bool FnEmitter::emitInteger(const Instr& in) {
       fail(in.loc, fmt::format("{} has no PTX special register", specialRegName(s)));
     }
   }
-  default: return false;
+  default: return emitIntegerMore(in);
   }
 }
 

@@ -145,6 +145,9 @@ public:
 
   // ---- opcode families; each returns false if `in` is not one of its opcodes
   bool emitInteger(const Instr& in);   // emit_alu.cpp
+  bool emitIntegerMore(const Instr& in); // emit_intops.cpp: IADDC IDP I2IP BMSK FNS
+  // Whether PTX's CC.CF holds predicate p before the current instruction (emit_intops.cpp).
+  bool carryHolds(Reg p) const;
   bool emitPredicate(const Instr& in); // emit_alu.cpp (ISETP, PLOP3)
   bool emitFloat(const Instr& in);     // emit_float.cpp
   bool emitMemory(const Instr& in);    // emit_mem.cpp

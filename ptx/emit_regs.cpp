@@ -56,7 +56,7 @@ unsigned writeBits(const Instr& in, size_t d) {
   case Opcode::MOV:
     if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Symbol) return 64;
     return w64();
-  case Opcode::IADD3: case Opcode::SEL: case Opcode::LOP3: case Opcode::SHL: case Opcode::LEA:
+  case Opcode::IADD3: case Opcode::IADDC: case Opcode::SEL: case Opcode::LOP3: case Opcode::SHL: case Opcode::LEA:
   case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: case Opcode::LDC:
   case Opcode::ATOM: case Opcode::SULD:
     return w64();

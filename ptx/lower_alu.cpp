@@ -14,7 +14,7 @@ namespace ori::ptx {
 using namespace lowering;
 
 ori::Reg FunctionLowerer::destination(const Operand& o) {
-  if (o.kind != Operand::Kind::Name) throw NotNative{};
+  if (o.kind != Operand::Kind::Name || !o.selector.empty() || o.minus) throw NotNative{};
   NameRef r = resolve(o.name);
   if (r.kind != NameRef::Register) {
     // As in source(), so that which of the two fails first cannot matter.
@@ -33,6 +33,7 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     emit(std::move(mov));
     return reg(tmp);
   };
+  if (!o.selector.empty() || o.minus) throw NotNative{}; // video selectors and `-a`: lower_video.cpp's
   switch (o.kind) {
   case Operand::Kind::Name: {
     NameRef r = resolve(o.name);
@@ -126,6 +127,29 @@ namespace lowering {
 bool Lowering::run() {
   const std::string& op = pi.opcode;
   if (op == "mov") return mov();
+  // lower_carry.cpp, lower_intops.cpp: extended precision, 64-bit .hi, .sat, packed 16-bit
+  if (((op == "add" || op == "sub") && hasMod(pi, ".cc")) || op == "addc" || op == "subc") return carryArith();
+  if ((op == "mad" && hasMod(pi, ".cc")) || op == "madc") return madCarry();
+  if ((op == "mul" || op == "mad") && hasMod(pi, ".hi") && lastType(pi).isInt() && lastType(pi).bits == 64) return mulHi();
+  if ((op == "add" || op == "min" || op == "max") && (hasMod(pi, ".u16x2") || hasMod(pi, ".s16x2")))
+    return packed16();
+  if ((op == "add" || op == "sub") && hasMod(pi, ".sat") && lastType(pi).isInt()) return satAddSub();
+  if ((op == "min" || op == "max") && hasMod(pi, ".relu") && lastType(pi).isInt()) return reluMinMax();
+  if (op == "dp4a" || op == "dp2a") return dotProduct();
+  if (op == "sad") return sad();
+  if (op == "bmsk") return bitMask();
+  if (op == "szext") return signZeroExtend();
+  if (op == "fns") return findNthSet();
+  if (op == "cnot") return cnot();
+  if (op == "cvt" && hasMod(pi, ".pack")) return cvtPack();
+  if (op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax" || op == "vshl" ||
+      op == "vshr" || op == "vset")
+    return videoScalar();
+  if (op == "vmad") return videoMultiplyAdd();
+  if (op == "vadd2" || op == "vsub2" || op == "vavrg2" || op == "vabsdiff2" || op == "vmin2" || op == "vmax2" ||
+      op == "vset2" || op == "vadd4" || op == "vsub4" || op == "vavrg4" || op == "vabsdiff4" || op == "vmin4" ||
+      op == "vmax4" || op == "vset4")
+    return videoSimd();
   if (op == "add" || op == "sub") return addSub();
   if (op == "mul" || op == "mad") return mulMad();
   if (op == "and" || op == "or" || op == "xor" || op == "not") return logic();
@@ -144,7 +168,6 @@ bool Lowering::run() {
   if (op == "bfe") return bfe();
   if (op == "bfi") return bfi();
   if (op == "mul24" || op == "mad24") return mul24();
-  if (op == "vmin" || op == "vmax") return videoMinMax();
   if (op == "fma") return lastType(pi).kind == PtxType::Packed ? packedArith() : fma();
   if (op == "setp") return setp();
   if (op == "selp") return selp();

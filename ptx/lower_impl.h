@@ -63,6 +63,9 @@ public:
   std::string sinkVariable(const ori::Param& ret);
   void opaque(const Instruction& pi);      // the instruction as OPAQUE text with placeholders
   bool lowerInstruction(const Instruction& pi); // false: not native, caller makes it OPAQUE
+  // PTX's condition code CC.CF (add.cc, addc, ...): one predicate register per function,
+  // made the first time a carry instruction asks (ptx/lower_carry.cpp).
+  ori::Reg carryFlag();
 
   const Module& ast_;
   const Function& pf_;
@@ -114,6 +117,7 @@ private:
   bool needBlock_ = true;
   uint32_t instrIndex_ = 0; // Ori instructions so far: label ids are 0x10 x this (DESIGN.md)
   std::optional<ori::Operand> guard_;
+  std::optional<ori::Reg> carryFlag_;
   SrcLoc loc_;
 };
 

@@ -1,7 +1,7 @@
 // PTX -> Ori, one instruction: narrow (8/16-bit) integers and the integer
 // instructions SASS builds from several operations (see lowering.h and
 // docs/ptx.md, "Conventions of the lowering"): 16-bit arithmetic, set, slct,
-// prmt, popc, clz, brev, bfind, bfe, bfi, mul24/mad24, video min/max, div/rem.
+// prmt, popc, clz, brev, bfind, bfe, bfi, mul24/mad24, div/rem.
 //
 // A narrow register holds its value zero-extended. A 16-bit operation is done
 // on 32 bits and its result masked back (narrowResult); a source is read
@@ -9,6 +9,8 @@
 // than the instruction's type is truncated to it (PTX ISA, "Operand Size
 // Exceeding Instruction-Type Size"), and a narrow result written into a wider
 // register is extended by the type's signedness.
+#include <algorithm>
+
 #include "ptx/lowering.h"
 
 namespace ori::ptx::lowering {
@@ -290,6 +292,21 @@ bool Lowering::bfe() {
   OOp pos = byteOperand(2), len = byteOperand(3);
   ori::Reg s = L.newTemp(ori::RegFile::R, w64 ? "b64" : "b32");
   emit(make(Opcode::SHR, {intTypeMod(t)}, {reg(s)}, {srcReg(1, t), pos}));
+  if (w64 && !isSigned) { // SGXT has no 64-bit zero-extending form: (s << k) >> k, k = 64 - min(len, 64)
+    OOp k;
+    if (len.kind == OOp::Kind::Imm) {
+      k = imm(64 - std::min<int64_t>(len.imm, 64));
+    } else {
+      ori::Reg l = temp32(), kr = temp32();
+      emit(make(Opcode::IMNMX, {Mod::U32}, {reg(l)}, {len, imm(64), kPT}));
+      emit(make(Opcode::IADD3, {}, {reg(kr)}, {reg(l, true), imm(64), kRZ}));
+      k = reg(kr);
+    }
+    ori::Reg u = L.newTemp(ori::RegFile::R, "b64");
+    emit(make(Opcode::SHL, {}, {reg(u)}, {reg(s), k}), true);
+    emit(make(Opcode::SHR, {Mod::U64}, {reg(dst(0))}, {reg(u), k}));
+    return true;
+  }
   ori::Instr x = make(Opcode::SGXT, {}, {reg(dst(0))}, {reg(s), len});
   if (!isSigned) x.mods.set(Mod::U32);
   emit(std::move(x), w64);
@@ -309,8 +326,21 @@ bool Lowering::bfi() {
   OOp pos = byteOperand(3), len = byteOperand(4);
   ori::Reg ones = L.newTemp(ori::RegFile::R, ty), field = L.newTemp(ori::RegFile::R, ty);
   ori::Reg mask = L.newTemp(ori::RegFile::R, ty), shifted = L.newTemp(ori::RegFile::R, ty);
-  emit(make(Opcode::MOV, {}, {reg(ones)}, {imm(w64 ? -1 : 0xffffffff)}), w64);
-  emit(make(Opcode::SGXT, {Mod::U32}, {reg(field)}, {reg(ones), len}), w64);
+  emit(make(Opcode::MOV, {}, {reg(ones)}, {imm(w64 ? int64_t(-1) : int64_t(0xffffffff))}), w64);
+  if (w64) { // SGXT has no 64-bit zero-extending form: all ones >> (64 - min(len, 64))
+    OOp k;
+    if (len.kind == OOp::Kind::Imm) {
+      k = imm(64 - std::min<int64_t>(len.imm, 64));
+    } else {
+      ori::Reg l = temp32(), kr = temp32();
+      emit(make(Opcode::IMNMX, {Mod::U32}, {reg(l)}, {len, imm(64), kPT}));
+      emit(make(Opcode::IADD3, {}, {reg(kr)}, {reg(l, true), imm(64), kRZ}));
+      k = reg(kr);
+    }
+    emit(make(Opcode::SHR, {Mod::U64}, {reg(field)}, {reg(ones), k}));
+  } else {
+    emit(make(Opcode::SGXT, {Mod::U32}, {reg(field)}, {reg(ones), len}));
+  }
   emit(make(Opcode::SHL, {}, {reg(mask)}, {reg(field), pos}), w64);
   emit(make(Opcode::SHL, {}, {reg(shifted)}, {srcReg(1, t), pos}), w64);
   emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {reg(shifted), reg(mask), src(2, t), imm(0xE2)}), w64);
@@ -344,28 +374,6 @@ bool Lowering::mul24() {
   emit(std::move(wide));
   emit(make(Opcode::SHR, {Mod::U64}, {reg(q)}, {reg(p), imm(16)}));
   emit(make(Opcode::IADD3, {}, {reg(dst(0))}, {reg(q), c, kRZ})); // 32 bits: the low word of q
-  return true;
-}
-
-// vmin/vmax.dtype.atype.btype{.op2} d, a, b{, c} with one type (.s32 or .u32)
-// for all three and no operand selectors: op(a, b), then op2 with c (.min,
-// .max) or + c (.add). .sat is only lowered where it cannot change anything.
-bool Lowering::videoMinMax() {
-  std::vector<PtxType> ts = types(pi);
-  if (ts.size() != 3 || ts[0].kind != ts[1].kind || ts[0].kind != ts[2].kind || ts[0].bits != 32) return false;
-  PtxType t = ts[0];
-  if (t.kind != PtxType::Signed && t.kind != PtxType::Unsigned) return false;
-  onlyMods(pi, {".min", ".max", ".add", ".sat"});
-  bool op2 = hasMod(pi, ".min") || hasMod(pi, ".max") || hasMod(pi, ".add");
-  if (hasMod(pi, ".add") && hasMod(pi, ".sat")) return false;
-  need(op2 ? 4 : 3);
-  for (const Operand& o : ops)
-    if (o.kind == Operand::Kind::Name && o.name.find('.') != std::string::npos) return false; // a.b0 selectors
-  Mod ty = intTypeMod(t);
-  ori::Reg d = dst(0), r = op2 ? temp32() : d;
-  emit(make(Opcode::IMNMX, {ty}, {reg(r)}, {srcReg(1, t), src(2, t), pi.opcode == "vmin" ? kPT : kNotPT}));
-  if (hasMod(pi, ".add")) emit(make(Opcode::IADD3, {}, {reg(d)}, {reg(r), src(3, t), kRZ}));
-  else if (op2) emit(make(Opcode::IMNMX, {ty}, {reg(d)}, {reg(r), src(3, t), hasMod(pi, ".min") ? kPT : kNotPT}));
   return true;
 }
 

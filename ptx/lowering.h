@@ -127,7 +127,26 @@ struct Lowering {
   bool bfe();
   bool bfi();
   bool mul24();
-  bool videoMinMax();
+  // lower_carry.cpp: add.cc addc sub.cc subc mad.cc madc; mul.hi/mad.hi on 64 bits
+  bool carryArith();
+  bool madCarry();
+  bool mulHi();
+  OOp mulHi64(OOp a, OOp b, bool isSigned); // the high 64 bits of the 128-bit product
+  // lower_intops.cpp
+  bool dotProduct();   // dp4a, dp2a
+  bool sad();
+  bool bitMask();      // bmsk
+  bool signZeroExtend(); // szext
+  bool satAddSub();    // add.sat.s32, sub.sat.s32
+  bool findNthSet();   // fns
+  bool cvtPack();      // cvt.pack.sat
+  bool packed16();     // add min max on .u16x2/.s16x2 (.relu)
+  bool reluMinMax();   // min.relu/max.relu on .s32
+  bool cnot();
+  // lower_video.cpp: vadd vsub vabsdiff vmin vmax vshl vshr vset, and the 2- and 4-way forms
+  bool videoScalar();
+  bool videoMultiplyAdd(); // vmad
+  bool videoSimd();
   // lower_float.cpp
   bool fma();
   bool floatAddSub();

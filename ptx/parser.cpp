@@ -470,7 +470,9 @@ class Parser {
     moveInto(modScratch_, ins.mods);
     if (!is(Tok::Semi)) {
       if (!canStartOperand(peek().kind)) expected("';' after the instruction");
+      minusNames_ = ins.opcode == "vmad";
       commaList([&] { opScratch_.push_back(operand()); });
+      minusNames_ = false;
       if (!is(Tok::Semi)) expected("',' or ';' after the operand");
       moveInto(opScratch_, ins.operands);
     }
@@ -566,10 +568,32 @@ class Parser {
     const std::string_view s = spell(peek());
     if (s.size() == 2 && std::string_view("xyzwrgba").find(s[1]) != std::string_view::npos)
       o.name += spell(next());
+    else if (isVideoSelector(s))
+      o.selector = std::string(spell(next()));
+  }
+
+  // A video instruction's operand selector or mask (PTX ISA 9.0, "Video Instructions"):
+  // `.b0`..`.b3`, `.h0`, `.h1` (scalar), `.h10`-style (2-way) and `.b3210`-style (4-way).
+  // Kept apart from the name (Operand::selector): only the video lowering reads it.
+  static bool isVideoSelector(std::string_view s) {
+    if (s.size() < 3 || s[0] != '.' || (s[1] != 'b' && s[1] != 'h')) return false;
+    const char top = s[1] == 'b' ? '7' : '3';
+    if (s.size() - 2 > (s[1] == 'b' ? 4u : 2u)) return false;
+    for (char c : s.substr(2))
+      if (c < '0' || c > top) return false;
+    return true;
   }
 
   // A name (`%r1`, `!%p`, `sym+8`, `%tid.x`), a pair `p|q`, a sink `_`, or a literal.
   Operand atom() {
+    if (minusNames_ && is(Tok::Minus) && is(Tok::Ident, 1)) { // vmad's `-%r1.b0`
+      Operand o;
+      o.loc = loc(next());
+      name(o);
+      if (o.kind != Operand::Kind::Name) expected("a register after '-'");
+      o.minus = true;
+      return o;
+    }
     if (is(Tok::Int) || is(Tok::Float) || is(Tok::Minus)) return literal();
     Operand o;
     o.loc = loc(peek());
@@ -615,6 +639,7 @@ class Parser {
 
   Lexer lx_;
   Module mod_;
+  bool minusNames_ = false; // operands of a vmad: `-%r1` negates a register
   uint32_t lastEnd_ = 0;
   std::vector<Statement>* body_ = nullptr; // of the function being parsed
   bool direct_ = false;                     // statements go to *body_, not scratch_

@@ -203,7 +203,7 @@ Instr makeSubject(Opcode op, const ModSet& mods, unsigned pattern, const Concret
   for (size_t i = 0; i < doms.size(); ++i) {
     uint64_t v = i < x.srcs.size() ? x.srcs[i] : 0;
     switch (doms[i]) {
-    case Domain::Int: case Domain::Shift: case Domain::F32: case Domain::F64: case Domain::Half2: {
+    case Domain::Int: case Domain::Shift: case Domain::Count: case Domain::F32: case Domain::F64: case Domain::Half2: {
       Operand o = Operand::reg_(R(uint32_t(10 + i)));
       bool isFloat = doms[i] == Domain::F32 || doms[i] == Domain::F64 || doms[i] == Domain::Half2;
       if (info.is(INEG) && !isFloat) o.neg = (pattern >> i) & 1;

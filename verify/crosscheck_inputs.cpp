@@ -52,6 +52,9 @@ constexpr uint16_t kHalfLaneEdges[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0
                                        0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x3800, 0x3e00, 0x4100,
                                        0x6800, 0x6801, 0x3f80, 0x7f80, 0x7fc0, 0x7f7f, 0x0080, 0x007f};
 
+constexpr uint64_t kCountEdges[] = {0, 1, 2, 31, 32, 33, 0xffffffff /* -1 */, 0xfffffffe, 0xffffffe1 /* -31 */,
+                                    0xffffffe0, 0x7fffffff, 0x80000000, 0x100000001ull /* 1 with garbage above */};
+
 constexpr uint64_t kLutEdges[] = {0x00, 0xff, 0xf0, 0xcc, 0xaa, 0xc0, 0xfc, 0x3c, 0x96, 0xe8, 0x80, 0xfe};
 constexpr uint64_t kSmallImmEdges[] = {0, 1, 31, 32, 33, 63, 64, 65};
 constexpr uint64_t kPredEdges[] = {0, 1};
@@ -101,6 +104,7 @@ std::span<const uint64_t> edgeCases(Domain d) {
   switch (d) {
   case Domain::Int: case Domain::Address: case Domain::CBank: return kIntEdges;
   case Domain::Shift: return kShiftEdges;
+  case Domain::Count: return kCountEdges;
   case Domain::F32: return kF32Edges;
   case Domain::F64: return kF64Edges;
   case Domain::Lut: return kLutEdges;
@@ -116,6 +120,7 @@ uint64_t drawValue(Domain d, Rng& rng) {
   switch (d) {
   case Domain::Int: case Domain::Address: case Domain::CBank: return randomInt(rng);
   case Domain::Shift: return rng() % 2 ? rng() % 70 : randomInt(rng);
+  case Domain::Count: return rng() % 4 ? uint64_t(uint32_t(int32_t(rng() % 81) - 40)) : randomInt(rng);
   case Domain::F32: {
     uint64_t b = randomFloatBits(rng, false);
     return rng() % 4 == 0 ? b | (rng() << 32) : b; // garbage above the binary32 pattern

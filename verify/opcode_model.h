@@ -77,6 +77,7 @@ enum class Domain : uint8_t {
   None,    // no operand in this slot
   Int,     // any 64-bit container; edge cases 0, 1, -1, INT_MIN, INT_MAX (32 and 64 bits)
   Shift,   // shift amounts: 0, 1, 31, 32, 33, 63, 64, 65, huge, random
+  Count,   // small signed 32-bit counts and positions (-40..40), INT_MIN, INT_MAX, huge
   F32,     // binary32 patterns: +-0, +-inf, NaNs, denormals, ties, random
   F64,     // binary64 patterns likewise
   Half2,   // two binary16 or bfloat16 patterns in the low 32 bits (either format's edge cases, random)
@@ -131,6 +132,11 @@ std::optional<ModelOutputs> popc(ModelContext&);
 std::optional<ModelOutputs> brev(ModelContext&);
 std::optional<ModelOutputs> flo(ModelContext&);
 std::optional<ModelOutputs> idivRem(ModelContext&); // IDIV IREM
+std::optional<ModelOutputs> iaddc(ModelContext&); // verify/model_intops.cpp
+std::optional<ModelOutputs> idp(ModelContext&);
+std::optional<ModelOutputs> i2ip(ModelContext&);
+std::optional<ModelOutputs> bmsk(ModelContext&);
+std::optional<ModelOutputs> fns(ModelContext&);
 std::optional<ModelOutputs> fArith(ModelContext&); // FADD FMUL FFMA
 std::optional<ModelOutputs> dArith(ModelContext&); // DADD DMUL DFMA
 std::optional<ModelOutputs> fmnmx(ModelContext&);

@@ -229,6 +229,18 @@ const Case kBits[] = {
     // pos 40: nothing fits; b unchanged.
     {"bfi.b32 %r0, %r1, %r2, %r3, 8;", 0xff, 0x12345678, 40, 0x12345678u},
     {"bfi.b64 %rd9, %rd1, %rd2, 60, 8;", 0xff, 0, 0, 0, 0xf000000000000000ull},
+    // bfe.u64 and bfi.b64 with the length in a register (their 64-bit masks are shifts, not
+    // SGXT): 0xabcdef0123456789 from bit 4, 8 bits: 0x78; 2^63 from bit 60, length 200: 8;
+    // f = 0xff into 0 at bit 20 for 20 bits: 0xff << 20.
+    {"bfe.u64 %rd9, %rd1, %r2, %r3;", 0xabcdef0123456789ull, 4, 8, 0, 0x78},
+    {"bfe.u64 %rd9, %rd1, %r2, %r3;", 0x8000000000000000ull, 60, 200, 0, 8},
+    {"bfi.b64 %rd9, %rd1, %rd2, %r3, %r3;", 0xff, 0, 20, 0, 0xff00000},
+    // cnot: 1 for 0, else 0 (a 16-bit operand is its low 16 bits).
+    {"cnot.b32 %r0, %r1;", 0, 0, 0, 1},
+    {"cnot.b32 %r0, %r1;", 5, 0, 0, 0},
+    {"cvt.u16.u32 %h1, %r1; cnot.b16 %h0, %h1; cvt.u32.u16 %r0, %h0;", 0x10000, 0, 0, 1},
+    {"cnot.b64 %rd9, %rd1;", 0x100000000ull, 0, 0, 0, 0},
+    {"cnot.b64 %rd9, %rd1;", 0, 0, 0, 0, 1},
     // mul24.lo.u32: the low 24 bits of each (2 and 3): 6. mul24.hi.u32: 0xffffff^2 =
     // 0xfffffe000001, bits 47..16 = 0xfffffe00. mul24.lo.s32: 0xffffff is -1 as 24 bits: -2.
     {"mul24.lo.u32 %r0, %r1, %r2;", 0x01000002, 3, 0, 6},

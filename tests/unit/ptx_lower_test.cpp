@@ -187,8 +187,8 @@ TEST_P(OpaqueFamily, DefsAndUses) {
 // instruction has none (st, red, bar, prefetch, ...); vectors and p|q pairs
 // define every register in them; guards and addresses are uses.
 const Family kFamilies[] = {
-    {"DotProduct", "dp4a.u32.u32 %r1, %r2, %r3, %r4;", {"%r1"}, {"%r2", "%r3", "%r4"}},
-    {"DotProductImmediate", "dp2a.lo.u32.u32 %r1, %r2, 7, %r3;", {"%r1"}, {"%r2", "%r3"}},
+    {"PackFourBits", "cvt.pack.sat.u4.s32.b32 %r1, %r2, %r3, %r4;", {"%r1"}, {"%r2", "%r3", "%r4"}},
+    {"PackFourBitsImmediate", "cvt.pack.sat.s4.s32.b32 %r1, %r2, 7, %r3;", {"%r1"}, {"%r2", "%r3"}},
     {"Exp2Half", "ex2.approx.f16 %h1, %h2;", {"%h1"}, {"%h2"}},
     {"ReciprocalDouble", "rcp.approx.ftz.f64 %fd1, %fd2;", {"%fd1"}, {"%fd2"}},
     {"HalfFromInteger", "cvt.rn.f16.s32 %h1, %r1;", {"%h1"}, {"%r1"}},
@@ -210,14 +210,14 @@ const Family kFamilies[] = {
     // cp.async itself is native (LDGSTS); its ignore-src predicate form is not.
     {"AsyncCopy", "cp.async.ca.shared.global [%r1], [%rd1], 4, %p1;", {}, {"%r1", "%rd1", "%p1"}},
     {"Clock64", "mov.u64 %rd1, %clock64;", {"%rd1"}, {}},
-    {"SameRegisterTwice", "dp4a.u32.u32 %r1, %r1, %r1, %r1;", {"%r1"}, {"%r1"}},
+    {"SameRegisterTwice", "cvt.pack.sat.u4.s32.b32 %r1, %r1, %r1, %r1;", {"%r1"}, {"%r1"}},
 };
 
 INSTANTIATE_TEST_SUITE_P(Families, OpaqueFamily, testing::ValuesIn(kFamilies),
                          [](const testing::TestParamInfo<Family>& info) { return std::string(info.param.name); });
 
 TEST(OpaqueFamily, GuardIsAUse) {
-  Lowered l = lowerOne(kDecls, "@!%p3 dp4a.u32.u32 %r1, %r2, %r3, %r3;");
+  Lowered l = lowerOne(kDecls, "@!%p3 cvt.pack.sat.u4.s32.b32 %r1, %r2, %r3, %r3;");
   const ori::Instr& in = l.only();
   ASSERT_EQ(in.op, ori::Opcode::OPAQUE);
   ASSERT_TRUE(in.guard);
@@ -228,8 +228,8 @@ TEST(OpaqueFamily, GuardIsAUse) {
 }
 
 TEST(OpaqueFamily, TextKeepsPlaceholders) {
-  Lowered l = lowerOne(kDecls, "dp4a.u32.u32 %r1, %r2, %r2, 31;");
-  EXPECT_EQ(l.only().opaqueText, "dp4a.u32.u32 @d0, @u0, @u0, 31");
+  Lowered l = lowerOne(kDecls, "cvt.pack.sat.u4.s32.b32 %r1, %r2, %r2, 31;");
+  EXPECT_EQ(l.only().opaqueText, "cvt.pack.sat.u4.s32.b32 @d0, @u0, @u0, 31");
 }
 
 // ---- Errors ----

@@ -50,6 +50,49 @@ void expectBoth(verify::ModelEvaluator& model, const Case& c) {
   }
 }
 
+// The opcodes of PTX's carry chains, dot products, packs, masks and fns (ir/opcodes.def),
+// values worked by hand from the PTX ISA's definitions.
+TEST(Z3Model, IntegerExtended) {
+  verify::ModelEvaluator model;
+  const Case cases[] = {
+      // IADDC d, co, a, b, ci: {co, d} = a + b + ci; .SUB a + ~b + ci (P3 is ci, true here).
+      {Opcode::IADDC, {}, 0, in({0xffffffff, 1, 0}, {0, 0}), {0, 1}},              // carry out of 2^32
+      {Opcode::IADDC, {}, 0, in({0xfffffffe, 1, 1}, {0, 0}), {0, 1}},              // -2 + 1 + 1 carries
+      {Opcode::IADDC, {}, 0, in({5, 3, 0}, {0, 0}), {8, 0}},
+      {Opcode::IADDC, {Mod::SUB}, 0, in({5, 3, 1}, {0, 0}), {2, 1}},               // sub.cc: no borrow
+      {Opcode::IADDC, {Mod::SUB}, 0, in({3, 5, 1}, {0, 0}), {0xfffffffe, 0}},      // borrow: carry 0
+      {Opcode::IADDC, {Mod::SUB}, 0, in({7, 7, 0}, {0, 0}), {0xffffffff, 0}},      // subc, carry 0: 7 - 7 - 1
+      {Opcode::IADDC, {Mod::W64}, 0, in({~0ull, 0, 1}, {0, 0}), {0, 1}},           // 64-bit carry
+      // IDP: 0x80 * 0x80 twice + 1: unsigned 2 * 16384 + 1; signed (-128)(-128) * 2 + 1.
+      {Opcode::IDP, {Mod::A4, Mod::U8, Mod::B_U8}, 0, in({0x80800000, 0x80800000, 1}), {0x8001}},
+      {Opcode::IDP, {Mod::A4, Mod::S8, Mod::B_S8}, 0, in({0x80800000, 0x80800000, 1}), {0x8001}},
+      {Opcode::IDP, {Mod::A4, Mod::S8, Mod::B_U8}, 0, in({0x000000ff, 0x00000002, 0}), {0xfffffffe}}, // -1 * 2
+      // 2A.HI: a's halves (-1, 2) with b's bytes 2, 3 (3, -4 signed): -3 - 8 = -11.
+      {Opcode::IDP, {Mod::A2, Mod::HI, Mod::S16, Mod::B_S8}, 0, in({0x0002ffff, 0xfc030000, 0}), {0xfffffff5}},
+      {Opcode::IDP, {Mod::A2, Mod::LO, Mod::U16, Mod::B_U8}, 0, in({0x0002ffff, 0xfc030201, 5}), {0x10008}}, // 65535 * 1 + 2 * 2 + 5
+      // I2IP: a = 300, b = -5: u8 255 and 0 under c's low half; s16 300 and -5.
+      {Opcode::I2IP, {Mod::U8}, 0, in({300, 0xfffffffb, 0xabcd}), {0xabcdff00}},
+      {Opcode::I2IP, {Mod::S8}, 0, in({300, 0xfffffffb, 0}), {0x7ffb}},
+      {Opcode::I2IP, {Mod::S16}, 0, in({300, 0xfffffffb, 0}), {0x012cfffb}},
+      {Opcode::I2IP, {Mod::U16}, 0, in({0x80000000, 70000, 0}), {0x0000ffff}},
+      // BMSK: 3 bits from bit 4; a >= 32 without .W; width 0; a + b past 31.
+      {Opcode::BMSK, {}, 0, in({4, 3}), {0x70}},
+      {Opcode::BMSK, {}, 0, in({32, 3}), {0}},
+      {Opcode::BMSK, {Mod::W}, 0, in({33, 3}), {0xe}},                              // 33 & 31 = 1
+      {Opcode::BMSK, {}, 0, in({4, 0}), {0}},
+      {Opcode::BMSK, {}, 0, in({30, 5}), {0xc0000000}},
+      {Opcode::BMSK, {}, 0, in({0, 40}), {0xffffffff}},                             // b >= 32: up to bit 31
+      // FNS on 0b1011010: from bit 2 up, the 2nd set bit is 4; from 6 down, the 3rd is 3.
+      {Opcode::FNS, {}, 0, in({0x5a, 2, 2}), {4}},
+      {Opcode::FNS, {}, 0, in({0x5a, 6, 0xfffffffd}), {3}},
+      {Opcode::FNS, {}, 0, in({0x5a, 5, 0}), {0xffffffff}},                          // bit 5 clear
+      {Opcode::FNS, {}, 0, in({0x5a, 6, 0}), {6}},
+      {Opcode::FNS, {}, 0, in({0x5a, 0, 5}), {0xffffffff}},                          // only 4 set bits
+      {Opcode::FNS, {}, 0, in({0xffffffff, 40, 1}), {0xffffffff}},                   // base > 31
+  };
+  for (const Case& c : cases) expectBoth(model, c);
+}
+
 TEST(Z3Model, Integer) {
   verify::ModelEvaluator model;
   const Case cases[] = {
