@@ -32,6 +32,7 @@ enum class ModGroup : uint8_t {
   Dir, Addr, Lut, Part, Carry, Cmp, FType, Type, AtomOp, IRound, FRound, Ftz, Sat, BoolOp,
   Uniform, Div, CallKind, NoDec, BarOp, VoteOp, ShflOp, Scope, Volatile, Wrap, PrmtMode, ShiftAmt, FSrc, MufuOp,
   ReduxOp, BarRedOp, SurfDim, Vec, SurfMode, TexCoord, TexLod,
+  Relu, Oob, MnmxNaN, XorSign, SetBool, // floating point (issue 39)
 };
 
 std::string_view modText(Mod m);
