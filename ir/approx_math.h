@@ -172,7 +172,8 @@ typename O::F tanh(O& o, const typename O::F& x) {
   F t = ex2(o, o.mul(ax, o.c(float(2 / kLn2))));
   F large = o.sub(o.c(1.0f), o.div(o.c(2.0f), o.add(t, o.c(1.0f))));
   F r = o.select(o.lt(ax, o.c(0.55f)), small, o.select(negative, o.neg(large), large));
-  return o.select(o.isNaN(x), x, r);
+  // ±0 is itself (the polynomial's -0 * Q(0) + -0 would be +0: Q(0) = -1/3 is negative).
+  return o.select(o.any(o.isNaN(x), o.eq(x, o.c(0.0f))), x, r);
 }
 
 // The backend on host floats (the interpreter's), rounded to

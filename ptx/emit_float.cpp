@@ -109,6 +109,11 @@ bool FnEmitter::emitFloat(const Instr& in) {
     auto [type, bits] = intKind(in);
     std::string a = intSrc(in, 0, bits == 64 ? 64 : 32, true);
     if (in.has(Mod::F16) || in.has(Mod::BF16)) { // into a 16-bit temporary, zero-extended
+      if (bits == 8 && in.has(Mod::BF16)) { // ptxas takes only an 8-bit register for .bf16.u8/.s8
+        std::string b = temp(8);
+        emit(fmt::format("cvt.{}8.{}32 {}, {};", type[0], type[0], b, a));
+        a = b;
+      }
       std::string h = temp(16);
       emit(fmt::format("cvt.{}.{}.{} {}, {};", rounding(in), in.has(Mod::BF16) ? "bf16" : "f16", type, h, a));
       emit(fmt::format("cvt.u32.u16 {}, {};", intDst(in, 0, 32), h));
@@ -131,6 +136,13 @@ bool FnEmitter::emitFloat(const Instr& in) {
     std::string a = f64 ? f64Src(in, 0) : half ? halfSrc(in, 0) : f32Src(in, 0);
     if (in.has(Mod::BF16)) ctx.require(7, 8);
     // PTX's NaN results (0, or 1 << (width - 1) from .f64 or into 64 bits) are the interpreter's.
+    if (half && bits < 32) { // ptxas takes no wider destination than the type from a 16-bit float
+      unsigned tb = bits == 8 && in.has(Mod::BF16) ? 8 : 16; // .bf16 to 8 bits: exactly 8 bits
+      std::string t = temp(tb);
+      emit(fmt::format("cvt.{}.{}.{} {}, {};", rnd, type, src, t, a));
+      emit(fmt::format("cvt.{}32.{}{} {}, {};", type[0], type[0], tb, intDst(in, 0, 32), t));
+      return true;
+    }
     emit(fmt::format("cvt.{}{}.{}.{} {}, {};", rnd, ftz ? ".ftz" : "", type, src, intDst(in, 0, w), a));
     return true;
   }

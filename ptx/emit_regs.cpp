@@ -32,6 +32,7 @@ unsigned bitsOfType(const std::string& t) {
 std::string regDeclType(unsigned bits) {
   switch (bits) {
   case 1: return ".pred";
+  case 8: return ".b8";
   case 16: return ".b16";
   case 64: return ".b64";
   default: return ".b32";
