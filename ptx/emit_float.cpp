@@ -109,9 +109,9 @@ bool FnEmitter::emitFloat(const Instr& in) {
     auto [type, bits] = intKind(in);
     std::string a = intSrc(in, 0, bits == 64 ? 64 : 32, true);
     if (in.has(Mod::F16) || in.has(Mod::BF16)) { // into a 16-bit temporary, zero-extended
-      if (bits == 8 && in.has(Mod::BF16)) { // ptxas takes only an 8-bit register for .bf16.u8/.s8
-        std::string b = temp(8);
-        emit(fmt::format("cvt.{}8.{}32 {}, {};", type[0], type[0], b, a));
+      if (bits < 32 && in.has(Mod::BF16)) { // ptxas takes only a register of the type's width for .bf16
+        std::string b = temp(bits);
+        emit(fmt::format("cvt.{}{}.{}32 {}, {};", type[0], bits, type[0], b, a));
         a = b;
       }
       std::string h = temp(16);
@@ -137,7 +137,7 @@ bool FnEmitter::emitFloat(const Instr& in) {
     if (in.has(Mod::BF16)) ctx.require(7, 8);
     // PTX's NaN results (0, or 1 << (width - 1) from .f64 or into 64 bits) are the interpreter's.
     if (half && bits < 32) { // ptxas takes no wider destination than the type from a 16-bit float
-      unsigned tb = bits == 8 && in.has(Mod::BF16) ? 8 : 16; // .bf16 to 8 bits: exactly 8 bits
+      unsigned tb = in.has(Mod::BF16) ? bits : 16; // from .bf16: a register of the type's width
       std::string t = temp(tb);
       emit(fmt::format("cvt.{}.{}.{} {}, {};", rnd, type, src, t, a));
       emit(fmt::format("cvt.{}32.{}{} {}, {};", type[0], type[0], tb, intDst(in, 0, 32), t));

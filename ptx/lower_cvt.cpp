@@ -1,7 +1,9 @@
 // PTX -> Ori, one instruction: cvt, by the kinds of its two types (see
 // lowering.h). Integer to integer: truncation, sign and zero extension;
-// integer to float: I2F; float to integer: F2I; between float formats: F2F, and FRND for the
-// integer roundings (.rni .rzi .rmi .rpi) of a format to itself.
+// integer to float: I2F; float to integer: F2I (both with .f16/.bf16 too); between float
+// formats: F2F, and FRND for the integer roundings (.rni .rzi .rmi .rpi) of a format to
+// itself; the packing forms (.f16x2 .bf16x2 from two .f32, to and from .e4m3x2 .e5m2x2): F2FP;
+// .tf32: F2F.TF32.
 #include <fmt/format.h>
 
 #include "ptx/lowering.h"
