@@ -152,8 +152,13 @@ const std::vector<ModelEntry> kModelTable = {
      fixed<D::Half2, D::Half2, D::Half2>},
     {Opcode::HMNMX2, models::hmnmx2, {kHalfForms, kFtz, {{}, {Mod::NANMM}}, {{}, {Mod::XORSIGN}}},
      fixed<D::Half2, D::Half2, D::Pred>},
-    {Opcode::HSETP2, models::hsetp2, {kFloatCmps, kHalfForms, kFtz, kBoolOps}, fixed<D::Half2, D::Half2, D::Pred>},
-    {Opcode::HSET2, models::hsetp2, {kFloatCmps, kHalfForms, kFtz, {{}, {Mod::BFV}}, {{}, {Mod::XOR}}},
+    // The comparison and the bool operation are independent steps: every comparison with every
+    // format and .FTZ, and every bool operation with three comparisons that differ on NaN.
+    {Opcode::HSETP2, models::hsetp2, {kFloatCmps, kHalfForms, kFtz}, fixed<D::Half2, D::Half2, D::Pred>},
+    {Opcode::HSETP2, models::hsetp2, {{{Mod::LT}, {Mod::EQU}, {Mod::NUM}}, kHalfForms, {{Mod::AND}, {Mod::OR}, {Mod::XOR}}},
+     fixed<D::Half2, D::Half2, D::Pred>},
+    {Opcode::HSET2, models::hsetp2, {kFloatCmps, kHalfForms, {{}, {Mod::BFV}}}, fixed<D::Half2, D::Half2, D::Pred>},
+    {Opcode::HSET2, models::hsetp2, {{{Mod::LE}, {Mod::NEU}}, kHalfForms, kFtz, {{Mod::AND}, {Mod::OR}, {Mod::XOR}}, {{}, {Mod::BFV}}},
      fixed<D::Half2, D::Half2, D::Pred>},
     {Opcode::F2FP, models::f2fp,
      {{{Mod::F16, Mod::SRC_F32}, {Mod::BF16, Mod::SRC_F32}, {Mod::F16, Mod::SRC_F32, Mod::SATFINITE},
