@@ -61,8 +61,11 @@ bool FnEmitter::emitHalf(const Instr& in) {
     std::string a = f32Src(in, 0);
     if (*fn == Mod::TANH) { // no .ftz in PTX: flush the source and the result by adding -0.0
       ctx.require(7, 0);
-      std::string t = temp(32);
-      if (ftz) { emit(fmt::format("add.rn.ftz.f32 {}, {}, 0f80000000;", t, a)); a = t; }
+      if (ftz) {
+        std::string t = temp(32);
+        emit(fmt::format("add.rn.ftz.f32 {}, {}, 0f80000000;", t, a));
+        a = t;
+      }
       std::string d = ftz ? temp(32) : intDst(in, 0, 32);
       emit(fmt::format("tanh.approx.f32 {}, {};", d, a));
       if (ftz) emit(fmt::format("add.rn.ftz.f32 {}, {}, 0f80000000;", intDst(in, 0, 32), d));

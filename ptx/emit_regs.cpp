@@ -70,6 +70,7 @@ unsigned writeBits(const Instr& in, size_t d) {
   case Opcode::I2F: return in.has(Mod::F64) ? 64 : 32;
   case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DMNMX: return 64;
   case Opcode::F2F: case Opcode::FRND: case Opcode::FDIV: case Opcode::FSQRT: return in.has(Mod::F64) ? 64 : 32;
+  case Opcode::MUFU: return in.has(Mod::F64) || in.has(Mod::RCP64H) || in.has(Mod::RSQ64H) ? 64 : 32;
   case Opcode::S2R:
     if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::SReg &&
         (in.srcs[0].sreg == SpecialReg::SWINBASE || in.srcs[0].sreg == SpecialReg::LWINBASE ||
