@@ -114,9 +114,8 @@ bool FnEmitter::emitFloat(const Instr& in) {
         emit(fmt::format("cvt.{}{}.{}32 {}, {};", type[0], bits, type[0], b, a));
         a = b;
       }
-      std::string h = temp(16);
-      emit(fmt::format("cvt.{}.{}.{} {}, {};", rounding(in), in.has(Mod::BF16) ? "bf16" : "f16", type, h, a));
-      emit(fmt::format("cvt.u32.u16 {}, {};", intDst(in, 0, 32), h));
+      // A 16-bit result into a 16-bit register as it is (finishDsts zero-extends it into a wider one).
+      emit(fmt::format("cvt.{}.{}.{} {}, {};", rounding(in), in.has(Mod::BF16) ? "bf16" : "f16", type, intDst(in, 0, 16), a));
       if (in.has(Mod::BF16)) ctx.require(7, 8);
       return true;
     }
@@ -235,10 +234,9 @@ bool FnEmitter::emitFloat(const Instr& in) {
       if (ftz) fail(in.loc, fmt::format("{}: .FTZ applies to binary32 only (the interpreter refuses it)", printInstr(f, in)));
       auto r = in.mods.inGroup(ModGroup::IRound);
       std::string rnd = !r ? "rni" : *r == Mod::TRUNC ? "rzi" : *r == Mod::FLOOR ? "rmi" : "rpi";
-      std::string type = in.has(Mod::BF16) ? "bf16" : "f16", a = halfSrc(in, 0), h = temp(16);
+      std::string type = in.has(Mod::BF16) ? "bf16" : "f16", a = halfSrc(in, 0);
       if (in.has(Mod::BF16)) ctx.require(7, 8);
-      emit(fmt::format("cvt.{}.{}.{} {}, {};", rnd, type, type, h, a));
-      emit(fmt::format("cvt.u32.u16 {}, {};", intDst(in, 0, 32), h));
+      emit(fmt::format("cvt.{}.{}.{} {}, {};", rnd, type, type, intDst(in, 0, 16), a));
       return true;
     }
     if (f64 && ftz) fail(in.loc, fmt::format("{}: .FTZ applies to binary32 only (the interpreter refuses it)", printInstr(f, in)));
@@ -330,10 +328,8 @@ void FnEmitter::emitF2FSaturating(const Instr& in) {
                      intDst(in, 0, 32), a));
     return;
   }
-  std::string h = temp(16);
   emit(fmt::format("cvt.{}{}{}.{}.f32 {}, {};", rnd, relu ? ".relu" : "", satfinite ? ".satfinite" : "",
-                   *dm == Mod::BF16 ? "bf16" : "f16", h, a));
-  emit(fmt::format("cvt.u32.u16 {}, {};", intDst(in, 0, 32), h));
+                   *dm == Mod::BF16 ? "bf16" : "f16", intDst(in, 0, 16), a));
 }
 
 // Destination 0 and sources 0..n-1 are 16-bit registers or 16-bit immediates (no |..| or -):

@@ -48,9 +48,8 @@ bool FnEmitter::emitHalf(const Instr& in) {
       // ex2 .bf16 takes .ftz and needs it; .f16 has none; tanh none.
       if ((*fn != Mod::EX2 && *fn != Mod::TANH) || (ex2 ? ftz != bf : ftz))
         fail(in.loc, fmt::format("{}: no PTX form", printInstr(f, in)));
-      std::string type = bf ? "bf16" : "f16", a = halfSrc(in, 0), h = temp(16);
-      emit(fmt::format("{}.approx{}.{} {}, {};", ex2 ? "ex2" : "tanh", ftz ? ".ftz" : "", type, h, a));
-      emit(fmt::format("cvt.u32.u16 {}, {};", intDst(in, 0, 32), h));
+      std::string type = bf ? "bf16" : "f16", a = halfSrc(in, 0);
+      emit(fmt::format("{}.approx{}.{} {}, {};", ex2 ? "ex2" : "tanh", ftz ? ".ftz" : "", type, intDst(in, 0, 16), a));
       ctx.require(7, bf ? 8 : 0);
       return true;
     }
@@ -172,15 +171,14 @@ bool FnEmitter::emitHalf(const Instr& in) {
       if (rz || !satfinite || (*sm != Mod::SRC_F32 && *sm != Mod::SRC_F16)) bad();
       if (ctx.sm < 89) fail(in.loc, fmt::format("{}: PTX has the 8-bit formats from sm_89", printInstr(f, in)));
       ctx.require(ctx.sm < 90 ? 8 : 7, ctx.sm < 90 ? 1 : 8);
-      std::string type = *dm == Mod::E4M3 ? "e4m3x2" : "e5m2x2", h = temp(16);
+      std::string type = *dm == Mod::E4M3 ? "e4m3x2" : "e5m2x2";
       if (*sm == Mod::SRC_F32) {
         std::string a = f32Src(in, 0), b = f32Src(in, 1);
-        emit(fmt::format("cvt{}.{}.f32 {}, {}, {};", mods, type, h, a, b));
+        emit(fmt::format("cvt{}.{}.f32 {}, {}, {};", mods, type, intDst(in, 0, 16), a, b));
       } else {
         std::string a = intSrc(in, 0, 32, true);
-        emit(fmt::format("cvt{}.{}.f16x2 {}, {};", mods, type, h, a));
+        emit(fmt::format("cvt{}.{}.f16x2 {}, {};", mods, type, intDst(in, 0, 16), a));
       }
-      emit(fmt::format("cvt.u32.u16 {}, {};", intDst(in, 0, 32), h));
       return true;
     }
     if (*sm == Mod::SRC_E4M3 || *sm == Mod::SRC_E5M2) { // cvt.rn{.relu}.f16x2.e4m3x2 d, a16
