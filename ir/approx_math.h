@@ -1,4 +1,5 @@
-// MUFU.EX2, MUFU.LG2, MUFU.SIN and MUFU.COS (PTX ex2/lg2/sin/cos .approx.f32): one
+// MUFU.EX2, MUFU.LG2, MUFU.SIN, MUFU.COS and MUFU.TANH (PTX ex2/lg2/sin/cos/tanh .approx.f32,
+// and through binary32 the .f16/.bf16 ex2 and tanh): one
 // deterministic definition, written once over a backend of binary32 operations each
 // rounded to nearest even. The interpreter instantiates it with host floats
 // (interp/interp_float.cpp), the Z3 model with floating-point terms (verify/model_float.cpp),
