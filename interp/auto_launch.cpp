@@ -85,7 +85,8 @@ bool isFloatOp(Opcode op) {
   case Opcode::FADD: case Opcode::FMUL: case Opcode::FFMA: case Opcode::FSETP: case Opcode::FMNMX:
   case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DSETP: case Opcode::DMNMX:
   case Opcode::F2F: case Opcode::FRND: case Opcode::MUFU: case Opcode::FDIV: case Opcode::FSQRT:
-  case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: case Opcode::F2I:
+  case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: case Opcode::F2I: case Opcode::HMNMX2:
+  case Opcode::HSETP2: case Opcode::HSET2: case Opcode::F2FP:
     return true;
   default: return false;
   }

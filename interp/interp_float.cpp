@@ -1,6 +1,7 @@
 // Floating-point semantics of the interpreter: FADD/FMUL/FFMA/FMNMX/FSETP on
-// binary32, DADD/DMUL/DFMA/DSETP on binary64, and the I2F/F2I conversions
-// (docs/interpreter.md has the table this file implements).
+// binary32, DADD/DMUL/DFMA/DSETP on binary64, MUFU, FDIV/FSQRT and the packed
+// HADD2/HMUL2/HFMA2 (docs/interpreter.md has the table this file implements; conversions
+// are in interp_convert.cpp, the other packed-half opcodes in interp_half.cpp).
 //
 // Directed rounding (.RZ/.RM/.RP) switches the host's rounding mode with
 // fesetround around exactly one operation whose operands and result pass
@@ -17,24 +18,15 @@
 #include <limits>
 #include <optional>
 
+#include "interp/interp_float_impl.h"
 #include "ir/approx_math.h"
 #include "ir/float_format.h"
-#include "interp/interp_impl.h"
 
 namespace ori::interp_detail {
 namespace {
 
 __extension__ typedef __int128 I128;
 
-constexpr uint32_t kCanonicalNaN32 = 0x7fffffffu;            // CUDART_NAN_F (math_constants.h)
-constexpr uint64_t kCanonicalNaN64 = 0xfff8000000000000ull;  // CUDART_NAN
-constexpr uint64_t kCanonicalNaN16 = 0x7fff;                 // binary16 and bfloat16 (CUDART_NAN_FP16)
-
-float asF32(uint32_t b) { return std::bit_cast<float>(b); }
-double asF64(uint64_t b) { return std::bit_cast<double>(b); }
-
-// .FTZ: a denormal becomes a zero of the same sign.
-uint32_t flush32(uint32_t b) { return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b; }
 
 int hostRounding(const Instr& in) {
   auto r = modOf(in, ModGroup::FRound);
@@ -76,128 +68,52 @@ uint32_t finish32(float r, bool ftz, bool sat) {
   return b;
 }
 
-uint64_t finish64(double r) { return std::isnan(r) ? kCanonicalNaN64 : std::bit_cast<uint64_t>(r); }
-
-bool floatCompare(Mod cmp, double x, double y) {
-  bool un = std::isnan(x) || std::isnan(y);
-  switch (cmp) {
-  case Mod::F: return false;
-  case Mod::LT: return !un && x < y;
-  case Mod::EQ: return !un && x == y;
-  case Mod::LE: return !un && x <= y;
-  case Mod::GT: return !un && x > y;
-  case Mod::NE: return !un && x != y;
-  case Mod::GE: return !un && x >= y;
-  case Mod::NUM: return !un;
-  case Mod::NAN_: return un;
-  case Mod::LTU: return un || x < y;
-  case Mod::EQU: return un || x == y;
-  case Mod::LEU: return un || x <= y;
-  case Mod::GTU: return un || x > y;
-  case Mod::NEU: return un || x != y;
-  case Mod::GEU: return un || x >= y;
-  case Mod::T: return true;
-  default: unsupported(fmt::format("float comparison .{}", modText(cmp)));
-  }
-}
-
-struct IntKind {
-  unsigned bits = 32;
-  bool isSigned = true;
-};
-// The integer type of I2F's source or F2I's result; .S32 when absent.
-IntKind intKind(const Instr& in) {
-  auto t = modOf(in, ModGroup::Type);
-  switch (t.value_or(Mod::S32)) {
-  case Mod::U8: return {8, false};
-  case Mod::S8: return {8, true};
-  case Mod::U16: return {16, false};
-  case Mod::S16: return {16, true};
-  case Mod::U32: return {32, false};
-  case Mod::U64: return {64, false};
-  case Mod::S64: return {64, true};
-  case Mod::S32: return {32, true};
-  default: unsupported(fmt::format("integer type .{}", modText(*t)));
-  }
-}
-
-// x (exactly an integer of 64 bits or fewer) rounded to F as `round` says.
-template <typename F> F intToFloat(I128 x, Mod round) {
-  F r = x < 0 ? F(int64_t(x)) : F(uint64_t(x)); // the host rounds to nearest even
-  I128 rv = I128(r);                             // exact: |r| <= 2^64
-  constexpr F inf = std::numeric_limits<F>::infinity();
-  switch (round) {
-  case Mod::RZ:
-    if ((x >= 0 && rv > x) || (x < 0 && rv < x)) r = std::nextafter(r, F(0));
-    break;
-  case Mod::RM:
-    if (rv > x) r = std::nextafter(r, -inf);
-    break;
-  case Mod::RP:
-    if (rv < x) r = std::nextafter(r, inf);
-    break;
-  default: break;
-  }
-  return r;
-}
-
-// v rounded to an integer as `round` says (round to nearest even when
-// absent), NaN -> 0, saturated to the type's range (PTX cvt).
-uint64_t floatToInt(double v, std::optional<Mod> round, IntKind k) {
-  if (std::isnan(v)) return 0;
-  double r = !round ? std::nearbyint(v) // the host mode is round-to-nearest-even here
-             : *round == Mod::TRUNC ? std::trunc(v)
-             : *round == Mod::FLOOR ? std::floor(v)
-                                    : std::ceil(v);
-  if (k.isSigned) {
-    double lim = std::ldexp(1.0, int(k.bits) - 1);
-    int64_t x = r >= lim ? int64_t((uint64_t(1) << (k.bits - 1)) - 1)
-                : r < -lim ? int64_t(uint64_t(0) - (uint64_t(1) << (k.bits - 1)))
-                           : int64_t(r);
-    return maskTo(uint64_t(x), k.bits == 64 ? 64 : 32); // 8/16-bit results sign-extended to 32
-  }
-  double lim = std::ldexp(1.0, int(k.bits));
-  if (r >= lim) return maskTo(~uint64_t(0), k.bits);
-  if (!(r > 0)) return 0;
-  return uint64_t(r);
-}
 
 
-fp::Round fpRound(const Instr& in) {
-  switch (modOf(in, ModGroup::FRound).value_or(Mod::RN)) {
-  case Mod::RZ: return fp::Round::TowardZero;
-  case Mod::RM: return fp::Round::Down;
-  case Mod::RP: return fp::Round::Up;
-  default: return fp::Round::NearestEven;
-  }
-}
-
-// The formats F2F converts between; 64 bits is the host's double.
-struct FloatKind {
-  unsigned bits;
-  fp::Format format; // unused for 64 bits
-  uint64_t nan;
-};
-FloatKind floatKind(Mod m) {
-  switch (m) {
-  case Mod::F16: case Mod::SRC_F16: return {16, fp::kHalf, kCanonicalNaN16};
-  case Mod::BF16: case Mod::SRC_BF16: return {16, fp::kBFloat16, kCanonicalNaN16};
-  case Mod::F32: case Mod::SRC_F32: return {32, fp::kSingle, kCanonicalNaN32};
-  default: return {64, fp::kSingle, kCanonicalNaN64};
-  }
-}
-
-// PTX cvt.sat and the .SAT of the packed opcodes: clamp to [0, 1]; NaN and -0.0 give +0.0.
-double saturate(double v) { return !(v > 0) ? 0.0 : v > 1 ? 1.0 : v; }
+// The out-of-bounds NaN a tensor load fills with (PTX ISA 5.5.3.3 leaves its bits open; our
+// choice, docs/interpreter.md): HFMA2.OOB gives +0.0 for a lane where an operand is it.
+constexpr uint64_t kOobNaN16 = 0x7fff;
 
 // One binary16/bfloat16 lane of HADD2/HMUL2/HFMA2.
-uint64_t halfLane(Opcode op, fp::Format f, bool ftz, bool sat, uint64_t a, uint64_t b, uint64_t c) {
+uint64_t halfLane(const Instr& instr, fp::Format f, uint64_t a, uint64_t b, uint64_t c) {
+  Opcode op = instr.op;
+  bool ftz = instr.has(Mod::FTZ), sat = instr.has(Mod::SAT);
+  if (instr.has(Mod::OOB) && (a == kOobNaN16 || b == kOobNaN16 || c == kOobNaN16)) return 0;
   auto in = [&](uint64_t x) { return fp::decode(ftz ? fp::flush(x, f) : x, f); };
   double x = in(a), y = in(b);
   double r = op == Opcode::HADD2 ? fp::fmaToOdd(x, 1.0, y) : op == Opcode::HMUL2 ? x * y : fp::fmaToOdd(x, y, in(c));
   if (sat) r = saturate(r);
   uint64_t bits = fp::encode(r, f, fp::Round::NearestEven, kCanonicalNaN16);
+  if (ftz) bits = fp::flush(bits, f);
+  return instr.has(Mod::RELU) ? reluBits(bits, f, kCanonicalNaN16) : bits;
+}
+
+// MUFU.EX2/TANH on one binary16/bfloat16 value: the binary32 approximation of the exact
+// value, rounded to nearest even (within the PTX bounds, ISA 9.7.4.9/10); .FTZ flushes the
+// source and the result.
+uint64_t mufuHalf(Mod fn, fp::Format f, bool ftz, uint64_t a) {
+  approx::HostOps o;
+  float x = float(fp::decode(ftz ? fp::flush(a, f) : a, f)); // exact
+  float r = fn == Mod::EX2 ? approx::ex2(o, x) : approx::tanh(o, x);
+  uint64_t bits = fp::encode(r, f, fp::Round::NearestEven, kCanonicalNaN16);
   return ftz ? fp::flush(bits, f) : bits;
+}
+
+// The high word of `a` as a binary64 with the low word zero (PTX rcp/rsqrt.approx.ftz.f64 read
+// it in 1.11.20), flushed; the result rounded to 20 fraction bits in the high word, flushed.
+uint64_t mufu64H(Mod fn, uint64_t a) {
+  constexpr fp::Format k64H{11, 20};
+  double t = std::bit_cast<double>(a & 0xffffffff00000000ull);
+  if (std::isnan(t)) return 0x7fffffff00000000ull; // the ISA's canonical NaN for these
+  if (t != 0 && std::fabs(t) < 0x1p-1022) t = std::copysign(0.0, t);
+  volatile double vt = t;
+  double q;
+  if (fn == Mod::RCP64H) q = 1.0 / vt;
+  else { volatile double s = std::sqrt(double(vt)); q = 1.0 / s; }
+  if (std::isnan(q)) return 0x7fffffff00000000ull;
+  uint64_t h = fp::encode(q, k64H, fp::Round::NearestEven, 0x7fffffff);
+  h = fp::flush(h, k64H);
+  return h << 32;
 }
 
 } // namespace
@@ -251,14 +167,7 @@ bool Machine::execFloat(const Instr& in) {
     uint32_t a = readF32Bits(in, 0), b = readF32Bits(in, 1);
     if (ftz) { a = flush32(a); b = flush32(b); }
     bool takeMin = readPred(in, 2);
-    float x = asF32(a), y = asF32(b);
-    uint32_t r;
-    if (std::isnan(x) && std::isnan(y)) r = kCanonicalNaN32;
-    else if (std::isnan(x)) r = b;
-    else if (std::isnan(y)) r = a;
-    else if (x == y) r = takeMin ? a | b : a & b; // -0.0 < +0.0: min takes the sign bit, max drops it
-    else r = (x < y) == takeMin ? a : b;
-    writeInt(in, 0, r, 32);
+    writeInt(in, 0, minMaxBits(a, b, takeMin, in.has(Mod::NANMM), in.has(Mod::XORSIGN), fp::kSingle, kCanonicalNaN32), 32);
     return true;
   }
   case Opcode::FSETP: case Opcode::DSETP: {
@@ -280,30 +189,6 @@ bool Machine::execFloat(const Instr& in) {
     writePred(in, 1, combinePredicate(in, !r, c));
     return true;
   }
-  case Opcode::I2F: {
-    IntKind k = intKind(in);
-    uint64_t raw = readInt(in, 0, k.bits == 64 ? 64 : 32);
-    I128 x = k.isSigned ? I128(signExtend(raw, k.bits)) : I128(maskTo(raw, k.bits));
-    Mod round = modOf(in, ModGroup::FRound).value_or(Mod::RN);
-    if (in.has(Mod::F64)) writeInt(in, 0, std::bit_cast<uint64_t>(intToFloat<double>(x, round)), 64);
-    else writeInt(in, 0, std::bit_cast<uint32_t>(intToFloat<float>(x, round)), 32);
-    return true;
-  }
-  case Opcode::F2I: {
-    bool ftz = in.has(Mod::FTZ);
-    double v;
-    if (in.has(Mod::F64)) {
-      if (ftz) unsupported("F2I.F64.FTZ: .FTZ applies to binary32 sources only (PTX cvt)");
-      v = asF64(readF64Bits(in, 0));
-    } else {
-      uint32_t b = readF32Bits(in, 0);
-      v = asF32(ftz ? flush32(b) : b);
-    }
-    IntKind k = intKind(in);
-    writeInt(in, 0, floatToInt(v, modOf(in, ModGroup::IRound), k), k.bits == 64 ? 64 : 32);
-    return true;
-  }
-
   case Opcode::DMNMX: {
     uint64_t a = readF64Bits(in, 0), b = readF64Bits(in, 1);
     bool takeMin = readPred(in, 2);
@@ -317,49 +202,30 @@ bool Machine::execFloat(const Instr& in) {
     writeInt(in, 0, r, 64);
     return true;
   }
-  case Opcode::F2F: {
-    auto dm = modOf(in, ModGroup::FType), sm = modOf(in, ModGroup::FSrc);
-    if (!dm || !sm) malformed(fmt::format("F2F at line {} needs a destination (.F16 .BF16 .F32 .F64) and a source "
-                                          "format (.SRC_F16 ...)", in.loc.line));
-    FloatKind dk = floatKind(*dm), sk = floatKind(*sm);
-    bool ftz = in.has(Mod::FTZ);
-    double v;
-    if (sk.bits == 64) v = asF64(readF64Bits(in, 0));
-    else if (sk.bits == 32) {
-      uint32_t b = readF32Bits(in, 0);
-      v = asF32(ftz ? flush32(b) : b);
-    } else v = fp::decode(readHalfBits(in, 0, sk.format), sk.format);
-    if (in.has(Mod::SAT)) v = saturate(v);
-    if (dk.bits == 64) {
-      // Widening is exact; binary64 to binary64 is the value itself (canonical NaN).
-      writeInt(in, 0, finish64(v), 64);
-      return true;
-    }
-    uint64_t r = fp::encode(v, dk.format, fpRound(in), dk.nan);
-    if (ftz && dk.bits == 32) r = flush32(uint32_t(r));
-    writeInt(in, 0, r, 32); // a 16-bit result zero-extended in its register
-    return true;
-  }
-  case Opcode::FRND: {
-    Mod m = modOf(in, ModGroup::IRound).value_or(Mod::RN);
-    auto integral = [&](double v) {
-      return m == Mod::TRUNC ? std::trunc(v) : m == Mod::FLOOR ? std::floor(v) : m == Mod::CEIL ? std::ceil(v)
-                                                                               : std::nearbyint(v);
-    };
-    if (in.has(Mod::F64)) {
-      if (in.has(Mod::FTZ)) unsupported("FRND.F64.FTZ: .FTZ applies to binary32 only");
-      writeInt(in, 0, finish64(integral(asF64(readF64Bits(in, 0)))), 64);
-    } else {
-      uint32_t b = readF32Bits(in, 0);
-      if (in.has(Mod::FTZ)) b = flush32(b);
-      writeInt(in, 0, finish32(float(integral(asF32(b))), false, false), 32);
-    }
-    return true;
-  }
   case Opcode::MUFU: {
     auto fn = modOf(in, ModGroup::MufuOp);
     if (!fn) malformed(fmt::format("MUFU at line {} names no function (.RCP .RSQ .SQRT ...)", in.loc.line));
     bool ftz = in.has(Mod::FTZ);
+    auto width = modOf(in, ModGroup::FType);
+    if (*fn == Mod::RCP64H || *fn == Mod::RSQ64H) { // .FTZ or not: these always flush (PTX has only .ftz)
+      if (width) unsupported(fmt::format("MUFU.{}.{}", modText(*fn), modText(*width)));
+      writeInt(in, 0, mufu64H(*fn, readF64Bits(in, 0)), 64);
+      return true;
+    }
+    if (width == Mod::F64) { // rsqrt.approx.f64: RN(1/RN(sqrt a)) in binary64, subnormals kept
+      if (*fn != Mod::RSQ || ftz) unsupported(fmt::format("MUFU.{}.F64{}", modText(*fn), ftz ? ".FTZ" : ""));
+      volatile double x = asF64(readF64Bits(in, 0));
+      volatile double s = std::sqrt(double(x));
+      writeInt(in, 0, finish64(1.0 / s), 64);
+      return true;
+    }
+    if (width == Mod::F16 || width == Mod::BF16) {
+      fp::Format f = width == Mod::BF16 ? fp::kBFloat16 : fp::kHalf;
+      if (*fn != Mod::EX2 && *fn != Mod::TANH) unsupported(fmt::format("MUFU.{}.{}", modText(*fn), modText(*width)));
+      writeInt(in, 0, mufuHalf(*fn, f, ftz, readHalfBits(in, 0, f)), 32);
+      return true;
+    }
+    if (width) unsupported(fmt::format("MUFU.{}.{}", modText(*fn), modText(*width)));
     uint32_t b = readF32Bits(in, 0);
     float x = asF32(ftz ? flush32(b) : b);
     volatile float vx = x; // evaluated at run time, in binary32, rounded to nearest
@@ -371,6 +237,7 @@ bool Machine::execFloat(const Instr& in) {
     case Mod::EX2: { approx::HostOps o; r = approx::ex2(o, x); break; }
     case Mod::LG2: { approx::HostOps o; r = approx::lg2(o, x); break; }
     case Mod::SIN: case Mod::COS: { approx::HostOps o; r = approx::sinCos(o, x, *fn == Mod::COS); break; }
+    case Mod::TANH: { approx::HostOps o; r = approx::tanh(o, x); break; }
     default: unsupported(fmt::format("MUFU.{}", modText(*fn)));
     }
     writeInt(in, 0, finish32(r, ftz, false), 32);
@@ -397,17 +264,16 @@ bool Machine::execFloat(const Instr& in) {
   }
   case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: {
     fp::Format f = in.has(Mod::BF16) ? fp::kBFloat16 : fp::kHalf;
-    bool ftz = in.has(Mod::FTZ), sat = in.has(Mod::SAT);
     uint64_t a = readInt(in, 0, 32), b = readInt(in, 1, 32), c = in.op == Opcode::HFMA2 ? readInt(in, 2, 32) : 0;
     uint64_t r = 0;
     for (unsigned lane = 0; lane < 2; ++lane) {
       auto part = [&](uint64_t v) { return (v >> (16 * lane)) & 0xffff; };
-      r |= halfLane(in.op, f, ftz, sat, part(a), part(b), part(c)) << (16 * lane);
+      r |= halfLane(in, f, part(a), part(b), part(c)) << (16 * lane);
     }
     writeInt(in, 0, r, 32);
     return true;
   }
-  default: return false;
+  default: return execConvert(in) || execHalf(in);
   }
 }
 

@@ -252,6 +252,8 @@ public:
   bool execInteger(const Instr& in); // interp/interp_alu.cpp
   bool execIntegerMore(const Instr& in); // interp/interp_intops.cpp: IADDC IDP I2IP BMSK FNS
   bool execFloat(const Instr& in);   // interp/interp_float.cpp
+  bool execConvert(const Instr& in); // interp/interp_convert.cpp: I2F F2I F2F FRND F2FP
+  bool execHalf(const Instr& in);    // interp/interp_half.cpp: HMNMX2 HSETP2 HSET2
   bool execMemory(const Instr& in);  // interp/interp_mem.cpp
   bool execSurface(const Instr& in); // interp/interp_surface.cpp: SULD, SUST, TEX
   bool execTexture(const Instr& in); // TEX

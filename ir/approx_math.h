@@ -1,4 +1,5 @@
-// MUFU.EX2, MUFU.LG2, MUFU.SIN and MUFU.COS (PTX ex2/lg2/sin/cos .approx.f32): one
+// MUFU.EX2, MUFU.LG2, MUFU.SIN, MUFU.COS and MUFU.TANH (PTX ex2/lg2/sin/cos/tanh .approx.f32,
+// and through binary32 the .f16/.bf16 ex2 and tanh): one
 // deterministic definition, written once over a backend of binary32 operations each
 // rounded to nearest even. The interpreter instantiates it with host floats
 // (interp/interp_float.cpp), the Z3 model with floating-point terms (verify/model_float.cpp),
@@ -142,6 +143,38 @@ typename O::F sinCos(O& o, const typename O::F& x, bool cosine) {
   F r = cosine ? quadrant(c, o.neg(s), o.neg(c), s) : quadrant(s, c, o.neg(s), o.neg(c));
   if (!cosine) r = o.select(o.eq(x, o.c(0.0f)), x, r);
   return o.select(bad, o.c(std::numeric_limits<float>::quiet_NaN()), r);
+}
+
+// tanh x = x - x^3/3 + 2x^5/15 - ...: the odd Taylor coefficients (Bernoulli numbers) to
+// x^13, exact rationals rounded once to binary32. On |x| < 0.55 the next term is below 2^-21
+// relative.
+constexpr std::array<float, 7> tanhCoefficients() {
+  return {float(1.0), float(-1.0 / 3), float(2.0 / 15), float(-17.0 / 315), float(62.0 / 2835),
+          float(-1382.0 / 155925), float(21844.0 / 6081075)};
+}
+
+// The coefficients after the first (x^3, x^5, ...), for x + x^3 Q(x^2).
+constexpr std::array<float, 6> tanhCoefficientsTail() {
+  std::array<float, 6> c{};
+  for (size_t k = 0; k < c.size(); ++k) c[k] = tanhCoefficients()[k + 1];
+  return c;
+}
+
+// tanh x. NaN gives NaN, ±infinity ±1, ±0 ±0. |x| < 0.55: x * P(x^2) (a subnormal x comes
+// through as itself); otherwise 1 - 2/(e^(2|x|) + 1) with e^(2|x|) = ex2(2|x| log2 e), the sign
+// of x put back. Exact to about 2^-21 relative (PTX bound: 2^-11).
+template <class O>
+typename O::F tanh(O& o, const typename O::F& x) {
+  using F = typename O::F;
+  typename O::B negative = o.lt(x, o.c(0.0f));
+  F ax = o.select(negative, o.neg(x), x);
+  F x2 = o.mul(x, x);
+  F small = o.fma(o.mul(x2, x), horner(o, x2, tanhCoefficientsTail()), x);
+  F t = ex2(o, o.mul(ax, o.c(float(2 / kLn2))));
+  F large = o.sub(o.c(1.0f), o.div(o.c(2.0f), o.add(t, o.c(1.0f))));
+  F r = o.select(o.lt(ax, o.c(0.55f)), small, o.select(negative, o.neg(large), large));
+  // ±0 is itself (the polynomial's -0 * Q(0) + -0 would be +0: Q(0) = -1/3 is negative).
+  return o.select(o.any(o.isNaN(x), o.eq(x, o.c(0.0f))), x, r);
 }
 
 // The backend on host floats (the interpreter's), rounded to

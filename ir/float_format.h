@@ -8,21 +8,40 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace ori::fp {
 
 struct Format {
   int expBits, manBits;
+  // 0: IEEE 754 (the top exponent field is infinity and NaN). Otherwise the largest exponent of
+  // a finite value, the top field being finite too except for the one all-ones NaN pattern
+  // (OCP E4M3: no infinities).
+  int maxExp = 0;
   int bias() const { return (1 << (expBits - 1)) - 1; }
+  int emax() const { return maxExp ? maxExp : bias(); }
   uint64_t signBit() const { return uint64_t(1) << (expBits + manBits); }
   uint64_t expMask() const { return ((uint64_t(1) << expBits) - 1) << manBits; }
   uint64_t manMask() const { return (uint64_t(1) << manBits) - 1; }
 };
 inline constexpr Format kHalf{5, 10}, kBFloat16{8, 7}, kSingle{8, 23};
+// PTX ISA "Alternate Floating Point Data Formats": e4m3 (bias 7, the exponent field 15 finite,
+// S.1111.111 NaN, largest 448), e5m2 (IEEE-like, bias 15, largest 57344); tf32 (binary32's range
+// with 10 fraction bits).
+inline constexpr Format kE4M3{4, 3, 8}, kE5M2{5, 2}, kTF32{8, 10};
 
-enum class Round : uint8_t { NearestEven, TowardZero, Down, Up };
+// NearestAway: to nearest, ties away from zero (PTX .rna).
+enum class Round : uint8_t { NearestEven, TowardZero, Down, Up, NearestAway };
 
-inline bool isNaN(uint64_t b, Format f) { return (b & f.expMask()) == f.expMask() && (b & f.manMask()) != 0; }
+inline bool isNaN(uint64_t b, Format f) {
+  if (f.maxExp) return (b & (f.expMask() | f.manMask())) == (f.expMask() | f.manMask());
+  return (b & f.expMask()) == f.expMask() && (b & f.manMask()) != 0;
+}
+// The largest finite magnitude's bits.
+inline uint64_t maxFiniteBits(Format f) {
+  if (f.maxExp) return f.expMask() | (f.manMask() - 1);
+  return (f.expMask() - (uint64_t(1) << f.manBits)) | f.manMask();
+}
 inline bool isSubnormal(uint64_t b, Format f) { return (b & f.expMask()) == 0 && (b & f.manMask()) != 0; }
 // .FTZ: a subnormal becomes a zero of the same sign.
 inline uint64_t flush(uint64_t b, Format f) { return (b & f.expMask()) == 0 ? b & f.signBit() : b; }
@@ -32,7 +51,8 @@ inline double decode(uint64_t b, Format f) {
   bool neg = b & f.signBit();
   uint64_t e = (b & f.expMask()) >> f.manBits, m = b & f.manMask();
   double v;
-  if (e == (uint64_t(1) << f.expBits) - 1) v = m ? std::numeric_limits<double>::quiet_NaN() : INFINITY;
+  if (isNaN(b, f)) v = std::numeric_limits<double>::quiet_NaN();
+  else if (!f.maxExp && e == (uint64_t(1) << f.expBits) - 1) v = INFINITY;
   else if (e == 0) v = std::ldexp(double(m), 1 - f.bias() - f.manBits);
   else v = std::ldexp(double(m | (uint64_t(1) << f.manBits)), int(e) - f.bias() - f.manBits);
   return neg ? -v : v;
@@ -46,7 +66,7 @@ inline uint64_t encode(double v, Format f, Round r, uint64_t nan) {
   if (std::isinf(v)) return sign | f.expMask();
   double a = std::fabs(v);
   if (a == 0) return sign;
-  int emin = 1 - f.bias(), emax = f.bias();
+  int emin = 1 - f.bias(), emax = f.emax();
   int e = std::ilogb(a);
   if (e < emin) e = emin;
   double q = std::ldexp(1.0, e - f.manBits); // the spacing of f's values at a's binade
@@ -59,18 +79,41 @@ inline uint64_t encode(double v, Format f, Round r, uint64_t nan) {
   case Round::TowardZero: up = false; break;
   case Round::Down: up = neg && rest > 0; break;
   case Round::Up: up = !neg && rest > 0; break;
+  case Round::NearestAway: up = rest >= 0.5; break;
   }
   if (up) k += 1;
   // k * q, possibly one binade up (k = 2^(manBits+1)).
   double res = k * q;
   if (res >= std::ldexp(1.0, emax + 1)) { // overflow
-    bool toInf = r == Round::NearestEven || (r == Round::Up && !neg) || (r == Round::Down && neg);
+    bool toInf = r == Round::NearestEven || r == Round::NearestAway || (r == Round::Up && !neg) || (r == Round::Down && neg);
     return toInf ? sign | f.expMask() : sign | (f.expMask() - (uint64_t(1) << f.manBits)) | f.manMask();
   }
   if (res < std::ldexp(1.0, emin)) return sign | uint64_t(k); // subnormal (or 0): exponent field 0
   int re = std::ilogb(res);
   uint64_t m = uint64_t(std::ldexp(res, f.manBits - re)) & f.manMask();
   return sign | (uint64_t(re + f.bias()) << f.manBits) | m;
+}
+
+// PTX .satfinite then rounding (cvt): NaN gives `nan`; a magnitude at or past the largest
+// finite value gives that value with the sign (every rounding of it would reach or pass it);
+// otherwise `v` rounded. .relu first: a negative value (-0.0 too) is +0.0.
+inline uint64_t encodeSat(double v, Format f, Round r, uint64_t nan, bool satfinite, bool relu) {
+  if (std::isnan(v)) return nan;
+  if (relu && std::signbit(v)) return 0;
+  if (satfinite && std::fabs(v) >= decode(maxFiniteBits(f), f))
+    return (std::signbit(v) ? f.signBit() : 0) | maxFiniteBits(f);
+  return encode(v, f, r, nan);
+}
+
+// An integer of at most 64 bits (sign and magnitude) rounded once to format f: the magnitude
+// rounded to odd in double (53 bits, more than two beyond any format here), then to f.
+inline uint64_t encodeInt(bool negative, uint64_t magnitude, Format f, Round r, uint64_t nan) {
+  int shift = 0;
+  uint64_t m = magnitude;
+  bool sticky = false;
+  while (m >> 53) { sticky |= m & 1; m >>= 1; ++shift; }
+  double d = std::ldexp(double(m | uint64_t(sticky)), shift); // exact: 53 bits, the last one odd if inexact
+  return encode(negative ? -d : d, f, r, nan);
 }
 
 // a * b + c for values of a format at most 24 bits wide (binary16, bfloat16), rounded once:

@@ -33,6 +33,7 @@ enum class ModGroup : uint8_t {
   Uniform, Div, CallKind, NoDec, BarOp, VoteOp, ShflOp, Scope, Volatile, Wrap, PrmtMode, ShiftAmt, FSrc, MufuOp,
   ReduxOp, BarRedOp, SurfDim, Vec, SurfMode, TexCoord, TexLod, MmaShape, MmaA, MmaB, MmaCType, MmaALayout,
   MmaBLayout, MatShape, MatNum, IdpForm, BType,
+  Relu, Oob, MnmxNaN, XorSign, SetBool, // floating point (issue 39)
 };
 
 std::string_view modText(Mod m);

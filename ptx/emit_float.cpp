@@ -24,7 +24,7 @@ namespace {
 std::string rounding(const Instr& in) {
   auto r = in.mods.inGroup(ModGroup::FRound);
   if (!r || *r == Mod::RN) return "rn";
-  return *r == Mod::RZ ? "rz" : *r == Mod::RM ? "rm" : "rp";
+  return *r == Mod::RZ ? "rz" : *r == Mod::RM ? "rm" : *r == Mod::RP ? "rp" : "rna";
 }
 
 // The integer type of I2F's source or F2I's result (.S32 when absent).
@@ -75,6 +75,8 @@ bool FnEmitter::emitFloat(const Instr& in) {
   }
   case Opcode::FMNMX: {
     std::string ftz = in.has(Mod::FTZ) ? ".ftz" : "";
+    if (in.has(Mod::NANMM)) { ftz += ".NaN"; ctx.require(7, 0); }
+    if (in.has(Mod::XORSIGN)) { ftz += ".xorsign.abs"; ctx.require(7, 2); }
     std::string a = f32Src(in, 0), b = f32Src(in, 1);
     Pred p = predSrc(in, 2);
     if (p.isConst) {
@@ -104,32 +106,43 @@ bool FnEmitter::emitFloat(const Instr& in) {
     return true;
   }
   case Opcode::I2F: {
-    if (in.has(Mod::F16)) fail(in.loc, "I2F.F16 has no meaning in the interpreter");
     auto [type, bits] = intKind(in);
     std::string a = intSrc(in, 0, bits == 64 ? 64 : 32, true);
+    if (in.has(Mod::F16) || in.has(Mod::BF16)) { // into a 16-bit temporary, zero-extended
+      if (bits < 32 && in.has(Mod::BF16)) { // ptxas takes only a register of the type's width for .bf16
+        std::string b = temp(bits);
+        emit(fmt::format("cvt.{}{}.{}32 {}, {};", type[0], bits, type[0], b, a));
+        a = b;
+      }
+      // A 16-bit result into a 16-bit register as it is (finishDsts zero-extends it into a wider one).
+      emit(fmt::format("cvt.{}.{}.{} {}, {};", rounding(in), in.has(Mod::BF16) ? "bf16" : "f16", type, intDst(in, 0, 16), a));
+      if (in.has(Mod::BF16)) ctx.require(7, 8);
+      return true;
+    }
     bool f64 = in.has(Mod::F64);
     emit(fmt::format("cvt.{}.{}.{} {}, {};", rounding(in), f64 ? "f64" : "f32", type, intDst(in, 0, f64 ? 64 : 32), a));
     return true;
   }
   case Opcode::F2I: {
-    if (in.has(Mod::F16)) fail(in.loc, "F2I.F16 has no meaning in the interpreter");
-    bool f64 = in.has(Mod::F64), ftz = in.has(Mod::FTZ);
-    if (f64 && ftz) fail(in.loc, fmt::format("{}: .FTZ applies to binary32 sources only (the interpreter refuses it)", printInstr(f, in)));
+    bool f64 = in.has(Mod::F64), ftz = in.has(Mod::FTZ), half = in.has(Mod::F16) || in.has(Mod::BF16);
+    if ((f64 || half) && ftz)
+      fail(in.loc, fmt::format("{}: .FTZ applies to binary32 sources only (the interpreter refuses it)", printInstr(f, in)));
     auto [type, bits] = intKind(in);
     unsigned w = bits == 64 ? 64 : 32;
     auto r = in.mods.inGroup(ModGroup::IRound);
     std::string rnd = !r ? "rni" : *r == Mod::TRUNC ? "rzi" : *r == Mod::FLOOR ? "rmi" : "rpi";
-    std::string src = f64 ? "f64" : "f32";
-    std::string a = f64 ? f64Src(in, 0) : f32Src(in, 0);
-    std::string cvt = fmt::format("cvt.{}{}.{}.{}", rnd, ftz ? ".ftz" : "", type, src);
-    if (!f64 && bits != 64) {
-      emit(fmt::format("{} {}, {};", cvt, intDst(in, 0, w), a));
+    std::string src = f64 ? "f64" : in.has(Mod::F16) ? "f16" : in.has(Mod::BF16) ? "bf16" : "f32";
+    std::string a = f64 ? f64Src(in, 0) : half ? halfSrc(in, 0) : f32Src(in, 0);
+    if (in.has(Mod::BF16)) ctx.require(7, 8);
+    // PTX's NaN results (0, or 1 << (width - 1) from .f64 or into 64 bits) are the interpreter's.
+    if (half && bits < 32) { // ptxas takes no wider destination than the type from a 16-bit float
+      unsigned tb = in.has(Mod::BF16) ? bits : 16; // from .bf16: a register of the type's width
+      std::string t = temp(tb);
+      emit(fmt::format("cvt.{}.{}.{} {}, {};", rnd, type, src, t, a));
+      emit(fmt::format("cvt.{}32.{}{} {}, {};", type[0], type[0], tb, intDst(in, 0, 32), t));
       return true;
     }
-    std::string t = temp(w), p = temp(1);
-    emit(fmt::format("setp.nan.{} {}, {}, {};", src, p, a, a));
-    emit(fmt::format("{} {}, {};", cvt, t, a));
-    emit(fmt::format("selp.b{} {}, 0, {}, {};", w, intDst(in, 0, w), t, p));
+    emit(fmt::format("cvt.{}{}.{}.{} {}, {};", rnd, ftz ? ".ftz" : "", type, src, intDst(in, 0, w), a));
     return true;
   }
   case Opcode::DMNMX: {
@@ -158,6 +171,12 @@ bool FnEmitter::emitFloat(const Instr& in) {
       default: return {"f64", 64};
       }
     };
+    if (*dm == Mod::E4M3 || *dm == Mod::E5M2 || *sm == Mod::SRC_E4M3 || *sm == Mod::SRC_E5M2)
+      fail(in.loc, fmt::format("{}: F2F has no 8-bit formats (F2FP converts them)", printInstr(f, in)));
+    if (*dm == Mod::TF32 || in.has(Mod::RELU) || in.has(Mod::SATFINITE) || in.has(Mod::RNA)) {
+      emitF2FSaturating(in);
+      return true;
+    }
     auto [dt, dbits] = name(*dm);
     auto [st, sbits] = name(*sm);
     std::string a = sbits == 64 ? f64Src(in, 0) : sbits == 32 ? f32Src(in, 0) : halfSrc(in, 0);
@@ -193,7 +212,7 @@ bool FnEmitter::emitFloat(const Instr& in) {
     }
     // A rounding modifier only where the conversion can round (PTX rejects it on widening).
     bool narrows = dbits < sbits || (dbits == 16 && sbits == 16 && dt != st);
-    std::string mods = narrows ? "." + rounding(in) : "";
+    std::string mods = narrows ? fmt::format(".{}", rounding(in)) : "";
     if (in.has(Mod::FTZ) && (dbits == 32 || sbits == 32)) mods += ".ftz";
     if (in.has(Mod::SAT)) mods += ".sat";
     if (dbits == 64) {
@@ -211,6 +230,15 @@ bool FnEmitter::emitFloat(const Instr& in) {
   }
   case Opcode::FRND: {
     bool f64 = in.has(Mod::F64), ftz = in.has(Mod::FTZ);
+    if (in.has(Mod::F16) || in.has(Mod::BF16)) {
+      if (ftz) fail(in.loc, fmt::format("{}: .FTZ applies to binary32 only (the interpreter refuses it)", printInstr(f, in)));
+      auto r = in.mods.inGroup(ModGroup::IRound);
+      std::string rnd = !r ? "rni" : *r == Mod::TRUNC ? "rzi" : *r == Mod::FLOOR ? "rmi" : "rpi";
+      std::string type = in.has(Mod::BF16) ? "bf16" : "f16", a = halfSrc(in, 0);
+      if (in.has(Mod::BF16)) ctx.require(7, 8);
+      emit(fmt::format("cvt.{}.{}.{} {}, {};", rnd, type, type, intDst(in, 0, 16), a));
+      return true;
+    }
     if (f64 && ftz) fail(in.loc, fmt::format("{}: .FTZ applies to binary32 only (the interpreter refuses it)", printInstr(f, in)));
     auto r = in.mods.inGroup(ModGroup::IRound);
     std::string rnd = !r ? "rni" : *r == Mod::TRUNC ? "rzi" : *r == Mod::FLOOR ? "rmi" : "rpi";
@@ -242,32 +270,81 @@ bool FnEmitter::emitFloat(const Instr& in) {
     if (f64) emitCanonicalNaN64(in, d, temp(1));
     return true;
   }
-  case Opcode::MUFU: {
-    auto fn = in.mods.inGroup(ModGroup::MufuOp);
-    if (!fn) fail(in.loc, fmt::format("{}: MUFU names no function", printInstr(f, in)));
-    const char* name = *fn == Mod::RCP ? "rcp" : *fn == Mod::SQRT ? "sqrt" : *fn == Mod::RSQ ? "rsqrt"
-                     : *fn == Mod::EX2 ? "ex2" : *fn == Mod::LG2 ? "lg2" : *fn == Mod::SIN ? "sin" : "cos";
-    std::string a = f32Src(in, 0);
-    emit(fmt::format("{}.approx{}.f32 {}, {};", name, in.has(Mod::FTZ) ? ".ftz" : "", intDst(in, 0, 32), a));
-    return true;
-  }
   case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: {
     bool bf = in.has(Mod::BF16);
     if (bf && (in.has(Mod::FTZ) || in.has(Mod::SAT)))
       fail(in.loc, fmt::format("{}: PTX has no .ftz or .sat on .bf16x2 arithmetic", printInstr(f, in)));
-    std::string mods = fmt::format(".rn{}{}", in.has(Mod::FTZ) ? ".ftz" : "", in.has(Mod::SAT) ? ".sat" : "");
-    std::string type = bf ? "bf16x2" : "f16x2";
-    std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32, true);
+    if (in.has(Mod::OOB) && (in.has(Mod::FTZ) || in.has(Mod::SAT)))
+      fail(in.loc, fmt::format("{}: PTX has no .oob with .ftz or .sat", printInstr(f, in)));
+    // fma.rn{.ftz}{.sat}, fma.rn{.ftz}.relu, fma.rn.oob{.relu} (ISA 9.7.4.4).
+    std::string mods = fmt::format(".rn{}{}{}{}", in.has(Mod::FTZ) ? ".ftz" : "", in.has(Mod::OOB) ? ".oob" : "",
+                                   in.has(Mod::SAT) ? ".sat" : "", in.has(Mod::RELU) ? ".relu" : "");
+    if (in.has(Mod::RELU)) ctx.require(7, 0);
+    if (in.has(Mod::OOB)) ctx.require(8, 1);
+    if (bf) ctx.require(7, 8);
+    // On 16-bit registers (the lowering's scalar .f16/.bf16 forms) the scalar instruction: the
+    // upper lane is +0.0 in and out, so the low half is the whole result.
+    size_t n = in.op == Opcode::HFMA2 ? 3 : 2;
+    bool scalar = isScalarHalf(in, n);
+    unsigned w = scalar ? 16 : 32;
+    std::string type = std::string(bf ? "bf16" : "f16") + (scalar ? "" : "x2");
+    std::string a = intSrc(in, 0, w, true), b = intSrc(in, 1, w, true);
     if (in.op == Opcode::HFMA2) {
-      std::string c = intSrc(in, 2, 32, true);
-      emit(fmt::format("fma{}.{} {}, {}, {}, {};", mods, type, intDst(in, 0, 32), a, b, c));
+      std::string c = intSrc(in, 2, w, true);
+      emit(fmt::format("fma{}.{} {}, {}, {}, {};", mods, type, intDst(in, 0, w), a, b, c));
     }
     else
-      emit(fmt::format("{}{}.{} {}, {}, {};", in.op == Opcode::HADD2 ? "add" : "mul", mods, type, intDst(in, 0, 32), a, b));
+      emit(fmt::format("{}{}.{} {}, {}, {};", in.op == Opcode::HADD2 ? "add" : "mul", mods, type, intDst(in, 0, w), a, b));
     return true;
   }
-  default: return false;
+  default: return emitHalf(in);
   }
+}
+
+// F2F with .TF32, .RELU, .SATFINITE or .RNA: PTX cvt.rna{.satfinite}.tf32.f32,
+// cvt.{rn,rz}{.relu}{.satfinite}.{tf32,f16,bf16}.f32. ptxas 13.0 takes .satfinite on .rn/.rz
+// .tf32 only from sm_100: before, the source is first clamped to tf32's largest finite value
+// (min/max .NaN keep a NaN), which every rounding of a larger magnitude would reach or pass.
+void FnEmitter::emitF2FSaturating(const Instr& in) {
+  auto dm = in.mods.inGroup(ModGroup::FType);
+  bool relu = in.has(Mod::RELU), satfinite = in.has(Mod::SATFINITE), rna = in.has(Mod::RNA);
+  std::string rnd = rounding(in);
+  bool ok = in.has(Mod::SRC_F32) && !in.has(Mod::FTZ) && !in.has(Mod::SAT) && (rnd == "rn" || rnd == "rz" || rna) &&
+            (*dm == Mod::TF32 || *dm == Mod::F16 || *dm == Mod::BF16) && !(rna && (relu || *dm != Mod::TF32));
+  if (!ok) fail(in.loc, fmt::format("{}: no PTX cvt has this form", printInstr(f, in)));
+  std::string a = f32Src(in, 0);
+  ctx.require(7, 8);
+  if (satfinite) ctx.require(8, 1);
+  if (*dm == Mod::TF32) {
+    if (satfinite && !rna && ctx.sm < 100) {
+      if (ctx.sm < 80) fail(in.loc, fmt::format("{}: needs sm_80 (min/max.NaN)", printInstr(f, in)));
+      std::string t = temp(32);
+      emit(fmt::format("max.NaN.f32 {}, {}, 0fFF7FE000;", t, a));
+      emit(fmt::format("min.NaN.f32 {}, {}, 0f7F7FE000;", t, t));
+      a = t;
+      satfinite = false;
+    }
+    emit(fmt::format("cvt.{}{}{}.tf32.f32 {}, {};", rnd, relu ? ".relu" : "", satfinite ? ".satfinite" : "",
+                     intDst(in, 0, 32), a));
+    return;
+  }
+  emit(fmt::format("cvt.{}{}{}.{}.f32 {}, {};", rnd, relu ? ".relu" : "", satfinite ? ".satfinite" : "",
+                   *dm == Mod::BF16 ? "bf16" : "f16", intDst(in, 0, 16), a));
+}
+
+// Destination 0 and sources 0..n-1 are 16-bit registers or 16-bit immediates (no |..| or -):
+// a packed-half instruction on them can print as its scalar .f16/.bf16 form.
+bool FnEmitter::isScalarHalf(const Instr& in, size_t n) const {
+  const Operand& d = in.dsts.at(0);
+  if (d.kind != Operand::Kind::Reg || d.reg.isConst() || !d.reg.isGeneral() || regBits(d.reg) != 16) return false;
+  for (size_t i = 0; i < n && i < in.srcs.size(); ++i) {
+    const Operand& o = in.srcs[i];
+    if (o.neg || o.abs) return false;
+    if (o.kind == Operand::Kind::Imm ? (o.imm < 0 || o.imm > 0xffff)
+                                     : (o.kind != Operand::Kind::Reg || o.reg.isConst() || regBits(o.reg) != 16))
+      return false;
+  }
+  return true;
 }
 
 // binary64 result r into destination 0 with NaN made CUDART_NAN (as the interpreter's).

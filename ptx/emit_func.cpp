@@ -163,7 +163,7 @@ std::string FnEmitter::temp(unsigned bits) {
   size_t k = tempUsed_[bits]++;
   auto& names = tempNames_[bits];
   if (k >= names.size()) {
-    const char* tag = bits == 1 ? "p" : bits == 16 ? "h" : bits == 64 ? "d" : "r";
+    const char* tag = bits == 1 ? "p" : bits == 8 ? "b" : bits == 16 ? "h" : bits == 64 ? "d" : "r";
     names.push_back(uniqueName(fmt::format("%ori_t{}{}", tag, k)));
   }
   return names[k];

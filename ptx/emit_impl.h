@@ -123,6 +123,8 @@ public:
   std::string f64Src(const Instr& in, size_t i);
   std::string halfSrc(const Instr& in, size_t i); // emit_float.cpp
   void emitCanonicalNaN64(const Instr& in, const std::string& r, const std::string& p);
+  void emitF2FSaturating(const Instr& in); // emit_float.cpp: F2F .TF32 .RELU .SATFINITE .RNA
+  bool isScalarHalf(const Instr& in, size_t n) const; // emit_float.cpp
   struct Pred {
     bool isConst = false, value = false; // PT / !PT
     std::string name;
@@ -150,6 +152,7 @@ public:
   bool carryHolds(Reg p) const;
   bool emitPredicate(const Instr& in); // emit_alu.cpp (ISETP, PLOP3)
   bool emitFloat(const Instr& in);     // emit_float.cpp
+  bool emitHalf(const Instr& in);      // emit_half.cpp: MUFU, HMNMX2, HSETP2, HSET2, F2FP
   bool emitMemory(const Instr& in);    // emit_mem.cpp
   bool emitControl(const Instr& in);   // emit_mem.cpp
   bool emitWarp(const Instr& in);      // emit_warp.cpp (SHFL, MATCH, REDUX, BAR)

@@ -32,6 +32,7 @@ unsigned bitsOfType(const std::string& t) {
 std::string regDeclType(unsigned bits) {
   switch (bits) {
   case 1: return ".pred";
+  case 8: return ".b8";
   case 16: return ".b16";
   case 64: return ".b64";
   default: return ".b32";
@@ -69,6 +70,7 @@ unsigned writeBits(const Instr& in, size_t d) {
   case Opcode::I2F: return in.has(Mod::F64) ? 64 : 32;
   case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DMNMX: case Opcode::DMMA: return 64;
   case Opcode::F2F: case Opcode::FRND: case Opcode::FDIV: case Opcode::FSQRT: return in.has(Mod::F64) ? 64 : 32;
+  case Opcode::MUFU: return in.has(Mod::F64) || in.has(Mod::RCP64H) || in.has(Mod::RSQ64H) ? 64 : 32;
   case Opcode::S2R:
     if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::SReg &&
         (in.srcs[0].sreg == SpecialReg::SWINBASE || in.srcs[0].sreg == SpecialReg::LWINBASE ||

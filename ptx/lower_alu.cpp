@@ -126,6 +126,7 @@ namespace lowering {
 
 bool Lowering::run() {
   const std::string& op = pi.opcode;
+  if (std::optional<bool> r = halfPrecision()) return *r; // lower_half.cpp
   if (op == "mov") return mov();
   // lower_carry.cpp, lower_intops.cpp: extended precision, 64-bit .hi, .sat, packed 16-bit
   if (((op == "add" || op == "sub") && hasMod(pi, ".cc")) || op == "addc" || op == "subc") return carryArith();
@@ -251,6 +252,7 @@ bool Lowering::mov() {
 bool Lowering::packUnpack(PtxType t) {
   bool pack = ops[1].kind == Operand::Kind::Vector && ops[0].kind == Operand::Kind::Name;
   bool unpack = ops[0].kind == Operand::Kind::Vector && ops[1].kind == Operand::Kind::Name;
+  if (pack && t.bits == 16 && ops[1].elems.size() == 2) return packBytes(); // lower_cvt.cpp
   if ((t.bits != 32 && t.bits != 64) || (!pack && !unpack)) return false;
   const std::vector<Operand>& e = (pack ? ops[1] : ops[0]).elems;
   if (e.size() != 2 && e.size() != 4) return false;

@@ -1,7 +1,8 @@
 // PTX -> Ori, one instruction: floating-point arithmetic (see lowering.h).
 // add/sub/mul/fma/mad, min/max, neg/abs, copysign on .f32/.f64; div, rcp, sqrt and rsqrt
-// (IEEE forms as the pseudo-instructions FDIV/FSQRT, .approx as MUFU); add/sub/mul/fma on
-// .f16x2/.bf16x2 as HADD2/HMUL2/HFMA2.
+// (IEEE forms as the pseudo-instructions FDIV/FSQRT, .approx as MUFU, the binary64
+// approximations as MUFU.RCP64H/RSQ64H/RSQ.F64); add/sub/mul/fma on .f16x2/.bf16x2 as
+// HADD2/HMUL2/HFMA2 (the other half-precision forms: lower_half.cpp).
 #include <fmt/format.h>
 
 #include "ptx/lowering.h"
@@ -57,12 +58,15 @@ bool Lowering::floatMulMad() {
   return true;
 }
 
+// min/max{.ftz}{.NaN}{.xorsign.abs}.f32 (ISA 9.7.3.10/11): FMNMX (.NAN, .XORSIGN); .f64: DMNMX.
 bool Lowering::floatMinMax() {
   PtxType t = lastType(pi);
   need(3);
   OOp which = pi.opcode == "min" ? kPT : kNotPT;
-  onlyMods(pi, {".ftz"});
-  if (t.bits == 64 && !hasMod(pi, ".ftz")) {
+  onlyMods(pi, {".ftz", ".NaN", ".xorsign", ".abs"});
+  bool nan = hasMod(pi, ".NaN"), xorsign = hasMod(pi, ".xorsign");
+  if (xorsign != hasMod(pi, ".abs")) return false;
+  if (t.bits == 64 && !hasMod(pi, ".ftz") && !nan && !xorsign) {
     emit(make(Opcode::DMNMX, {}, {reg(dst(0))},
               {src(1, t, ori::K_REG | ori::K_FIMM), src(2, t, ori::K_REG | ori::K_FIMM), which}));
     return true;
@@ -71,6 +75,8 @@ bool Lowering::floatMinMax() {
   ori::Instr in = make(Opcode::FMNMX, {}, {reg(dst(0))},
                        {src(1, t, ori::K_REG | ori::K_FIMM), src(2, t, ori::K_REG | ori::K_FIMM), which});
   floatMods(in);
+  if (nan) in.mods.set(Mod::NANMM);
+  if (xorsign) in.mods.set(Mod::XORSIGN);
   emit(std::move(in));
   return true;
 }
@@ -146,7 +152,15 @@ bool Lowering::floatUnary() {
   bool ftz = hasMod(pi, ".ftz");
   const std::string& op = pi.opcode;
   if (hasMod(pi, ".approx")) {
-    // rcp.approx.ftz.f64, rsqrt.approx.f64 (MUFU.RCP64H) and ex2 on f16/bf16 are not modelled.
+    if (t.bits == 64 && t.kind == PtxType::Float) {
+      // rcp.approx.ftz.f64, rsqrt.approx.ftz.f64 (ISA 9.7.3.14/17): MUFU.RCP64H/RSQ64H on the
+      // high word; rsqrt.approx.f64 (9.7.3.16): MUFU.RSQ.F64.
+      if (op == "rcp" && ftz) emit(make(Opcode::MUFU, {Mod::RCP64H}, {reg(dst(0))}, {srcReg(1, t)}));
+      else if (op == "rsqrt") emit(make(Opcode::MUFU, {ftz ? Mod::RSQ64H : Mod::RSQ}, {reg(dst(0))}, {srcReg(1, t)}));
+      else return false;
+      if (!ftz) L.lastPendingMods().set(Mod::F64);
+      return true;
+    }
     if (t.bits != 32 || t.kind != PtxType::Float) return false;
     Mod fn = op == "rcp" ? Mod::RCP : op == "sqrt" ? Mod::SQRT : op == "rsqrt" ? Mod::RSQ
            : op == "ex2" ? Mod::EX2 : op == "lg2" ? Mod::LG2 : op == "sin" ? Mod::SIN : Mod::COS;
@@ -165,45 +179,21 @@ bool Lowering::floatUnary() {
   return true;
 }
 
-// copysign.f32 d, a, b: b's magnitude with a's sign, one LOP3 (d = (a & sign) | (b & ~sign)).
+// copysign.f32 d, a, b: b's magnitude with a's sign, one LOP3 (d = (a & sign) | (b & ~sign));
+// a literal operand is its bit pattern.
 bool Lowering::copysign() {
   PtxType t = lastType(pi);
   onlyMods(pi, {});
   need(3);
-  if (t.kind != PtxType::Float || (t.bits != 32 && t.bits != 64)) return false;
+  if (t.kind != PtxType::Float || t.bfloat || (t.bits != 32 && t.bits != 64)) return false;
   int64_t sign = t.bits == 32 ? 0x80000000ll : INT64_MIN;
   // LUT over (a, b, c = sign mask): (a & c) | (b & ~c) = 0xF0&0xAA | 0xCC&~0xAA = 0xA0 | 0x44 = 0xE4.
-  emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {srcReg(1, t), srcReg(2, t), imm(sign), imm(0xE4)}),
-       t.bits == 64);
+  emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {src(1, t), src(2, t), imm(sign), imm(0xE4)}), t.bits == 64);
   return true;
 }
 
-// add/sub/mul/fma on .f16x2 and .bf16x2 (rounded to nearest even; .ftz .sat on .f16x2):
-// HADD2, HMUL2, HFMA2 on both halves. sub negates the second source's halves first.
-bool Lowering::packedArith() {
-  PtxType t = lastType(pi);
-  onlyMods(pi, {".rn", ".ftz", ".sat"});
-  const std::string& op = pi.opcode;
-  bool fma = op == "fma";
-  need(fma ? 4 : 3);
-  if (t.bfloat && (hasMod(pi, ".ftz") || hasMod(pi, ".sat"))) return false;
-  PtxType bits32{PtxType::Bits, 32};
-  auto operand = [&](size_t i) { return src(i, bits32, ori::K_REG | ori::K_IMM); };
-  OOp a = operand(1), b = operand(2);
-  if (op == "sub") {
-    ori::Reg nb = L.newTemp(ori::RegFile::R, "b32");
-    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(nb)}, {b, imm(0x80008000), kRZ, imm(0x3C)})); // b ^ sign bits
-    b = reg(nb);
-  }
-  Opcode o = fma ? Opcode::HFMA2 : op == "mul" ? Opcode::HMUL2 : Opcode::HADD2;
-  std::vector<OOp> srcs{a, b};
-  if (fma) srcs.push_back(operand(3));
-  ori::Instr in = make(o, {}, {reg(dst(0))}, srcs);
-  if (t.bfloat) in.mods.set(Mod::BF16);
-  if (hasMod(pi, ".ftz")) in.mods.set(Mod::FTZ);
-  if (hasMod(pi, ".sat")) in.mods.set(Mod::SAT);
-  emit(std::move(in));
-  return true;
-}
+// add/sub/mul/fma on .f16x2 and .bf16x2: lower_half.cpp's halfArith (run() reaches it first
+// through halfPrecision(); this entry stays for the dispatch lines of add/mul/fma).
+bool Lowering::packedArith() { return halfArith(); }
 
 } // namespace ori::ptx::lowering

@@ -292,25 +292,28 @@ bool Lowering::bfe() {
   OOp pos = byteOperand(2), len = byteOperand(3);
   ori::Reg s = L.newTemp(ori::RegFile::R, w64 ? "b64" : "b32");
   emit(make(Opcode::SHR, {intTypeMod(t)}, {reg(s)}, {srcReg(1, t), pos}));
-  if (w64 && !isSigned) { // SGXT has no 64-bit zero-extending form: (s << k) >> k, k = 64 - min(len, 64)
-    OOp k;
-    if (len.kind == OOp::Kind::Imm) {
-      k = imm(64 - std::min<int64_t>(len.imm, 64));
-    } else {
-      ori::Reg l = temp32(), kr = temp32();
-      emit(make(Opcode::IMNMX, {Mod::U32}, {reg(l)}, {len, imm(64), kPT}));
-      emit(make(Opcode::IADD3, {}, {reg(kr)}, {reg(l, true), imm(64), kRZ}));
-      k = reg(kr);
-    }
-    ori::Reg u = L.newTemp(ori::RegFile::R, "b64");
-    emit(make(Opcode::SHL, {}, {reg(u)}, {reg(s), k}), true);
-    emit(make(Opcode::SHR, {Mod::U64}, {reg(dst(0))}, {reg(u), k}));
+  if (w64 && !isSigned) { // SGXT.U32 is 32-bit only (.U32 and .64 share a modifier group): mask
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {reg(s), reg(lowOnes64(len)), kRZ, imm(0xC0)}), true);
     return true;
   }
   ori::Instr x = make(Opcode::SGXT, {}, {reg(dst(0))}, {reg(s), len});
   if (!isSigned) x.mods.set(Mod::U32);
   emit(std::move(x), w64);
   return true;
+}
+
+// A 64-bit register of min(len, 64) low one bits (len an 8-bit count): all ones shifted right
+// by 64 - min(len, 64) (SHR by 64 gives 0).
+ori::Reg Lowering::lowOnes64(OOp len) {
+  ori::Reg l = temp32(), n = temp32();
+  ori::Reg ones = L.newTemp(ori::RegFile::R, "b64"), field = L.newTemp(ori::RegFile::R, "b64");
+  emit(make(Opcode::IMNMX, {Mod::U32}, {reg(l)}, {len, imm(64), kPT}));
+  OOp negL = reg(l);
+  negL.neg = true;
+  emit(make(Opcode::IADD3, {}, {reg(n)}, {negL, imm(64), kRZ}));
+  emit(make(Opcode::MOV, {}, {reg(ones)}, {imm(-1)}), true);
+  emit(make(Opcode::SHR, {Mod::U64}, {reg(field)}, {reg(ones), reg(n)}));
+  return field;
 }
 
 // bfi.type d, f, b, pos, len: b with bits pos..pos+len-1 (those below the
@@ -324,23 +327,16 @@ bool Lowering::bfi() {
   bool w64 = t.bits == 64;
   const char* ty = w64 ? "b64" : "b32";
   OOp pos = byteOperand(3), len = byteOperand(4);
-  ori::Reg ones = L.newTemp(ori::RegFile::R, ty), field = L.newTemp(ori::RegFile::R, ty);
-  ori::Reg mask = L.newTemp(ori::RegFile::R, ty), shifted = L.newTemp(ori::RegFile::R, ty);
-  emit(make(Opcode::MOV, {}, {reg(ones)}, {imm(w64 ? int64_t(-1) : int64_t(0xffffffff))}), w64);
-  if (w64) { // SGXT has no 64-bit zero-extending form: all ones >> (64 - min(len, 64))
-    OOp k;
-    if (len.kind == OOp::Kind::Imm) {
-      k = imm(64 - std::min<int64_t>(len.imm, 64));
-    } else {
-      ori::Reg l = temp32(), kr = temp32();
-      emit(make(Opcode::IMNMX, {Mod::U32}, {reg(l)}, {len, imm(64), kPT}));
-      emit(make(Opcode::IADD3, {}, {reg(kr)}, {reg(l, true), imm(64), kRZ}));
-      k = reg(kr);
-    }
-    emit(make(Opcode::SHR, {Mod::U64}, {reg(field)}, {reg(ones), k}));
+  ori::Reg field;
+  if (w64) {
+    field = lowOnes64(len); // SGXT.U32 is 32-bit only (.U32 and .64 share a modifier group)
   } else {
+    ori::Reg ones = L.newTemp(ori::RegFile::R, ty);
+    field = L.newTemp(ori::RegFile::R, ty);
+    emit(make(Opcode::MOV, {}, {reg(ones)}, {imm(0xffffffff)}));
     emit(make(Opcode::SGXT, {Mod::U32}, {reg(field)}, {reg(ones), len}));
   }
+  ori::Reg mask = L.newTemp(ori::RegFile::R, ty), shifted = L.newTemp(ori::RegFile::R, ty);
   emit(make(Opcode::SHL, {}, {reg(mask)}, {reg(field), pos}), w64);
   emit(make(Opcode::SHL, {}, {reg(shifted)}, {srcReg(1, t), pos}), w64);
   emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {reg(shifted), reg(mask), src(2, t), imm(0xE2)}), w64);

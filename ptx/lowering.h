@@ -126,6 +126,7 @@ struct Lowering {
   OOp byteOperand(size_t i);
   bool bfe();
   bool bfi();
+  ori::Reg lowOnes64(OOp len);
   bool mul24();
   // lower_carry.cpp: add.cc addc sub.cc subc mad.cc madc; mul.hi/mad.hi on 64 bits
   bool carryArith();
@@ -157,6 +158,16 @@ struct Lowering {
   bool floatUnary();    // rcp sqrt rsqrt ex2 lg2 sin cos
   bool copysign();
   bool packedArith();   // add sub mul fma on .f16x2/.bf16x2
+  // lower_half.cpp: .f16 .bf16 .f16x2 .bf16x2 and the other float forms of issue 39
+  std::optional<bool> halfPrecision(); // nullopt: not one of its instructions
+  OOp halfSrc(size_t i, PtxType t);
+  bool halfArith();
+  bool halfNegAbs();
+  bool halfMinMax();
+  bool halfCompare();
+  bool mufuHalf(); // ex2 and tanh .approx on 16-bit formats, tanh.approx.f32
+  bool testp();
+  bool packBytes(); // mov.b16 d, {a, b} of two 8-bit parts
   // lower_mem.cpp
   bool setp();
   // The comparison of setp/set with operands ops[first], ops[first+1] (and the predicate
@@ -169,6 +180,7 @@ struct Lowering {
   bool cvtFloatInt(PtxType dt, PtxType st);
   bool cvtFloatFloat(PtxType dt, PtxType st);
   bool cvtPackHalves(PtxType dt); // .f16x2/.bf16x2 from two .f32
+  bool cvtSmallFormats(); // the 8-bit formats (.e4m3x2 .e5m2x2) and .tf32
   bool cvta();
   bool load();
   bool store();

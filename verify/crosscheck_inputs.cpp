@@ -30,6 +30,10 @@ constexpr uint64_t kF32Edges[] = {
     0x4f800000, 0x4f7fffff, 0x5f000000, 0xdf000000, 0x5f800000, 0x5effffff, // 2^32, 2^63, 2^64
     0x4b800000, 0x4b800001, 0x437f0000, 0x43800000, 0xc3000000, 0xc3010000, // 2^24, 255, 256, -128, -129
     0x477fff00, 0x47800000, 0xc7000000, 0xc7000100, // 65535, 65536, -32768, -32769
+    0x477fe000, 0x477ff000, 0xc77ff000, 0x477fefff, // 65504 (binary16's largest), 65520 (its overflow tie)
+    0x43e00000, 0x43e80000, 0xc3e80001, 0x43f00000, // 448 (E4M3's largest), 464 (tie), 480
+    0x47600000, 0x47700000, 0x3c800000, 0x3b000000, // 57344 (E5M2's largest), 61440, 2^-6, 2^-9
+    0x3a800000, 0x3ac00000, 0x7f7f8000, 0x7f7fe000, // 2^-10 (E4M3 tie to 0), 3*2^-11, bfloat16/tf32 ties
     0xdeadbeef3f800000ull};              // 1.0 with garbage above
 
 constexpr uint64_t kF64Edges[] = {
@@ -48,9 +52,12 @@ constexpr uint64_t kF64Edges[] = {
 
 // Lanes of Half2: binary16 +-0, +-inf, NaNs, denormals, the smallest normal, the largest
 // finite, 1, 0.5, 1.5, 2.5, 2048 (ties start), 65504; bfloat16 1.0, its inf, NaN, max.
+// 0x7fff: the canonical NaN and HFMA2.OOB's out-of-bounds NaN. Byte pairs of E4M3/E5M2: 0x7e7f
+// (448, NaN), 0x7b7c (57344, infinity), 0x0108 (subnormal, smallest normal), 0x80ff.
 constexpr uint16_t kHalfLaneEdges[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe00, 0x0001, 0x8001,
                                        0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x3800, 0x3e00, 0x4100,
-                                       0x6800, 0x6801, 0x3f80, 0x7f80, 0x7fc0, 0x7f7f, 0x0080, 0x007f};
+                                       0x6800, 0x6801, 0x3f80, 0x7f80, 0x7fc0, 0x7f7f, 0x0080, 0x007f,
+                                       0x7fff, 0xffff, 0x5f00, 0x5f80, 0x7b00, 0x7b80, 0x7e7f, 0x7b7c, 0x0108, 0x80ff};
 
 constexpr uint64_t kCountEdges[] = {0, 1, 2, 31, 32, 33, 0xffffffff /* -1 */, 0xfffffffe, 0xffffffe1 /* -31 */,
                                     0xffffffe0, 0x7fffffff, 0x80000000, 0x100000001ull /* 1 with garbage above */};

@@ -65,11 +65,20 @@ Axis atomOps() {
 }
 
 template <Domain... Ds> std::vector<Domain> fixed(const ModSet&) { return {Ds...}; }
-std::vector<Domain> f2iSources(const ModSet& m) { return {m.test(Mod::F64) ? D::F64 : D::F32}; }
 std::vector<Domain> f2fSources(const ModSet& m) {
   return {m.test(Mod::SRC_F64) ? D::F64 : m.test(Mod::SRC_F32) ? D::F32 : D::Half2};
 }
 std::vector<Domain> byWidth1(const ModSet& m) { return {m.test(Mod::F64) ? D::F64 : D::F32}; }
+// A float source by the FType modifier: binary64, a 16-bit format (in Half2's low lane), else binary32.
+std::vector<Domain> byFType(const ModSet& m) {
+  return {m.test(Mod::F64) || m.test(Mod::RCP64H) || m.test(Mod::RSQ64H) ? D::F64
+          : m.test(Mod::F16) || m.test(Mod::BF16)                          ? D::Half2
+                                                                            : D::F32};
+}
+std::vector<Domain> f2fpSources(const ModSet& m) {
+  if (m.test(Mod::SRC_F32)) return {D::F32, D::F32};
+  return {D::Half2};
+}
 std::vector<Domain> byWidth2(const ModSet& m) { return {m.test(Mod::F64) ? D::F64 : D::F32, m.test(Mod::F64) ? D::F64 : D::F32}; }
 const Axis kFloatFormats = {{Mod::F16}, {Mod::BF16}, {Mod::F32}, {Mod::F64}};
 const Axis kFloatSources = {{Mod::SRC_F16}, {Mod::SRC_BF16}, {Mod::SRC_F32}, {Mod::SRC_F64}};
@@ -140,20 +149,51 @@ const std::vector<ModelEntry> kModelTable = {
     {Opcode::DADD, models::dArith, {kRounding}, fixed<D::F64, D::F64>},
     {Opcode::DMUL, models::dArith, {kRounding}, fixed<D::F64, D::F64>},
     {Opcode::DFMA, models::dArith, {kRounding}, fixed<D::F64, D::F64, D::F64>},
-    {Opcode::FMNMX, models::fmnmx, {kFtz}, fixed<D::F32, D::F32, D::Pred>},
-    {Opcode::I2F, models::i2f, {kConvTypes, {{}, {Mod::F32}, {Mod::F64}}, kRounding}, fixed<D::Int>},
+    {Opcode::FMNMX, models::fmnmx, {kFtz, {{}, {Mod::NANMM}}, {{}, {Mod::XORSIGN}}}, fixed<D::F32, D::F32, D::Pred>},
+    {Opcode::I2F, models::i2f, {kConvTypes, {{}, {Mod::F32}, {Mod::F64}, {Mod::F16}, {Mod::BF16}}, kRounding}, fixed<D::Int>},
     {Opcode::F2I, models::f2i,
-     {kConvTypes, {{}, {Mod::FTZ}, {Mod::F64}}, {{}, {Mod::TRUNC}, {Mod::FLOOR}, {Mod::CEIL}}}, f2iSources},
+     {kConvTypes, {{}, {Mod::FTZ}, {Mod::F64}, {Mod::F16}, {Mod::BF16}}, {{}, {Mod::TRUNC}, {Mod::FLOOR}, {Mod::CEIL}}},
+     byFType},
     {Opcode::VOTE, models::vote, {{{Mod::ALL}, {Mod::ANY}, {Mod::EQ_V}}}, fixed<D::Pred>},
     {Opcode::DMNMX, models::dmnmx, {{{}}}, fixed<D::F64, D::F64, D::Pred>},
     {Opcode::F2F, models::f2f, {kFloatFormats, kFloatSources, kRounding, kFtz, {{}, {Mod::SAT}}}, f2fSources},
-    {Opcode::FRND, models::frnd, {{{}, {Mod::FTZ}, {Mod::F64}}, {{}, {Mod::TRUNC}, {Mod::FLOOR}, {Mod::CEIL}}}, byWidth1},
-    {Opcode::MUFU, models::mufu, {{{Mod::RCP}, {Mod::RSQ}, {Mod::SQRT}, {Mod::EX2}, {Mod::LG2}, {Mod::SIN}, {Mod::COS}}, kFtz}, fixed<D::F32>},
+    // PTX cvt.{rn,rz,rna}{.relu}{.satfinite} to .tf32/.f16/.bf16 from .f32 (a second row of F2F).
+    {Opcode::F2F, models::f2f,
+     {{{Mod::TF32, Mod::SRC_F32}, {Mod::F16, Mod::SRC_F32}, {Mod::BF16, Mod::SRC_F32}, {Mod::F16, Mod::SRC_F64}},
+      {{}, {Mod::RZ}, {Mod::RNA}}, {{}, {Mod::RELU}}, {{}, {Mod::SATFINITE}}},
+     f2fSources},
+    {Opcode::FRND, models::frnd,
+     {{{}, {Mod::FTZ}, {Mod::F64}, {Mod::F16}, {Mod::BF16}}, {{}, {Mod::TRUNC}, {Mod::FLOOR}, {Mod::CEIL}}}, byFType},
+    {Opcode::MUFU, models::mufu,
+     {{{Mod::RCP}, {Mod::RSQ}, {Mod::SQRT}, {Mod::EX2}, {Mod::LG2}, {Mod::SIN}, {Mod::COS}, {Mod::TANH},
+       {Mod::EX2, Mod::F16}, {Mod::EX2, Mod::BF16}, {Mod::TANH, Mod::F16}, {Mod::TANH, Mod::BF16}, {Mod::RCP64H},
+       {Mod::RSQ64H}},
+      kFtz},
+     byFType},
+    {Opcode::MUFU, models::mufu, {{{Mod::RSQ, Mod::F64}}}, byFType}, // rsqrt.approx.f64: no .FTZ form
     {Opcode::FDIV, models::fdivSqrt, {kRounding, {{}, {Mod::FTZ}, {Mod::F64}}}, byWidth2},
     {Opcode::FSQRT, models::fdivSqrt, {kRounding, {{}, {Mod::FTZ}, {Mod::F64}}}, byWidth1},
     {Opcode::HADD2, models::half2, {kHalfForms, kFtz, {{}, {Mod::SAT}}}, fixed<D::Half2, D::Half2>},
     {Opcode::HMUL2, models::half2, {kHalfForms, kFtz, {{}, {Mod::SAT}}}, fixed<D::Half2, D::Half2>},
-    {Opcode::HFMA2, models::half2, {kHalfForms, kFtz, {{}, {Mod::SAT}}}, fixed<D::Half2, D::Half2, D::Half2>},
+    {Opcode::HFMA2, models::half2, {kHalfForms, kFtz, {{}, {Mod::SAT}, {Mod::RELU}}, {{}, {Mod::OOB}}},
+     fixed<D::Half2, D::Half2, D::Half2>},
+    {Opcode::HMNMX2, models::hmnmx2, {kHalfForms, kFtz, {{}, {Mod::NANMM}}, {{}, {Mod::XORSIGN}}},
+     fixed<D::Half2, D::Half2, D::Pred>},
+    // The comparison and the bool operation are independent steps: every comparison with every
+    // format and .FTZ, and every bool operation with three comparisons that differ on NaN.
+    {Opcode::HSETP2, models::hsetp2, {kFloatCmps, kHalfForms, kFtz}, fixed<D::Half2, D::Half2, D::Pred>},
+    {Opcode::HSETP2, models::hsetp2, {{{Mod::LT}, {Mod::EQU}, {Mod::NUM}}, kHalfForms, {{Mod::AND}, {Mod::OR}, {Mod::XOR}}},
+     fixed<D::Half2, D::Half2, D::Pred>},
+    {Opcode::HSET2, models::hsetp2, {kFloatCmps, kHalfForms, {{}, {Mod::BFV}}}, fixed<D::Half2, D::Half2, D::Pred>},
+    {Opcode::HSET2, models::hsetp2, {{{Mod::LE}, {Mod::NEU}}, kHalfForms, kFtz, {{Mod::AND}, {Mod::OR}, {Mod::XOR}}, {{}, {Mod::BFV}}},
+     fixed<D::Half2, D::Half2, D::Pred>},
+    {Opcode::F2FP, models::f2fp,
+     {{{Mod::F16, Mod::SRC_F32}, {Mod::BF16, Mod::SRC_F32}, {Mod::F16, Mod::SRC_F32, Mod::SATFINITE},
+       {Mod::BF16, Mod::SRC_F32, Mod::SATFINITE}, {Mod::E4M3, Mod::SRC_F32, Mod::SATFINITE},
+       {Mod::E5M2, Mod::SRC_F32, Mod::SATFINITE}, {Mod::E4M3, Mod::SRC_F16, Mod::SATFINITE},
+       {Mod::E5M2, Mod::SRC_F16, Mod::SATFINITE}, {Mod::F16, Mod::SRC_E4M3}, {Mod::F16, Mod::SRC_E5M2}},
+      {{}, {Mod::RZ}}, {{}, {Mod::RELU}}},
+     f2fpSources},
     {Opcode::LD, models::load, {kAccess}, fixed<D::Address>},
     {Opcode::LDG, models::load, {{{Mod::E}}, kAccess}, fixed<D::Address>},
     {Opcode::LDS, models::load, {kAccess}, fixed<D::Address>},

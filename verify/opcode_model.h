@@ -150,6 +150,9 @@ std::optional<ModelOutputs> frnd(ModelContext&);
 std::optional<ModelOutputs> mufu(ModelContext&);
 std::optional<ModelOutputs> fdivSqrt(ModelContext&); // FDIV FSQRT
 std::optional<ModelOutputs> half2(ModelContext&);    // HADD2 HMUL2 HFMA2
+std::optional<ModelOutputs> hmnmx2(ModelContext&);
+std::optional<ModelOutputs> hsetp2(ModelContext&);   // HSETP2 HSET2
+std::optional<ModelOutputs> f2fp(ModelContext&);
 std::optional<ModelOutputs> load(ModelContext&);   // LD LDG LDS LDL LDC
 std::optional<ModelOutputs> store(ModelContext&);  // ST STG STS STL
 std::optional<ModelOutputs> atomic(ModelContext&); // ATOM RED

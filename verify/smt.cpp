@@ -61,6 +61,7 @@ z3::expr Smt::rm(Rounding r) {
   case Rounding::TowardZero: return z3::expr(ctx_, Z3_mk_fpa_rtz(ctx_));
   case Rounding::Down: return z3::expr(ctx_, Z3_mk_fpa_rtn(ctx_));
   case Rounding::Up: return z3::expr(ctx_, Z3_mk_fpa_rtp(ctx_));
+  case Rounding::NearestAway: return z3::expr(ctx_, Z3_mk_fpa_rna(ctx_));
   }
   throw std::invalid_argument("bad rounding direction");
 }
@@ -85,6 +86,9 @@ z3::expr Smt::fpToUnsigned(const z3::expr& x, unsigned width) {
 }
 z3::expr Smt::intToFp(Rounding r, const z3::expr& v, bool isSigned, unsigned width) {
   z3::sort s = floatSort(width);
+  return z3::expr(ctx_, isSigned ? Z3_mk_fpa_to_fp_signed(ctx_, rm(r), v, s) : Z3_mk_fpa_to_fp_unsigned(ctx_, rm(r), v, s));
+}
+z3::expr Smt::intToFp(Rounding r, const z3::expr& v, bool isSigned, const z3::sort& s) {
   return z3::expr(ctx_, isSigned ? Z3_mk_fpa_to_fp_signed(ctx_, rm(r), v, s) : Z3_mk_fpa_to_fp_unsigned(ctx_, rm(r), v, s));
 }
 z3::expr Smt::fpLt(const z3::expr& a, const z3::expr& b) { return z3::expr(ctx_, Z3_mk_fpa_lt(ctx_, a, b)); }

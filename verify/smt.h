@@ -15,7 +15,7 @@
 namespace ori::verify {
 
 // IEEE rounding directions (PTX .rn .rz .rm .rp).
-enum class Rounding : uint8_t { NearestEven, TowardZero, Down, Up };
+enum class Rounding : uint8_t { NearestEven, TowardZero, Down, Up, NearestAway };
 
 // A term shown in a counterexample, with the name it is printed under.
 using Shown = std::vector<std::pair<std::string, z3::expr>>;
@@ -77,6 +77,7 @@ public:
   z3::expr fpToUnsigned(const z3::expr& x, unsigned width);
   // A signed or unsigned bit-vector rounded to a float of `width` bits.
   z3::expr intToFp(Rounding r, const z3::expr& bv, bool isSigned, unsigned width);
+  z3::expr intToFp(Rounding r, const z3::expr& bv, bool isSigned, const z3::sort& to);
   z3::expr fpLt(const z3::expr& a, const z3::expr& b);
   z3::expr fpEq(const z3::expr& a, const z3::expr& b);
 

@@ -154,8 +154,8 @@ bool readsF64(const Instr &in) {
   case Opcode::DSETP:
   case Opcode::DMNMX:
     return true;
-  default:
-    return in.has(Mod::F64);
+  default: // MUFU.RCP64H/RSQ64H read a binary64 too (its high word)
+    return in.has(Mod::F64) || in.has(Mod::RCP64H) || in.has(Mod::RSQ64H);
   }
 }
 

@@ -1,4 +1,4 @@
-// The MUFU.EX2/LG2/SIN/COS definition of ir/approx_math.h, on host floats (the
+// The MUFU.EX2/LG2/SIN/COS/TANH definition of ir/approx_math.h, on host floats (the
 // interpreter's backend), against the exact functions (libm in binary64, whose error is far
 // below the bounds checked here) on dense samples: the bounds are the PTX ISA's for the
 // .approx instructions (ex2: 2 ulp; lg2: 2^-22 absolute on [1/2, 2], 2 ulp elsewhere;
@@ -94,6 +94,41 @@ TEST(ApproxMath, SpecialValues) {
   EXPECT_EQ(ori::approx::sinCos(o, 0.0f, true), 1.0f);
   EXPECT_TRUE(std::isnan(ori::approx::sinCos(o, kInf, false)));
   EXPECT_TRUE(std::isnan(ori::approx::sinCos(o, -kInf, true)));
+}
+
+// tanh.approx.f32 (ISA 9.7.3.22): relative error at most 2^-11 over the whole range; the
+// definition is well inside it. Samples: every magnitude from subnormals to 2^7 (past ~9.01
+// the result is 1), both signs.
+TEST(ApproxMath, TanhMeetsThePtxBound) {
+  HostOps o;
+  std::mt19937 rng(10);
+  double worst = 0;
+  for (int i = 0; i < 400000; ++i) {
+    float x = std::bit_cast<float>(uint32_t(rng() % 0x43000000u)); // 0 .. 128
+    if (i % 3 == 0) x = std::uniform_real_distribution<float>(0.0f, 3.0f)(rng);
+    if (i % 2) x = -x;
+    double exact = std::tanh(double(x));
+    if (exact == 0) continue;
+    worst = std::max(worst, std::fabs(double(ori::approx::tanh(o, x)) - exact) / std::fabs(exact));
+  }
+  EXPECT_LE(worst, 0x1p-11);
+  EXPECT_LE(worst, 0x1p-20); // the definition's own accuracy (docs/interpreter.md)
+  EXPECT_GT(worst, 0.0);
+}
+
+TEST(ApproxMath, TanhSpecialValues) {
+  HostOps o;
+  // ISA 9.7.3.22's table: -inf -> -1, -0 -> -0, +0 -> +0, +inf -> 1, NaN -> NaN; subnormals
+  // pass through.
+  EXPECT_EQ(ori::approx::tanh(o, -INFINITY), -1.0f);
+  EXPECT_EQ(ori::approx::tanh(o, INFINITY), 1.0f);
+  EXPECT_EQ(std::bit_cast<uint32_t>(ori::approx::tanh(o, -0.0f)), 0x80000000u);
+  EXPECT_EQ(std::bit_cast<uint32_t>(ori::approx::tanh(o, 0.0f)), 0u);
+  EXPECT_TRUE(std::isnan(ori::approx::tanh(o, NAN)));
+  EXPECT_EQ(ori::approx::tanh(o, 0x1p-140f), 0x1p-140f);
+  EXPECT_EQ(ori::approx::tanh(o, -0x1p-126f), -0x1p-126f);
+  EXPECT_EQ(ori::approx::tanh(o, 20.0f), 1.0f);
+  EXPECT_EQ(ori::approx::tanh(o, -100.0f), -1.0f);
 }
 
 // Every power of two in range is exact: 2^n for integral n, and lg2 of 2^n is n.

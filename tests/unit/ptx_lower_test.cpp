@@ -192,6 +192,11 @@ const Family kFamilies[] = {
     {"Exp2Half", "ex2.approx.f16 %h1, %h2;", {"%h1"}, {"%h2"}},
     {"ReciprocalDouble", "rcp.approx.ftz.f64 %fd1, %fd2;", {"%fd1"}, {"%fd2"}},
     {"HalfFromInteger", "cvt.rn.f16.s32 %h1, %r1;", {"%h1"}, {"%r1"}},
+    // FP6/FP4/UE8M0 conversions and .rs rounding: ptxas 13.0 has them from sm_100 only.
+    {"Fp6Pack", "cvt.rn.satfinite.e2m3x2.f32 %h1, %f1, %f2;", {"%h1"}, {"%f1", "%f2"}},
+    {"Ue8m0Pack", "cvt.rz.satfinite.ue8m0x2.f32 %h1, %f1, %f2;", {"%h1"}, {"%f1", "%f2"}},
+    {"StochasticFp8", "cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f3, %f4}, %r2;", {"%r1"},
+     {"%f1", "%f2", "%f3", "%f4", "%r2"}},
     {"TextureVector", "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];", {"%f1", "%f2", "%f3", "%f4"}, {"%f5", "%f6"}},
     {"SharedAtomic", "atom.shared.add.u32 %r1, [%r2], %r3;", {"%r1"}, {"%r2", "%r3"}},
     {"FloatAtomic", "atom.global.add.f32 %f1, [%rd1], %f2;", {"%f1"}, {"%rd1", "%f2"}},
@@ -205,7 +210,7 @@ const Family kFamilies[] = {
     {"LoadMatrix", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%r3];", {"%r1", "%r2"}, {"%r3"}},
     {"MatrixMultiply", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e2m3.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f5, %f6, %f7, %f8};",
      {"%f1", "%f2", "%f3", "%f4"}, {"%r1", "%r2", "%r3", "%f5", "%f6", "%f7", "%f8"}},
-    {"HalfPairCompare", "setp.lt.f16x2 %p1|%p2, %r1, %r2;", {"%p1", "%p2"}, {"%r1", "%r2"}},
+    {"ThreeInputMin", "min.f32 %f1, %f2, %f3, %f4;", {"%f1"}, {"%f2", "%f3", "%f4"}}, // sm_100
     {"WarpReduceFloat", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1;", {"%f1"}, {"%f2"}},
     // cp.async itself is native (LDGSTS); its ignore-src predicate form is not.
     {"AsyncCopy", "cp.async.ca.shared.global [%r1], [%rd1], 4, %p1;", {}, {"%r1", "%rd1", "%p1"}},
