@@ -127,6 +127,7 @@ size_t dstCount(Opcode op, const ModSet& mods) {
   for (const OperandSlot& s : info.dsts) n += s.optional ? 0 : 1;
   if (op == Opcode::BAR && mods.test(Mod::RED)) n = info.dsts.size();
   if (op == Opcode::SULD) n = mods.test(Mod::V4) ? 4 : mods.test(Mod::V2) ? 2 : 1;
+  if ((op == Opcode::ATOM || op == Opcode::ATOMG || op == Opcode::ATOMS) && mods.test(Mod::W128)) n = 2;
   return n;
 }
 

@@ -996,6 +996,36 @@ bool immediateFits(const Instr& in, size_t k, int64_t v) {
   return bits == 64 || (bits == 8 ? v >= 0 && v <= 0xFF : v >= INT32_MIN && v <= int64_t(UINT32_MAX));
 }
 
+namespace {
+// The operand counts of the memory instructions that their slots cannot say: .HINT adds a
+// cache-policy source; an atomic's values are one source each (two with .128), CAS has two.
+std::optional<ShapeProblem> checkMemoryShape(const Instr& in) {
+  const size_t hint = in.has(Mod::HINT) ? 1 : 0;
+  const std::string_view name = in.info().name;
+  auto want = [&](size_t n, std::string_view what) -> std::optional<ShapeProblem> {
+    if (in.srcs.size() == n) return std::nullopt;
+    return ShapeProblem{SIZE_MAX, fmt::format("{} takes {}{}", name, what, hint ? " and a cache policy" : "")};
+  };
+  switch (in.op) {
+  case Opcode::LD: case Opcode::LDG: return want(1 + hint, "an address");
+  case Opcode::ST: case Opcode::STG: return want(2 + hint, "an address and a value");
+  case Opcode::ATOM: case Opcode::ATOMG: case Opcode::ATOMS: case Opcode::RED: case Opcode::REDG: {
+    const bool wide = in.has(Mod::W128), cas = in.has(Mod::CAS);
+    if (wide && !cas && !in.has(Mod::EXCH)) return ShapeProblem{SIZE_MAX, fmt::format("{}.128 is .CAS or .EXCH", name)};
+    if (in.has(Mod::U16) && !cas) return ShapeProblem{SIZE_MAX, fmt::format("{}.U16 is .CAS only", name)};
+    if (cas && hint) return ShapeProblem{SIZE_MAX, fmt::format("{}.CAS takes no cache policy", name)};
+    const size_t values = (wide ? 2 : 1) * (cas ? 2 : 1);
+    return want(1 + values + hint, wide ? (cas ? "an address and two 128-bit values (low, high)" : "an address and a 128-bit value (low, high)")
+                                        : cas ? "an address and two values" : "an address and a value");
+  }
+  case Opcode::LDGSTS:
+    if (hint && in.srcs.size() < 3) return ShapeProblem{SIZE_MAX, "LDGSTS.HINT takes its cache policy last"};
+    return std::nullopt;
+  default: return std::nullopt;
+  }
+}
+} // namespace
+
 std::optional<ShapeProblem> checkShape(const Instr& in) {
   auto isPred = [](const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isPredicate(); };
   if (in.op == Opcode::REDUX) {
@@ -1033,6 +1063,7 @@ std::optional<ShapeProblem> checkShape(const Instr& in) {
                                                       dims > 1 ? "s" : "", elems, elems > 1 ? "s" : "")};
     return std::nullopt;
   }
+  if (std::optional<ShapeProblem> p = checkMemoryShape(in)) return p;
   if (in.op != Opcode::BAR) return std::nullopt;
   size_t nd = in.dsts.size();
   int ops = in.has(Mod::POPC) + in.has(Mod::AND) + in.has(Mod::OR);
