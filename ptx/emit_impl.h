@@ -145,6 +145,14 @@ public:
   bool emitPredicate(const Instr& in); // emit_alu.cpp (ISETP, PLOP3)
   bool emitFloat(const Instr& in);     // emit_float.cpp
   bool emitMemory(const Instr& in);    // emit_mem.cpp
+  bool emitAtomic(const Instr& in);    // emit_atomic.cpp: ATOM ATOMG ATOMS RED REDG
+  bool emitMemorySystem(const Instr& in); // emit_atomic.cpp: MEMBAR FENCE NANOSLEEP CCTL QSPC CREATEPOLICY, the stack
+  // PTX's qualifiers of a memory access (emit_atomic.cpp): ".relaxed.gpu", ".mmio.relaxed.sys"
+  // ..., and ".cg", ".nc", ".L1::evict_last", ".L2::cache_hint", ".L2::128B" ...; the cache
+  // policy operand ", %rd" of a .HINT access ("" without).
+  std::string orderQualifiers(const Instr& in);
+  std::string cacheQualifiers(const Instr& in);
+  std::string policySrc(const Instr& in);
   bool emitControl(const Instr& in);   // emit_mem.cpp
   bool emitWarp(const Instr& in);      // emit_warp.cpp (SHFL, MATCH, REDUX, BAR)
   void emitCall(const Instr& in);      // emit_call.cpp

@@ -155,6 +155,12 @@ bool Lowering::run() {
   if (op == "ld" || op == "ldu") return load();
   if (op == "st") return store();
   if (op == "atom" || op == "red") return atomic();
+  if (op == "membar" || op == "fence") return fence();
+  if (op == "nanosleep") return nanosleep();
+  if (op == "prefetch" || op == "prefetchu" || op == "applypriority" || op == "discard") return cacheControl();
+  if (op == "isspacep") return isspacep();
+  if (op == "createpolicy") return createpolicy();
+  if (op == "alloca" || op == "stacksave" || op == "stackrestore") return stack();
   if (op == "suld" || op == "sust") return surface();
   if (op == "tex") return texture();
   if (op == "cp") return asyncCopy();

@@ -53,6 +53,7 @@ public:
   // Instructions of one PTX instruction are collected and committed only when
   // the whole lowering succeeds.
   void emit(ori::Instr in);               // with the current guard and location
+  const std::optional<ori::Operand>& guard() const { return guard_; } // the current instruction's
   ori::ModSet& lastPendingMods() { return pending_.back().mods; }
   void branchTo(const std::string& label, SrcLoc loc); // the next BRA emitted targets it
   uint32_t jumpTable(const std::string& name, SrcLoc loc); // index of a .branchtargets table

@@ -86,6 +86,7 @@ enum class Domain : uint8_t {
   Address, // a memory operand (the value is the memory word)
   CBank,   // a constant-bank operand (the value is the memory word)
   Special, // a special register (S2R; the value comes from the thread)
+  Window,  // a generic address: the edges of the shared, local and constant windows, random
 };
 
 // One modifier axis: its alternatives, each a list of modifiers (possibly
@@ -141,7 +142,10 @@ std::optional<ModelOutputs> fdivSqrt(ModelContext&); // FDIV FSQRT
 std::optional<ModelOutputs> half2(ModelContext&);    // HADD2 HMUL2 HFMA2
 std::optional<ModelOutputs> load(ModelContext&);   // LD LDG LDS LDL LDC
 std::optional<ModelOutputs> store(ModelContext&);  // ST STG STS STL
-std::optional<ModelOutputs> atomic(ModelContext&); // ATOM RED
+std::optional<ModelOutputs> atomic(ModelContext&); // ATOM ATOMG ATOMS RED REDG
+std::optional<ModelOutputs> noEffect(ModelContext&); // MEMBAR FENCE NANOSLEEP CCTL
+std::optional<ModelOutputs> qspc(ModelContext&);
+std::optional<ModelOutputs> createpolicy(ModelContext&);
 } // namespace models
 
 // ISETP/FSETP/DSETP: p = r BOOL c, q = !r BOOL c (BOOL .AND when absent).
