@@ -987,7 +987,8 @@ std::optional<Reg> parseRegisterName(std::string_view text) {
 unsigned immediateBits(const Instr& in, size_t k) {
   if ((in.op == Opcode::LOP3 && k == 3) || (in.op == Opcode::PLOP3 && k >= 3)) return 8;
   bool wide = in.has(Mod::W64) || in.has(Mod::U64) || in.has(Mod::S64) ||
-              (in.op == Opcode::IMAD && in.has(Mod::WIDE) && k == 2) || in.op == Opcode::I2F;
+              (in.op == Opcode::IMAD && in.has(Mod::WIDE) && k == 2) || in.op == Opcode::I2F ||
+              (isAtomic(in.op) && atomicBytes(in.mods) >= 8); // .64 .S64 .F64 .128 values
   return wide ? 64 : 32;
 }
 

@@ -125,12 +125,19 @@ bool FnEmitter::emitAtomic(const Instr& in) {
                                        in.has(Mod::HINT) ? ".L2::cache_hint" : "", name);
   if (in.has(Mod::HINT)) ctx.require(7, 4);
   const unsigned vbits = bytes == 2 ? 16 : bits;
-  std::string x = intSrc(in, 1, vbits);
+  // A value source: float atomics take float literals (0f/0d) or registers, never integers.
+  auto value = [&](size_t i) {
+    const Operand& o = in.srcs.at(i);
+    if (ftype && o.kind == Operand::Kind::Imm && (*ftype == Mod::AF32 || *ftype == Mod::AF64))
+      return *ftype == Mod::AF32 ? fmt::format("0f{:08X}", uint32_t(o.imm)) : fmt::format("0d{:016X}", uint64_t(o.imm));
+    return intSrc(in, i, vbits, ftype.has_value());
+  };
+  std::string x = value(1);
   if (isRed) {
     emit(fmt::format("red{}.{} {}, {}{};", head, type, a, x, policySrc(in)));
     return true;
   }
-  std::string c = *op == Mod::CAS ? ", " + intSrc(in, 2, vbits) : "";
+  std::string c = *op == Mod::CAS ? ", " + value(2) : "";
   emit(fmt::format("atom{}.{} {}, {}, {}{}{};", head, type, intDst(in, 0, vbits), a, x, c, policySrc(in)));
   return true;
 }

@@ -148,7 +148,7 @@ TEST(Z3Model, EveryInterpretedOpcodeHasAModel) {
   const Opcode noValue[] = {Opcode::BRA,      Opcode::BRX, Opcode::JMX, Opcode::EXIT, Opcode::RET,  Opcode::CALL,
                             Opcode::BSSY,     Opcode::BSYNC, Opcode::WARPSYNC, Opcode::BAR, Opcode::NOP,
                             Opcode::SHFL, Opcode::MATCH, Opcode::REDUX, Opcode::SULD, Opcode::SUST, Opcode::TEX, Opcode::LDGSTS, Opcode::LDGDEPBAR, Opcode::DEPBAR,
-                            Opcode::OPAQUE};
+                            Opcode::ALLOCA, Opcode::STACKSAVE, Opcode::STACKRESTORE, Opcode::OPAQUE};
   for (int k = 0; k < kNumOpcodes; ++k) {
     Opcode op = Opcode(k);
     bool exempt = std::find(std::begin(noValue), std::end(noValue), op) != std::end(noValue);
