@@ -74,7 +74,6 @@ bool FnEmitter::emitAtomic(const Instr& in) {
   auto op = in.mods.inGroup(ModGroup::AtomOp);
   if (!op) fail(in.loc, fmt::format("{}: {} needs an operation (.ADD, .MIN, ...)", printInstr(f, in), in.info().name));
   const unsigned bytes = atomicBytes(in.mods), bits = bytes == 8 ? 64 : 32;
-  if (bytes == 16) fail(in.loc, fmt::format("{}: 128-bit atomics have no PTX form here yet", printInstr(f, in)));
   const bool isSigned = in.has(Mod::S32) || in.has(Mod::S64);
   const std::optional<Mod> ftype = in.mods.inGroup(ModGroup::AtomFType);
   std::string name, type;
@@ -124,6 +123,23 @@ bool FnEmitter::emitAtomic(const Instr& in) {
   const std::string head = fmt::format("{}{}{}.{}", orderQualifiers(in), space.empty() ? "" : "." + space,
                                        in.has(Mod::HINT) ? ".L2::cache_hint" : "", name);
   if (in.has(Mod::HINT)) ctx.require(7, 4);
+  if (bytes == 16) { // .b128 values through registers of a scope of their own
+    if (*op != Mod::CAS && *op != Mod::EXCH) fail(in.loc, fmt::format("{}: 128-bit atomics are cas and exch", printInstr(f, in)));
+    if (in.op == Opcode::RED || in.op == Opcode::REDG) fail(in.loc, fmt::format("{}: PTX red has no .b128", printInstr(f, in)));
+    ctx.require(8, 3);
+    const bool cas = *op == Mod::CAS;
+    std::string b0 = intSrc(in, 1, 64, true), b1 = intSrc(in, 2, 64, true);
+    std::string c0 = cas ? intSrc(in, 3, 64, true) : "", c1 = cas ? intSrc(in, 4, 64, true) : "";
+    std::string d0 = intDst(in, 0, 64), d1 = intDst(in, 1, 64);
+    emitRaw("{");
+    emitRaw(".reg .b128 %ori_b128_d, %ori_b128_b, %ori_b128_c;");
+    emit(fmt::format("mov.b128 %ori_b128_b, {{{}, {}}};", b0, b1));
+    if (cas) emit(fmt::format("mov.b128 %ori_b128_c, {{{}, {}}};", c0, c1));
+    emit(fmt::format("atom{}.b128 %ori_b128_d, {}, %ori_b128_b{}{};", head, a, cas ? ", %ori_b128_c" : "", policySrc(in)));
+    emit(fmt::format("mov.b128 {{{}, {}}}, %ori_b128_d;", d0, d1));
+    emitRaw("}");
+    return true;
+  }
   const unsigned vbits = bytes == 2 ? 16 : bits;
   // A value source: float atomics take float literals (0f/0d) or registers, never integers.
   auto value = [&](size_t i) {

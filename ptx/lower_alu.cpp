@@ -125,6 +125,7 @@ namespace lowering {
 
 bool Lowering::run() {
   const std::string& op = pi.opcode;
+  if (op == "mov" && lastType(pi).bits == 128) return mov128();
   if (op == "mov") return mov();
   if (op == "add" || op == "sub") return addSub();
   if (op == "mul" || op == "mad") return mulMad();

@@ -36,6 +36,7 @@ std::optional<std::vector<Mod>> atomTypeMods(PtxType t, Mod op) {
     return std::vector<Mod>{t.bfloat ? Mod::ABF16X2 : Mod::AF16X2};
   }
   if (!t.isInt()) return std::nullopt;
+  if (t.bits == 128) return (op == Mod::CAS || op == Mod::EXCH) && t.kind == PtxType::Bits ? std::optional(std::vector<Mod>{Mod::W128}) : std::nullopt;
   if (t.bits == 16) return op == Mod::CAS && t.kind == PtxType::Bits ? std::optional(std::vector<Mod>{Mod::U16}) : std::nullopt;
   if ((op == Mod::INC || op == Mod::DEC) && (t.bits != 32 || t.kind != PtxType::Unsigned)) return std::nullopt;
   const bool bitwise = op == Mod::EXCH || op == Mod::CAS || op == Mod::ATOM_AND || op == Mod::ATOM_OR || op == Mod::ATOM_XOR;
@@ -71,6 +72,7 @@ void Lowering::checkAllowed(const ori::Instr& in) const {
 
 // The generic address an [R+imm] or [sym+imm] operand names, in a 64-bit register.
 ori::Reg Lowering::addressValue(const OOp& a) {
+  if (a.sym.empty() && a.hasReg && a.imm == 0 && L.regBits(a.reg) == 64) return a.reg; // [R]: R itself
   ori::Reg t = L.newTemp(ori::RegFile::R, "b64");
   OOp base = a.sym.empty() ? (a.hasReg ? reg(a.reg) : kRZ) : OOp::symbol(a.sym);
   if (!a.sym.empty()) {
@@ -147,6 +149,30 @@ bool Lowering::atomic() {
       guardGlobal = reg(pg);
     }
     inShared = q;
+  }
+  if (t.bits == 128) { // ATOM.128 dlo, dhi, [a], blo, bhi[, clo, chi][, policy]
+    if (isRed || vec != 1) return false;
+    std::vector<OOp> srcs{addr};
+    for (size_t i = first + 1; i < first + 1 + values; ++i) {
+      auto h = halves128(ops[i]);
+      if (!h) return false;
+      srcs.push_back(h->first);
+      srcs.push_back(h->second);
+    }
+    if (hint) srcs.push_back(src(ops.size() - 1, kU64, ori::K_REG));
+    std::vector<OOp> d{kRZ, kRZ};
+    if (ops[0].kind != Operand::Kind::Sink) {
+      auto h = halves128(ops[0]);
+      if (!h) return false;
+      d = {h->first, h->second};
+    }
+    ori::Instr in = make(op, {*aop, Mod::W128}, std::move(d), std::move(srcs));
+    if (op != Opcode::ATOMS) in.mods.set(Mod::E);
+    if (hint) in.mods.set(Mod::HINT);
+    orderMods(in);
+    checkAllowed(in);
+    emit(std::move(in));
+    return true;
   }
   for (unsigned k = 0; k < vec; ++k) {
     OOp at = addr;

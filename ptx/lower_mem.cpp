@@ -263,6 +263,7 @@ bool Lowering::load() {
   const bool hint = hasMod(pi, ".L2::cache_hint");
   need(hint ? 3 : 2);
   PtxType t = lastType(pi);
+  if (t.bits == 128) return access128(true);
   if (t.kind == PtxType::None || t.kind == PtxType::Pred || t.bits > 64) return false;
   std::vector<const Operand*> elems;
   if (ops[0].kind == Operand::Kind::Vector) for (const Operand& e : ops[0].elems) elems.push_back(&e);
@@ -304,11 +305,43 @@ bool Lowering::load() {
   return true;
 }
 
+// ld/st{.weak}{.ss}{.cop}{hints}.b128 (PTX ISA 9.0: sm_70 and up): two 64-bit accesses, the
+// low half at a and the high half at a + 8, with the same qualifiers. Only weak accesses:
+// one 128-bit .relaxed/.acquire/.release/.volatile access is single-copy atomic, two are
+// not (they stay OPAQUE).
+bool Lowering::access128(bool isLoad) {
+  onlyMods(pi, kMemMods);
+  for (std::string_view q : {".relaxed", ".acquire", ".release", ".mmio", ".volatile", ".v2", ".v4", ".v8"})
+    if (hasMod(pi, q)) return false;
+  const bool hint = hasMod(pi, ".L2::cache_hint");
+  need(hint ? 3 : 2);
+  auto value = halves128(ops[isLoad ? 0 : 1]);
+  if (!value) return false;
+  for (int k = 0; k < 2; ++k) {
+    auto acc = accessFor(*this, isLoad, 8 * k);
+    if (!acc || acc->op == Opcode::LDC) return false;
+    OOp half = k ? value->second : value->first;
+    ori::Instr in = isLoad ? make(acc->op, {Mod::W64}, {half}, {acc->addr})
+                           : make(acc->op, {Mod::W64}, {}, {acc->addr, half});
+    if (acc->op == Opcode::LDG || acc->op == Opcode::STG) in.mods.set(Mod::E);
+    if (hasMod(pi, ".nc")) {
+      if (acc->op != Opcode::LDG) return false;
+      in.mods.set(Mod::CONSTANT);
+    }
+    if (!memoryQualifiers(in, isLoad)) return false;
+    if (hint) in.srcs.push_back(src(2, PtxType{PtxType::Unsigned, 64}, ori::K_REG));
+    checkAllowed(in);
+    emit(std::move(in));
+  }
+  return true;
+}
+
 bool Lowering::store() {
   onlyMods(pi, kMemMods);
   const bool hint = hasMod(pi, ".L2::cache_hint");
   need(hint ? 3 : 2);
   PtxType t = lastType(pi);
+  if (t.bits == 128 && !hasMod(pi, ".nc")) return access128(false);
   if (t.kind == PtxType::None || t.kind == PtxType::Pred || t.bits > 64 || hasMod(pi, ".nc")) return false;
   std::vector<const Operand*> elems;
   if (ops[1].kind == Operand::Kind::Vector) for (const Operand& e : ops[1].elems) elems.push_back(&e);

@@ -166,6 +166,10 @@ struct Lowering {
   bool isspacep();
   bool createpolicy();
   bool stack();        // alloca, stacksave, stackrestore
+  bool mov128();       // mov.b128 packing, unpacking and copies
+  // A .b128 operand (a register) as its two 64-bit halves; nothing when it is not one.
+  std::optional<std::pair<OOp, OOp>> halves128(const Operand& o);
+  bool access128(bool isLoad); // ld/st .b128 (weak) as two 64-bit accesses
   bool vote(); // vote, activemask
   bool surface(); // lower_surface.cpp: suld.b, sust.b
   bool texture(); // tex

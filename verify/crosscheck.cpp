@@ -227,7 +227,8 @@ Instr makeSubject(Opcode op, const ModSet& mods, unsigned pattern, const Concret
     }
   }
   uint32_t p = 4;
-  for (const OperandSlot& s : info.dsts) {
+  for (size_t d = 0; d < dstCount(op, mods) && d < info.dsts.size(); ++d) { // ATOM's second: only .128
+    const OperandSlot& s = info.dsts[d];
     if (s.repeat) break;
     in.dsts.push_back(isPredSlot(s) ? Operand::reg_(P(p++)) : Operand::reg_(R(20)));
   }
@@ -279,8 +280,8 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts, const std::function<v
         unsigned pattern = unsigned(rng() % kPatterns);
         ConcreteInputs x;
         for (Domain d : doms) x.srcs.push_back(drawValue(d, rng));
-        for (const OperandSlot& s : info.dsts)
-          if (!s.repeat) x.oldDsts.push_back(isPredSlot(s) ? rng() & 1 : rng());
+        for (size_t d = 0; d < dstCount(e.op, mods) && d < info.dsts.size(); ++d)
+          if (!info.dsts[d].repeat) x.oldDsts.push_back(isPredSlot(info.dsts[d]) ? rng() & 1 : rng());
         x.guard = rng() % 8 != 0;
         // A float atomic's memory word holds a value of its type (denormals, NaNs, ties).
         const bool floatWord = isAtomic(e.op) && mods.inGroup(ModGroup::AtomFType) && doms.size() > 1;
