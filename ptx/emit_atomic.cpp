@@ -37,6 +37,41 @@ const char* orderText(const Instr& in) {
 
 } // namespace
 
+// PTX ISA 9.0, "ld" and "st": the qualifier combinations PTX has (an Ori instruction built by
+// hand may carry others, which have no PTX form): .volatile, an ordering (with exactly one
+// scope) and .mmio.relaxed.sys exclude each other; cache operators go with none of them nor
+// with an eviction priority; .mmio and .volatile take no hints (.volatile a prefetch size);
+// orderings only on global, shared and generic addresses; cache operators not on shared;
+// hints, eviction priorities and prefetch sizes on global and generic ones only.
+void FnEmitter::checkAccessQualifiers(const Instr& in, const std::string& space) {
+  auto no = [&](const char* why) {
+    fail(in.loc, fmt::format("{}: {} (no PTX form)", printInstr(f, in), why));
+  };
+  const auto order = in.mods.inGroup(ModGroup::MemOrder);
+  const auto scope = in.mods.inGroup(ModGroup::MemScope);
+  const auto cop = in.mods.inGroup(ModGroup::CacheOp);
+  const bool vol = in.has(Mod::VOLATILE), hints = in.mods.inGroup(ModGroup::L1Evict) || in.mods.inGroup(ModGroup::L2Evict) ||
+                                                     in.has(Mod::HINT) || in.mods.inGroup(ModGroup::Prefetch);
+  if (vol && order) no(".volatile with an ordering");
+  if (order.has_value() != scope.has_value()) no("an ordering needs exactly one scope and a scope an ordering");
+  if (order == Mod::MMIO && (scope != Mod::SYS || cop || hints || in.has(Mod::CONSTANT))) no(".mmio is .relaxed.sys alone");
+  if (order == Mod::MMIO && space != "global" && !space.empty()) no(".mmio on a space other than .global");
+  if (cop && (order || vol || in.mods.inGroup(ModGroup::L1Evict) || in.mods.inGroup(ModGroup::L2Evict)))
+    no("a cache operator with an ordering, .volatile or an eviction priority");
+  if (vol && (in.mods.inGroup(ModGroup::L1Evict) || in.mods.inGroup(ModGroup::L2Evict) || in.has(Mod::HINT)))
+    no(".volatile with an eviction priority or cache hint");
+  if (in.has(Mod::CONSTANT) && order) no(".nc with an ordering");
+  const bool globalish = space.empty() || space == "global";
+  if (order && !globalish && space != "shared") no("an ordering on a space other than global or shared");
+  if (cop && !globalish && space != "local") no("a cache operator on a space other than global or local");
+  if (hints && !globalish) no("a cache hint on a space other than global");
+  if ((order || vol || cop || hints) && ctx.sm < 70 && (order || in.mods.inGroup(ModGroup::L1Evict)))
+    no("orderings and eviction priorities need sm_70");
+  if ((in.has(Mod::HINT) && ctx.sm < 80) || (in.mods.inGroup(ModGroup::Prefetch) && ctx.sm < 75) ||
+      (scope == Mod::CLUSTER && ctx.sm < 90))
+    no("a qualifier newer than the target");
+}
+
 std::string FnEmitter::orderQualifiers(const Instr& in) {
   if (in.has(Mod::MMIO)) {
     ctx.require(8, 2);
@@ -101,7 +136,7 @@ bool FnEmitter::emitAtomic(const Instr& in) {
     if (bits == 64) fail(in.loc, fmt::format("{}: PTX atom.inc/dec exist for .u32 only", printInstr(f, in)));
     type = "u32";
   } else {
-    type = fmt::format("{}{}", bitwise ? "b" : isSigned ? "s" : "u", bits);
+    type = fmt::format("{}{}", bitwise ? "b" : isSigned && *op != Mod::ADD ? "s" : isSigned && bits == 32 ? "s" : "u", bits);
   }
   const bool discard = in.op == Opcode::ATOMS && !in.dsts.empty() && in.dsts[0].isReg() && in.dsts[0].reg == RZ;
   const bool isRed = in.op == Opcode::RED || in.op == Opcode::REDG || (discard && *op != Mod::EXCH && *op != Mod::CAS);
@@ -120,8 +155,8 @@ bool FnEmitter::emitAtomic(const Instr& in) {
       fail(in.loc, fmt::format("{}: a shared binary32 atomic that flushes subnormals has no PTX form", printInstr(f, in)));
   }
   if (ftype && *ftype != Mod::AF32 && *ftype != Mod::AF64) ctx.require(ftype == Mod::AF16X2 ? 6 : 7, ftype == Mod::AF16X2 ? 2 : 8);
-  const std::string head = fmt::format("{}{}{}.{}", orderQualifiers(in), space.empty() ? "" : "." + space,
-                                       in.has(Mod::HINT) ? ".L2::cache_hint" : "", name);
+  const std::string head = fmt::format("{}{}.{}{}", orderQualifiers(in), space.empty() ? "" : "." + space, name,
+                                       in.has(Mod::HINT) ? ".L2::cache_hint" : ""); // PTX: .op{.level::cache_hint}
   if (in.has(Mod::HINT)) ctx.require(7, 4);
   if (bytes == 16) { // .b128 values through registers of a scope of their own
     if (*op != Mod::CAS && *op != Mod::EXCH) fail(in.loc, fmt::format("{}: 128-bit atomics are cas and exch", printInstr(f, in)));
@@ -197,9 +232,17 @@ bool FnEmitter::emitMemorySystem(const Instr& in) {
     if (pfu) space = "";
     std::string a = address(in, 0, space);
     const std::string sp = space.empty() ? "" : "." + space;
+    if (!space.empty() && space != "global" && space != "local") { // a prefetch there does nothing
+      if (in.has(Mod::APPLYPRIORITY) || in.has(Mod::DISCARD))
+        fail(in.loc, fmt::format("{}: only global memory has this", printInstr(f, in)));
+      lines_.clear();
+      emitRaw(fmt::format("// {}: nothing to prefetch in .{}", printInstr(f, in), space));
+      return true;
+    }
     if (in.has(Mod::PF1) || in.has(Mod::PF2)) {
-      std::string level = in.has(Mod::PF1) ? ".L1" : in.has(Mod::L2_EL) ? ".L2::evict_last" : in.has(Mod::L2_EN) ? ".L2::evict_normal" : ".L2";
-      if (in.has(Mod::L2_EL) || in.has(Mod::L2_EN)) ctx.require(7, 4);
+      const bool evict = in.has(Mod::PF2) && space == "global" && (in.has(Mod::L2_EL) || in.has(Mod::L2_EN)); // PTX: .global only
+      std::string level = in.has(Mod::PF1) ? ".L1" : !evict ? ".L2" : in.has(Mod::L2_EL) ? ".L2::evict_last" : ".L2::evict_normal";
+      if (evict) ctx.require(7, 4);
       emit(fmt::format("prefetch{}{} {};", sp, level, a));
     } else if (pfu) {
       emit(fmt::format("prefetchu.L1 {};", a));
@@ -242,7 +285,7 @@ bool FnEmitter::emitMemorySystem(const Instr& in) {
     static constexpr std::pair<Mod, const char*> kPrio[] = {{Mod::L2_EN, ".L2::evict_normal"}, {Mod::L2_EF, ".L2::evict_first"},
                                                             {Mod::L2_EL, ".L2::evict_last"}, {Mod::L2_EU, ".L2::evict_unchanged"},
                                                             {Mod::L2_SEF, ".L2::evict_first"}, {Mod::L2_SEU, ".L2::evict_unchanged"}};
-    std::string prio;
+    std::string prio = in.mods.inGroup(ModGroup::L2Evict) ? "" : ".L2::evict_normal"; // the primary comes first
     for (auto [m, text] : kPrio)
       if (in.has(m)) prio += text;
     if (in.has(Mod::RANGE)) {
@@ -253,6 +296,8 @@ bool FnEmitter::emitMemorySystem(const Instr& in) {
     std::string frac;
     if (!in.srcs.empty()) {
       const Operand& o = in.srcs[0];
+      if (o.kind == Operand::Kind::FImm && !(float(o.fimm) > 0 && float(o.fimm) <= 1))
+        fail(in.loc, fmt::format("{}: a fraction outside (0, 1] has no PTX form", printInstr(f, in)));
       frac = ", " + (o.kind == Operand::Kind::FImm ? fmt::format("0f{:08X}", std::bit_cast<uint32_t>(float(o.fimm)))
                                                    : f32Src(in, 0));
     }
@@ -264,6 +309,9 @@ bool FnEmitter::emitMemorySystem(const Instr& in) {
     const unsigned w = in.has(Mod::W64) ? 64 : 32;
     if (in.op == Opcode::STACKSAVE) emit(fmt::format("stacksave.u{} {};", w, intDst(in, 0, w)));
     else if (in.op == Opcode::STACKRESTORE) emit(fmt::format("stackrestore.u{} {};", w, intSrc(in, 0, w, true)));
+    else if (in.srcs.size() > 1 && (in.srcs[1].kind != Operand::Kind::Imm || in.srcs[1].imm <= 0 ||
+                                    (in.srcs[1].imm & (in.srcs[1].imm - 1)) || in.srcs[1].imm > (int64_t(1) << 23)))
+      fail(in.loc, fmt::format("{}: alloca's alignment is a power of 2 up to 2^23", printInstr(f, in)));
     else
       emit(fmt::format("alloca.u{} {}, {}{};", w, intDst(in, 0, w), intSrc(in, 0, w, true),
                        in.srcs.size() > 1 ? fmt::format(", {}", in.srcs[1].imm) : std::string()));

@@ -151,6 +151,7 @@ public:
   // ..., and ".cg", ".nc", ".L1::evict_last", ".L2::cache_hint", ".L2::128B" ...; the cache
   // policy operand ", %rd" of a .HINT access ("" without).
   std::string orderQualifiers(const Instr& in);
+  void checkAccessQualifiers(const Instr& in, const std::string& space); // fails for combinations PTX lacks
   std::string cacheQualifiers(const Instr& in);
   std::string policySrc(const Instr& in);
   bool emitControl(const Instr& in);   // emit_mem.cpp

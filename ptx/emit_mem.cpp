@@ -147,6 +147,8 @@ bool FnEmitter::emitMemory(const Instr& in) {
     unsigned bits = acc.bytes == 8 ? 64 : 32;
     Instr q = in; // the qualifiers PTX has for this space (.nc: global from sm_32)
     if (!nc) q.mods.reset(Mod::CONSTANT);
+    if (!vol) q.mods.reset(Mod::VOLATILE);
+    checkAccessQualifiers(q, space);
     std::string ld = fmt::format("ld{}{}{}{}.{}", vol ? ".volatile" : "", orderQualifiers(q),
                                  space.empty() ? "" : "." + space, cacheQualifiers(q), acc.loadType);
     if (space == "param" && in.isGuarded() && !in.srcs[0].sym.empty() && slots_.count(in.srcs[0].sym)) {
@@ -180,6 +182,9 @@ bool FnEmitter::emitMemory(const Instr& in) {
     unsigned bits = acc.bytes == 8 ? 64 : 32;
     std::string v = intSrc(in, 1, bits);
     bool vol = in.has(Mod::VOLATILE) && (space.empty() || space == "global" || space == "shared");
+    Instr q = in;
+    if (!vol) q.mods.reset(Mod::VOLATILE);
+    checkAccessQualifiers(q, space);
     std::string st = fmt::format("st{}{}{}{}.{}", vol ? ".volatile" : "", orderQualifiers(in),
                                  space.empty() ? "" : "." + space, cacheQualifiers(in), acc.storeType);
     emit(fmt::format("{} {}, {}{};", st, a, v, policySrc(in)));

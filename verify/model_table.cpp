@@ -122,8 +122,8 @@ const Axis kStQuals = {{}, {Mod::VOLATILE}, {Mod::RELEASE, Mod::SYS}, {Mod::HINT
 const Axis kStsQuals = {{}, {Mod::VOLATILE}, {Mod::RELEASE, Mod::CTA}};
 const Axis kStlQuals = {{}, {Mod::WB}};
 const Axis kAtomInts = {{}, {Mod::S32}, {Mod::W64}, {Mod::S64}};
-const Axis kAtomOrders = {{}, {Mod::RELAXED, Mod::CTA}, {Mod::ACQ_REL, Mod::SYS}, {Mod::ACQUIRE, Mod::GPU}};
-const Axis kRedOrders = {{}, {Mod::RELAXED, Mod::CLUSTER}, {Mod::RELEASE, Mod::GPU}};
+const Axis kAtomOrders = {{}, {Mod::ACQ_REL, Mod::SYS}};
+const Axis kRedOrders = {{}, {Mod::RELEASE, Mod::GPU}};
 const Axis kAtomFloats = {{Mod::AF32}, {Mod::AF32, Mod::FTZ}, {Mod::AF64}, {Mod::AF16}, {Mod::ABF16}, {Mod::AF16X2},
                           {Mod::ABF16X2}};
 const Axis kScopes = {{Mod::CTA}, {Mod::CLUSTER}, {Mod::GPU}, {Mod::SYS}};
@@ -189,6 +189,9 @@ const std::vector<ModelEntry> kModelTable = {
     {Opcode::ATOM, models::atomic, {{{Mod::E}}, atomOps(), kAtomInts, kAtomOrders}, atomSources},
     {Opcode::ATOM, models::atomic, {{{Mod::E}}, {{Mod::ADD}}, kAtomFloats, {{}, {Mod::RELAXED, Mod::GPU}}}, atomSources},
     {Opcode::ATOM, models::atomic, {{{Mod::E}}, {{Mod::CAS}}, {{Mod::U16}}}, atomSources},
+    {Opcode::ATOM, models::atomic,
+     {{{Mod::E}}, {{Mod::ADD}, {Mod::CAS}}, {{Mod::RELAXED, Mod::CTA}, {Mod::ACQUIRE, Mod::GPU}, {Mod::RELEASE, Mod::CLUSTER}}},
+     atomSources},
     {Opcode::ATOM, models::atomic, {{{Mod::E}}, {{Mod::ADD}, {Mod::EXCH}}, {{}, {Mod::W64}}, {{Mod::HINT}}}, atomSources},
     {Opcode::ATOMG, models::atomic, {{{Mod::E}}, atomOps(), {{}, {Mod::W64}}, {{}, {Mod::RELEASE, Mod::GPU}}}, atomSources},
     {Opcode::ATOMG, models::atomic, {{{Mod::E}}, {{Mod::ADD}}, kAtomFloats, {{}, {Mod::HINT}}}, atomSources},

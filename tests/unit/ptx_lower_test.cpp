@@ -85,12 +85,12 @@ bool inNamedOpaqueFamily(const std::string& text) {
       // tensor cores; texture and surface; asynchronous copies
       R"(^((mma|wgmma|ldmatrix|stmatrix)\.|(tex|tld4|txq|suld|sust|sured|suq)\.|cp\.(async|reduce\.async))"
       // bulk copies, clusters, mbarriers (warpgroup and cluster machinery)
-      R"(|cp\.async\.bulk|mbarrier\.|barrier\.cluster|st\.async|red\.async|mapa\.|getctarank|fence\.(mbarrier_init|proxy\.tensormap)|\.shared::cluster)"
+      R"(|mbarrier\.|barrier\.cluster|st\.async|red\.async|mapa\.|getctarank|fence\.(mbarrier_init|proxy\.tensormap)|(ld|st|atom|red)[a-z0-9.:]*\.shared::cluster)"
       // 32-bit generic addresses (.address_size 32 modules): cvta to/from .u32 of the windows,
       // the address of a module-scope .local variable in a 32-bit register
       R"(|cvta(\.to)?\.(shared|local|const|param)\.u32\s|mov\.[bu]32\s+\S+,\s*\$?[A-Za-z_$][\w$]*(\+\d+)?$)"
       // 128-bit values; 16-bit float atomic min/max
-      R"(|\.b128\s|(atom|red)\.([a-z0-9:]+\.)*(min|max)(\.[a-z0-9]+)*\.(f16|bf16|f16x2|bf16x2)\s))");
+      R"(|(ld|st)[a-z0-9.:]*\.b128\s|(atom|red)\.[a-z0-9.:]*\b(min|max)\b[a-z0-9.:]*\.b?f16(x2)?\b|(atom|red)\.[a-z0-9.:]*\.b?f16(x2)?\.[a-z0-9.:]*\b(min|max)\b))");
   return std::regex_search(text, family);
 }
 
@@ -126,17 +126,19 @@ TEST(PtxCorpusTotals, NamedFamiliesAreTheDocumentedOnes) {
   EXPECT_TRUE(inNamedOpaqueFamily("cp.async.commit_group"));
   EXPECT_TRUE(inNamedOpaqueFamily("cvta.shared.u32\t@d0, @u0"));
   EXPECT_TRUE(inNamedOpaqueFamily("mov.b32\t@d0, $stack+2912"));
-  EXPECT_TRUE(inNamedOpaqueFamily("atom.global.v2.f16.min.noftz\t{@d0, @d1}, [@u0], {@u1, @u2}"));
-  EXPECT_TRUE(inNamedOpaqueFamily("atom.global.cas.b128\t@d0, [@u0], @u1, @u2"));
+  EXPECT_TRUE(inNamedOpaqueFamily("atom.global.v2.f16.min.noftz {@d0, @d1}, [@u0], {@u1, @u2}"));
+  EXPECT_TRUE(inNamedOpaqueFamily("ld.relaxed.gpu.global.b128\t@d0, [@u0]"));
   EXPECT_TRUE(inNamedOpaqueFamily("mbarrier.arrive.shared.b64\t@d0, [@u0]"));
   EXPECT_TRUE(inNamedOpaqueFamily("barrier.cluster.wait"));
-  EXPECT_TRUE(inNamedOpaqueFamily("ld.shared::cluster.u32\t@d0, [@u0]"));
+  EXPECT_TRUE(inNamedOpaqueFamily("ld.shared::cluster.u32 @d0, [@u0]"));
   EXPECT_FALSE(inNamedOpaqueFamily("cvta.global.u32\t@d0, @u0"));
   EXPECT_FALSE(inNamedOpaqueFamily("atom.add.f32\t@d0, [@u0], @u1"));
   EXPECT_FALSE(inNamedOpaqueFamily("atom.global.add.noftz.f16x2\t@d0, [@u0], @u1"));
   EXPECT_FALSE(inNamedOpaqueFamily("membar.gl"));
   EXPECT_FALSE(inNamedOpaqueFamily("ld.acquire.gpu.global.u32\t@d0, [@u0]"));
   EXPECT_FALSE(inNamedOpaqueFamily("atom.add.u32\t@d0, [@u0], @u1"));
+  EXPECT_FALSE(inNamedOpaqueFamily("atom.global.min.s32\t@d0, [@u0], @u1"));
+  EXPECT_TRUE(inNamedOpaqueFamily("red.global.max.noftz.v4.bf16x2 [@u0], {@u1, @u2, @u3, @u4}"));
   EXPECT_FALSE(inNamedOpaqueFamily("mov.b32\t@d0, {@u0, @u1}"));
   EXPECT_FALSE(inNamedOpaqueFamily("cvta.global.u64\t@d0, @u0"));
   EXPECT_FALSE(inNamedOpaqueFamily("ex2.approx.f16\t@d0, @u0"));
