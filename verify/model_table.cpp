@@ -102,22 +102,16 @@ std::vector<Domain> cctlSources(const ModSet& m) {
 const Axis kLdgQuals = {{},
                         {Mod::VOLATILE},
                         {Mod::RELAXED, Mod::GPU},
-                        {Mod::ACQUIRE, Mod::CTA},
                         {Mod::ACQUIRE, Mod::SYS},
                         {Mod::MMIO, Mod::SYS},
                         {Mod::CG},
-                        {Mod::CS, Mod::L2_128B},
-                        {Mod::L1_NA},
                         {Mod::CONSTANT, Mod::L1_EL, Mod::L2_256B},
-                        {Mod::HINT},
-                        {Mod::LU, Mod::HINT, Mod::L2_64B},
-                        {Mod::L2_EL}};
+                        {Mod::LU, Mod::HINT, Mod::L2_64B}};
 const Axis kLdQuals = {{}, {Mod::VOLATILE}, {Mod::ACQUIRE, Mod::GPU}, {Mod::CV, Mod::HINT}};
 const Axis kLdsQuals = {{}, {Mod::VOLATILE}, {Mod::RELAXED, Mod::CTA}, {Mod::ACQUIRE, Mod::CLUSTER}};
 const Axis kLdlQuals = {{}, {Mod::CS}, {Mod::L1_EF}};
-const Axis kStgQuals = {{},           {Mod::VOLATILE},      {Mod::RELAXED, Mod::GPU}, {Mod::RELEASE, Mod::CTA},
-                        {Mod::MMIO, Mod::SYS}, {Mod::WT}, {Mod::CS, Mod::L1_NA}, {Mod::HINT, Mod::L1_EL},
-                        {Mod::WB},    {Mod::CG, Mod::L2_EF}};
+const Axis kStgQuals = {{}, {Mod::VOLATILE}, {Mod::RELEASE, Mod::CTA}, {Mod::MMIO, Mod::SYS}, {Mod::CS, Mod::L1_NA},
+                        {Mod::HINT, Mod::L1_EL}};
 const Axis kStQuals = {{}, {Mod::VOLATILE}, {Mod::RELEASE, Mod::SYS}, {Mod::HINT}};
 const Axis kStsQuals = {{}, {Mod::VOLATILE}, {Mod::RELEASE, Mod::CTA}};
 const Axis kStlQuals = {{}, {Mod::WB}};
@@ -219,8 +213,7 @@ const std::vector<ModelEntry> kModelTable = {
      fixed<D::Window>},
     {Opcode::CREATEPOLICY, models::createpolicy,
      {{{Mod::FRACTIONAL}, {Mod::RANGE}, {Mod::RANGE, Mod::SP_GLOBAL}},
-      {{Mod::L2_EN}, {Mod::L2_EF}, {Mod::L2_EL}, {Mod::L2_EU}},
-      {{}, {Mod::L2_SEF}, {Mod::L2_SEU}}},
+      {{Mod::L2_EN}, {Mod::L2_EF, Mod::L2_SEU}, {Mod::L2_EL, Mod::L2_SEF}, {Mod::L2_EU}}},
      policySources},
     {Opcode::CREATEPOLICY, models::createpolicy, {{{Mod::CVT}}}, policySources},
 };
