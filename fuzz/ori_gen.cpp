@@ -338,12 +338,28 @@ Instr instruction(Opcode op, const FnCtx& ctx, bool lastOfFunction) {
     for (size_t k = 0; k < ns; ++k) in.srcs.push_back(operand(in, info.srcs[std::min<size_t>(k, 1)], false, k, ctx));
     return in;
   }
+  if (isAtomic(op) || op == Opcode::LD || op == Opcode::LDG || op == Opcode::ST || op == Opcode::STG) {
+    // The modifiers fix the operand counts (checkShape, ir/ori_parser.cpp): .128 is CAS or
+    // EXCH with two sources per value, .U16 CAS only, CAS takes no .HINT, .HINT adds a policy.
+    const bool cas = in.has(Mod::CAS);
+    if (in.has(Mod::W128) && !cas && !in.has(Mod::EXCH)) in.mods.reset(Mod::W128);
+    if (in.has(Mod::U16) && !cas) in.mods.reset(Mod::U16);
+    if (cas) in.mods.reset(Mod::HINT);
+    const bool load = op == Opcode::LD || op == Opcode::LDG, store = op == Opcode::ST || op == Opcode::STG;
+    const size_t values = load ? 0 : store ? 1 : (in.has(Mod::W128) ? 2 : 1) * (cas ? 2 : 1);
+    for (size_t d = 0; d < dstCount(op, in.mods); ++d) in.dsts.push_back(operand(in, info.dsts[d], true, 0, ctx));
+    in.srcs.push_back(operand(in, info.srcs[0], false, 0, ctx));
+    for (size_t k = 0; k < values; ++k) in.srcs.push_back(operand(in, info.srcs[1], false, 1 + k, ctx));
+    if (in.has(Mod::HINT)) in.srcs.push_back(operand(in, OperandSlot{uint16_t(K_REG)}, false, 1 + values, ctx));
+    return in;
+  }
   for (const OperandSlot& s : info.dsts) in.dsts.push_back(operand(in, s, true, 0, ctx));
   for (size_t k = 0; k < info.srcs.size(); ++k) {
     const OperandSlot& s = info.srcs[k];
     if (s.optional && chance(50)) break; // optional slots are last
     in.srcs.push_back(operand(in, s, false, k, ctx));
   }
+  if (op == Opcode::LDGSTS && in.has(Mod::HINT) && in.srcs.size() < 3) in.mods.reset(Mod::HINT); // its policy is last
   return in;
 }
 

@@ -274,7 +274,7 @@ bool isStraightLine(const Function& kernel) {
   for (const Instr& in : kernel.blocks[0].instrs) {
     if ((in.info().flags & BRANCH) || ((in.op == Opcode::EXIT || in.op == Opcode::RET) && in.isGuarded())) return false;
     const bool store = in.op == Opcode::ST || in.op == Opcode::STG || in.op == Opcode::STS || in.op == Opcode::STL ||
-                       in.op == Opcode::ATOM || in.op == Opcode::RED || in.op == Opcode::SUST;
+                       isAtomic(in.op) || in.op == Opcode::SUST;
     stores |= store && !in.isGuarded();
   }
   return stores;

@@ -202,7 +202,7 @@ std::vector<IndexUse> indexUses(const Module& m, const Function& kernel) {
       u.paramOffset = uint64_t(full.slot);
       u.scale = full.scale;
       u.disp = full.disp + a.imm;
-      u.width = in.op == Opcode::ATOM || in.op == Opcode::RED ? (in.has(Mod::W64) ? 8 : 4) : accessWidth(in);
+      u.width = isAtomic(in.op) ? atomicBytes(in.mods) : accessWidth(in);
       bool isLoad = in.op == Opcode::LD || in.op == Opcode::LDG;
       u.bound = isLoad && !in.dsts.empty() && in.dsts[0].kind == Operand::Kind::Reg && compared.count(in.dsts[0].reg);
       out.push_back(u);

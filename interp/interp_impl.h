@@ -147,6 +147,7 @@ struct Frame {
   const Function* f = nullptr;
   const FrameLayout* layout = nullptr;
   uint64_t localBase = 0;      // offset of the local area in the thread's local window
+  uint64_t stackTop = 0;       // ALLOCA's stack: the first free local offset (0: the area's end)
   std::vector<uint8_t> params; // the parameter area
   const Instr* call = nullptr; // the CALL that made the frame (nullptr: the kernel's)
   Registers callerRegs;
@@ -256,6 +257,9 @@ public:
   bool execHalf(const Instr& in);    // interp/interp_half.cpp: HMNMX2 HSETP2 HSET2
   bool execMemory(const Instr& in);  // interp/interp_mem.cpp
   bool execSurface(const Instr& in); // interp/interp_surface.cpp: SULD, SUST, TEX
+  bool execAtomic(const Instr& in);  // interp/interp_atomic.cpp: ATOM ATOMG ATOMS RED REDG
+  // interp/interp_atomic.cpp: MEMBAR FENCE NANOSLEEP CCTL QSPC CREATEPOLICY ALLOCA STACKSAVE STACKRESTORE
+  bool execMemorySystem(const Instr& in);
   bool execTexture(const Instr& in); // TEX
 
   // Variables, frames and memory (interp/interp_mem.cpp).

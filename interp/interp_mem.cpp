@@ -292,7 +292,7 @@ void pushFrame(Thread& m, const Function* f, const FrameLayout& L,
   uint64_t base = 0;
   if (!m.frames.empty()) {
     const Frame& c = m.frames.back();
-    base = roundUp(c.localBase + c.layout->localSize, L.localAlign);
+    base = roundUp(std::max(c.localBase + c.layout->localSize, c.stackTop), L.localAlign); // above its allocas
   }
   if (base > kLocalSize || L.localSize > kLocalSize - base)
     fault(base, fmt::format("local memory overflow: the .local variables of '{}' need 0x{:x} bytes at local "
@@ -545,6 +545,7 @@ void Machine::store(const Location& l, unsigned bytes, uint64_t v) {
 // Access, accessOf and extendLoaded: interp/interp_impl.h (the fast path uses them too).
 
 bool Machine::execMemory(const Instr& in) {
+  if (execAtomic(in) || execMemorySystem(in)) return true;
   switch (in.op) {
   case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: {
     OpSpace os = in.op == Opcode::LDG ? OpSpace::Global : in.op == Opcode::LDS ? OpSpace::Shared
@@ -568,37 +569,6 @@ bool Machine::execMemory(const Instr& in) {
     if (o.kind != Operand::Kind::CBank || o.neg || o.abs)
       malformed(fmt::format("operand 1 of LDC at line {} must be a constant-bank operand", in.loc.line));
     writeInt(in, 0, extendLoaded(readCBank(o, a.bytes), a), a.bytes == 8 ? 64 : 32);
-    return true;
-  }
-  case Opcode::ATOM: case Opcode::RED: {
-    bool isAtom = in.op == Opcode::ATOM;
-    auto op = modOf(in, ModGroup::AtomOp);
-    if (!op) unsupported(fmt::format("{} without an operation (.ADD, .MIN, ...)", in.info().name));
-    unsigned bits = in.has(Mod::W64) ? 64 : 32;
-    bool isSigned = in.has(Mod::S32);
-    Location l = location(in, 0, OpSpace::Generic);
-    uint64_t b = readInt(in, 1, bits);
-    uint64_t c = 0;
-    if (*op == Mod::CAS) c = readInt(in, 2, bits);
-    else if (in.srcs.size() > 2) malformed(fmt::format("{} at line {}: only CAS takes a third source", mnemonic(in), in.loc.line));
-    uint64_t old = load(l, bits / 8);
-    uint64_t nv = 0;
-    auto less = [&](uint64_t x, uint64_t y) { return isSigned ? signExtend(x, bits) < signExtend(y, bits) : x < y; };
-    switch (*op) {
-    case Mod::ADD: nv = old + b; break;
-    case Mod::MIN: nv = less(b, old) ? b : old; break;
-    case Mod::MAX: nv = less(old, b) ? b : old; break;
-    case Mod::INC: nv = old >= b ? 0 : old + 1; break;                 // PTX atom.inc
-    case Mod::DEC: nv = (old == 0 || old > b) ? b : old - 1; break;    // PTX atom.dec
-    case Mod::EXCH: nv = b; break;
-    case Mod::CAS: nv = old == b ? c : old; break;
-    case Mod::ATOM_AND: nv = old & b; break;
-    case Mod::ATOM_OR: nv = old | b; break;
-    case Mod::ATOM_XOR: nv = old ^ b; break;
-    default: unsupported(fmt::format("atomic operation .{}", modText(*op)));
-    }
-    store(l, bits / 8, maskTo(nv, bits));
-    if (isAtom) writeInt(in, 0, old, bits);
     return true;
   }
   default: return false;

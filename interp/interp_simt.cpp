@@ -406,6 +406,10 @@ private:
         ++e.idx;
         continue;
       }
+      case Opcode::NANOSLEEP: // the warp sleeps: its turn ends (docs/interpreter.md, "Warps take turns")
+        perLane(w, in, exec, [&](uint32_t) { execute(in); });
+        if (!w.stack.empty()) ++w.stack.back().idx;
+        return;
       case Opcode::BAR: {
         ++e.idx;
         bool waits = false;

@@ -93,7 +93,11 @@ bool Machine::execSurface(const Instr& in) {
     // cp.async, at once: n bytes from global memory to shared memory, zeros past src-size.
     const uint64_t n = in.has(Mod::W128) ? 16 : in.has(Mod::W64) ? 8 : 4;
     const Location dst = location(in, 0, OpSpace::Shared), src = location(in, 1, OpSpace::Global);
-    const uint64_t size = in.srcs.size() > 2 ? readInt(in, 2, 32) : n;
+    // The third source: src-size, or a predicate (PTX's ignore-src: true copies zeros); .HINT
+    // adds a cache policy last, a hint only.
+    const bool third = in.srcs.size() > (in.has(Mod::HINT) ? 3u : 2u);
+    const bool ignore = third && this->src(in, 2).kind == Operand::Kind::Reg && this->src(in, 2).reg.isPredicate();
+    const uint64_t size = ignore ? (readPred(in, 2) ? 0 : n) : third ? readInt(in, 2, 32) : n;
     if (size > n) fault(size, fmt::format("LDGSTS at line {}: src-size {} is larger than the {}-byte copy", in.loc.line, size, n));
     if (src.addr % n) fault(src.shown, fmt::format("misaligned {}-byte copy from 0x{:x}", n, src.shown));
     if (dst.addr % n) fault(dst.shown, fmt::format("misaligned {}-byte copy to 0x{:x}", n, dst.shown));

@@ -124,7 +124,7 @@ Phase3Outcome analyzeControlFlowGate(int optLevel, bool knob235, const Annotatio
 
 bool keptWhenDead(const Instr& i) {
   constexpr uint32_t kEffects = SIDE_EFFECT | CONTROL | BRANCH | TERMINATOR | CALL_ | BARRIER | CONVERGENCE | VARIADIC;
-  return i.info().is(kEffects) || i.has(Mod::VOLATILE);
+  return i.info().is(kEffects) || isOrderedAccess(i.mods);
 }
 
 std::string_view describe(Phase3Outcome outcome) {

@@ -205,8 +205,9 @@ std::string_view describe(Phase3Outcome outcome); // "ran", "vetoed by knob 235 
 // 16/33/61/84): whether an instruction stays even when every register it
 // defines is dead. From the opcode table's flags: SIDE_EFFECT (stores,
 // atomics, BAR, VOTE/SHFL, OPAQUE), CONTROL/BRANCH/TERMINATOR/CALL_,
-// BARRIER, CONVERGENCE, VARIADIC; and any .VOLATILE access. A plain load
-// (MEMORY without SIDE_EFFECT) may go: docs/liveness.md "Loads".
+// BARRIER, CONVERGENCE, VARIADIC; and any ordered access (.VOLATILE, .ACQUIRE, .MMIO ...:
+// isOrderedAccess). A plain or .RELAXED load (MEMORY without SIDE_EFFECT) may go:
+// docs/liveness.md "Loads".
 bool keptWhenDead(const Instr& i);
 
 // OriBranchOpt, phase 15 (spec/003 "OriBranchOpt"): what one run did. Both

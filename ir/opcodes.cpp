@@ -134,6 +134,7 @@ size_t dstCount(Opcode op, const ModSet& mods) {
     if (const MmaForm* f = std::get_if<MmaForm>(&form)) n = f->dRegs;
   }
   if (op == Opcode::LDSM) n = matrixCount(mods);
+  if ((op == Opcode::ATOM || op == Opcode::ATOMG || op == Opcode::ATOMS) && mods.test(Mod::W128)) n = 2;
   return n;
 }
 

@@ -34,6 +34,8 @@ enum class ModGroup : uint8_t {
   ReduxOp, BarRedOp, SurfDim, Vec, SurfMode, TexCoord, TexLod, MmaShape, MmaA, MmaB, MmaCType, MmaALayout,
   MmaBLayout, MatShape, MatNum, IdpForm, BType,
   Relu, Oob, MnmxNaN, XorSign, SetBool, // floating point (issue 39)
+  AtomFType, MemOrder, MemScope, CacheOp, L1Evict, L2Evict, L2Second, Prefetch, CacheHint, SpaceQual, Proxy,
+  CctlOp, PolicyKind,
 };
 
 std::string_view modText(Mod m);
@@ -121,6 +123,26 @@ inline unsigned surfaceDims(const ModSet& m) {
 inline unsigned surfaceElems(const ModSet& m) { return m.test(Mod::V4) ? 4 : m.test(Mod::V2) ? 2 : 1; }
 inline unsigned surfaceBytes(const ModSet& m) {
   return m.test(Mod::U8) ? 1 : m.test(Mod::U16) ? 2 : m.test(Mod::W64) ? 8 : 4;
+}
+// The atomics: ATOM, ATOMG, ATOMS (with a result) and RED, REDG (without).
+inline bool isAtomic(Opcode op) {
+  return op == Opcode::ATOM || op == Opcode::ATOMG || op == Opcode::ATOMS || op == Opcode::RED || op == Opcode::REDG;
+}
+// The bytes an atomic reads and writes: 16 (.128), 8 (.64, .S64, .F64), 2 (.U16, .F16, .BF16),
+// else 4.
+inline unsigned atomicBytes(const ModSet& m) {
+  if (m.test(Mod::W128)) return 16;
+  if (m.test(Mod::W64) || m.test(Mod::S64) || m.test(Mod::AF64)) return 8;
+  if (m.test(Mod::U16) || m.test(Mod::AF16) || m.test(Mod::ABF16)) return 2;
+  return 4;
+}
+// Memory ordering beyond a weak access (docs/ptx.md, "Memory ordering and cache qualifiers"):
+// .VOLATILE, .ACQUIRE, .RELEASE, .ACQ_REL, .SC or .MMIO. A load with one is never removed,
+// even when its result is dead (ptxas 13.0 keeps such loads too; it removes dead weak and
+// .RELAXED ones).
+inline bool isOrderedAccess(const ModSet& m) {
+  return m.test(Mod::VOLATILE) || m.test(Mod::ACQUIRE) || m.test(Mod::RELEASE) || m.test(Mod::ACQ_REL) ||
+         m.test(Mod::SC) || m.test(Mod::MMIO);
 }
 // BRX and its pseudo form JMX (until phase 80): a branch through a jump table.
 inline bool isTableBranch(Opcode op) { return op == Opcode::BRX || op == Opcode::JMX; }

@@ -991,7 +991,8 @@ std::optional<Reg> parseRegisterName(std::string_view text) {
 unsigned immediateBits(const Instr& in, size_t k) {
   if ((in.op == Opcode::LOP3 && k == 3) || (in.op == Opcode::PLOP3 && k >= 3)) return 8;
   bool wide = in.has(Mod::W64) || in.has(Mod::U64) || in.has(Mod::S64) ||
-              (in.op == Opcode::IMAD && in.has(Mod::WIDE) && k == 2) || in.op == Opcode::I2F;
+              (in.op == Opcode::IMAD && in.has(Mod::WIDE) && k == 2) || in.op == Opcode::I2F ||
+              (isAtomic(in.op) && atomicBytes(in.mods) >= 8); // .64 .S64 .F64 .128 values
   return wide ? 64 : 32;
 }
 
@@ -999,6 +1000,36 @@ bool immediateFits(const Instr& in, size_t k, int64_t v) {
   const unsigned bits = immediateBits(in, k);
   return bits == 64 || (bits == 8 ? v >= 0 && v <= 0xFF : v >= INT32_MIN && v <= int64_t(UINT32_MAX));
 }
+
+namespace {
+// The operand counts of the memory instructions that their slots cannot say: .HINT adds a
+// cache-policy source; an atomic's values are one source each (two with .128), CAS has two.
+std::optional<ShapeProblem> checkMemoryShape(const Instr& in) {
+  const size_t hint = in.has(Mod::HINT) ? 1 : 0;
+  const std::string_view name = in.info().name;
+  auto want = [&](size_t n, std::string_view what) -> std::optional<ShapeProblem> {
+    if (in.srcs.size() == n) return std::nullopt;
+    return ShapeProblem{SIZE_MAX, fmt::format("{} takes {}{}", name, what, hint ? " and a cache policy" : "")};
+  };
+  switch (in.op) {
+  case Opcode::LD: case Opcode::LDG: return want(1 + hint, "an address");
+  case Opcode::ST: case Opcode::STG: return want(2 + hint, "an address and a value");
+  case Opcode::ATOM: case Opcode::ATOMG: case Opcode::ATOMS: case Opcode::RED: case Opcode::REDG: {
+    const bool wide = in.has(Mod::W128), cas = in.has(Mod::CAS);
+    if (wide && !cas && !in.has(Mod::EXCH)) return ShapeProblem{SIZE_MAX, fmt::format("{}.128 is .CAS or .EXCH", name)};
+    if (in.has(Mod::U16) && !cas) return ShapeProblem{SIZE_MAX, fmt::format("{}.U16 is .CAS only", name)};
+    if (cas && hint) return ShapeProblem{SIZE_MAX, fmt::format("{}.CAS takes no cache policy", name)};
+    const size_t values = (wide ? 2 : 1) * (cas ? 2 : 1);
+    return want(1 + values + hint, wide ? (cas ? "an address and two 128-bit values (low, high)" : "an address and a 128-bit value (low, high)")
+                                        : cas ? "an address and two values" : "an address and a value");
+  }
+  case Opcode::LDGSTS:
+    if (hint && in.srcs.size() < 3) return ShapeProblem{SIZE_MAX, "LDGSTS.HINT takes its cache policy last"};
+    return std::nullopt;
+  default: return std::nullopt;
+  }
+}
+} // namespace
 
 std::optional<ShapeProblem> checkShape(const Instr& in) {
   auto isPred = [](const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isPredicate(); };
@@ -1060,6 +1091,7 @@ std::optional<ShapeProblem> checkShape(const Instr& in) {
                                                       dims > 1 ? "s" : "", elems, elems > 1 ? "s" : "")};
     return std::nullopt;
   }
+  if (std::optional<ShapeProblem> p = checkMemoryShape(in)) return p;
   if (in.op != Opcode::BAR) return std::nullopt;
   size_t nd = in.dsts.size();
   int ops = in.has(Mod::POPC) + in.has(Mod::AND) + in.has(Mod::OR);

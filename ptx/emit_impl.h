@@ -154,6 +154,15 @@ public:
   bool emitFloat(const Instr& in);     // emit_float.cpp
   bool emitHalf(const Instr& in);      // emit_half.cpp: MUFU, HMNMX2, HSETP2, HSET2, F2FP
   bool emitMemory(const Instr& in);    // emit_mem.cpp
+  bool emitAtomic(const Instr& in);    // emit_atomic.cpp: ATOM ATOMG ATOMS RED REDG
+  bool emitMemorySystem(const Instr& in); // emit_atomic.cpp: MEMBAR FENCE NANOSLEEP CCTL QSPC CREATEPOLICY, the stack
+  // PTX's qualifiers of a memory access (emit_atomic.cpp): ".relaxed.gpu", ".mmio.relaxed.sys"
+  // ..., and ".cg", ".nc", ".L1::evict_last", ".L2::cache_hint", ".L2::128B" ...; the cache
+  // policy operand ", %rd" of a .HINT access ("" without).
+  std::string orderQualifiers(const Instr& in);
+  void checkAccessQualifiers(const Instr& in, const std::string& space); // fails for combinations PTX lacks
+  std::string cacheQualifiers(const Instr& in);
+  std::string policySrc(const Instr& in);
   bool emitControl(const Instr& in);   // emit_mem.cpp
   bool emitWarp(const Instr& in);      // emit_warp.cpp (SHFL, MATCH, REDUX, BAR)
   bool emitMatrix(const Instr& in);    // emit_matrix.cpp (MMA, LDSM, STSM, MOVM, ELECT, ...)

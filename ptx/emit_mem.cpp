@@ -4,8 +4,7 @@
 //     widths .U8 .S8 .U16 .S16 (32) .64; .VOLATILE -> ld/st.volatile;
 //     .CONSTANT -> ld.global.nc;
 //   LDC c[0x0][off] of an .entry -> ld.param of the parameter covering it;
-//   ATOM/RED -> atom/red (generic, or the named variable's space) with the
-//     operation and type;
+//   ld/st qualifiers, atomics and the memory-system instructions: emit_atomic.cpp;
 //   an access the interpreter always stops at (a store to .const, a state
 //     space mismatch) -> trap;
 //   SULD/SUST -> suld.b/sust.b with the coordinates as a vector; TEX -> tex.v4;
@@ -100,7 +99,7 @@ std::string FnEmitter::address(const Instr& in, size_t i, std::string& space) {
 
 // How many bytes a memory instruction reads or writes at its address.
 unsigned FnEmitter::accessBytes(const Instr& in) {
-  if (in.op == Opcode::ATOM || in.op == Opcode::RED) return in.has(Mod::W64) ? 8 : 4;
+  if (isAtomic(in.op)) return atomicBytes(in.mods);
   return accessOf(in).bytes;
 }
 
@@ -127,6 +126,7 @@ bool FnEmitter::abortsAlways(const Instr& in, bool store) {
 }
 
 bool FnEmitter::emitMemory(const Instr& in) {
+  if (emitAtomic(in) || emitMemorySystem(in)) return true;
   switch (in.op) {
   case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: {
     if (abortsAlways(in, false)) return true;
@@ -145,8 +145,12 @@ bool FnEmitter::emitMemory(const Instr& in) {
     bool nc = in.has(Mod::CONSTANT) && space == "global" && !vol && ctx.sm >= 32;
     if (nc) ctx.require(3, 1);
     unsigned bits = acc.bytes == 8 ? 64 : 32;
-    std::string ld = fmt::format("ld{}{}{}.{}", vol ? ".volatile" : "", space.empty() ? "" : "." + space,
-                                 nc ? ".nc" : "", acc.loadType);
+    Instr q = in; // the qualifiers PTX has for this space (.nc: global from sm_32)
+    if (!nc) q.mods.reset(Mod::CONSTANT);
+    if (!vol) q.mods.reset(Mod::VOLATILE);
+    checkAccessQualifiers(q, space);
+    std::string ld = fmt::format("ld{}{}{}{}.{}", vol ? ".volatile" : "", orderQualifiers(q),
+                                 space.empty() ? "" : "." + space, cacheQualifiers(q), acc.loadType);
     if (space == "param" && in.isGuarded() && !in.srcs[0].sym.empty() && slots_.count(in.srcs[0].sym)) {
       // PTX forbids predicating ld.param of a call's return slot: load always
       // (no side effects), keep the result only when the guard holds.
@@ -156,7 +160,7 @@ bool FnEmitter::emitMemory(const Instr& in) {
       emit(fmt::format("mov.b{} {}, {};", bits, intDst(in, 0, bits), t));
       return true;
     }
-    emit(fmt::format("{} {}, {};", ld, intDst(in, 0, bits), a));
+    emit(fmt::format("{} {}, {}{};", ld, intDst(in, 0, bits), a, policySrc(in)));
     return true;
   }
   case Opcode::ST: case Opcode::STG: case Opcode::STS: case Opcode::STL: {
@@ -178,8 +182,12 @@ bool FnEmitter::emitMemory(const Instr& in) {
     unsigned bits = acc.bytes == 8 ? 64 : 32;
     std::string v = intSrc(in, 1, bits);
     bool vol = in.has(Mod::VOLATILE) && (space.empty() || space == "global" || space == "shared");
-    std::string st = fmt::format("st{}{}.{}", vol ? ".volatile" : "", space.empty() ? "" : "." + space, acc.storeType);
-    emit(fmt::format("{} {}, {};", st, a, v));
+    Instr q = in;
+    if (!vol) q.mods.reset(Mod::VOLATILE);
+    checkAccessQualifiers(q, space);
+    std::string st = fmt::format("st{}{}{}{}.{}", vol ? ".volatile" : "", orderQualifiers(in),
+                                 space.empty() ? "" : "." + space, cacheQualifiers(in), acc.storeType);
+    emit(fmt::format("{} {}, {}{};", st, a, v, policySrc(in)));
     return true;
   }
   case Opcode::LDC: {
@@ -243,15 +251,31 @@ bool FnEmitter::emitMemory(const Instr& in) {
   }
   case Opcode::LDGSTS: {
     const unsigned n = in.has(Mod::W128) ? 16 : in.has(Mod::W64) ? 8 : 4;
-    if (in.srcs.size() < 2 || in.srcs.size() > 3) fail(in.loc, fmt::format("{}: malformed asynchronous copy", printInstr(f, in)));
+    const size_t hint = in.has(Mod::HINT) ? 1 : 0;
+    if (in.srcs.size() < 2 + hint || in.srcs.size() > 3 + hint)
+      fail(in.loc, fmt::format("{}: malformed asynchronous copy", printInstr(f, in)));
     std::string ds = "shared", ss = "global";
     std::string d = address(in, 0, ds), s = address(in, 1, ss);
     if (ds != "shared" || ss != "global")
       fail(in.loc, fmt::format("{}: cp.async copies from .global to .shared variables only", printInstr(f, in)));
-    if (in.srcs.size() > 2 && in.srcs[2].kind == Operand::Kind::Imm && (in.srcs[2].imm < 0 || in.srcs[2].imm > int64_t(n)))
+    const bool third = in.srcs.size() > 2 + hint;
+    if (third && in.srcs[2].kind == Operand::Kind::Imm && (in.srcs[2].imm < 0 || in.srcs[2].imm > int64_t(n)))
       fail(in.loc, fmt::format("{}: src-size {} is not in 0..{} (PTX cp.async)", printInstr(f, in), in.srcs[2].imm, n));
-    std::string size = in.srcs.size() > 2 ? ", " + intSrc(in, 2, 32) : "";
-    emit(fmt::format("cp.async.{}.shared.global {}, {}, {}{};", n == 16 ? "cg" : "ca", d, s, n, size));
+    if (in.has(Mod::CG) && n != 16) fail(in.loc, fmt::format("{}: cp.async.cg copies 16 bytes", printInstr(f, in)));
+    std::string size;
+    if (third && in.srcs[2].isReg() && in.srcs[2].reg.isPredicate()) { // ignore-src
+      Pred p = predSrc(in, 2);
+      std::string t = p.isConst ? temp(1) : predText(p);
+      if (p.isConst) setPred(t, p);
+      size = ", " + t;
+    } else if (third) {
+      size = ", " + intSrc(in, 2, 32);
+    }
+    const char* cop = in.has(Mod::CA) ? "ca" : in.has(Mod::CG) ? "cg" : n == 16 ? "cg" : "ca";
+    Instr q = in;
+    q.mods.reset(Mod::CA);
+    q.mods.reset(Mod::CG);
+    emit(fmt::format("cp.async.{}.shared.global{} {}, {}, {}{}{};", cop, cacheQualifiers(q), d, s, n, size, policySrc(in)));
     ctx.require(7, 0);
     return true;
   }
@@ -261,47 +285,6 @@ bool FnEmitter::emitMemory(const Instr& in) {
       fail(in.loc, fmt::format("{}: DEPBAR takes a count from 0 to 63 (PTX cp.async.wait_group)", printInstr(f, in)));
     emit(fmt::format("cp.async.wait_group {};", in.srcs[0].imm));
     ctx.require(7, 0);
-    return true;
-  }
-  case Opcode::ATOM: case Opcode::RED: {
-    auto op = in.mods.inGroup(ModGroup::AtomOp);
-    if (!op) fail(in.loc, fmt::format("{}: {} needs an operation (.ADD, .MIN, ...)", printInstr(f, in), in.info().name));
-    unsigned bits = in.has(Mod::W64) ? 64 : 32;
-    bool isSigned = in.has(Mod::S32);
-    std::string u = bits == 64 ? "u64" : "u32", b = bits == 64 ? "b64" : "b32";
-    std::string name, type;
-    switch (*op) {
-    case Mod::ADD: name = "add"; type = isSigned && bits == 32 ? "s32" : u; break;
-    case Mod::MIN: name = "min"; type = isSigned && bits == 32 ? "s32" : u; break;
-    case Mod::MAX: name = "max"; type = isSigned && bits == 32 ? "s32" : u; break;
-    case Mod::INC: case Mod::DEC:
-      if (bits == 64) fail(in.loc, fmt::format("{}: PTX atom.inc/dec exist for .u32 only", printInstr(f, in)));
-      name = *op == Mod::INC ? "inc" : "dec";
-      type = "u32";
-      break;
-    case Mod::EXCH: name = "exch"; type = b; break;
-    case Mod::CAS: name = "cas"; type = b; break;
-    case Mod::ATOM_AND: name = "and"; type = b; break;
-    case Mod::ATOM_OR: name = "or"; type = b; break;
-    case Mod::ATOM_XOR: name = "xor"; type = b; break;
-    default: fail(in.loc, fmt::format("{}: unknown atomic operation", printInstr(f, in)));
-    }
-    if (in.op == Opcode::RED && (*op == Mod::EXCH || *op == Mod::CAS))
-      fail(in.loc, fmt::format("{}: PTX red has no .{}", printInstr(f, in), name));
-    if (*op != Mod::CAS && in.srcs.size() > 2) fail(in.loc, fmt::format("{}: only CAS takes a third source", printInstr(f, in)));
-    if (abortsAlways(in, true)) return true;
-    std::string space; // generic, as in the interpreter; a variable's own space
-    std::string a = address(in, 0, space);
-    if (!space.empty() && space != "global" && space != "shared")
-      fail(in.loc, fmt::format("{}: atomics on .{} memory have no PTX form", printInstr(f, in), space));
-    std::string sp = space.empty() ? "" : "." + space;
-    std::string x = intSrc(in, 1, bits);
-    if (in.op == Opcode::RED) {
-      emit(fmt::format("red{}.{}.{} {}, {};", sp, name, type, a, x));
-      return true;
-    }
-    std::string c = *op == Mod::CAS ? ", " + intSrc(in, 2, bits) : "";
-    emit(fmt::format("atom{}.{}.{} {}, {}, {}{};", sp, name, type, intDst(in, 0, bits), a, x, c));
     return true;
   }
   default: return false;

@@ -59,8 +59,11 @@ unsigned writeBits(const Instr& in, size_t d) {
     return w64();
   case Opcode::IADD3: case Opcode::IADDC: case Opcode::SEL: case Opcode::LOP3: case Opcode::SHL: case Opcode::LEA:
   case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL: case Opcode::LDC:
-  case Opcode::ATOM: case Opcode::SULD:
+  case Opcode::SULD:
     return w64();
+  case Opcode::ATOM: case Opcode::ATOMG: case Opcode::ATOMS: return atomicBytes(in.mods) >= 8 ? 64 : 32;
+  case Opcode::CREATEPOLICY: return 64;
+  case Opcode::ALLOCA: case Opcode::STACKSAVE: return w64();
   case Opcode::IMAD:
     if (in.has(Mod::WIDE)) return 64;
     if (in.has(Mod::HI)) return 32;

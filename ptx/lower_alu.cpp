@@ -127,6 +127,7 @@ namespace lowering {
 bool Lowering::run() {
   const std::string& op = pi.opcode;
   if (std::optional<bool> r = halfPrecision()) return *r; // lower_half.cpp
+  if (op == "mov" && lastType(pi).bits == 128) return mov128();
   if (op == "mov") return mov();
   // lower_carry.cpp, lower_intops.cpp: extended precision, 64-bit .hi, .sat, packed 16-bit
   if (((op == "add" || op == "sub") && hasMod(pi, ".cc")) || op == "addc" || op == "subc") return carryArith();
@@ -179,6 +180,12 @@ bool Lowering::run() {
   if (op == "ld" || op == "ldu") return load();
   if (op == "st") return store();
   if (op == "atom" || op == "red") return atomic();
+  if (op == "membar" || op == "fence") return fence();
+  if (op == "nanosleep") return nanosleep();
+  if (op == "prefetch" || op == "prefetchu" || op == "applypriority" || op == "discard") return cacheControl();
+  if (op == "isspacep") return isspacep();
+  if (op == "createpolicy") return createpolicy();
+  if (op == "alloca" || op == "stacksave" || op == "stackrestore") return stack();
   if (op == "suld" || op == "sust") return surface();
   if (op == "tex") return texture();
   if (op == "cp") return asyncCopy();

@@ -53,6 +53,11 @@ public:
   // Instructions of one PTX instruction are collected and committed only when
   // the whole lowering succeeds.
   void emit(ori::Instr in);               // with the current guard and location
+  const std::optional<ori::Operand>& guard() const { return guard_; } // the current instruction's
+  // A .b128 register as two 64-bit Ori registers: its own (the low half) and a companion
+  // "<name>_hi" (the high half), made on first use; both are then typed b64 (lower_atomic.cpp).
+  ori::Reg high128(ori::Reg lo);
+  bool is128(ori::Reg r) const; // declared .b128 (or already split)
   ori::ModSet& lastPendingMods() { return pending_.back().mods; }
   void branchTo(const std::string& label, SrcLoc loc); // the next BRA emitted targets it
   uint32_t jumpTable(const std::string& name, SrcLoc loc); // index of a .branchtargets table
@@ -108,6 +113,7 @@ private:
   void rollback();
   void numberRegisters(const Operand& o);
 
+  std::map<ori::Reg, ori::Reg> high128_; // .b128 registers: low half -> high half
   std::vector<ori::Instr> pending_;
   std::vector<ori::Reg> pendingTemps_;
   uint32_t regMark_[ori::kNumRegFiles] = {}; // f_.nextReg before the current lowering

@@ -23,8 +23,9 @@ constexpr std::pair<std::string_view, Mod> kFloatCompares[] = {
 
 std::optional<ori::Space> spaceOf(const Instruction& pi) {
   static constexpr std::pair<std::string_view, ori::Space> kSpaces[] = {
-      {".global", ori::Space::Global}, {".shared", ori::Space::Shared}, {".local", ori::Space::Local},
-      {".const", ori::Space::Const},   {".param", ori::Space::Param},
+      {".global", ori::Space::Global}, {".shared", ori::Space::Shared}, {".shared::cta", ori::Space::Shared},
+      {".local", ori::Space::Local},   {".const", ori::Space::Const},   {".param", ori::Space::Param},
+      {".param::entry", ori::Space::Param}, {".param::func", ori::Space::Param},
   };
   for (auto [text, s] : kSpaces)
     if (hasMod(pi, text)) return s;
@@ -109,17 +110,18 @@ bool Lowering::selp() {
 }
 
 // cvta{.to}.space.u64: global addresses are generic; the shared, local and constant windows
-// start at SR_SWINBASE, SR_LWINBASE and SR_CWINBASE (docs/interpreter.md). .param and the 32-bit
-// (.u32) forms of .address_size 32 stay OPAQUE.
+// start at SR_SWINBASE, SR_LWINBASE and SR_CWINBASE (docs/interpreter.md). cvta{.to}.global.u32
+// (32-bit addresses: .address_size 32) is a 32-bit MOV, exact for the same reason; the other
+// .u32 forms and .param stay OPAQUE: the interpreter's windows lie above 4 GiB.
 bool Lowering::cvta() {
-  onlyMods(pi, {".to", ".global", ".shared", ".local", ".const"});
+  onlyMods(pi, {".to", ".global", ".shared", ".shared::cta", ".local", ".const"});
   need(2);
   PtxType t = lastType(pi);
   std::optional<ori::Space> space = spaceOf(pi);
-  if (!space || t.bits != 64) return false;
+  if (!space || (t.bits != 64 && !(t.bits == 32 && *space == ori::Space::Global))) return false;
   ori::Reg d = dst(0);
   if (*space == ori::Space::Global) { // global addresses are generic addresses here
-    emit(make(Opcode::MOV, {}, {reg(d)}, {src(1, t, ori::K_REG | ori::K_SYM)}), true);
+    emit(make(Opcode::MOV, {}, {reg(d)}, {src(1, t, ori::K_REG | ori::K_SYM)}), t.bits == 64);
     return true;
   }
   OOp a = srcReg(1, t);
@@ -133,13 +135,59 @@ bool Lowering::cvta() {
 }
 
 namespace {
-// Modifiers a load or store may carry and still be native: caching hints
-// change nothing a single thread can see.
+// Modifiers a load or store may carry and still be native: the state spaces, vectors, and the
+// qualifiers below (none changes what a single thread sees; the Ori instruction keeps them).
 const std::initializer_list<std::string_view> kMemMods = {
-    ".global", ".shared", ".local", ".const", ".param", ".volatile", ".nc", ".ca", ".cg", ".cs",
-    ".lu", ".cv", ".wb", ".wt", ".weak", ".v2", ".v4",
+    ".global", ".shared", ".shared::cta", ".local", ".const", ".param", ".param::entry", ".param::func",
+    ".volatile", ".nc", ".weak", ".v2", ".v4", ".v8", ".relaxed", ".acquire", ".release", ".mmio", ".cta",
+    ".cluster", ".gpu", ".sys", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".L1::evict_normal",
+    ".L1::evict_unchanged", ".L1::evict_first", ".L1::evict_last", ".L1::no_allocate", ".L2::evict_normal",
+    ".L2::evict_first", ".L2::evict_last", ".L2::64B", ".L2::128B", ".L2::256B", ".L2::cache_hint",
+};
+constexpr std::pair<std::string_view, Mod> kQualifiers[] = {
+    {".relaxed", Mod::RELAXED}, {".acquire", Mod::ACQUIRE}, {".release", Mod::RELEASE}, {".mmio", Mod::MMIO},
+    {".cta", Mod::CTA}, {".cluster", Mod::CLUSTER}, {".gpu", Mod::GPU}, {".sys", Mod::SYS},
+    {".ca", Mod::CA}, {".cg", Mod::CG}, {".cs", Mod::CS}, {".lu", Mod::LU}, {".cv", Mod::CV},
+    {".wb", Mod::WB}, {".wt", Mod::WT},
+    {".L1::evict_normal", Mod::L1_EN}, {".L1::evict_unchanged", Mod::L1_EU}, {".L1::evict_first", Mod::L1_EF},
+    {".L1::evict_last", Mod::L1_EL}, {".L1::no_allocate", Mod::L1_NA},
+    {".L2::evict_normal", Mod::L2_EN}, {".L2::evict_first", Mod::L2_EF}, {".L2::evict_last", Mod::L2_EL},
+    {".L2::64B", Mod::L2_64B}, {".L2::128B", Mod::L2_128B}, {".L2::256B", Mod::L2_256B},
+    {".L2::cache_hint", Mod::HINT},
 };
 } // namespace
+
+// PTX ISA 9.0, "ld" and "st": .weak (the default), .volatile, .relaxed.scope, .acquire.scope
+// (loads), .release.scope (stores) and .mmio.relaxed.sys exclude each other; cache operators
+// (.ca .cg .cs .lu .cv for loads, .wb .cg .cs .wt for stores) go with neither .volatile nor an
+// ordering; at most one of each kind of hint.
+bool Lowering::memoryQualifiers(ori::Instr& in, bool isLoad) const {
+  ori::ModSet q;
+  for (const std::string& m : pi.mods)
+    for (auto [text, mod] : kQualifiers)
+      if (m == text) {
+        if (auto other = q.inGroup(ori::modGroup(mod)); other && !(mod == Mod::MMIO || *other == Mod::MMIO)) return false;
+        q.set(mod);
+      }
+  const int orders = hasMod(pi, ".weak") + hasMod(pi, ".volatile") + q.test(Mod::RELAXED) + q.test(Mod::ACQUIRE) +
+                     q.test(Mod::RELEASE);
+  if (orders > 1 || (q.test(Mod::ACQUIRE) && !isLoad) || (q.test(Mod::RELEASE) && isLoad)) return false;
+  const bool ordered = q.inGroup(ori::ModGroup::MemOrder).has_value();
+  if (ordered != q.inGroup(ori::ModGroup::MemScope).has_value()) return false; // .relaxed etc. need a scope
+  if (q.test(Mod::MMIO)) { // ld/st.mmio.relaxed.sys: one qualifier, MMIO
+    if (!q.test(Mod::RELAXED) || !q.test(Mod::SYS)) return false;
+    q.reset(Mod::RELAXED);
+  }
+  if (auto cop = q.inGroup(ori::ModGroup::CacheOp)) {
+    if (ordered || hasMod(pi, ".volatile")) return false;
+    const bool loadOp = *cop == Mod::CA || *cop == Mod::CG || *cop == Mod::CS || *cop == Mod::LU || *cop == Mod::CV;
+    const bool storeOp = *cop == Mod::WB || *cop == Mod::CG || *cop == Mod::CS || *cop == Mod::WT;
+    if (isLoad ? !loadOp : !storeOp) return false;
+  }
+  if (!isLoad && q.inGroup(ori::ModGroup::Prefetch)) return false;
+  for (Mod m : q.list()) in.mods.set(m);
+  return true;
+}
 
 // Lowers ld/st's address for element byte offset `extra`. Returns the opcode
 // to use (by state space) and the address operand; entry parameters read
@@ -212,13 +260,16 @@ static std::optional<Access> accessFor(Lowering& lw, bool isLoad, int64_t extra)
 
 bool Lowering::load() {
   onlyMods(pi, kMemMods);
-  need(2);
+  const bool hint = hasMod(pi, ".L2::cache_hint");
+  need(hint ? 3 : 2);
   PtxType t = lastType(pi);
+  if (t.bits == 128) return access128(true);
   if (t.kind == PtxType::None || t.kind == PtxType::Pred || t.bits > 64) return false;
   std::vector<const Operand*> elems;
   if (ops[0].kind == Operand::Kind::Vector) for (const Operand& e : ops[0].elems) elems.push_back(&e);
   else elems.push_back(&ops[0]);
-  if (hasMod(pi, ".v2") + hasMod(pi, ".v4") != (elems.size() > 1 ? 1 : 0)) return false;
+  if (hasMod(pi, ".v2") + hasMod(pi, ".v4") + hasMod(pi, ".v8") != (elems.size() > 1 ? 1 : 0)) return false;
+  if (pi.opcode == "ldu" && pi.mods.size() > 3) return false;
   bool global = pi.opcode == "ldu" || spaceOf(pi) == ori::Space::Global;
   for (size_t k = 0; k < elems.size(); ++k) {
     if (elems[k]->kind == Operand::Kind::Sink) continue;
@@ -241,6 +292,9 @@ bool Lowering::load() {
       if ((acc->op != Opcode::LDG && !(acc->op == Opcode::LD && pi.opcode == "ldu")) || !global) return false;
       in.mods.set(Mod::CONSTANT);
     }
+    if (!memoryQualifiers(in, true)) return false;
+    if (hint) in.srcs.push_back(src(2, PtxType{PtxType::Unsigned, 64}, ori::K_REG));
+    checkAllowed(in);
     emit(std::move(in));
     // A signed value loaded into a wider register is sign-extended to the
     // register's width (PTX ISA, "ld"): the load gives 32 bits, so widen.
@@ -251,15 +305,48 @@ bool Lowering::load() {
   return true;
 }
 
+// ld/st{.weak}{.ss}{.cop}{hints}.b128 (PTX ISA 9.0: sm_70 and up): two 64-bit accesses, the
+// low half at a and the high half at a + 8, with the same qualifiers. Only weak accesses:
+// one 128-bit .relaxed/.acquire/.release/.volatile access is single-copy atomic, two are
+// not (they stay OPAQUE).
+bool Lowering::access128(bool isLoad) {
+  onlyMods(pi, kMemMods);
+  for (std::string_view q : {".relaxed", ".acquire", ".release", ".mmio", ".volatile", ".v2", ".v4", ".v8"})
+    if (hasMod(pi, q)) return false;
+  const bool hint = hasMod(pi, ".L2::cache_hint");
+  need(hint ? 3 : 2);
+  auto value = halves128(ops[isLoad ? 0 : 1]);
+  if (!value) return false;
+  for (int k = 0; k < 2; ++k) {
+    auto acc = accessFor(*this, isLoad, 8 * k);
+    if (!acc || acc->op == Opcode::LDC) return false;
+    OOp half = k ? value->second : value->first;
+    ori::Instr in = isLoad ? make(acc->op, {Mod::W64}, {half}, {acc->addr})
+                           : make(acc->op, {Mod::W64}, {}, {acc->addr, half});
+    if (acc->op == Opcode::LDG || acc->op == Opcode::STG) in.mods.set(Mod::E);
+    if (hasMod(pi, ".nc")) {
+      if (acc->op != Opcode::LDG) return false;
+      in.mods.set(Mod::CONSTANT);
+    }
+    if (!memoryQualifiers(in, isLoad)) return false;
+    if (hint) in.srcs.push_back(src(2, PtxType{PtxType::Unsigned, 64}, ori::K_REG));
+    checkAllowed(in);
+    emit(std::move(in));
+  }
+  return true;
+}
+
 bool Lowering::store() {
   onlyMods(pi, kMemMods);
-  need(2);
+  const bool hint = hasMod(pi, ".L2::cache_hint");
+  need(hint ? 3 : 2);
   PtxType t = lastType(pi);
+  if (t.bits == 128 && !hasMod(pi, ".nc")) return access128(false);
   if (t.kind == PtxType::None || t.kind == PtxType::Pred || t.bits > 64 || hasMod(pi, ".nc")) return false;
   std::vector<const Operand*> elems;
   if (ops[1].kind == Operand::Kind::Vector) for (const Operand& e : ops[1].elems) elems.push_back(&e);
   else elems.push_back(&ops[1]);
-  if (hasMod(pi, ".v2") + hasMod(pi, ".v4") != (elems.size() > 1 ? 1 : 0)) return false;
+  if (hasMod(pi, ".v2") + hasMod(pi, ".v4") + hasMod(pi, ".v8") != (elems.size() > 1 ? 1 : 0)) return false;
   PtxType valueType = t.bits < 32 ? PtxType{t.kind, 32} : t;
   for (size_t k = 0; k < elems.size(); ++k) {
     if (elems[k]->kind == Operand::Kind::Sink) return false;
@@ -269,50 +356,11 @@ bool Lowering::store() {
     if (auto w = widthMod(t)) in.mods.set(*w == Mod::S8 ? Mod::U8 : *w == Mod::S16 ? Mod::U16 : *w);
     if (acc->op == Opcode::STG) in.mods.set(Mod::E);
     if (hasMod(pi, ".volatile")) in.mods.set(Mod::VOLATILE);
+    if (!memoryQualifiers(in, false)) return false;
+    if (hint) in.srcs.push_back(src(2, PtxType{PtxType::Unsigned, 64}, ori::K_REG));
+    checkAllowed(in);
     emit(std::move(in));
   }
-  return true;
-}
-
-bool Lowering::atomic() {
-  bool isRed = pi.opcode == "red";
-  static constexpr std::pair<std::string_view, Mod> kOps[] = {
-      {".add", Mod::ADD}, {".min", Mod::MIN}, {".max", Mod::MAX}, {".inc", Mod::INC},
-      {".dec", Mod::DEC}, {".exch", Mod::EXCH}, {".cas", Mod::CAS}, {".and", Mod::ATOM_AND},
-      {".or", Mod::ATOM_OR}, {".xor", Mod::ATOM_XOR},
-  };
-  std::optional<Mod> aop;
-  for (const std::string& m : pi.mods) {
-    if (parseType(m).kind != PtxType::None || m == ".global") continue;
-    bool known = false;
-    for (auto [text, mod] : kOps)
-      if (m == text) { aop = mod; known = true; }
-    if (!known) return false; // .shared, memory-order and scope qualifiers
-  }
-  PtxType t = lastType(pi);
-  if (!aop || !t.isInt() || (t.bits != 32 && t.bits != 64)) return false;
-  if ((*aop == Mod::INC || *aop == Mod::DEC) && (t.bits != 32 || t.kind == PtxType::Signed)) return false;
-  if (t.bits == 64 && t.kind == PtxType::Signed) return false; // signed 64-bit min/max: no Ori form
-  if (isRed && *aop == Mod::EXCH) return false;
-  if (*aop == Mod::CAS && isRed) return false;
-  size_t first = isRed ? 0 : 1;
-  need(first + (*aop == Mod::CAS ? 3 : 2));
-  const Operand& a = ops[first];
-  if (a.kind != Operand::Kind::Address || a.ival < INT32_MIN || a.ival > INT32_MAX) return false;
-  OOp addr;
-  if (a.name.empty()) return false;
-  NameRef r = L.resolve(a.name);
-  if (r.kind == NameRef::Register && r.reg.isGeneral()) addr = OOp::mem(r.reg, a.ival);
-  else if (r.kind == NameRef::Variable && a.ival >= 0) addr = OOp::mem(std::nullopt, a.ival, r.symbol);
-  else return false;
-  uint16_t k = ori::K_REG | ori::K_IMM;
-  std::vector<OOp> srcs{addr, src(first + 1, t, k)};
-  if (*aop == Mod::CAS) srcs.push_back(src(first + 2, t, k));
-  ori::Instr in = make(isRed ? Opcode::RED : Opcode::ATOM, {Mod::E, *aop}, {}, std::move(srcs));
-  if (!isRed) in.dsts.push_back(reg(dst(0)));
-  if (t.bits == 64) in.mods.set(Mod::W64);
-  else if (t.kind == PtxType::Signed) in.mods.set(Mod::S32);
-  emit(std::move(in));
   return true;
 }
 

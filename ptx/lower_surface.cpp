@@ -142,10 +142,11 @@ bool Lowering::texture() {
   return true;
 }
 
-// cp.async.{ca,cg}.shared.global [d], [s], cp-size[, src-size] -> LDGSTS[.64|.128] [d], [s][, n]
-// (cp-size 4, 8 or 16; .cg only with 16); cp.async.commit_group -> LDGDEPBAR;
+// cp.async.{ca,cg}.shared{::cta}.global{.L2::cache_hint}{.L2::64B|128B|256B} [d], [s], cp-size
+// [, src-size | , ignore-src][, cache-policy] -> LDGSTS[.64|.128].CA|.CG [d], [s][, n | , p]
+// [, policy] (cp-size 4, 8 or 16; .cg only with 16); cp.async.commit_group -> LDGDEPBAR;
 // cp.async.wait_group n -> DEPBAR n; cp.async.wait_all -> LDGDEPBAR; DEPBAR 0. Stay OPAQUE:
-// the ignore-src predicate, cache-policy operands and hints, .shared::cluster, bulk copies.
+// .shared::cluster, bulk copies.
 bool Lowering::asyncCopy() {
   if (!hasMod(pi, ".async")) return false;
   if (hasMod(pi, ".commit_group") || hasMod(pi, ".wait_all")) {
@@ -163,9 +164,13 @@ bool Lowering::asyncCopy() {
     emit(make(Opcode::DEPBAR, {}, {}, {imm(ops[0].ival)}));
     return true;
   }
-  onlyMods(pi, {".async", ".ca", ".cg", ".shared", ".global"});
-  if (!hasMod(pi, ".shared") || !hasMod(pi, ".global") || hasMod(pi, ".ca") == hasMod(pi, ".cg")) return false;
-  if (ops.size() != 3 && ops.size() != 4) return false;
+  onlyMods(pi, {".async", ".ca", ".cg", ".shared", ".shared::cta", ".global", ".L2::cache_hint", ".L2::64B", ".L2::128B",
+                ".L2::256B"});
+  const size_t hint = hasMod(pi, ".L2::cache_hint") ? 1 : 0;
+  if (!(hasMod(pi, ".shared") || hasMod(pi, ".shared::cta")) || !hasMod(pi, ".global") || hasMod(pi, ".ca") == hasMod(pi, ".cg"))
+    return false;
+  if (hasMod(pi, ".L2::64B") + hasMod(pi, ".L2::128B") + hasMod(pi, ".L2::256B") > 1) return false;
+  if (ops.size() != 3 + hint && ops.size() != 4 + hint) return false;
   if (ops[2].kind != Operand::Kind::Int) return false;
   const int64_t n = ops[2].ival;
   if (n != 4 && n != 8 && n != 16) L.fail(ops[2].loc, fmt::format("cp.async copies 4, 8 or 16 bytes, not {}", n));
@@ -178,18 +183,21 @@ bool Lowering::asyncCopy() {
     if (r.kind != NameRef::Register || !r.reg.isGeneral()) return false;
     srcs.push_back(OOp::mem(r.reg, a.ival));
   }
-  if (ops.size() == 4) {
+  if (ops.size() == 4 + hint) {
     if (ops[3].kind == Operand::Kind::Int && (ops[3].ival < 0 || ops[3].ival > n))
       L.fail(ops[3].loc, fmt::format("src-size {} is not in 0..{}", ops[3].ival, n));
-    if (ops[3].kind == Operand::Kind::Name) {
-      NameRef r = L.resolve(ops[3].name);
-      if (r.kind == NameRef::Register && r.reg.isPredicate()) return false; // ignore-src
-    }
-    srcs.push_back(src(3, PtxType{PtxType::Unsigned, 32}));
+    NameRef r = ops[3].kind == Operand::Kind::Name ? L.resolve(ops[3].name) : NameRef{};
+    if (r.kind == NameRef::Register && r.reg.isPredicate()) srcs.push_back(reg(r.reg, ops[3].negated)); // ignore-src
+    else srcs.push_back(src(3, PtxType{PtxType::Unsigned, 32}));
   }
-  ori::Instr in = make(Opcode::LDGSTS, {}, {}, std::move(srcs));
+  if (hint) srcs.push_back(src(ops.size() - 1, PtxType{PtxType::Unsigned, 64}, ori::K_REG));
+  ori::Instr in = make(Opcode::LDGSTS, {hasMod(pi, ".ca") ? Mod::CA : Mod::CG}, {}, std::move(srcs));
   if (n == 8) in.mods.set(Mod::W64);
   if (n == 16) in.mods.set(Mod::W128);
+  if (hint) in.mods.set(Mod::HINT);
+  if (hasMod(pi, ".L2::64B")) in.mods.set(Mod::L2_64B);
+  if (hasMod(pi, ".L2::128B")) in.mods.set(Mod::L2_128B);
+  if (hasMod(pi, ".L2::256B")) in.mods.set(Mod::L2_256B);
   emit(std::move(in));
   return true;
 }

@@ -184,7 +184,24 @@ struct Lowering {
   bool cvta();
   bool load();
   bool store();
+  // ld/st's ordering, cache and eviction qualifiers onto `in` (docs/ptx.md, "Memory ordering
+  // and cache qualifiers"); false when PTX does not allow the combination.
+  bool memoryQualifiers(ori::Instr& in, bool isLoad) const;
+  // lower_atomic.cpp
   bool atomic();
+  void orderMods(ori::Instr& in) const;      // .relaxed .acquire .release .acq_rel .sc and the scope
+  void checkAllowed(const ori::Instr& in) const; // every modifier one the opcode takes, else NotNative
+  ori::Reg addressValue(const OOp& a);       // the generic address of [R+imm] / [sym+imm]
+  bool fence();        // membar, fence, fence.proxy
+  bool nanosleep();
+  bool cacheControl(); // prefetch, prefetchu, applypriority, discard
+  bool isspacep();
+  bool createpolicy();
+  bool stack();        // alloca, stacksave, stackrestore
+  bool mov128();       // mov.b128 packing, unpacking and copies
+  // A .b128 operand (a register) as its two 64-bit halves; nothing when it is not one.
+  std::optional<std::pair<OOp, OOp>> halves128(const Operand& o);
+  bool access128(bool isLoad); // ld/st .b128 (weak) as two 64-bit accesses
   bool vote(); // vote, activemask
   bool surface(); // lower_surface.cpp: suld.b, sust.b
   bool texture(); // tex

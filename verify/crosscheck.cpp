@@ -67,7 +67,7 @@ std::string harnessText(Space space) {
 }
 
 Space spaceOf(Opcode op) {
-  if (op == Opcode::LDS || op == Opcode::STS) return Space::Shared;
+  if (op == Opcode::LDS || op == Opcode::STS || op == Opcode::ATOMS) return Space::Shared;
   if (op == Opcode::LDL || op == Opcode::STL) return Space::Local;
   return Space::Global;
 }
@@ -203,7 +203,7 @@ Instr makeSubject(Opcode op, const ModSet& mods, unsigned pattern, const Concret
   for (size_t i = 0; i < doms.size(); ++i) {
     uint64_t v = i < x.srcs.size() ? x.srcs[i] : 0;
     switch (doms[i]) {
-    case Domain::Int: case Domain::Shift: case Domain::Count: case Domain::F32: case Domain::F64: case Domain::Half2: {
+    case Domain::Int: case Domain::Shift: case Domain::Count: case Domain::F32: case Domain::F64: case Domain::Half2: case Domain::Window: {
       Operand o = Operand::reg_(R(uint32_t(10 + i)));
       bool isFloat = doms[i] == Domain::F32 || doms[i] == Domain::F64 || doms[i] == Domain::Half2;
       if (info.is(INEG) && !isFloat) o.neg = (pattern >> i) & 1;
@@ -227,7 +227,8 @@ Instr makeSubject(Opcode op, const ModSet& mods, unsigned pattern, const Concret
     }
   }
   uint32_t p = 4;
-  for (const OperandSlot& s : info.dsts) {
+  for (size_t d = 0; d < dstCount(op, mods) && d < info.dsts.size(); ++d) { // ATOM's second: only .128
+    const OperandSlot& s = info.dsts[d];
     if (s.repeat) break;
     in.dsts.push_back(isPredSlot(s) ? Operand::reg_(P(p++)) : Operand::reg_(R(20)));
   }
@@ -283,10 +284,12 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts, const std::function<v
         unsigned pattern = unsigned(rng() % kPatterns);
         ConcreteInputs x;
         for (Domain d : doms) x.srcs.push_back(drawValue(d, rng));
-        for (const OperandSlot& s : info.dsts)
-          if (!s.repeat) x.oldDsts.push_back(isPredSlot(s) ? rng() & 1 : rng());
+        for (size_t d = 0; d < dstCount(e.op, mods) && d < info.dsts.size(); ++d)
+          if (!info.dsts[d].repeat) x.oldDsts.push_back(isPredSlot(info.dsts[d]) ? rng() & 1 : rng());
         x.guard = rng() % 8 != 0;
-        x.memory = drawValue(Domain::Int, rng);
+        // A float atomic's memory word holds a value of its type (denormals, NaNs, ties).
+        const bool floatWord = isAtomic(e.op) && mods.inGroup(ModGroup::AtomFType) && doms.size() > 1;
+        x.memory = drawValue(floatWord ? doms[1] : Domain::Int, rng);
         std::string key = fmt::format("{}", pattern);
         uint32_t ntid = 1, nctaid = 1;
         for (size_t i = 0; i < doms.size(); ++i) {

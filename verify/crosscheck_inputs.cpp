@@ -140,6 +140,18 @@ uint64_t drawValue(Domain d, Rng& rng) {
   case Domain::Lut: return rng() & 0xff;
   case Domain::SmallImm: return rng() % 71;
   case Domain::Pred: return rng() & 1;
+  case Domain::Window: { // docs/interpreter.md, "Memory": each window's first and last bytes and beyond
+    static constexpr uint64_t kWindows[][2] = {
+        {0x7e0000000000, 0x38000}, {0x7f0000000000, 0x80000}, {0x7c0000000000, uint64_t(64) << 20}};
+    const auto& w = kWindows[rng() % 3];
+    switch (rng() % 5) {
+    case 0: return w[0] - 1 - rng() % 4;
+    case 1: return w[0] + rng() % 4;
+    case 2: return w[0] + w[1] - 1 - rng() % 4;
+    case 3: return w[0] + w[1] + rng() % 4;
+    default: return rng() % 2 ? w[0] + rng() % w[1] : randomInt(rng);
+    }
+  }
   default: return 0;
   }
 }

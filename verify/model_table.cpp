@@ -54,7 +54,6 @@ const Axis kRounding = {{}, {Mod::RN}, {Mod::RZ}, {Mod::RM}, {Mod::RP}};
 const Axis kFtz = {{}, {Mod::FTZ}};
 const Axis kConvTypes = {{}, {Mod::U8}, {Mod::S8}, {Mod::U16}, {Mod::S16}, {Mod::U32}, {Mod::S32}, {Mod::U64}, {Mod::S64}};
 const Axis kAccess = {{}, {Mod::U8}, {Mod::S8}, {Mod::U16}, {Mod::S16}, {Mod::W64}};
-const Axis kAtomTypes = {{}, {Mod::U32}, {Mod::S32}, {Mod::W64}};
 const Axis kRedOps = {{Mod::ADD}, {Mod::MIN}, {Mod::MAX}, {Mod::INC}, {Mod::DEC},
                       {Mod::ATOM_AND}, {Mod::ATOM_OR}, {Mod::ATOM_XOR}};
 Axis atomOps() {
@@ -84,10 +83,55 @@ const Axis kFloatFormats = {{Mod::F16}, {Mod::BF16}, {Mod::F32}, {Mod::F64}};
 const Axis kFloatSources = {{Mod::SRC_F16}, {Mod::SRC_BF16}, {Mod::SRC_F32}, {Mod::SRC_F64}};
 const Axis kHalfForms = {{}, {Mod::BF16}};
 
+// An atomic's value sources by its type; .HINT adds the cache policy (an integer) last.
 std::vector<Domain> atomSources(const ModSet& m) {
-  if (m.test(Mod::CAS)) return {D::Address, D::Int, D::Int};
+  D value = m.test(Mod::AF32) ? D::F32 : m.test(Mod::AF64) ? D::F64 : m.inGroup(ModGroup::AtomFType) ? D::Half2 : D::Int;
+  std::vector<Domain> out{D::Address, value};
+  if (m.test(Mod::CAS)) out.push_back(value);
+  if (m.test(Mod::HINT)) out.push_back(D::Int);
+  return out;
+}
+std::vector<Domain> loadSources(const ModSet& m) {
+  if (m.test(Mod::HINT)) return {D::Address, D::Int};
+  return {D::Address};
+}
+std::vector<Domain> storeSources(const ModSet& m) {
+  if (m.test(Mod::HINT)) return {D::Address, D::Int, D::Int};
   return {D::Address, D::Int};
 }
+std::vector<Domain> policySources(const ModSet& m) {
+  if (m.test(Mod::RANGE)) return {D::Int, D::Int, D::Int};
+  if (m.test(Mod::CVT)) return {D::Int};
+  return {D::F32};
+}
+std::vector<Domain> cctlSources(const ModSet& m) {
+  if (m.test(Mod::APPLYPRIORITY) || m.test(Mod::DISCARD)) return {D::Address, D::SmallImm};
+  return {D::Address};
+}
+// The qualifiers (docs/ptx.md, "Memory ordering and cache qualifiers"): a sample of the
+// combinations each opcode takes; none may change what a thread reads or writes.
+const Axis kLdgQuals = {{},
+                        {Mod::VOLATILE},
+                        {Mod::RELAXED, Mod::GPU},
+                        {Mod::ACQUIRE, Mod::SYS},
+                        {Mod::MMIO, Mod::SYS},
+                        {Mod::CG},
+                        {Mod::CONSTANT, Mod::L1_EL, Mod::L2_256B},
+                        {Mod::LU, Mod::HINT, Mod::L2_64B}};
+const Axis kLdQuals = {{}, {Mod::VOLATILE}, {Mod::ACQUIRE, Mod::GPU}, {Mod::CV, Mod::HINT}};
+const Axis kLdsQuals = {{}, {Mod::VOLATILE}, {Mod::RELAXED, Mod::CTA}, {Mod::ACQUIRE, Mod::CLUSTER}};
+const Axis kLdlQuals = {{}, {Mod::CS}, {Mod::L1_EF}};
+const Axis kStgQuals = {{}, {Mod::VOLATILE}, {Mod::RELEASE, Mod::CTA}, {Mod::MMIO, Mod::SYS}, {Mod::CS, Mod::L1_NA},
+                        {Mod::HINT, Mod::L1_EL}};
+const Axis kStQuals = {{}, {Mod::VOLATILE}, {Mod::RELEASE, Mod::SYS}, {Mod::HINT}};
+const Axis kStsQuals = {{}, {Mod::VOLATILE}, {Mod::RELEASE, Mod::CTA}};
+const Axis kStlQuals = {{}, {Mod::WB}};
+const Axis kAtomInts = {{}, {Mod::S32}, {Mod::W64}, {Mod::S64}};
+const Axis kAtomOrders = {{}, {Mod::ACQ_REL, Mod::SYS}};
+const Axis kRedOrders = {{}, {Mod::RELEASE, Mod::GPU}};
+const Axis kAtomFloats = {{Mod::AF32}, {Mod::AF32, Mod::FTZ}, {Mod::AF64}, {Mod::AF16}, {Mod::ABF16}, {Mod::AF16X2},
+                          {Mod::ABF16X2}};
+const Axis kScopes = {{Mod::CTA}, {Mod::CLUSTER}, {Mod::GPU}, {Mod::SYS}};
 
 // The sources of an MMA form: every register an Int.
 std::vector<Domain> matrixSources(const ModSet& m) {
@@ -194,17 +238,51 @@ const std::vector<ModelEntry> kModelTable = {
        {Mod::E5M2, Mod::SRC_F16, Mod::SATFINITE}, {Mod::F16, Mod::SRC_E4M3}, {Mod::F16, Mod::SRC_E5M2}},
       {{}, {Mod::RZ}}, {{}, {Mod::RELU}}},
      f2fpSources},
-    {Opcode::LD, models::load, {kAccess}, fixed<D::Address>},
-    {Opcode::LDG, models::load, {{{Mod::E}}, kAccess}, fixed<D::Address>},
-    {Opcode::LDS, models::load, {kAccess}, fixed<D::Address>},
-    {Opcode::LDL, models::load, {kAccess}, fixed<D::Address>},
+    {Opcode::LD, models::load, {kAccess, kLdQuals}, loadSources},
+    {Opcode::LDG, models::load, {{{Mod::E}}, kAccess, kLdgQuals}, loadSources},
+    {Opcode::LDS, models::load, {kAccess, kLdsQuals}, loadSources},
+    {Opcode::LDL, models::load, {kAccess, kLdlQuals}, loadSources},
     {Opcode::LDC, models::load, {kAccess}, fixed<D::CBank>},
-    {Opcode::ST, models::store, {kAccess}, fixed<D::Address, D::Int>},
-    {Opcode::STG, models::store, {{{Mod::E}}, kAccess}, fixed<D::Address, D::Int>},
-    {Opcode::STS, models::store, {kAccess}, fixed<D::Address, D::Int>},
-    {Opcode::STL, models::store, {kAccess}, fixed<D::Address, D::Int>},
-    {Opcode::ATOM, models::atomic, {{{Mod::E}}, atomOps(), kAtomTypes}, atomSources},
-    {Opcode::RED, models::atomic, {{{Mod::E}}, kRedOps, kAtomTypes}, atomSources},
+    {Opcode::ST, models::store, {kAccess, kStQuals}, storeSources},
+    {Opcode::STG, models::store, {{{Mod::E}}, kAccess, kStgQuals}, storeSources},
+    {Opcode::STS, models::store, {kAccess, kStsQuals}, storeSources},
+    {Opcode::STL, models::store, {kAccess, kStlQuals}, storeSources},
+    {Opcode::ATOM, models::atomic, {{{Mod::E}}, atomOps(), kAtomInts, kAtomOrders}, atomSources},
+    {Opcode::ATOM, models::atomic, {{{Mod::E}}, {{Mod::ADD}}, kAtomFloats, {{}, {Mod::RELAXED, Mod::GPU}}}, atomSources},
+    {Opcode::ATOM, models::atomic, {{{Mod::E}}, {{Mod::CAS}}, {{Mod::U16}}}, atomSources},
+    {Opcode::ATOM, models::atomic,
+     {{{Mod::E}}, {{Mod::ADD}, {Mod::CAS}}, {{Mod::RELAXED, Mod::CTA}, {Mod::ACQUIRE, Mod::GPU}, {Mod::RELEASE, Mod::CLUSTER}}},
+     atomSources},
+    {Opcode::ATOM, models::atomic, {{{Mod::E}}, {{Mod::ADD}, {Mod::EXCH}}, {{}, {Mod::W64}}, {{Mod::HINT}}}, atomSources},
+    {Opcode::ATOMG, models::atomic, {{{Mod::E}}, atomOps(), {{}, {Mod::W64}}, {{}, {Mod::RELEASE, Mod::GPU}}}, atomSources},
+    {Opcode::ATOMG, models::atomic, {{{Mod::E}}, {{Mod::ADD}}, kAtomFloats, {{}, {Mod::HINT}}}, atomSources},
+    {Opcode::ATOMS, models::atomic, {atomOps(), {{}, {Mod::S32}, {Mod::W64}}}, atomSources},
+    {Opcode::ATOMS, models::atomic, {{{Mod::ADD}}, kAtomFloats}, atomSources},
+    {Opcode::ATOMS, models::atomic, {{{Mod::CAS}}, {{Mod::U16}}, {{}, {Mod::ACQUIRE, Mod::CTA}}}, atomSources},
+    {Opcode::RED, models::atomic, {{{Mod::E}}, kRedOps, kAtomInts, kRedOrders}, atomSources},
+    {Opcode::RED, models::atomic, {{{Mod::E}}, {{Mod::ADD}}, kAtomFloats}, atomSources},
+    {Opcode::REDG, models::atomic, {{{Mod::E}}, kRedOps, {{}, {Mod::W64}}, {{}, {Mod::HINT}}}, atomSources},
+    {Opcode::REDG, models::atomic, {{{Mod::E}}, {{Mod::ADD}}, kAtomFloats, {{}, {Mod::RELEASE, Mod::SYS}}}, atomSources},
+    {Opcode::MEMBAR, models::noEffect, {{{Mod::SC}, {Mod::ACQ_REL}, {Mod::ACQUIRE}, {Mod::RELEASE}}, kScopes}, fixed<>},
+    {Opcode::FENCE, models::noEffect,
+     {{{Mod::ALIAS}, {Mod::ASYNC}, {Mod::ASYNC, Mod::SP_GLOBAL}, {Mod::ASYNC, Mod::SP_SHARED},
+       {Mod::ASYNC, Mod::SP_SHARED_CLUSTER}}},
+     fixed<>},
+    {Opcode::NANOSLEEP, models::noEffect, {{{}}}, fixed<D::Int>},
+    {Opcode::CCTL, models::noEffect,
+     {{{Mod::PF1}, {Mod::PF2}, {Mod::PF2, Mod::L2_EL}, {Mod::PF2, Mod::L2_EN}, {Mod::PFU},
+       {Mod::APPLYPRIORITY, Mod::L2_EN}, {Mod::DISCARD}},
+      {{}, {Mod::SP_GLOBAL}}},
+     cctlSources},
+    {Opcode::QSPC, models::qspc,
+     {{{Mod::SP_GLOBAL}, {Mod::SP_SHARED}, {Mod::SP_SHARED_CLUSTER}, {Mod::SP_LOCAL}, {Mod::SP_CONST}, {Mod::SP_PARAM}},
+      {{}, {Mod::W64}}},
+     fixed<D::Window>},
+    {Opcode::CREATEPOLICY, models::createpolicy,
+     {{{Mod::FRACTIONAL}, {Mod::RANGE}, {Mod::RANGE, Mod::SP_GLOBAL}},
+      {{Mod::L2_EN}, {Mod::L2_EF, Mod::L2_SEU}, {Mod::L2_EL, Mod::L2_SEF}, {Mod::L2_EU}}},
+     policySources},
+    {Opcode::CREATEPOLICY, models::createpolicy, {{{Mod::CVT}}}, policySources},
     {Opcode::ELECT, models::elect, {{{}}}, fixed<D::Int>},
     // The warp-level matrix instructions: uninterpreted (verify/model_matrix.cpp), one
     // combination per form sm_90 has.

@@ -87,6 +87,7 @@ enum class Domain : uint8_t {
   Address, // a memory operand (the value is the memory word)
   CBank,   // a constant-bank operand (the value is the memory word)
   Special, // a special register (S2R; the value comes from the thread)
+  Window,  // a generic address: the edges of the shared, local and constant windows, random
 };
 
 // One modifier axis: its alternatives, each a list of modifiers (possibly
@@ -155,7 +156,10 @@ std::optional<ModelOutputs> hsetp2(ModelContext&);   // HSETP2 HSET2
 std::optional<ModelOutputs> f2fp(ModelContext&);
 std::optional<ModelOutputs> load(ModelContext&);   // LD LDG LDS LDL LDC
 std::optional<ModelOutputs> store(ModelContext&);  // ST STG STS STL
-std::optional<ModelOutputs> atomic(ModelContext&); // ATOM RED
+std::optional<ModelOutputs> atomic(ModelContext&); // ATOM ATOMG ATOMS RED REDG
+std::optional<ModelOutputs> noEffect(ModelContext&); // MEMBAR FENCE NANOSLEEP CCTL
+std::optional<ModelOutputs> qspc(ModelContext&);
+std::optional<ModelOutputs> createpolicy(ModelContext&);
 // verify/model_matrix.cpp
 std::optional<ModelOutputs> uninterpretedWarp(ModelContext&); // HMMA IMMA DMMA BMMA MOVM
 std::optional<ModelOutputs> elect(ModelContext&);

@@ -214,7 +214,7 @@ LocalProvenance localProvenance(const Function &f) {
         for (size_t k = 0; k < in.srcs.size(); ++k)
           if (!(memory && k == 0 && in.srcs[k].kind == Operand::Kind::Mem))
             from(in.srcs[k], all);
-        if (in.info().is(MEMORY) || in.op == Opcode::ATOM || in.op == Opcode::RED) {
+        if (in.info().is(MEMORY) || isAtomic(in.op)) {
           for (size_t k = 1; k < in.srcs.size(); ++k) { // the address (source 0) is no escape
             std::set<std::string> value;
             from(in.srcs[k], value);
@@ -602,9 +602,21 @@ private:
       case Opcode::STS:
       case Opcode::STL:
       case Opcode::ATOM:
+      case Opcode::ATOMG:
+      case Opcode::ATOMS:
       case Opcode::RED:
+      case Opcode::REDG:
         memoryAccess(in, g, s);
         break;
+      case Opcode::MEMBAR:
+      case Opcode::FENCE:
+      case Opcode::NANOSLEEP:
+      case Opcode::CCTL:
+        break; // one thread's view: no ordering, waiting or caching to model (docs/interpreter.md)
+      case Opcode::ALLOCA:
+      case Opcode::STACKSAVE:
+      case Opcode::STACKRESTORE:
+        unmodelledAt(in, "the local stack (alloca) is not modelled");
       case Opcode::LDC:
         constantLoad(in, g, s);
         break;
@@ -773,10 +785,12 @@ private:
     const Operand &o = in.srcs.empty() ? Operand{} : in.srcs[0];
     if (o.kind != Operand::Kind::Mem)
       unmodelledAt(in, "an address that is not [R+imm]");
-    bool atomic = in.op == Opcode::ATOM || in.op == Opcode::RED;
+    bool atomic = isAtomic(in.op);
     bool isStore = atomic || in.op == Opcode::ST || in.op == Opcode::STG || in.op == Opcode::STS ||
                    in.op == Opcode::STL;
-    unsigned bytes = atomic ? (in.has(Mod::W64) ? 8 : 4) : accessBytes(in);
+    unsigned bytes = atomic ? atomicBytes(in.mods) : accessBytes(in);
+    if (bytes > 8)
+      unmodelledAt(in, "128-bit atomics are not modelled");
     z3::expr a = smt_.bv(uint64_t(o.imm), 64);
     if (o.hasReg)
       a = a + regOf(s, o.reg);
@@ -785,8 +799,8 @@ private:
       Shared,
       Local,
       Generic
-    } sp = in.op == Opcode::LDG || in.op == Opcode::STG   ? Sp::Global
-           : in.op == Opcode::LDS || in.op == Opcode::STS ? Sp::Shared
+    } sp = in.op == Opcode::LDG || in.op == Opcode::STG || in.op == Opcode::ATOMG || in.op == Opcode::REDG ? Sp::Global
+           : in.op == Opcode::LDS || in.op == Opcode::STS || in.op == Opcode::ATOMS                      ? Sp::Shared
            : in.op == Opcode::LDL || in.op == Opcode::STL ? Sp::Local
                                                           : Sp::Generic;
     z3::expr addr = a;                  // the generic address

@@ -550,6 +550,11 @@ bool isSurfaceOp(Opcode op) { return op == Opcode::SULD || op == Opcode::SUST ||
 bool isMatrixOp(Opcode op) {
   return isMma(op) || op == Opcode::LDSM || op == Opcode::STSM || op == Opcode::MOVM || op == Opcode::SETMAXREG;
 }
+// Loads, stores and atomics whose operand counts their modifiers decide (.HINT, .CAS, .128:
+// checkShape, ir/ori_parser.cpp): MemoryShapesRoundTrip below.
+bool isMemoryShapeOp(Opcode op) {
+  return isAtomic(op) || op == Opcode::LD || op == Opcode::LDG || op == Opcode::ST || op == Opcode::STG;
+}
 
 std::string wrap(const std::string& instr) {
   return ".entry f()\n{\n  .jumptable tab = {L1}\n  " + instr + "\nL1:\n  EXIT\n}\n.func callee();\n";
@@ -561,7 +566,7 @@ TEST(OriRoundTripTable, EveryModifierOfEveryOpcode) {
     const OpInfo& info = opInfo(Opcode(o));
     // OPAQUE has no modifiers; BAR's shape depends on them (BarShapesRoundTrip below), and so
     // does that of SULD, SUST and TEX (SurfaceShapesRoundTrip).
-    if (info.op == Opcode::OPAQUE || info.op == Opcode::BAR || isSurfaceOp(info.op) || isMatrixOp(info.op)) continue;
+    if (info.op == Opcode::OPAQUE || info.op == Opcode::BAR || isSurfaceOp(info.op) || isMatrixOp(info.op) || isMemoryShapeOp(info.op)) continue;
     for (Mod m : info.allowedMods.list()) {
       std::string mods = "." + std::string(modText(m));
       // CALL's optional lists have a syntax of their own (tested above).
@@ -614,6 +619,50 @@ TEST(OriRoundTripTable, SurfaceShapesRoundTrip) {
   }
 }
 
+// Loads, stores and atomics: every modifier of theirs in the shape it gives (a cache policy
+// last with .HINT; CAS's second value; .128's two halves per value and two results, with .CAS
+// or .EXCH; .U16 with .CAS), and the operand kinds their value slots take.
+TEST(OriRoundTripTable, MemoryShapesRoundTrip) {
+  size_t checked = 0;
+  for (Opcode op : {Opcode::LD, Opcode::LDG, Opcode::ST, Opcode::STG, Opcode::ATOM, Opcode::ATOMG, Opcode::ATOMS,
+                    Opcode::RED, Opcode::REDG}) {
+    const OpInfo& info = opInfo(op);
+    for (Mod m : info.allowedMods.list()) {
+      ModSet mods;
+      mods.set(m);
+      if ((m == Mod::W128 || m == Mod::U16) && isAtomic(op)) mods.set(op == Opcode::RED || op == Opcode::REDG ? Mod::ADD : Mod::CAS);
+      std::string text = std::string(info.name);
+      for (Mod k : mods.list()) text += "." + std::string(modText(k));
+      const bool cas = mods.test(Mod::CAS), wide = mods.test(Mod::W128);
+      if (wide && (op == Opcode::RED || op == Opcode::REDG)) continue; // no RED.128
+      std::string ops;
+      for (size_t d = 0; d < dstCount(op, mods); ++d) ops += d ? ", R1" : " R0";
+      ops += ops.empty() ? " [R4+0x8]" : ", [R4+0x8]";
+      const bool load = op == Opcode::LD || op == Opcode::LDG;
+      const size_t values = load ? 0 : !isAtomic(op) ? 1 : (wide ? 2 : 1) * (cas ? 2 : 1);
+      for (size_t k = 0; k < values; ++k) ops += k == 1 ? ", 0x1" : fmt::format(", R{}", 10 + k); // an immediate too
+      if (m == Mod::HINT) ops += ", R20";
+      const std::string instr = text + ops;
+      SCOPED_TRACE(instr);
+      ParseResult r = parseOri(wrap(instr), "mem.ori");
+      ASSERT_TRUE(r.module) << r.error->str();
+      const Function& f = r.module->functions[0];
+      EXPECT_TRUE(f.blocks[0].instrs[0].mods == mods);
+      EXPECT_EQ(printInstr(f, f.blocks[0].instrs[0]), instr);
+      checkRoundTrip(wrap(instr), "mem.ori");
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 200u);
+  // Shapes the modifiers rule out are errors that say which shape they want.
+  for (const char* bad : {"LD.E R1, [R4+0x8], R2", "ST.E [R4+0x8], R2, R3", "ATOM.E.ADD R1, [R4], R2, R3",
+                          "ATOM.E.CAS.HINT R1, [R4], R2, R3, R5", "ATOM.E.ADD.128 R1, R2, [R4], R5, R6",
+                          "ATOM.E.EXCH.128 R1, R2, [R4], R5", "RED.E.ADD.U16 [R4], R2"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_FALSE(parseOri(wrap(bad), "bad.ori").module);
+  }
+}
+
 TEST(OriRoundTripTable, ModifierSpellingsAreUnambiguousPerOpcode) {
   for (int o = 0; o < kNumOpcodes; ++o) {
     const OpInfo& info = opInfo(Opcode(o));
@@ -632,7 +681,7 @@ TEST(OriRoundTripTable, EveryKindOfEverySlot) {
   for (int o = 0; o < kNumOpcodes; ++o) {
     const OpInfo& info = opInfo(Opcode(o));
     if (info.op == Opcode::OPAQUE || info.op == Opcode::CALL) continue; // own syntax, tested above
-    if (info.op == Opcode::BAR || isSurfaceOp(info.op) || isMatrixOp(info.op)) continue; // shape by modifiers: below
+    if (info.op == Opcode::BAR || isSurfaceOp(info.op) || isMatrixOp(info.op) || isMemoryShapeOp(info.op)) continue; // shape by modifiers: below
     size_t nslots = info.dsts.size() + info.srcs.size();
     for (size_t slot = 0; slot < nslots; ++slot) {
       bool isDst = slot < info.dsts.size();

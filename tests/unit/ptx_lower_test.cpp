@@ -84,11 +84,13 @@ bool inNamedOpaqueFamily(const std::string& text) {
   static const std::regex family(
       // tensor cores; texture and surface; asynchronous copies
       R"(^((mma|wgmma|ldmatrix|stmatrix)\.|(tex|tld4|txq|suld|sust|sured|suq)\.|cp\.(async|reduce\.async))"
-      // 32-bit generic addresses (.address_size 32 modules): cvta to/from .u32, the address
-      // of a variable in a 32-bit register
-      R"(|cvta(\.to)?\.[a-z]+\.u32\s|mov\.[bu]32\s+\S+,\s*\$?[A-Za-z_$][\w$]*(\+\d+)?$)"
-      // floating-point atomics and reductions
-      R"(|(atom|red)\.([a-z]+\.)*(add|min|max)(\.noftz)?\.(f16|f16x2|bf16|bf16x2|f32|f64)\s))");
+      // bulk copies, clusters, mbarriers (warpgroup and cluster machinery)
+      R"(|mbarrier\.|barrier\.cluster|st\.async|red\.async|mapa\.|getctarank|fence\.(mbarrier_init|proxy\.tensormap)|(ld|st|atom|red)[a-z0-9.:]*\.shared::cluster)"
+      // 32-bit generic addresses (.address_size 32 modules): cvta to/from .u32 of the windows,
+      // the address of a module-scope .local variable in a 32-bit register
+      R"(|cvta(\.to)?\.(shared|local|const|param)\.u32\s|mov\.[bu]32\s+\S+,\s*\$?[A-Za-z_$][\w$]*(\+\d+)?$)"
+      // 128-bit values; 16-bit float atomic min/max
+      R"(|(ld|st)[a-z0-9.:]*\.b128\s|(atom|red)\.[a-z0-9.:]*\b(min|max)\b[a-z0-9.:]*\.b?f16(x2)?\b|(atom|red)\.[a-z0-9.:]*\.b?f16(x2)?\.[a-z0-9.:]*\b(min|max)\b))");
   return std::regex_search(text, family);
 }
 
@@ -122,11 +124,21 @@ TEST(PtxCorpusTotals, NamedFamiliesAreTheDocumentedOnes) {
   EXPECT_TRUE(inNamedOpaqueFamily("tex.2d.v4.f32.f32\t{@d0}, [tex0, {@u0}]"));
   EXPECT_TRUE(inNamedOpaqueFamily("sust.b.2d.v4.b8.trap\t[s, {@u0}], {@u1}"));
   EXPECT_TRUE(inNamedOpaqueFamily("cp.async.commit_group"));
-  EXPECT_TRUE(inNamedOpaqueFamily("cvta.global.u32\t@d0, @u0"));
+  EXPECT_TRUE(inNamedOpaqueFamily("cvta.shared.u32\t@d0, @u0"));
   EXPECT_TRUE(inNamedOpaqueFamily("mov.b32\t@d0, $stack+2912"));
-  EXPECT_TRUE(inNamedOpaqueFamily("atom.add.f32\t@d0, [@u0], @u1"));
-  EXPECT_TRUE(inNamedOpaqueFamily("atom.global.add.noftz.f16x2\t@d0, [@u0], @u1"));
+  EXPECT_TRUE(inNamedOpaqueFamily("atom.global.v2.f16.min.noftz {@d0, @d1}, [@u0], {@u1, @u2}"));
+  EXPECT_TRUE(inNamedOpaqueFamily("ld.relaxed.gpu.global.b128\t@d0, [@u0]"));
+  EXPECT_TRUE(inNamedOpaqueFamily("mbarrier.arrive.shared.b64\t@d0, [@u0]"));
+  EXPECT_TRUE(inNamedOpaqueFamily("barrier.cluster.wait"));
+  EXPECT_TRUE(inNamedOpaqueFamily("ld.shared::cluster.u32 @d0, [@u0]"));
+  EXPECT_FALSE(inNamedOpaqueFamily("cvta.global.u32\t@d0, @u0"));
+  EXPECT_FALSE(inNamedOpaqueFamily("atom.add.f32\t@d0, [@u0], @u1"));
+  EXPECT_FALSE(inNamedOpaqueFamily("atom.global.add.noftz.f16x2\t@d0, [@u0], @u1"));
+  EXPECT_FALSE(inNamedOpaqueFamily("membar.gl"));
+  EXPECT_FALSE(inNamedOpaqueFamily("ld.acquire.gpu.global.u32\t@d0, [@u0]"));
   EXPECT_FALSE(inNamedOpaqueFamily("atom.add.u32\t@d0, [@u0], @u1"));
+  EXPECT_FALSE(inNamedOpaqueFamily("atom.global.min.s32\t@d0, [@u0], @u1"));
+  EXPECT_TRUE(inNamedOpaqueFamily("red.global.max.noftz.v4.bf16x2 [@u0], {@u1, @u2, @u3, @u4}"));
   EXPECT_FALSE(inNamedOpaqueFamily("mov.b32\t@d0, {@u0, @u1}"));
   EXPECT_FALSE(inNamedOpaqueFamily("cvta.global.u64\t@d0, @u0"));
   EXPECT_FALSE(inNamedOpaqueFamily("ex2.approx.f16\t@d0, @u0"));
@@ -198,13 +210,13 @@ const Family kFamilies[] = {
     {"StochasticFp8", "cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f3, %f4}, %r2;", {"%r1"},
      {"%f1", "%f2", "%f3", "%f4", "%r2"}},
     {"TextureVector", "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];", {"%f1", "%f2", "%f3", "%f4"}, {"%f5", "%f6"}},
-    {"SharedAtomic", "atom.shared.add.u32 %r1, [%r2], %r3;", {"%r1"}, {"%r2", "%r3"}},
-    {"FloatAtomic", "atom.global.add.f32 %f1, [%rd1], %f2;", {"%f1"}, {"%rd1", "%f2"}},
-    {"Reduction", "red.global.add.f32 [%rd1+8], %f1;", {}, {"%rd1", "%f1"}},
-    {"StoreRelease", "st.release.gpu.global.u32 [%rd1], %r1;", {}, {"%rd1", "%r1"}},
-    {"MemoryBarrier", "membar.gl;", {}, {}},
+    {"ClusterAtomic", "atom.shared::cluster.add.u32 %r1, [%r2], %r3;", {"%r1"}, {"%r2", "%r3"}},
+    {"HalfMinAtomic", "atom.global.v2.f16.min.noftz {%h1, %h2}, [%rd1], {%h3, %h4};", {"%h1", "%h2"}, {"%rd1", "%h3", "%h4"}},
+    {"ClusterReduction", "red.shared::cluster.add.u32 [%r1+8], %r2;", {}, {"%r1", "%r2"}},
+    {"StoreAsync", "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];", {}, {"%r1", "%r2", "%r3"}},
+    {"MbarrierFence", "fence.mbarrier_init.release.cluster;", {}, {}},
     {"ClusterBarrier", "barrier.cluster.arrive.relaxed.aligned;", {}, {}},
-    {"Prefetch", "prefetch.global.L2 [%rd2];", {}, {"%rd2"}},
+    {"MbarrierArrive", "mbarrier.arrive.shared.b64 %rd1, [%r2];", {"%rd1"}, {"%r2"}},
     // ldmatrix .m8n8 and mma of the sm_90 forms are native (HMMA, LDSM ...); these sm_100a /
     // sm_120a forms are not.
     {"LoadMatrix", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%r3];", {"%r1", "%r2"}, {"%r3"}},
@@ -212,8 +224,9 @@ const Family kFamilies[] = {
      {"%f1", "%f2", "%f3", "%f4"}, {"%r1", "%r2", "%r3", "%f5", "%f6", "%f7", "%f8"}},
     {"ThreeInputMin", "min.f32 %f1, %f2, %f3, %f4;", {"%f1"}, {"%f2", "%f3", "%f4"}}, // sm_100
     {"WarpReduceFloat", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1;", {"%f1"}, {"%f2"}},
-    // cp.async itself is native (LDGSTS); its ignore-src predicate form is not.
-    {"AsyncCopy", "cp.async.ca.shared.global [%r1], [%rd1], 4, %p1;", {}, {"%r1", "%rd1", "%p1"}},
+    // cp.async itself is native (LDGSTS); its bulk forms are not.
+    {"BulkCopy", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2];", {},
+     {"%r1", "%rd1", "%r2"}},
     {"Clock64", "mov.u64 %rd1, %clock64;", {"%rd1"}, {}},
     {"SameRegisterTwice", "cvt.pack.sat.u4.s32.b32 %r1, %r1, %r1, %r1;", {"%r1"}, {"%r1"}},
 };
