@@ -201,6 +201,14 @@ bool FnEmitter::emitInteger(const Instr& in) {
       cbank(in, in.srcs[0], w / 8, fmt::format("b{}", w), w, intDst(in, 0, w));
       return true;
     }
+    // The low half of a 64-bit register: cvt straight into the destination (PTX
+    // cvt.u32.u64, which lowers to this MOV again), not through a temporary.
+    const Operand& s0 = in.srcs.empty() ? Operand() : in.srcs[0];
+    if (w == 32 && s0.kind == Operand::Kind::Reg && !s0.neg && !s0.abs && !s0.reg.isConst() &&
+        s0.reg.isGeneral() && regBits(s0.reg) == 64) {
+      emit(fmt::format("cvt.u32.u64 {}, {};", intDst(in, 0, 32), regName(s0.reg)));
+      return true;
+    }
     std::string a = intSrc(in, 0, w);
     emit(fmt::format("mov.b{} {}, {};", w, intDst(in, 0, w), a));
     return true;
@@ -226,9 +234,10 @@ bool FnEmitter::emitInteger(const Instr& in) {
       Term t{intSrc(plain, i, w), o.neg};
       (o.neg ? neg : pos).push_back(std::move(t));
     }
+    const int64_t held = int64_t(k); // the sum as written (-1 stays -1: immTextAsHeld)
     if (w < 64) k &= (uint64_t(1) << w) - 1;
     std::vector<Term> terms = pos;
-    if (k != 0) terms.push_back({immText(k, w), false});
+    if (k != 0) terms.push_back({immTextAsHeld(held, w), false});
     terms.insert(terms.end(), neg.begin(), neg.end());
     std::string d = intDst(in, 0, w);
     if (terms.empty()) {

@@ -191,6 +191,13 @@ std::string FnEmitter::immText(uint64_t v, unsigned bits) const {
   return v < 10 ? fmt::format("{}", v) : fmt::format("0x{:x}", v);
 }
 
+// -1 rather than 0xffffffff: the same bits, and lowered again the same Ori immediate
+// (docs/ptx.md, "Round trip"). 64-bit values print as immText's hex, which reads back alike.
+std::string FnEmitter::immTextAsHeld(int64_t v, unsigned bits) const {
+  const bool negFits = bits < 64 && v < 0 && v >= -(int64_t(1) << (bits - 1));
+  return negFits ? fmt::format("{}", v) : immText(uint64_t(v), bits);
+}
+
 std::string FnEmitter::regAs(Reg r, unsigned bits) {
   unsigned have = regBits(r);
   if (have == 1) fail(cur_->loc, fmt::format("predicate {} read as an integer", regName(r)));
@@ -227,7 +234,7 @@ std::string FnEmitter::intSrc(const Instr& in, size_t i, unsigned bits, bool inR
   case Operand::Kind::Imm: {
     uint64_t x = uint64_t(o.imm);
     if (o.neg) x = 0 - x;
-    v = immText(x, bits);
+    v = immTextAsHeld(int64_t(x), bits);
     if (inReg) {
       std::string t = temp(bits);
       emit(fmt::format("mov.b{} {}, {};", bits, t, v));

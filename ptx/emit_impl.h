@@ -113,6 +113,9 @@ public:
   // `inReg`, immediates are moved into a temporary first.
   std::string intSrc(const Instr& in, size_t i, unsigned bits, bool inReg = false);
   std::string immText(uint64_t v, unsigned bits) const;
+  // An immediate as Ori holds it: a negative value that fits `bits` signed as written (-1),
+  // else immText's bits, so that lowering the text again gives the same Ori immediate.
+  std::string immTextAsHeld(int64_t v, unsigned bits) const;
   // The register r as a `bits`-wide value (cvt through a temporary if needed).
   std::string regAs(Reg r, unsigned bits);
   // A binary32 / binary64 source with |..| and - applied (as bit operations).

@@ -11,7 +11,7 @@
 //   SULD/SUST -> suld.b/sust.b with the coordinates as a vector; TEX -> tex.v4;
 //   WARPSYNC -> bar.warp.sync, BSSY/BSYNC/NOP -> nothing (BAR, SHFL, MATCH, REDUX:
 //     emit_warp.cpp);
-//   BRA -> bra, BRX -> brx.idx through a .branchtargets table (an index past
+//   BRA -> bra, BRX -> brx.idx (.U: .uni) through a .branchtargets table (an index past
 //     the table faults at that address, as in the interpreter, then traps);
 //   EXIT -> exit, RET -> ret (a .func first stores its register results);
 //   CALL -> emit_call.cpp;
@@ -347,7 +347,8 @@ bool FnEmitter::emitControl(const Instr& in) {
   switch (in.op) {
   case Opcode::BRA:
     if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Label) fail(in.loc, "BRA has no label");
-    emit(fmt::format("bra {};", labelName(in.srcs[0].target)));
+    // .U is PTX's .uni (the lowering reads one as the other; passes keep it only where it holds)
+    emit(fmt::format("bra{} {};", in.has(Mod::U) ? ".uni" : "", labelName(in.srcs[0].target)));
     return true;
   case Opcode::BRX:
   case Opcode::JMX: {
@@ -360,7 +361,7 @@ bool FnEmitter::emitControl(const Instr& in) {
     // case something is mapped there).
     if (ctx.sm >= 30 && boundChecked(curBlock_, in)) { // DoSwitchOpt's bounds check already sent the rest away
       ctx.require(6, 0);
-      emit(fmt::format("brx.idx {}, {};", idx, table));
+      emit(fmt::format("brx.idx{} {}, {};", in.has(Mod::U) ? ".uni" : "", idx, table));
       return true;
     }
     std::string p = temp(1), a = temp(64), junk = temp(32);
@@ -373,7 +374,7 @@ bool FnEmitter::emitControl(const Instr& in) {
     emitRaw(fmt::format("@{} trap;", p));
     if (ctx.sm >= 30) {
       ctx.require(6, 0);
-      emit(fmt::format("brx.idx {}, {};", idx, table));
+      emit(fmt::format("brx.idx{} {}, {};", in.has(Mod::U) ? ".uni" : "", idx, table));
       return true;
     }
     // No brx.idx before sm_30: compare and branch for each entry.
