@@ -127,6 +127,32 @@ void dropDefaultRounding(Instr& in) {
   if (in.mods.inGroup(ModGroup::FRound) == Mod::RN) in.mods.reset(Mod::RN);
 }
 
+// A variable's initializer without its trailing zero bytes: Variable::init may stop before the
+// end, the rest being zero, so two lengths can say the same.
+std::vector<Variable> trimmedInits(std::vector<Variable> vs) {
+  for (Variable& v : vs)
+    while (!v.init.empty() && v.init.back() == 0) v.init.pop_back();
+  return vs;
+}
+
+// The module directives that say something about the Ori: not `.version` (--emit=ptx declares
+// the version its own text needs, ptx/emit_impl.h ModuleCtx::need: the lowering reads every
+// instruction form of every version alike) and not `.target`'s `debug` option (the lowering drops
+// debug data: docs/ptx.md, "Lowering").
+std::vector<std::string> meaningfulDirectives(const std::vector<std::string>& ds) {
+  std::vector<std::string> out;
+  for (const std::string& d : ds) {
+    if (d.starts_with(".version")) continue;
+    std::string t = d;
+    if (t.starts_with(".target"))
+      for (const std::string& opt : {std::string(", debug"), std::string(",debug")})
+        if (size_t at = t.find(opt); at != std::string::npos) t.erase(at, opt.size());
+    out.push_back(t);
+  }
+  return out;
+}
+
+
 } // namespace
 
 Function canonicalFunction(const Function& f) {
@@ -195,7 +221,8 @@ std::optional<NameFreeDifference> firstDifferenceUpToNames(const Function& fa, c
     return "{" + out + "}";
   };
   if (auto d = firstListDifference(a.jumpTables, b.jumpTables, "jump table", tableText)) return found(*d);
-  if (auto d = firstListDifference(a.variables, b.variables, "variable", variableText)) return found(*d);
+  if (auto d = firstListDifference(trimmedInits(a.variables), trimmedInits(b.variables), "variable", variableText))
+    return found(*d);
   auto same = [](const std::string& s) { return s; };
   if (auto d = firstListDifference(a.ptxDirectives, b.ptxDirectives, "directive", same)) return found(*d);
   for (size_t i = 0; i < a.blocks.size(); ++i) {
@@ -211,8 +238,10 @@ std::optional<NameFreeDifference> firstDifferenceUpToNames(const Function& fa, c
 ModuleComparison compareModulesUpToNames(const Module& a, const Module& b) {
   ModuleComparison out;
   auto same = [](const std::string& s) { return s; };
-  out.module = firstListDifference(a.variables, b.variables, "variable", variableText);
-  if (!out.module) out.module = firstListDifference(a.ptxDirectives, b.ptxDirectives, "directive", same);
+  out.module = firstListDifference(trimmedInits(a.variables), trimmedInits(b.variables), "variable", variableText);
+  if (!out.module)
+    out.module = firstListDifference(meaningfulDirectives(a.ptxDirectives), meaningfulDirectives(b.ptxDirectives),
+                                     "directive", same);
   for (const Function& f : a.functions) {
     const Function* g = b.findFunction(f.name);
     if (!g) {

@@ -183,6 +183,42 @@ bool FnEmitter::emitPlainLogic(const Instr& in, uint32_t lut) {
   return true;
 }
 
+uint32_t FnEmitter::regMentions(Reg r) const {
+  if (!regMentions_) {
+    regMentions_.emplace();
+    for (const Block& b : f.blocks)
+      for (const Instr& in : b.instrs) {
+        forEachDef(in, [&](Reg d) { ++(*regMentions_)[d]; });
+        forEachUse(in, [&](Reg u) { ++(*regMentions_)[u]; });
+      }
+  }
+  auto it = regMentions_->find(r);
+  return it == regMentions_->end() ? 0 : it->second;
+}
+
+// S2R b, SR_xWINBASE then IADD3.64 d, a, b, RZ (cvta.space.u64 d, a) or with -b
+// (cvta.to.space.u64 d, a), under the same guard, b read by that IADD3 only: the lowering
+// of one PTX cvta (ptx/lower_mem.cpp), printed as it again.
+std::optional<std::string> FnEmitter::cvtaJoinsNext(const Instr& s2r) const {
+  const Instr* n = next_;
+  if (!n || n->op != Opcode::IADD3 || s2r.dsts.size() != 1 || n->dsts.size() != 1 || n->srcs.size() != 3) return {};
+  ModSet w64;
+  w64.set(Mod::W64);
+  const Reg b = s2r.dsts[0].reg;
+  const Operand &a = n->srcs[0], &base = n->srcs[1], &zero = n->srcs[2];
+  auto plainReg = [](const Operand& o) {
+    return o.kind == Operand::Kind::Reg && !o.abs && !o.neg && !o.reg.isConst() && o.reg.isGeneral();
+  };
+  if (n->mods != w64 || !s2r.mods.empty() || !(n->guard == s2r.guard) || b.isConst() || !plainReg(a) || a.reg == b ||
+      base.kind != Operand::Kind::Reg || base.abs || base.reg != b || zero.kind != Operand::Kind::Reg ||
+      zero.reg != RZ || zero.neg || n->dsts[0].kind != Operand::Kind::Reg || !n->dsts[0].reg.isGeneral() ||
+      n->dsts[0].reg.isConst() || regMentions(b) != 2)
+    return {};
+  const SpecialReg s = s2r.srcs[0].sreg;
+  return fmt::format("cvta{}.{}.u64", base.neg ? ".to" : "",
+                     s == SpecialReg::SWINBASE ? "shared" : s == SpecialReg::LWINBASE ? "local" : "const");
+}
+
 bool FnEmitter::emitInteger(const Instr& in) {
   switch (in.op) {
   case Opcode::MOV: {
@@ -192,6 +228,13 @@ bool FnEmitter::emitInteger(const Instr& in) {
       if (!isPtxIdent(sym)) fail(in.loc, fmt::format("'{}' is not a PTX identifier", sym));
       if (const Function* g = m.findFunction(sym); g && g->isEntry && !findVariable(m, f, sym))
         fail(in.loc, fmt::format("{}: PTX cannot take the address of kernel '{}'", printInstr(f, in), sym));
+      // A 32-bit MOV of a .shared variable: its offset in the shared window, as nvcc writes
+      // `mov.u32 %r13, __smem;` (which lowers to this MOV again).
+      const Variable* v = findVariable(m, f, sym);
+      if (!in.has(Mod::W64) && v && v->space == Space::Shared) {
+        emit(fmt::format("mov.u32 {}, {};", intDst(in, 0, 32), sym));
+        return true;
+      }
       std::string d = intDst(in, 0, 64);
       emit(fmt::format("mov.u64 {}, {};", d, sym));
       return true;
@@ -201,12 +244,13 @@ bool FnEmitter::emitInteger(const Instr& in) {
       cbank(in, in.srcs[0], w / 8, fmt::format("b{}", w), w, intDst(in, 0, w));
       return true;
     }
-    // The low half of a 64-bit register: cvt straight into the destination (PTX
-    // cvt.u32.u64, which lowers to this MOV again), not through a temporary.
+    // The low half of a 64-bit register, or a 16-bit register: cvt straight into the
+    // destination (PTX cvt.u32.u64 / cvt.u32.u16, which lower to this MOV again), not through
+    // a temporary.
     const Operand& s0 = in.srcs.empty() ? Operand() : in.srcs[0];
     if (w == 32 && s0.kind == Operand::Kind::Reg && !s0.neg && !s0.abs && !s0.reg.isConst() &&
-        s0.reg.isGeneral() && regBits(s0.reg) == 64) {
-      emit(fmt::format("cvt.u32.u64 {}, {};", intDst(in, 0, 32), regName(s0.reg)));
+        s0.reg.isGeneral() && (regBits(s0.reg) == 64 || regBits(s0.reg) == 16)) {
+      emit(fmt::format("cvt.u32.u{} {}, {};", regBits(s0.reg), intDst(in, 0, 32), regName(s0.reg)));
       return true;
     }
     std::string a = intSrc(in, 0, w);
@@ -214,6 +258,12 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::IADD3: {
+    if (cvtaJoin_) { // cvtaJoinsNext checked the form
+      std::string a = intSrc(in, 0, 64);
+      emit(fmt::format("{} {}, {};", *cvtaJoin_, intDst(in, 0, 64), a));
+      cvtaJoin_.reset();
+      return true;
+    }
     unsigned w = width(in);
     struct Term {
       std::string text;
@@ -221,11 +271,13 @@ bool FnEmitter::emitInteger(const Instr& in) {
     };
     std::vector<Term> pos, neg;
     uint64_t k = 0;
+    bool hasImm = false;
     for (size_t i = 0; i < 3; ++i) {
       if (i >= in.srcs.size()) fail(in.loc, "IADD3 needs three sources");
       const Operand& o = in.srcs[i];
       if (o.kind == Operand::Kind::Imm) {
         k += o.neg ? 0 - uint64_t(o.imm) : uint64_t(o.imm);
+        hasImm = true;
         continue;
       }
       if (isConstReg(o)) continue;
@@ -237,7 +289,8 @@ bool FnEmitter::emitInteger(const Instr& in) {
     const int64_t held = int64_t(k); // the sum as written (-1 stays -1: immTextAsHeld)
     if (w < 64) k &= (uint64_t(1) << w) - 1;
     std::vector<Term> terms = pos;
-    if (k != 0) terms.push_back({immTextAsHeld(held, w), false});
+    // a + 0 stays an add (it is how `add d, a, 0` lowers), not a mov
+    if (k != 0 || (hasImm && pos.size() + neg.size() == 1)) terms.push_back({immTextAsHeld(held, w), false});
     terms.insert(terms.end(), neg.begin(), neg.end());
     std::string d = intDst(in, 0, w);
     if (terms.empty()) {
@@ -473,6 +526,7 @@ bool FnEmitter::emitInteger(const Instr& in) {
       return true;
     }
     case SpecialReg::SWINBASE: case SpecialReg::LWINBASE: case SpecialReg::CWINBASE:
+      if ((cvtaJoin_ = cvtaJoinsNext(in))) return true; // the IADD3 after prints the cvta
       // The generic address of the start of the shared / local / constant window.
       emit(fmt::format("cvta.{}.u64 {}, 0;",
                        s == SpecialReg::SWINBASE ? "shared" : s == SpecialReg::LWINBASE ? "local" : "const",

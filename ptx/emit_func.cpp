@@ -371,7 +371,7 @@ void FnEmitter::finishDsts() {
 }
 
 void FnEmitter::setPred(const std::string& d, const Pred& v) {
-  if (v.isConst) emit(fmt::format("setp.{}.u32 {}, 0, 0;", v.value ? "eq" : "ne", d));
+  if (v.isConst) emit(fmt::format("mov.pred {}, {};", d, v.value ? 1 : 0)); // as the lowering reads PLOP3 constants
   else if (v.neg) emit(fmt::format("not.pred {}, {};", d, v.name));
   else if (d != v.name) emit(fmt::format("mov.pred {}, {};", d, v.name));
 }
@@ -503,8 +503,10 @@ std::string FnEmitter::run() {
       next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;
       curIndex_ = i;
       const bool joined = syncedMask_.has_value(); // the WARPSYNC before left its mask to this one
+      const bool joinedCvta = cvtaJoin_.has_value(); // the S2R before left its cvta to this one
       instr(instrs[i]);
       if (joined && syncedMask_) fail(instrs[i].loc, "internal: the mask of the WARPSYNC before was not taken");
+      if (joinedCvta && cvtaJoin_) fail(instrs[i].loc, "internal: the cvta of the S2R before was not taken");
     }
   }
   std::string prologue;

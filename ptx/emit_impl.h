@@ -230,6 +230,15 @@ private:
   std::optional<std::string> syncedMask_;
   std::optional<std::set<Reg>> fullMaskRegs_;
   std::set<Reg> findFullMaskRegs() const;
+  // The lowering's two instructions for PTX cvta{.to}.space.u64 d, a (S2R b, SR_xWINBASE then
+  // IADD3.64 d, a, [-]b, RZ, b used nowhere else) print as that cvta again (emit_alu.cpp):
+  // the S2R leaves the mnemonic ("cvta.to.shared.u64") here for the IADD3, which must take it.
+  std::optional<std::string> cvtaJoin_;
+  std::optional<std::string> cvtaJoinsNext(const Instr& s2r) const;
+  // How many times each register is written or read in the function (operands and guards),
+  // counted the first time asked.
+  mutable std::optional<std::map<Reg, uint32_t>> regMentions_;
+  uint32_t regMentions(Reg r) const;
   // Whether the BRX/JMX `in` ending block b can only see an index inside its table.
   bool boundChecked(size_t b, const Instr& in) const;
 };

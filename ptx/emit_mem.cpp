@@ -156,6 +156,12 @@ bool FnEmitter::emitMemory(const Instr& in) {
       emit(fmt::format("mov.b{} {}, {};", bits, intDst(in, 0, bits), t));
       return true;
     }
+    // A zero-extending 8- or 16-bit load into a 16-bit register loads into it (PTX lets the
+    // register be wider than the type), not through a 32-bit temporary and cvt.
+    const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+    if (acc.bytes <= 2 && (acc.loadType == "u8" || acc.loadType == "u16") && d0.kind == Operand::Kind::Reg &&
+        d0.reg.isGeneral() && !d0.reg.isConst() && regBits(d0.reg) == 16)
+      bits = 16;
     emit(fmt::format("{} {}, {};", ld, intDst(in, 0, bits), a));
     return true;
   }
@@ -176,6 +182,11 @@ bool FnEmitter::emitMemory(const Instr& in) {
     std::string a = address(in, 0, space);
     Access acc = accessOf(in);
     unsigned bits = acc.bytes == 8 ? 64 : 32;
+    // An 8- or 16-bit store of a 16-bit register stores it as it is (as for loads above)
+    const Operand& v1 = in.srcs.size() > 1 ? in.srcs[1] : Operand();
+    if (acc.bytes <= 2 && v1.kind == Operand::Kind::Reg && !v1.neg && v1.reg.isGeneral() && !v1.reg.isConst() &&
+        regBits(v1.reg) == 16)
+      bits = 16;
     std::string v = intSrc(in, 1, bits);
     bool vol = in.has(Mod::VOLATILE) && (space.empty() || space == "global" || space == "shared");
     std::string st = fmt::format("st{}{}.{}", vol ? ".volatile" : "", space.empty() ? "" : "." + space, acc.storeType);
