@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "ir/ori.h"
@@ -121,6 +122,98 @@ void dropEntryZeroing(Function& f) {
     for (uint32_t& t2 : t.targets) --t2;
 }
 
+// Each block's successors: branch targets (BRA, BRX/JMX tables), then the next block unless
+// the block ends in an unguarded terminator.
+std::vector<std::vector<uint32_t>> successorLists(const Function& f) {
+  std::vector<std::vector<uint32_t>> out(f.blocks.size());
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    bool fallsThrough = true;
+    if (!f.blocks[b].instrs.empty()) {
+      const Instr& last = f.blocks[b].instrs.back();
+      for (const Operand& o : last.srcs) {
+        if (o.kind == Operand::Kind::Label) out[b].push_back(o.target);
+        if (o.kind == Operand::Kind::JumpTable && o.target < f.jumpTables.size())
+          for (uint32_t t : f.jumpTables[o.target].targets) out[b].push_back(t);
+      }
+      fallsThrough = !(last.info().is(TERMINATOR) && !last.isGuarded());
+    }
+    if (fallsThrough && b + 1 < f.blocks.size()) out[b].push_back(b + 1);
+  }
+  return out;
+}
+
+// Whether r may be read after instruction i of block b before an unguarded write: a search
+// along every path. A RET of a function with return values counts as a read (they may be
+// returned in registers).
+bool readAfter(const Function& f, const std::vector<std::vector<uint32_t>>& succ, uint32_t b, size_t i, Reg r) {
+  std::vector<uint8_t> seen(f.blocks.size(), 0);
+  std::vector<std::pair<uint32_t, size_t>> work{{b, i + 1}};
+  while (!work.empty()) {
+    auto [blk, at] = work.back();
+    work.pop_back();
+    bool killed = false;
+    const std::vector<Instr>& code = f.blocks[blk].instrs;
+    for (size_t k = at; k < code.size() && !killed; ++k) {
+      bool reads = false, writes = false;
+      forEachUse(code[k], [&](Reg u) { reads = reads || u == r; });
+      forEachDef(code[k], [&](Reg d) { writes = writes || d == r; });
+      if (reads || (code[k].op == Opcode::RET && !f.returns.empty())) return true;
+      killed = writes && !code[k].isGuarded();
+    }
+    if (killed) continue;
+    for (uint32_t s : succ[blk])
+      if (s < f.blocks.size() && !seen[s]) {
+        seen[s] = 1;
+        work.push_back({s, 0});
+      }
+  }
+  return false;
+}
+
+// X t, ...; DSETP.NAN.AND p, PT, t, t, PT; SEL.64 d, 0xfff8000000000000, t, p under one guard,
+// t and p read nowhere after: what --emit=ptx's NaN canonicalization of a binary64 result lowers
+// to. Every binary64 result of the interpreter (and of the models cross-checked with it) already
+// has the canonical NaN (docs/interpreter.md, "Float results"), so the select gives t: X d, ... .
+void dropNaN64Selects(Function& f) {
+  auto binary64 = [](const Instr& x) {
+    switch (x.op) {
+    case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DMNMX: return true;
+    case Opcode::F2F: case Opcode::FRND: case Opcode::FDIV: case Opcode::FSQRT: return x.has(Mod::F64);
+    default: return false;
+    }
+  };
+  auto plainReg = [](const Operand& o, Reg r) { return o.kind == Operand::Kind::Reg && o.reg == r && !o.neg && !o.abs; };
+  std::optional<std::vector<std::vector<uint32_t>>> succ;
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    std::vector<Instr>& code = f.blocks[b].instrs;
+    for (size_t i = 0; i + 2 < code.size(); ++i) {
+      const Instr &x = code[i], &setp = code[i + 1], &sel = code[i + 2];
+      if (!binary64(x) || x.dsts.size() != 1 || x.dsts[0].kind != Operand::Kind::Reg || x.dsts[0].reg.isConst() ||
+          setp.op != Opcode::DSETP || sel.op != Opcode::SEL || !(x.guard == setp.guard) || !(x.guard == sel.guard))
+        continue;
+      const Reg t = x.dsts[0].reg;
+      ModSet nanAnd, w64;
+      nanAnd.set(Mod::NAN_);
+      nanAnd.set(Mod::AND);
+      w64.set(Mod::W64);
+      if (setp.mods != nanAnd || setp.dsts.size() != 2 || setp.srcs.size() != 3 || !plainReg(setp.srcs[0], t) ||
+          !plainReg(setp.srcs[1], t) || !plainReg(setp.srcs[2], PT) || !plainReg(setp.dsts[1], PT) ||
+          setp.dsts[0].kind != Operand::Kind::Reg || setp.dsts[0].reg.isConst())
+        continue;
+      const Reg p = setp.dsts[0].reg;
+      if (sel.mods != w64 || sel.dsts.size() != 1 || sel.srcs.size() != 3 || sel.srcs[0].kind != Operand::Kind::Imm ||
+          sel.srcs[0].neg || uint64_t(sel.srcs[0].imm) != 0xfff8000000000000ull || !plainReg(sel.srcs[1], t) ||
+          !plainReg(sel.srcs[2], p) || sel.dsts[0].kind != Operand::Kind::Reg || sel.dsts[0].reg == t ||
+          sel.dsts[0].reg == p)
+        continue;
+      if (!succ) succ = successorLists(f);
+      if (readAfter(f, *succ, b, i + 2, t) || readAfter(f, *succ, b, i + 2, p)) continue;
+      code[i].dsts[0] = sel.dsts[0];
+      code.erase(code.begin() + ptrdiff_t(i + 1), code.begin() + ptrdiff_t(i + 3));
+    }
+  }
+}
+
 // An FRound modifier of .RN says what its absence says (interp/interp_float.cpp and
 // verify/model_float.cpp read a missing one as .RN): the canonical form has none.
 void dropDefaultRounding(Instr& in) {
@@ -158,6 +251,7 @@ std::vector<std::string> meaningfulDirectives(const std::vector<std::string>& ds
 Function canonicalFunction(const Function& f) {
   Function c = f;
   dropEntryZeroing(c);
+  dropNaN64Selects(c);
   Renamer rn;
   for (Block& b : c.blocks)
     for (Instr& in : b.instrs) {

@@ -392,6 +392,10 @@ int runMain(const Options& o) {
     RoundTripOptions rto;
     rto.tv = o.verifyOpts;
     rto.prove = o.roundTripProve == "all";
+    if (!o.function.empty()) {
+      if (!m.findFunction(o.function)) usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
+      rto.proveOnly = [&](const std::string& name) { return name == o.function; };
+    }
     RoundTripReport rep = checkRoundTrip(m, rto);
     if (rep.error) {
       std::cerr << fmt::format("oriopt: error: round trip: {}: {}\n", rep.stage, rep.error->str());
@@ -399,11 +403,15 @@ int runMain(const Options& o) {
     }
     std::string out;
     if (rep.moduleDifference) out += "differs: " + rep.moduleDifference->str() + "\n";
+    bool ok = !rep.moduleDifference;
     for (const RoundTripFunction& f : rep.functions)
-      if (o.function.empty() || f.name == o.function) out += f.str() + "\n";
-    out += fmt::format("{}: {}\n", fileName, rep.summary());
+      if (o.function.empty() || f.name == o.function) {
+        out += f.str() + "\n";
+        ok = ok && f.status != RoundTripFunction::Status::Unproved;
+      }
+    if (o.function.empty()) out += fmt::format("{}: {}\n", fileName, rep.summary());
     writeOutput(o, out);
-    return rep.ok() ? 0 : 1;
+    return ok ? 0 : 1;
   }
   if (o.json) {
     nlohmann::json functions = nlohmann::json::array();
