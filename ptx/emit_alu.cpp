@@ -228,10 +228,12 @@ bool FnEmitter::emitInteger(const Instr& in) {
       if (!isPtxIdent(sym)) fail(in.loc, fmt::format("'{}' is not a PTX identifier", sym));
       if (const Function* g = m.findFunction(sym); g && g->isEntry && !findVariable(m, f, sym))
         fail(in.loc, fmt::format("{}: PTX cannot take the address of kernel '{}'", printInstr(f, in), sym));
-      // A 32-bit MOV of a .shared variable: its offset in the shared window, as nvcc writes
-      // `mov.u32 %r13, __smem;` (which lowers to this MOV again).
+      // A 32-bit MOV of a .shared variable into a 32-bit register: its offset in the shared
+      // window, as nvcc writes `mov.u32 %r13, __smem;` (which lowers to this MOV again).
       const Variable* v = findVariable(m, f, sym);
-      if (!in.has(Mod::W64) && v && v->space == Space::Shared) {
+      const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+      if (!in.has(Mod::W64) && v && v->space == Space::Shared && d0.kind == Operand::Kind::Reg &&
+          !d0.reg.isConst() && d0.reg.isGeneral() && regBits(d0.reg) == 32) {
         emit(fmt::format("mov.u32 {}, {};", intDst(in, 0, 32), sym));
         return true;
       }

@@ -255,7 +255,7 @@ int runMain(const Options& o) {
     auto parsed = parsePhaseList(o.phases);
     if (auto* err = std::get_if<std::string>(&parsed)) usageError("--phases: " + *err);
     phases = std::get<0>(parsed);
-  } else {
+  } else if (!o.checkRoundTrip) { // --check-roundtrip without --phases: the module as read
     phases = defaultPhases();
   }
 
@@ -569,7 +569,8 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
                "After every phase, prove with Z3 that each function it changed behaves the same (translation "
                "validation; where Z3 cannot decide, compare random runs in the interpreter); a difference stops with exit status 1");
   app.add_flag("--check-roundtrip", o.checkRoundTrip,
-               "After the phases, emit the module as PTX, lower that again and compare each function up to register "
+               "Emit the module as PTX (after the phases --phases or --pipeline name; none by default), lower that "
+               "again and compare each function up to register "
                "and label names; prove the ones that differ equivalent (both directions; the --verify-* bounds). One "
                "line per function, then a summary; exit status 1 when a function is neither equal nor proved "
                "(docs/ptx.md, \"Round trip\")");
