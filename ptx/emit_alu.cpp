@@ -255,6 +255,14 @@ bool FnEmitter::emitInteger(const Instr& in) {
       emit(fmt::format("cvt.u32.u{} {}, {};", regBits(s0.reg), intDst(in, 0, 32), regName(s0.reg)));
       return true;
     }
+    // Into a 16-bit register, a 16-bit register or an immediate that fits: mov.b16 (as read)
+    const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+    if (w == 32 && d0.kind == Operand::Kind::Reg && !d0.reg.isConst() && d0.reg.isGeneral() && regBits(d0.reg) == 16 &&
+        ((s0.kind == Operand::Kind::Imm && !s0.neg && s0.imm >= 0 && s0.imm <= 0xffff) ||
+         (s0.kind == Operand::Kind::Reg && !s0.neg && !s0.reg.isConst() && s0.reg.isGeneral() && regBits(s0.reg) == 16))) {
+      emit(fmt::format("mov.b16 {}, {};", regName(d0.reg), intSrc(in, 0, 16)));
+      return true;
+    }
     std::string a = intSrc(in, 0, w);
     emit(fmt::format("mov.b{} {}, {};", w, intDst(in, 0, w), a));
     return true;
@@ -325,6 +333,14 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::IMAD: {
+    // IMAD.WIDE.U32 d, a, 1, RZ of a 16-bit register: cvt.u64.u16 d, a (which lowers to it)
+    if (in.has(Mod::WIDE) && in.has(Mod::U32) && in.srcs.size() == 3 && in.srcs[0].kind == Operand::Kind::Reg &&
+        !in.srcs[0].neg && !in.srcs[0].reg.isConst() && in.srcs[0].reg.isGeneral() && regBits(in.srcs[0].reg) == 16 &&
+        in.srcs[1].kind == Operand::Kind::Imm && !in.srcs[1].neg && in.srcs[1].imm == 1 && isConstReg(in.srcs[2]) &&
+        !in.srcs[2].neg) {
+      emit(fmt::format("cvt.u64.u16 {}, {};", intDst(in, 0, 64), regName(in.srcs[0].reg)));
+      return true;
+    }
     std::string type = in.has(Mod::U32) ? "u32" : "s32";
     // The form, the widths of a*b and of c and d; a zero addend makes it mul.
     const char* form = in.has(Mod::WIDE) ? "wide" : in.has(Mod::HI) ? "hi" : "lo";
@@ -432,6 +448,17 @@ bool FnEmitter::emitInteger(const Instr& in) {
   }
   case Opcode::SGXT: { // bfe from bit 0: the same field, extended; the width clamped first
     unsigned w = width(in);
+    // SGXT d, a, 8 or 16 of 32-bit registers: cvt.s8.s32 / cvt.s16.s32 d, a (the low 8 or 16
+    // bits, sign-extended to the register), which lowers to it again
+    const Operand& a0 = in.srcs.empty() ? Operand() : in.srcs[0];
+    const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+    if (w == 32 && !in.has(Mod::U32) && in.srcs.size() == 2 && in.srcs[1].kind == Operand::Kind::Imm &&
+        !in.srcs[1].neg && (in.srcs[1].imm == 8 || in.srcs[1].imm == 16) && a0.kind == Operand::Kind::Reg &&
+        !a0.neg && !a0.reg.isConst() && a0.reg.isGeneral() && regBits(a0.reg) == 32 &&
+        d0.kind == Operand::Kind::Reg && !d0.reg.isConst() && d0.reg.isGeneral() && regBits(d0.reg) == 32) {
+      emit(fmt::format("cvt.s{}.s32 {}, {};", in.srcs[1].imm, regName(d0.reg), regName(a0.reg)));
+      return true;
+    }
     std::string a = intSrc(in, 0, w, true), b = intSrc(in, 1, 32), n = temp(32);
     emit(fmt::format("min.u32 {}, {}, {};", n, b, w));
     emit(fmt::format("bfe.{}{} {}, {}, 0, {};", in.has(Mod::U32) ? "u" : "s", w, intDst(in, 0, w), a, n));
@@ -616,6 +643,16 @@ bool FnEmitter::emitPredicate(const Instr& in) {
     if (!name || *cmp == Mod::NUM || *cmp == Mod::NAN_ || int(*cmp) > int(Mod::GE))
       fail(in.loc, fmt::format("{}: ISETP needs one of .LT .EQ .LE .GT .NE .GE", printInstr(f, in)));
     auto t = intType(in, true);
+    // An unsigned comparison of 16-bit registers and 16-bit immediates compares them as .u16
+    // (what setp.cmp.u16 lowers to), not through 32-bit copies.
+    auto narrow = [&](const Operand& o) {
+      if (o.kind == Operand::Kind::Imm) return !o.neg && o.imm >= 0 && o.imm <= 0xffff;
+      return o.kind == Operand::Kind::Reg && !o.neg && !o.abs && !o.reg.isConst() && o.reg.isGeneral() &&
+             regBits(o.reg) == 16;
+    };
+    if (t == std::pair<unsigned, bool>{32, false} && in.srcs.size() >= 2 && narrow(in.srcs[0]) &&
+        narrow(in.srcs[1]) && (in.srcs[0].kind == Operand::Kind::Reg || in.srcs[1].kind == Operand::Kind::Reg))
+      t.first = 16;
     std::string a = intSrc(in, 0, t.first), b = intSrc(in, 1, t.first);
     emitSetp(in, fmt::format("setp.{}", name), fmt::format(".{}", typeName(t)), a, b);
     return true;

@@ -156,11 +156,12 @@ bool FnEmitter::emitMemory(const Instr& in) {
       emit(fmt::format("mov.b{} {}, {};", bits, intDst(in, 0, bits), t));
       return true;
     }
-    // A zero-extending 8- or 16-bit load into a 16-bit register loads into it (PTX lets the
-    // register be wider than the type), not through a 32-bit temporary and cvt.
+    // An 8- or 16-bit load into a 16-bit register loads into it (PTX lets the register be
+    // wider than the type and extends by it), not through a 32-bit temporary and cvt: the same
+    // low 16 bits, which is all a 16-bit register holds.
     const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
-    if (acc.bytes <= 2 && (acc.loadType == "u8" || acc.loadType == "u16") && d0.kind == Operand::Kind::Reg &&
-        d0.reg.isGeneral() && !d0.reg.isConst() && regBits(d0.reg) == 16)
+    if (acc.bytes <= 2 && d0.kind == Operand::Kind::Reg && d0.reg.isGeneral() && !d0.reg.isConst() &&
+        regBits(d0.reg) == 16)
       bits = 16;
     emit(fmt::format("{} {}, {};", ld, intDst(in, 0, bits), a));
     return true;
