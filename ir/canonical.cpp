@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -230,21 +231,34 @@ std::vector<Variable> trimmedInits(std::vector<Variable> vs) {
 
 // The module directives that say something about the Ori: not `.version` (--emit=ptx declares
 // the version its own text needs, ptx/emit_impl.h ModuleCtx::need: the lowering reads every
-// instruction form of every version alike) and not `.target`'s `debug` option (the lowering drops
-// debug data: docs/ptx.md, "Lowering").
+// instruction form of every version alike), and `.target` without the words the emitter drops
+// or raises (ptx/emit.cpp readHeader): `debug` (debug data is dropped when reading),
+// `map_f64_to_f32` (the lowering gives binary64 instructions their IEEE meaning whatever the
+// target says) and sm_10..sm_13 read as sm_20 (their one effect on reading, .FTZ on binary32
+// instructions, is in the instructions).
 std::vector<std::string> meaningfulDirectives(const std::vector<std::string>& ds) {
   std::vector<std::string> out;
   for (const std::string& d : ds) {
     if (d.starts_with(".version")) continue;
-    std::string t = d;
-    if (t.starts_with(".target"))
-      for (const std::string& opt : {std::string(", debug"), std::string(",debug")})
-        if (size_t at = t.find(opt); at != std::string::npos) t.erase(at, opt.size());
+    if (!d.starts_with(".target")) {
+      out.push_back(d);
+      continue;
+    }
+    std::string t = ".target";
+    size_t n = 0;
+    for (size_t i = 7; i < d.size();) {
+      size_t j = d.find_first_of(", \t;", i);
+      if (j == std::string::npos) j = d.size();
+      std::string w = d.substr(i, j - i);
+      i = j + 1;
+      if (w.empty() || w == "debug" || w == "map_f64_to_f32") continue;
+      if (w.size() == 5 && w.starts_with("sm_1") && std::isdigit(static_cast<unsigned char>(w[4]))) w = "sm_20";
+      t += (n++ ? ", " : " ") + w;
+    }
     out.push_back(t);
   }
   return out;
 }
-
 
 } // namespace
 
