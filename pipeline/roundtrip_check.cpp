@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "ir/ori.h"
 #include "ptx/roundtrip.h"
 
 namespace ori {
@@ -21,6 +22,7 @@ std::string RoundTripFunction::str() const {
   case Status::Unchecked: head = fmt::format("unchecked {} (differs; not proved in this run)", name); break;
   }
   if (difference) head += "\n  " + difference->str();
+  if (!pair.empty()) head += "\n  pair " + pair;
   return head;
 }
 
@@ -41,6 +43,18 @@ std::string RoundTripReport::summary() const {
 }
 
 namespace {
+
+// FNV-1a over the two canonical functions' text.
+std::string pairHash(const Function* a, const Function* b) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  auto add = [&](const std::string& s) {
+    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+    h = (h ^ 0xff) * 0x100000001b3ull; // a separator no text has
+  };
+  add(a ? printFunction(canonicalFunction(*a)) : std::string());
+  add(b ? printFunction(canonicalFunction(*b)) : std::string());
+  return fmt::format("{:016x}", h);
+}
 
 // Every register a function names set to zero in a new entry block: what the interpreter does
 // when it starts a thread or calls a function (docs/interpreter.md), written out, so that the
@@ -109,6 +123,7 @@ RoundTripReport checkRoundTrip(const Module& first, const RoundTripOptions& opts
       return;
     }
     r.difference = *it->second;
+    r.pair = pairHash(first.findFunction(name), rt.second.findFunction(name));
     if (!opts.prove || (opts.proveOnly && !opts.proveOnly(name)) || r.difference->where == "function") {
       // a function missing on one side cannot be proved equal to anything
       r.status = r.difference->where == "function" ? RoundTripFunction::Status::Unproved

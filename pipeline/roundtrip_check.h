@@ -34,7 +34,12 @@ struct RoundTripFunction {
   std::optional<verify::TvResult> tv;
   std::string direction; // "forward" or "backward": the direction `tv` is about
   double seconds = 0;    // the proofs' time
-  // "equal F", "proved F (...)", "unproved F: ...", "unchecked F (...)", then the difference.
+  // All but Equal: 16 hex digits naming the pair (an FNV-1a hash of the two canonical functions'
+  // text), so a list of earlier verdicts (tests/roundtrip/expected.txt) can tell the same pair
+  // from one a change to the lowering or the emitter made.
+  std::string pair;
+  // "equal F", "proved F (...)", "unproved F: ...", "unchecked F (...)", then the difference
+  // and "  pair HASH".
   std::string str() const;
 };
 

@@ -231,7 +231,7 @@ private:
   std::optional<std::set<Reg>> fullMaskRegs_;
   std::set<Reg> findFullMaskRegs() const;
   // The lowering's two instructions for PTX cvta{.to}.space.u64 d, a (S2R b, SR_xWINBASE then
-  // IADD3.64 d, a, [-]b, RZ, b used nowhere else) print as that cvta again (emit_alu.cpp):
+  // IADD3.64 d, a, [-]b, RZ, b used nowhere else) print as that cvta again (emit_joins.cpp):
   // the S2R leaves the mnemonic ("cvta.to.shared.u64") here for the IADD3, which must take it.
   std::optional<std::string> cvtaJoin_;
   std::optional<std::string> cvtaJoinsNext(const Instr& s2r) const;
