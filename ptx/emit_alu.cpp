@@ -297,6 +297,19 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::IMAD: {
+    if (mul24Join_) { // mul24Starts checked the form
+      Instr ab = in; // the IMAD with the operands of the two SGXTs
+      ab.srcs[0] = mul24Join_->a;
+      ab.srcs[1] = mul24Join_->b;
+      std::string a = intSrc(ab, 0, 32), b = intSrc(ab, 1, 32);
+      const bool mad = mul24Join_->mnemonic.starts_with("mad");
+      std::string c = mad ? intSrc(in, 2, 32) : "";
+      std::string d = intDst(in, 0, 32);
+      emit(mad ? fmt::format("{} {}, {}, {}, {};", mul24Join_->mnemonic, d, a, b, c)
+               : fmt::format("{} {}, {}, {};", mul24Join_->mnemonic, d, a, b));
+      mul24Join_.reset();
+      return true;
+    }
     // IMAD.WIDE.U32 d, a, 1, RZ of a 16-bit register: cvt.u64.u16 d, a (which lowers to it)
     if (in.has(Mod::WIDE) && in.has(Mod::U32) && in.srcs.size() == 3 && in.srcs[0].kind == Operand::Kind::Reg &&
         !in.srcs[0].neg && !in.srcs[0].reg.isConst() && in.srcs[0].reg.isGeneral() && regBits(in.srcs[0].reg) == 16 &&
@@ -362,6 +375,7 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::SHR: {
+    if ((bfeJoin_ = bfeStarts(in))) return true; // the SGXT after prints the bfe
     auto t = intType(in, false);
     std::string a = intSrc(in, 0, t.first, true), s = intSrc(in, 1, 32);
     emit(fmt::format("shr.{} {}, {}, {};", typeName(t), intDst(in, 0, t.first), a, s));
@@ -411,6 +425,21 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::SGXT: { // bfe from bit 0: the same field, extended; the width clamped first
+    if (mul24Join_) { // the second SGXT of a mul24 join: the IMAD prints it
+      --mul24Join_->pending;
+      return true;
+    }
+    if ((mul24Join_ = mul24Starts(in))) return true;
+    if (bfeJoin_) { // bfeStarts checked the form: bfe d, a, pos, len
+      unsigned bits = in.has(Mod::W64) ? 64 : 32;
+      Instr a = in; // the SGXT with the SHR's operands
+      a.srcs[0] = bfeJoin_->a;
+      std::string src = intSrc(a, 0, bits);
+      emit(fmt::format("{} {}, {}, {}, {};", bfeJoin_->mnemonic, intDst(in, 0, bits), src, bfeJoin_->b.imm,
+                       in.srcs[1].imm));
+      bfeJoin_.reset();
+      return true;
+    }
     unsigned w = width(in);
     // SGXT d, a, 8 or 16 of 32-bit registers: cvt.s8.s32 / cvt.s16.s32 d, a (the low 8 or 16
     // bits, sign-extended to the register), which lowers to it again

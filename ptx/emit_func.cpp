@@ -504,7 +504,11 @@ std::string FnEmitter::run() {
       curIndex_ = i;
       const bool joined = syncedMask_.has_value(); // the WARPSYNC before left its mask to this one
       const bool joinedCvta = cvtaJoin_.has_value(); // the S2R before left its cvta to this one
+      const int mul24Pending = mul24Join_ ? mul24Join_->pending : -1;
+      const bool joinedBfe = bfeJoin_.has_value(); // the SHR before left its bfe to this one
       instr(instrs[i]);
+      if (joinedBfe && bfeJoin_) fail(instrs[i].loc, "internal: the bfe of the SHR before was not taken");
+      if (mul24Pending == 1 && mul24Join_) fail(instrs[i].loc, "internal: the mul24 of the SGXTs before was not taken");
       if (joined && syncedMask_) fail(instrs[i].loc, "internal: the mask of the WARPSYNC before was not taken");
       if (joinedCvta && cvtaJoin_) fail(instrs[i].loc, "internal: the cvta of the S2R before was not taken");
     }

@@ -235,6 +235,21 @@ private:
   // the S2R leaves the mnemonic ("cvta.to.shared.u64") here for the IADD3, which must take it.
   std::optional<std::string> cvtaJoin_;
   std::optional<std::string> cvtaJoinsNext(const Instr& s2r) const;
+  // The same for mul24.lo/mad24.lo: SGXT[.U32] x, a, 24; SGXT[.U32] y, b, 24; IMAD d, x, y, c
+  // (x, y read by that IMAD only) print as mul24.lo d, a, b (c = RZ) or mad24.lo d, a, b, c. The
+  // first SGXT leaves the mnemonic and a, b here; the second prints nothing; the IMAD prints it.
+  struct Mul24Join {
+    std::string mnemonic; // "mul24.lo.u32", "mad24.lo.s32"
+    Operand a, b;
+    int pending = 0; // instructions of the three still to come
+  };
+  std::optional<Mul24Join> mul24Join_;
+  std::optional<Mul24Join> mul24Starts(const Instr& sgxt) const;
+  // And for bfe: SHR.type x, a, pos; SGXT[.U32][.64] d, x, len (pos, len immediates, x read
+  // by that SGXT only) print as bfe.type d, a, pos, len: the SHR leaves "bfe.type", a and pos
+  // here (as the IMAD of a mul24 join does with a and b), the SGXT prints it.
+  std::optional<Mul24Join> bfeJoin_;
+  std::optional<Mul24Join> bfeStarts(const Instr& shr) const;
   // How many times each register is written or read in the function (operands and guards),
   // counted the first time asked.
   mutable std::optional<std::map<Reg, uint32_t>> regMentions_;
