@@ -44,6 +44,7 @@
 #include "fuzz/dce_checks.h"
 #include "fuzz/kernel_gen.h"
 #include "fuzz/liveness_checks.h"
+#include "fuzz/roundtrip_checks.h"
 #include "fuzz/switch_checks.h"
 #include "fuzz/switch_gen.h"
 #include "fuzz/tv_checks.h"
@@ -166,6 +167,11 @@ const std::vector<Check>& checkTable() {
        "random terminating kernels (fuzz/kernel_gen.h): the translation validator never refutes what phases "
        "10, 13, 15, 16, 19, 29, 38, 58, 112 and --erase-unreachable make of them (fuzz/tv_checks.h)",
        false, gen::kernel(gen::kOneThreadKernels), checks::tvPasses},
+      {"roundtrip-proof",
+       "random terminating one-thread kernels (fuzz/kernel_gen.h): emitted as PTX and lowered again, each comes "
+       "back equal up to register and label names, or the translation validator refutes neither direction "
+       "(fuzz/roundtrip_checks.h; docs/ptx.md, \"Round trip\")",
+       false, gen::kernel(gen::kOneThreadKernels), checks::roundTripProof},
       {"tv-mutants",
        "random terminating kernels (fuzz/kernel_gen.h): five wrong variants of the phases (a live instruction, "
        "a split copy, a needed BRA, a reachable block dropped, a BRA threaded to the wrong block) are never proved where the interpreter tells them "

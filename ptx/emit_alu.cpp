@@ -192,6 +192,15 @@ bool FnEmitter::emitInteger(const Instr& in) {
       if (!isPtxIdent(sym)) fail(in.loc, fmt::format("'{}' is not a PTX identifier", sym));
       if (const Function* g = m.findFunction(sym); g && g->isEntry && !findVariable(m, f, sym))
         fail(in.loc, fmt::format("{}: PTX cannot take the address of kernel '{}'", printInstr(f, in), sym));
+      // A 32-bit MOV of a .shared variable into a 32-bit register: its offset in the shared
+      // window, as nvcc writes `mov.u32 %r13, __smem;` (which lowers to this MOV again).
+      const Variable* v = findVariable(m, f, sym);
+      const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+      if (!in.has(Mod::W64) && v && v->space == Space::Shared && d0.kind == Operand::Kind::Reg &&
+          !d0.reg.isConst() && d0.reg.isGeneral() && regBits(d0.reg) == 32) {
+        emit(fmt::format("mov.u32 {}, {};", intDst(in, 0, 32), sym));
+        return true;
+      }
       std::string d = intDst(in, 0, 64);
       emit(fmt::format("mov.u64 {}, {};", d, sym));
       return true;
@@ -201,11 +210,34 @@ bool FnEmitter::emitInteger(const Instr& in) {
       cbank(in, in.srcs[0], w / 8, fmt::format("b{}", w), w, intDst(in, 0, w));
       return true;
     }
+    // The low half of a 64-bit register, or a 16-bit register: cvt straight into the
+    // destination (PTX cvt.u32.u64 / cvt.u32.u16, which lower to this MOV again), not through
+    // a temporary.
+    const Operand& s0 = in.srcs.empty() ? Operand() : in.srcs[0];
+    if (w == 32 && s0.kind == Operand::Kind::Reg && !s0.neg && !s0.abs && !s0.reg.isConst() &&
+        s0.reg.isGeneral() && (regBits(s0.reg) == 64 || regBits(s0.reg) == 16)) {
+      emit(fmt::format("cvt.u32.u{} {}, {};", regBits(s0.reg), intDst(in, 0, 32), regName(s0.reg)));
+      return true;
+    }
+    // Into a 16-bit register, a 16-bit register or an immediate that fits: mov.b16 (as read)
+    const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+    if (w == 32 && d0.kind == Operand::Kind::Reg && !d0.reg.isConst() && d0.reg.isGeneral() && regBits(d0.reg) == 16 &&
+        ((s0.kind == Operand::Kind::Imm && !s0.neg && s0.imm >= 0 && s0.imm <= 0xffff) ||
+         (s0.kind == Operand::Kind::Reg && !s0.neg && !s0.reg.isConst() && s0.reg.isGeneral() && regBits(s0.reg) == 16))) {
+      emit(fmt::format("mov.b16 {}, {};", regName(d0.reg), intSrc(in, 0, 16)));
+      return true;
+    }
     std::string a = intSrc(in, 0, w);
     emit(fmt::format("mov.b{} {}, {};", w, intDst(in, 0, w), a));
     return true;
   }
   case Opcode::IADD3: {
+    if (cvtaJoin_) { // cvtaJoinsNext checked the form
+      std::string a = intSrc(in, 0, 64);
+      emit(fmt::format("{} {}, {};", *cvtaJoin_, intDst(in, 0, 64), a));
+      cvtaJoin_.reset();
+      return true;
+    }
     unsigned w = width(in);
     struct Term {
       std::string text;
@@ -213,11 +245,13 @@ bool FnEmitter::emitInteger(const Instr& in) {
     };
     std::vector<Term> pos, neg;
     uint64_t k = 0;
+    bool hasImm = false;
     for (size_t i = 0; i < 3; ++i) {
       if (i >= in.srcs.size()) fail(in.loc, "IADD3 needs three sources");
       const Operand& o = in.srcs[i];
       if (o.kind == Operand::Kind::Imm) {
         k += o.neg ? 0 - uint64_t(o.imm) : uint64_t(o.imm);
+        hasImm = true;
         continue;
       }
       if (isConstReg(o)) continue;
@@ -226,9 +260,11 @@ bool FnEmitter::emitInteger(const Instr& in) {
       Term t{intSrc(plain, i, w), o.neg};
       (o.neg ? neg : pos).push_back(std::move(t));
     }
+    const int64_t held = int64_t(k); // the sum as written (-1 stays -1: immTextAsHeld)
     if (w < 64) k &= (uint64_t(1) << w) - 1;
     std::vector<Term> terms = pos;
-    if (k != 0) terms.push_back({immText(k, w), false});
+    // a + 0 stays an add (it is how `add d, a, 0` lowers), not a mov
+    if (k != 0 || (hasImm && pos.size() + neg.size() == 1)) terms.push_back({immTextAsHeld(held, w), false});
     terms.insert(terms.end(), neg.begin(), neg.end());
     std::string d = intDst(in, 0, w);
     if (terms.empty()) {
@@ -261,6 +297,27 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::IMAD: {
+    if (mul24Join_) { // mul24Starts checked the form
+      Instr ab = in; // the IMAD with the operands of the two SGXTs
+      ab.srcs[0] = mul24Join_->a;
+      ab.srcs[1] = mul24Join_->b;
+      std::string a = intSrc(ab, 0, 32), b = intSrc(ab, 1, 32);
+      const bool mad = mul24Join_->mnemonic.starts_with("mad");
+      std::string c = mad ? intSrc(in, 2, 32) : "";
+      std::string d = intDst(in, 0, 32);
+      emit(mad ? fmt::format("{} {}, {}, {}, {};", mul24Join_->mnemonic, d, a, b, c)
+               : fmt::format("{} {}, {}, {};", mul24Join_->mnemonic, d, a, b));
+      mul24Join_.reset();
+      return true;
+    }
+    // IMAD.WIDE.U32 d, a, 1, RZ of a 16-bit register: cvt.u64.u16 d, a (which lowers to it)
+    if (in.has(Mod::WIDE) && in.has(Mod::U32) && in.srcs.size() == 3 && in.srcs[0].kind == Operand::Kind::Reg &&
+        !in.srcs[0].neg && !in.srcs[0].reg.isConst() && in.srcs[0].reg.isGeneral() && regBits(in.srcs[0].reg) == 16 &&
+        in.srcs[1].kind == Operand::Kind::Imm && !in.srcs[1].neg && in.srcs[1].imm == 1 && isConstReg(in.srcs[2]) &&
+        !in.srcs[2].neg) {
+      emit(fmt::format("cvt.u64.u16 {}, {};", intDst(in, 0, 64), regName(in.srcs[0].reg)));
+      return true;
+    }
     std::string type = in.has(Mod::U32) ? "u32" : "s32";
     // The form, the widths of a*b and of c and d; a zero addend makes it mul.
     const char* form = in.has(Mod::WIDE) ? "wide" : in.has(Mod::HI) ? "hi" : "lo";
@@ -318,6 +375,7 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::SHR: {
+    if ((bfeJoin_ = bfeStarts(in))) return true; // the SGXT after prints the bfe
     auto t = intType(in, false);
     std::string a = intSrc(in, 0, t.first, true), s = intSrc(in, 1, 32);
     emit(fmt::format("shr.{} {}, {}, {};", typeName(t), intDst(in, 0, t.first), a, s));
@@ -367,7 +425,33 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::SGXT: { // bfe from bit 0: the same field, extended; the width clamped first
+    if (mul24Join_) { // the second SGXT of a mul24 join: the IMAD prints it
+      --mul24Join_->pending;
+      return true;
+    }
+    if ((mul24Join_ = mul24Starts(in))) return true;
+    if (bfeJoin_) { // bfeStarts checked the form: bfe d, a, pos, len
+      unsigned bits = in.has(Mod::W64) ? 64 : 32;
+      Instr a = in; // the SGXT with the SHR's operands
+      a.srcs[0] = bfeJoin_->a;
+      std::string src = intSrc(a, 0, bits);
+      emit(fmt::format("{} {}, {}, {}, {};", bfeJoin_->mnemonic, intDst(in, 0, bits), src, bfeJoin_->b.imm,
+                       in.srcs[1].imm));
+      bfeJoin_.reset();
+      return true;
+    }
     unsigned w = width(in);
+    // SGXT d, a, 8 or 16 of 32-bit registers: cvt.s8.s32 / cvt.s16.s32 d, a (the low 8 or 16
+    // bits, sign-extended to the register), which lowers to it again
+    const Operand& a0 = in.srcs.empty() ? Operand() : in.srcs[0];
+    const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+    if (w == 32 && !in.has(Mod::U32) && in.srcs.size() == 2 && in.srcs[1].kind == Operand::Kind::Imm &&
+        !in.srcs[1].neg && (in.srcs[1].imm == 8 || in.srcs[1].imm == 16) && a0.kind == Operand::Kind::Reg &&
+        !a0.neg && !a0.reg.isConst() && a0.reg.isGeneral() && regBits(a0.reg) == 32 &&
+        d0.kind == Operand::Kind::Reg && !d0.reg.isConst() && d0.reg.isGeneral() && regBits(d0.reg) == 32) {
+      emit(fmt::format("cvt.s{}.s32 {}, {};", in.srcs[1].imm, regName(d0.reg), regName(a0.reg)));
+      return true;
+    }
     std::string a = intSrc(in, 0, w, true), b = intSrc(in, 1, 32), n = temp(32);
     emit(fmt::format("min.u32 {}, {}, {};", n, b, w));
     emit(fmt::format("bfe.{}{} {}, {}, 0, {};", in.has(Mod::U32) ? "u" : "s", w, intDst(in, 0, w), a, n));
@@ -464,6 +548,7 @@ bool FnEmitter::emitInteger(const Instr& in) {
       return true;
     }
     case SpecialReg::SWINBASE: case SpecialReg::LWINBASE: case SpecialReg::CWINBASE:
+      if ((cvtaJoin_ = cvtaJoinsNext(in))) return true; // the IADD3 after prints the cvta
       // The generic address of the start of the shared / local / constant window.
       emit(fmt::format("cvta.{}.u64 {}, 0;",
                        s == SpecialReg::SWINBASE ? "shared" : s == SpecialReg::LWINBASE ? "local" : "const",
@@ -551,6 +636,16 @@ bool FnEmitter::emitPredicate(const Instr& in) {
     if (!name || *cmp == Mod::NUM || *cmp == Mod::NAN_ || int(*cmp) > int(Mod::GE))
       fail(in.loc, fmt::format("{}: ISETP needs one of .LT .EQ .LE .GT .NE .GE", printInstr(f, in)));
     auto t = intType(in, true);
+    // An unsigned comparison of 16-bit registers and 16-bit immediates compares them as .u16
+    // (what setp.cmp.u16 lowers to), not through 32-bit copies.
+    auto narrow = [&](const Operand& o) {
+      if (o.kind == Operand::Kind::Imm) return !o.neg && o.imm >= 0 && o.imm <= 0xffff;
+      return o.kind == Operand::Kind::Reg && !o.neg && !o.abs && !o.reg.isConst() && o.reg.isGeneral() &&
+             regBits(o.reg) == 16;
+    };
+    if (t == std::pair<unsigned, bool>{32, false} && in.srcs.size() >= 2 && narrow(in.srcs[0]) &&
+        narrow(in.srcs[1]) && (in.srcs[0].kind == Operand::Kind::Reg || in.srcs[1].kind == Operand::Kind::Reg))
+      t.first = 16;
     std::string a = intSrc(in, 0, t.first), b = intSrc(in, 1, t.first);
     emitSetp(in, fmt::format("setp.{}", name), fmt::format(".{}", typeName(t)), a, b);
     return true;

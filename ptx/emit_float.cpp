@@ -1,7 +1,8 @@
 // Ori -> PTX: floating point and conversions (emit_impl.h), with the
 // interpreter's meaning (interp/interp_float.cpp, docs/interpreter.md):
 //   FADD/FMUL/FFMA -> add/mul/fma.rnd{.ftz}{.sat}.f32, always with an explicit
-//     rounding mode (PTX may contract add/mul without one into fma);
+//     rounding mode (PTX may contract add/mul without one into fma); a + -b -> sub;
+//     FADD.FTZ -a, -0.0 and |a|, -0.0 -> neg/abs.ftz.f32 (the lowering's forms of those);
 //   DADD/DMUL/DFMA -> .f64, then NaN results made CUDART_NAN (0xfff8...)
 //     like the interpreter's (hardware binary64 may propagate an input NaN);
 //   FMNMX -> min/max{.ftz}.f32 (PTX: one NaN gives the other operand, -0 < +0);
@@ -15,11 +16,18 @@
 //     .f16x2/.bf16x2. binary64 results get the canonical NaN as above.
 #include <fmt/format.h>
 
+#include <bit>
+
 #include "ir/ori.h"
 #include "ptx/emit_impl.h"
 
 namespace ori::ptx::emit_detail {
 namespace {
+
+// A register operand -R (not |R|, not RZ).
+bool isNegatedReg(const Operand& o) {
+  return o.kind == Operand::Kind::Reg && o.neg && !o.abs && !o.reg.isConst();
+}
 
 std::string rounding(const Instr& in) {
   auto r = in.mods.inGroup(ModGroup::FRound);
@@ -49,25 +57,44 @@ bool FnEmitter::emitFloat(const Instr& in) {
   switch (in.op) {
   case Opcode::FADD: case Opcode::FMUL: case Opcode::FFMA: {
     bool sat = in.has(Mod::SAT);
+    // neg.ftz.f32 and abs.ftz.f32 as the lowering gives them (-a + -0.0, |a| + -0.0, .FTZ):
+    // printed as those again (docs/ptx.md, "Round trip").
+    if (in.op == Opcode::FADD && in.srcs.size() == 2 && in.srcs[1].kind == Operand::Kind::FImm &&
+        std::bit_cast<uint64_t>(in.srcs[1].fimm) == (uint64_t(1) << 63) && in.srcs[0].kind == Operand::Kind::Reg &&
+        !in.srcs[0].reg.isConst() && in.srcs[0].neg != in.srcs[0].abs && in.has(Mod::FTZ) && !sat &&
+        rounding(in) == "rn") {
+      Instr plain = in;
+      plain.srcs[0].neg = plain.srcs[0].abs = false;
+      std::string a = f32Src(plain, 0);
+      emit(fmt::format("{}.ftz.f32 {}, {};", in.srcs[0].neg ? "neg" : "abs", intDst(in, 0, 32), a));
+      return true;
+    }
     std::string mods = fmt::format(".{}{}{}", rounding(in), in.has(Mod::FTZ) ? ".ftz" : "", sat ? ".sat" : "");
-    std::string a = f32Src(in, 0), b = f32Src(in, 1);
+    // a + -b as PTX sub (the lowering of sub), b read without the negation
+    const bool sub = in.op == Opcode::FADD && in.srcs.size() == 2 && isNegatedReg(in.srcs[1]);
+    Instr plain = in;
+    if (sub) plain.srcs[1].neg = false;
+    std::string a = f32Src(in, 0), b = f32Src(plain, 1);
     std::string c = in.op == Opcode::FFMA ? f32Src(in, 2) : "";
     // .SAT gives +0.0 for -0.0 in the interpreter; PTX only says it clamps to
     // [0.0, 1.0], which -0.0 is in: adding +0.0 makes -0.0 +0.0 and keeps the rest.
     std::string d = sat ? temp(32) : intDst(in, 0, 32);
     if (in.op == Opcode::FFMA) emit(fmt::format("fma{}.f32 {}, {}, {}, {};", mods, d, a, b, c));
-    else emit(fmt::format("{}{}.f32 {}, {}, {};", in.op == Opcode::FADD ? "add" : "mul", mods, d, a, b));
+    else emit(fmt::format("{}{}.f32 {}, {}, {};", sub ? "sub" : in.op == Opcode::FADD ? "add" : "mul", mods, d, a, b));
     if (sat) emit(fmt::format("add.rn.f32 {}, {}, 0f00000000;", intDst(in, 0, 32), d));
     return true;
   }
   case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: {
-    std::string a = f64Src(in, 0), b = f64Src(in, 1);
+    const bool sub = in.op == Opcode::DADD && in.srcs.size() == 2 && isNegatedReg(in.srcs[1]); // as for FADD
+    Instr plain = in;
+    if (sub) plain.srcs[1].neg = false;
+    std::string a = f64Src(in, 0), b = f64Src(plain, 1);
     std::string r = temp(64), p = temp(1);
     if (in.op == Opcode::DFMA) {
       std::string c = f64Src(in, 2);
       emit(fmt::format("fma.{}.f64 {}, {}, {}, {};", rounding(in), r, a, b, c));
     } else {
-      emit(fmt::format("{}.{}.f64 {}, {}, {};", in.op == Opcode::DADD ? "add" : "mul", rounding(in), r, a, b));
+      emit(fmt::format("{}.{}.f64 {}, {}, {};", sub ? "sub" : in.op == Opcode::DADD ? "add" : "mul", rounding(in), r, a, b));
     }
     emit(fmt::format("setp.nan.f64 {}, {}, {};", p, r, r));
     emit(fmt::format("selp.b64 {}, 0xfff8000000000000, {}, {};", intDst(in, 0, 64), r, p));

@@ -191,6 +191,13 @@ std::string FnEmitter::immText(uint64_t v, unsigned bits) const {
   return v < 10 ? fmt::format("{}", v) : fmt::format("0x{:x}", v);
 }
 
+// -1 rather than 0xffffffff: the same bits, and lowered again the same Ori immediate
+// (docs/ptx.md, "Round trip"). 64-bit values print as immText's hex, which reads back alike.
+std::string FnEmitter::immTextAsHeld(int64_t v, unsigned bits) const {
+  const bool negFits = bits < 64 && v < 0 && v >= -(int64_t(1) << (bits - 1));
+  return negFits ? fmt::format("{}", v) : immText(uint64_t(v), bits);
+}
+
 std::string FnEmitter::regAs(Reg r, unsigned bits) {
   unsigned have = regBits(r);
   if (have == 1) fail(cur_->loc, fmt::format("predicate {} read as an integer", regName(r)));
@@ -227,7 +234,7 @@ std::string FnEmitter::intSrc(const Instr& in, size_t i, unsigned bits, bool inR
   case Operand::Kind::Imm: {
     uint64_t x = uint64_t(o.imm);
     if (o.neg) x = 0 - x;
-    v = immText(x, bits);
+    v = immTextAsHeld(int64_t(x), bits);
     if (inReg) {
       std::string t = temp(bits);
       emit(fmt::format("mov.b{} {}, {};", bits, t, v));
@@ -364,7 +371,7 @@ void FnEmitter::finishDsts() {
 }
 
 void FnEmitter::setPred(const std::string& d, const Pred& v) {
-  if (v.isConst) emit(fmt::format("setp.{}.u32 {}, 0, 0;", v.value ? "eq" : "ne", d));
+  if (v.isConst) emit(fmt::format("mov.pred {}, {};", d, v.value ? 1 : 0)); // as the lowering reads PLOP3 constants
   else if (v.neg) emit(fmt::format("not.pred {}, {};", d, v.name));
   else if (d != v.name) emit(fmt::format("mov.pred {}, {};", d, v.name));
 }
@@ -496,8 +503,14 @@ std::string FnEmitter::run() {
       next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;
       curIndex_ = i;
       const bool joined = syncedMask_.has_value(); // the WARPSYNC before left its mask to this one
+      const bool joinedCvta = cvtaJoin_.has_value(); // the S2R before left its cvta to this one
+      const int mul24Pending = mul24Join_ ? mul24Join_->pending : -1;
+      const bool joinedBfe = bfeJoin_.has_value(); // the SHR before left its bfe to this one
       instr(instrs[i]);
+      if (joinedBfe && bfeJoin_) fail(instrs[i].loc, "internal: the bfe of the SHR before was not taken");
+      if (mul24Pending == 1 && mul24Join_) fail(instrs[i].loc, "internal: the mul24 of the SGXTs before was not taken");
       if (joined && syncedMask_) fail(instrs[i].loc, "internal: the mask of the WARPSYNC before was not taken");
+      if (joinedCvta && cvtaJoin_) fail(instrs[i].loc, "internal: the cvta of the S2R before was not taken");
     }
   }
   std::string prologue;

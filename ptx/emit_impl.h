@@ -116,6 +116,9 @@ public:
   // `inReg`, immediates are moved into a temporary first.
   std::string intSrc(const Instr& in, size_t i, unsigned bits, bool inReg = false);
   std::string immText(uint64_t v, unsigned bits) const;
+  // An immediate as Ori holds it: a negative value that fits `bits` signed as written (-1),
+  // else immText's bits, so that lowering the text again gives the same Ori immediate.
+  std::string immTextAsHeld(int64_t v, unsigned bits) const;
   // The register r as a `bits`-wide value (cvt through a temporary if needed).
   std::string regAs(Reg r, unsigned bits);
   // A binary32 / binary64 source with |..| and - applied (as bit operations).
@@ -246,6 +249,30 @@ private:
   std::optional<std::string> syncedMask_;
   std::optional<std::set<Reg>> fullMaskRegs_;
   std::set<Reg> findFullMaskRegs() const;
+  // The lowering's two instructions for PTX cvta{.to}.space.u64 d, a (S2R b, SR_xWINBASE then
+  // IADD3.64 d, a, [-]b, RZ, b used nowhere else) print as that cvta again (emit_joins.cpp):
+  // the S2R leaves the mnemonic ("cvta.to.shared.u64") here for the IADD3, which must take it.
+  std::optional<std::string> cvtaJoin_;
+  std::optional<std::string> cvtaJoinsNext(const Instr& s2r) const;
+  // The same for mul24.lo/mad24.lo: SGXT[.U32] x, a, 24; SGXT[.U32] y, b, 24; IMAD d, x, y, c
+  // (x, y read by that IMAD only) print as mul24.lo d, a, b (c = RZ) or mad24.lo d, a, b, c. The
+  // first SGXT leaves the mnemonic and a, b here; the second prints nothing; the IMAD prints it.
+  struct Mul24Join {
+    std::string mnemonic; // "mul24.lo.u32", "mad24.lo.s32"
+    Operand a, b;
+    int pending = 0; // instructions of the three still to come
+  };
+  std::optional<Mul24Join> mul24Join_;
+  std::optional<Mul24Join> mul24Starts(const Instr& sgxt) const;
+  // And for bfe: SHR.type x, a, pos; SGXT[.U32][.64] d, x, len (pos, len immediates, x read
+  // by that SGXT only) print as bfe.type d, a, pos, len: the SHR leaves "bfe.type", a and pos
+  // here (as the IMAD of a mul24 join does with a and b), the SGXT prints it.
+  std::optional<Mul24Join> bfeJoin_;
+  std::optional<Mul24Join> bfeStarts(const Instr& shr) const;
+  // How many times each register is written or read in the function (operands and guards),
+  // counted the first time asked.
+  mutable std::optional<std::map<Reg, uint32_t>> regMentions_;
+  uint32_t regMentions(Reg r) const;
   // Whether the BRX/JMX `in` ending block b can only see an index inside its table.
   bool boundChecked(size_t b, const Instr& in) const;
 };

@@ -10,7 +10,7 @@
 //   SULD/SUST -> suld.b/sust.b with the coordinates as a vector; TEX -> tex.v4;
 //   WARPSYNC -> bar.warp.sync, BSSY/BSYNC/NOP -> nothing (BAR, SHFL, MATCH, REDUX:
 //     emit_warp.cpp);
-//   BRA -> bra, BRX -> brx.idx through a .branchtargets table (an index past
+//   BRA -> bra, BRX -> brx.idx (.U: .uni) through a .branchtargets table (an index past
 //     the table faults at that address, as in the interpreter, then traps);
 //   EXIT -> exit, RET -> ret (a .func first stores its register results);
 //   CALL -> emit_call.cpp;
@@ -160,6 +160,13 @@ bool FnEmitter::emitMemory(const Instr& in) {
       emit(fmt::format("mov.b{} {}, {};", bits, intDst(in, 0, bits), t));
       return true;
     }
+    // An 8- or 16-bit load into a 16-bit register loads into it (PTX lets the register be
+    // wider than the type and extends by it), not through a 32-bit temporary and cvt: the same
+    // low 16 bits, which is all a 16-bit register holds.
+    const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+    if (acc.bytes <= 2 && d0.kind == Operand::Kind::Reg && d0.reg.isGeneral() && !d0.reg.isConst() &&
+        regBits(d0.reg) == 16)
+      bits = 16;
     emit(fmt::format("{} {}, {}{};", ld, intDst(in, 0, bits), a, policySrc(in)));
     return true;
   }
@@ -180,6 +187,11 @@ bool FnEmitter::emitMemory(const Instr& in) {
     std::string a = address(in, 0, space);
     Access acc = accessOf(in);
     unsigned bits = acc.bytes == 8 ? 64 : 32;
+    // An 8- or 16-bit store of a 16-bit register stores it as it is (as for loads above)
+    const Operand& v1 = in.srcs.size() > 1 ? in.srcs[1] : Operand();
+    if (acc.bytes <= 2 && v1.kind == Operand::Kind::Reg && !v1.neg && v1.reg.isGeneral() && !v1.reg.isConst() &&
+        regBits(v1.reg) == 16)
+      bits = 16;
     std::string v = intSrc(in, 1, bits);
     bool vol = in.has(Mod::VOLATILE) && (space.empty() || space == "global" || space == "shared");
     Instr q = in;
@@ -330,7 +342,8 @@ bool FnEmitter::emitControl(const Instr& in) {
   switch (in.op) {
   case Opcode::BRA:
     if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::Label) fail(in.loc, "BRA has no label");
-    emit(fmt::format("bra {};", labelName(in.srcs[0].target)));
+    // .U is PTX's .uni (the lowering reads one as the other; passes keep it only where it holds)
+    emit(fmt::format("bra{} {};", in.has(Mod::U) ? ".uni" : "", labelName(in.srcs[0].target)));
     return true;
   case Opcode::BRX:
   case Opcode::JMX: {
@@ -343,7 +356,7 @@ bool FnEmitter::emitControl(const Instr& in) {
     // case something is mapped there).
     if (ctx.sm >= 30 && boundChecked(curBlock_, in)) { // DoSwitchOpt's bounds check already sent the rest away
       ctx.require(6, 0);
-      emit(fmt::format("brx.idx {}, {};", idx, table));
+      emit(fmt::format("brx.idx{} {}, {};", in.has(Mod::U) ? ".uni" : "", idx, table));
       return true;
     }
     std::string p = temp(1), a = temp(64), junk = temp(32);
@@ -356,7 +369,7 @@ bool FnEmitter::emitControl(const Instr& in) {
     emitRaw(fmt::format("@{} trap;", p));
     if (ctx.sm >= 30) {
       ctx.require(6, 0);
-      emit(fmt::format("brx.idx {}, {};", idx, table));
+      emit(fmt::format("brx.idx{} {}, {};", in.has(Mod::U) ? ".uni" : "", idx, table));
       return true;
     }
     // No brx.idx before sm_30: compare and branch for each entry.

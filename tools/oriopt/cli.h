@@ -47,6 +47,8 @@ struct Options {
   std::string profile;       // --profile FILE
   std::string impl = "optimized";
   bool verify = false; // translation validation after every phase
+  std::string roundTripProve = "all"; // --roundtrip-prove=all|none
+  bool checkRoundTrip = false; // --check-roundtrip: emit, lower again, compare, prove (pipeline/roundtrip_check.h)
   ori::verify::TvOptions verifyOpts; // its bounds
   std::string function;
   // --run

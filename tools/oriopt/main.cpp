@@ -19,6 +19,7 @@
 #include "ir/verify.h"
 #include "pipeline/oriopt.h"
 #include "pipeline/report.h"
+#include "pipeline/roundtrip_check.h"
 #include "pipeline/verify_phases.h"
 #include "cli.h"
 #include "verify/nested_cond_check.h"
@@ -254,7 +255,7 @@ int runMain(const Options& o) {
     auto parsed = parsePhaseList(o.phases);
     if (auto* err = std::get_if<std::string>(&parsed)) usageError("--phases: " + *err);
     phases = std::get<0>(parsed);
-  } else {
+  } else if (!o.checkRoundTrip) { // --check-roundtrip without --phases: the module as read
     phases = defaultPhases();
   }
 
@@ -387,6 +388,31 @@ int runMain(const Options& o) {
     return 1;
   }
 
+  if (o.checkRoundTrip) {
+    RoundTripOptions rto;
+    rto.tv = o.verifyOpts;
+    rto.prove = o.roundTripProve == "all";
+    if (!o.function.empty()) {
+      if (!m.findFunction(o.function)) usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
+      rto.proveOnly = [&](const std::string& name) { return name == o.function; };
+    }
+    RoundTripReport rep = checkRoundTrip(m, rto);
+    if (rep.error) {
+      std::cerr << fmt::format("oriopt: error: round trip: {}: {}\n", rep.stage, rep.error->str());
+      return 1;
+    }
+    std::string out;
+    if (rep.moduleDifference) out += "differs: " + rep.moduleDifference->str() + "\n";
+    bool ok = !rep.moduleDifference;
+    for (const RoundTripFunction& f : rep.functions)
+      if (o.function.empty() || f.name == o.function) {
+        out += f.str() + "\n";
+        ok = ok && f.status != RoundTripFunction::Status::Unproved;
+      }
+    if (o.function.empty()) out += fmt::format("{}: {}\n", fileName, rep.summary());
+    writeOutput(o, out);
+    return ok ? 0 : 1;
+  }
   if (o.json) {
     nlohmann::json functions = nlohmann::json::array();
     if (wantsDumps(o) && !writeDumps(o, m, ctx, fileName, nullptr, &functions)) return 1;
@@ -542,6 +568,16 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   app.add_flag("--verify", o.verify,
                "After every phase, prove with Z3 that each function it changed behaves the same (translation "
                "validation; where Z3 cannot decide, compare random runs in the interpreter); a difference stops with exit status 1");
+  app.add_flag("--check-roundtrip", o.checkRoundTrip,
+               "Emit the module as PTX (after the phases --phases or --pipeline name; none by default), lower that "
+               "again and compare each function up to register "
+               "and label names; prove the ones that differ equivalent (both directions; the --verify-* bounds). One "
+               "line per function, then a summary; exit status 1 when a function is neither equal nor proved "
+               "(docs/ptx.md, \"Round trip\")");
+  app.add_option("--roundtrip-prove", o.roundTripProve,
+                 "--check-roundtrip: prove the functions that differ (all, the default) or only compare (none: a "
+                 "function that differs is reported unchecked)")
+      ->check(CLI::IsMember({"all", "none"}));
   app.add_option("--verify-timeout", o.verifyOpts.timeoutSeconds, "--verify: seconds per Z3 query (default 60)")
       ->check(CLI::Range(1u, 86400u));
   app.add_option("--verify-budget", o.verifyOpts.budgetSeconds,

@@ -10,10 +10,10 @@
 #include <chrono>
 #include <cstdio>
 
-#include <fstream>
-#include <sstream>
 
+#include "ir/canonical.h"
 #include "ir/ori.h"
+#include "pipeline/oriopt.h"
 #include "verify/crosscheck.h"
 #include "verify/obligations.h"
 #include "verify/tv.h"
@@ -81,15 +81,10 @@ int runCrossCheck(const std::string& only, uint64_t samples, uint64_t seed, bool
   return failed ? 1 : 0;
 }
 
+// PTX (a .ptx file, or text whose first directive is .version) is lowered as oriopt lowers it;
+// anything else is read as .ori (pipeline/oriopt.h, InputKind::Auto).
 std::optional<ori::Module> readModule(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    fmt::print(stderr, "{}: error: cannot open the file\n", path);
-    return std::nullopt;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  ori::ParseResult r = ori::parseOri(ss.str(), path);
+  ori::ParseResult r = ori::parseModuleFile(path);
   if (r.error) {
     fmt::print(stderr, "{}\n", r.error->str());
     return std::nullopt;
@@ -99,9 +94,13 @@ std::optional<ori::Module> readModule(const std::string& path) {
 
 // Translation validation: one line per function; exit status 1 if any is refuted.
 int runTv(const std::vector<std::string>& files, const std::string& function, unsigned unroll, unsigned timeout,
-          unsigned budget, unsigned inlineDepth) {
+          unsigned budget, unsigned inlineDepth, bool canonical) {
   std::optional<ori::Module> src = readModule(files[0]), tgt = readModule(files[1]);
   if (!src || !tgt) return 1;
+  if (canonical) { // registers read before written pair up (ir/canonical.h)
+    src = ori::canonicalModule(*src);
+    tgt = ori::canonicalModule(*tgt);
+  }
   ori::verify::TvOptions opts;
   opts.unroll = unroll;
   opts.timeoutSeconds = timeout;
@@ -118,7 +117,7 @@ int runTv(const std::vector<std::string>& files, const std::string& function, un
   bool refuted = false;
   for (const ori::verify::TvResult& r : ori::verify::validateModule(*src, *tgt, opts, only)) {
     std::string line = r.line();
-    if (r.verdict == ori::verify::TvResult::Verdict::Refuted && !r.replayArgs.empty()) {
+    if (r.verdict == ori::verify::TvResult::Verdict::Refuted && !r.replayArgs.empty() && !canonical) {
       // the replay command names both files
       line = line.substr(0, line.rfind("; replay: ")) +
              fmt::format("; replay: oriopt --run {} {} and oriopt --run {} {}", r.replayArgs, files[0], r.replayArgs, files[1]);
@@ -149,17 +148,23 @@ int main(int argc, char** argv) {
   std::vector<std::string> tvFiles;
   std::string function;
   unsigned unroll = 4, timeout = 60, budget = 300, inlineDepth = 3;
-  app.add_option("--tv", tvFiles, "translation validation: does TARGET.ori refine SOURCE.ori, function by function?")
+  bool canonical = false;
+  app.add_option("--tv", tvFiles,
+                 "translation validation: does TARGET refine SOURCE, function by function (paired by name)? Each "
+                 "is .ori or PTX (lowered as oriopt lowers it), in any mix")
       ->expected(2)
-      ->type_name("SOURCE.ori TARGET.ori");
+      ->type_name("SOURCE TARGET");
+  app.add_flag("--canonical-registers", canonical,
+               "number the registers of both inputs in order of first appearance, as oriopt --check-roundtrip "
+               "does, so that registers read before written pair up (--tv; a refutation then has no replay line)");
   app.add_option("--function", function, "only this function (--tv)");
-  app.add_option("--unroll", unroll, "back edges a path may take before the verdict is unknown (--tv)")
+  app.add_option("--unroll,--verify-unroll", unroll, "back edges a path may take before the verdict is unknown (--tv)")
       ->check(CLI::Range(0u, 64u));
-  app.add_option("--inline-depth", inlineDepth,
+  app.add_option("--inline-depth,--verify-inline-depth", inlineDepth,
                  "nested calls to functions of the module inlined; deeper ones are uninterpreted (--tv)")
       ->check(CLI::Range(0u, 16u));
-  app.add_option("--timeout", timeout, "seconds per Z3 query (--tv)")->check(CLI::Range(1u, 3600u));
-  app.add_option("--budget", budget, "seconds per function, all its Z3 queries together (--tv)")
+  app.add_option("--timeout,--verify-timeout", timeout, "seconds per Z3 query (--tv)")->check(CLI::Range(1u, 3600u));
+  app.add_option("--budget,--verify-budget", budget, "seconds per function, all its Z3 queries together (--tv)")
       ->check(CLI::Range(1u, 86400u));
   app.set_version_flag("--version", std::string("oriverify ") + ORIOPT_VERSION);
   try {
@@ -170,7 +175,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
-    if (!tvFiles.empty()) return runTv(tvFiles, function, unroll, timeout, budget, inlineDepth);
+    if (!tvFiles.empty()) return runTv(tvFiles, function, unroll, timeout, budget, inlineDepth, canonical);
     return crosscheck ? runCrossCheck(only, samples, seed, verbose) : runObligations(only, list, timing);
   } catch (const std::exception& e) {
     fmt::print(stderr, "oriverify: error: {}\n", e.what());
