@@ -1,6 +1,5 @@
-// Phases 14/30 DoSwitchOpt (spec/003 "DoSwitchOpt"): the rules of
-// optimized/optimized.h, as reference/do_switch_opt.cpp applies them, with
-// the selector values that reach each block of a tree propagated as interval
+// Phases 14/30 DoSwitchOpt (rules/do_switch_opt.h), the optimized way: the
+// selector values that reach each block of a tree propagated as interval
 // sets in one topological sweep (the reference evaluates one value of every
 // elementary interval instead), and the case set kept as the spec's bitset
 // red-black tree: a std::map (a red-black tree) from value >> 8 to a 256-bit
@@ -26,12 +25,15 @@
 #include "optimized/fnv_map.h"
 #include "optimized/group_by_key.h"
 #include "optimized/optimized.h"
+#include "rules/do_switch_opt.h"
 
 namespace ori::optimized {
 namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
 constexpr uint32_t kSignFlip = 0x80000000u;
+
+using SelectorCompare = SwitchCompare;
 
 using Interval = std::pair<uint32_t, uint32_t>; // [lo, hi], unsigned order
 // Sorted, disjoint. A compare leaves one or two intervals, so most sets fit inline:
@@ -85,33 +87,6 @@ ValueSet trueSet(Mod cmp, bool isSigned, uint32_t c) {
   return out;
 }
 
-// ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT (c an immediate or RZ, either side);
-// with a bias, the compare reads t = S - bias made by an IADD3 (a range check).
-struct SelectorCompare {
-  Reg selector, pred;
-  Mod cmp;
-  bool isSigned;
-  uint32_t constant;
-  uint32_t bias = 0;
-  bool isBitTest = false; // nvcc's bit test: S - bias < 32 and bit S - bias of mask (NE; EQ: not)
-  uint32_t mask = 0;
-};
-
-// IADD3 t, S, k, RZ (unguarded, 32-bit): {t, S, k}.
-struct Offset {
-  Reg t, s;
-  uint32_t k;
-};
-std::optional<Offset> offsetOf(const Instr& in) {
-  if (in.op != Opcode::IADD3 || in.guard || !in.mods.empty() || in.dsts.size() != 1 || in.srcs.size() != 3)
-    return std::nullopt;
-  const Operand &d = in.dsts[0], &a = in.srcs[0], &k = in.srcs[1], &z = in.srcs[2];
-  if (!d.isReg() || d.reg.file != RegFile::R || d.reg.isConst()) return std::nullopt;
-  if (!a.isReg() || a.reg.file != RegFile::R || a.reg.isConst() || a.neg || a.abs || a.reg == d.reg) return std::nullopt;
-  if (k.kind != Operand::Kind::Imm || !z.isReg() || z.reg != RZ || z.neg) return std::nullopt;
-  return Offset{d.reg, a.reg, uint32_t(k.imm)};
-}
-
 // The values v with v - bias in `s` (the set moved up by bias, mod 2^32).
 ValueSet shifted(ValueSet s, uint32_t bias) {
   if (bias == 0) return s;
@@ -127,123 +102,6 @@ ValueSet shifted(ValueSet s, uint32_t bias) {
     if (!merged.empty() && uint64_t(merged.back().second) + 1 >= i.first) merged.back().second = std::max(merged.back().second, i.second);
     else merged.push_back(i);
   return merged;
-}
-
-std::optional<SelectorCompare> selectorCompare(const Instr& in) {
-  if (in.op != Opcode::ISETP || in.guard || in.dsts.size() != 2 || in.srcs.size() < 2 || in.srcs.size() > 3)
-    return std::nullopt;
-  const Operand &p = in.dsts[0], &q = in.dsts[1];
-  if (!p.isReg() || p.reg.file != RegFile::P || p.reg.isConst() || !q.isReg() || !q.reg.isConst()) return std::nullopt;
-  const bool u32 = in.has(Mod::U32), s32 = in.has(Mod::S32);
-  if (u32 == s32 || in.has(Mod::U64) || in.has(Mod::S64) || in.has(Mod::OR) || in.has(Mod::XOR)) return std::nullopt;
-  if (in.srcs.size() == 3) {
-    const Operand& c = in.srcs[2];
-    if (!c.isReg() || c.reg != PT || c.neg) return std::nullopt;
-  }
-  Mod cmp;
-  if (in.has(Mod::LT)) cmp = Mod::LT;
-  else if (in.has(Mod::LE)) cmp = Mod::LE;
-  else if (in.has(Mod::GT)) cmp = Mod::GT;
-  else if (in.has(Mod::GE)) cmp = Mod::GE;
-  else if (in.has(Mod::EQ)) cmp = Mod::EQ;
-  else if (in.has(Mod::NE)) cmp = Mod::NE;
-  else return std::nullopt;
-  auto isSelector = [](const Operand& o) {
-    return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs;
-  };
-  auto constantOf = [](const Operand& o) -> std::optional<uint32_t> {
-    if (o.kind == Operand::Kind::Imm) return uint32_t(o.imm);
-    if (o.isReg() && o.reg == RZ && !o.neg && !o.abs) return 0;
-    return std::nullopt;
-  };
-  const Operand &a = in.srcs[0], &b = in.srcs[1];
-  if (isSelector(a))
-    if (auto c = constantOf(b)) return SelectorCompare{a.reg, p.reg, cmp, s32, *c};
-  if (isSelector(b))
-    if (auto c = constantOf(a)) { // c cmp S: the mirrored comparison of S
-      const Mod swapped = cmp == Mod::LT ? Mod::GT : cmp == Mod::GT ? Mod::LT : cmp == Mod::LE ? Mod::GE
-                        : cmp == Mod::GE ? Mod::LE : cmp;
-      return SelectorCompare{b.reg, p.reg, swapped, s32, *c};
-    }
-  return std::nullopt;
-}
-
-bool writes(const Instr& in, Reg r);
-
-// An unsigned bound on register r just before ins[at] (the rule is in
-// reference/do_switch_opt.cpp): from a LOP3 masking with an immediate, a MOV of
-// a constant, a .U8/.U16 load, following up to 8 MOVs within the block.
-uint32_t boundOf(const std::vector<Instr>& ins, Reg r, uint32_t at) {
-  for (int step = 0; step < 8; ++step) {
-    uint32_t j = at;
-    while (j > 0 && !writes(ins[j - 1], r)) --j;
-    if (j == 0) return UINT32_MAX;
-    const Instr& in = ins[j - 1];
-    if (in.guard || in.dsts.size() != 1 || in.has(Mod::W64)) return UINT32_MAX;
-    switch (in.op) {
-    case Opcode::MOV: {
-      if (in.srcs.size() != 1) return UINT32_MAX;
-      const Operand& o = in.srcs[0];
-      if (o.kind == Operand::Kind::Imm) return uint32_t(o.imm);
-      if (!o.isReg() || o.neg || o.abs || o.reg.file != RegFile::R) return UINT32_MAX;
-      if (o.reg == RZ) return 0;
-      if (o.reg.isConst()) return UINT32_MAX;
-      r = o.reg, at = j - 1;
-      continue;
-    }
-    case Opcode::LOP3: {
-      if (in.srcs.size() != 4 || in.srcs[3].kind != Operand::Kind::Imm) return UINT32_MAX;
-      int x = -1, m = -1, z = -1;
-      for (int k = 0; k < 3; ++k) {
-        const Operand& o = in.srcs[k];
-        if (o.kind == Operand::Kind::Imm) m = k;
-        else if (o.isReg() && o.reg == RZ && !o.neg) z = k;
-        else if (o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs) x = k;
-      }
-      if (x < 0 || m < 0 || z < 0) return UINT32_MAX;
-      // Index bit 2 - k is source k's bit: with M's and RZ's bits 0, the entries x = 0 and x = 1 must be 0.
-      const uint32_t lut = uint32_t(in.srcs[3].imm);
-      if ((lut & 1) || ((lut >> (1u << (2 - x))) & 1)) return UINT32_MAX;
-      return uint32_t(in.srcs[m].imm);
-    }
-    case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL:
-      return in.has(Mod::U8) ? 0xffu : in.has(Mod::U16) ? 0xffffu : UINT32_MAX;
-    default:
-      return UINT32_MAX;
-    }
-  }
-  return UINT32_MAX;
-}
-
-// SGXT t, S, k that is the identity on S for S <= bound: S (k >= 32 always;
-// .U32 when S < 2^k; signed when S < 2^(k-1); never for k = 0).
-std::optional<Reg> sgxtIdentity(const Instr& in, uint32_t bound) {
-  if (in.op != Opcode::SGXT || in.guard || in.has(Mod::W64) || in.dsts.size() != 1 || in.srcs.size() != 2)
-    return std::nullopt;
-  const Operand &a = in.srcs[0], &k = in.srcs[1];
-  if (!a.isReg() || a.reg.file != RegFile::R || a.reg.isConst() || a.neg || a.abs || a.reg == in.dsts[0].reg ||
-      k.kind != Operand::Kind::Imm)
-    return std::nullopt;
-  const uint32_t bits = uint32_t(k.imm);
-  if (bits == 0) return std::nullopt;
-  if (bits >= 32) return a.reg;
-  const uint32_t keep = in.has(Mod::U32) ? bits : bits - 1;
-  return bound < (1u << keep) ? std::optional<Reg>(a.reg) : std::nullopt;
-}
-
-// Whether `S cmp c` holds for S = v - bias.
-bool holds(const SelectorCompare& c, uint32_t v) {
-  v -= c.bias;
-  if (c.isBitTest) return (v < 32 && ((c.mask >> v) & 1)) == (c.cmp == Mod::NE);
-  const uint32_t flip = c.isSigned ? kSignFlip : 0, x = v ^ flip, k = c.constant ^ flip;
-  switch (c.cmp) {
-  case Mod::LT: return x < k;
-  case Mod::LE: return x <= k;
-  case Mod::GT: return x > k;
-  case Mod::GE: return x >= k;
-  case Mod::EQ: return v == c.constant;
-  default: return v != c.constant;
-  }
 }
 
 bool writes(const Instr& in, Reg r) {
@@ -390,72 +248,17 @@ struct SwitchOpt {
       }
   }
 
-  // nvcc's bit test on selector s (the rule: reference/do_switch_opt.cpp bitTestNode):
-  // [MOV one, 0x1; SHL bit, one, s;] LOP3.LUT x, bit, M, RZ, lut; ISETP.{NE,EQ} x, 0; @P BRA.
+  // nvcc's bit test on selector s (bitTestShape), with one, x and P read once.
   std::optional<TreeBlock> bitTestNode(uint32_t b, Reg s) const {
+    if (b + 1 >= n) return std::nullopt;
     const auto& ins = f.blocks[b].instrs;
-    if ((ins.size() != 3 && ins.size() != 5) || b + 1 >= n) return std::nullopt;
+    const std::optional<BitTestShape> t = bitTestShape(ins, s);
+    if (!t || (t->one && !rReadOnce(*t->one)) || !rReadOnce(t->x) || !readOnlyOnce(t->cmp.pred)) return std::nullopt;
     const Instr& bra = ins.back();
-    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
-    auto plainR = [](const Operand& o) { return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs; };
-    auto plain = [](const Instr& in, Opcode op, size_t srcs) {
-      return in.op == op && !in.guard && in.dsts.size() == 1 && in.srcs.size() == srcs && in.dsts[0].isReg() &&
-             in.dsts[0].reg.file == RegFile::R && !in.dsts[0].reg.isConst();
-    };
-    TreeBlock tb{b, true, {}, bra.guard->neg, bra.srcs[0].target, b + 1, 0};
-    uint32_t k = 0;
-    if (ins.size() == 5) {
-      const Instr &mov = ins[0], &shl = ins[1];
-      if (!plain(mov, Opcode::MOV, 1) || !mov.mods.empty() || mov.srcs[0].kind != Operand::Kind::Imm || mov.srcs[0].imm != 1)
-        return std::nullopt;
-      if (!plain(shl, Opcode::SHL, 2) || !shl.mods.empty() || !plainR(shl.srcs[0]) || !plainR(shl.srcs[1])) return std::nullopt;
-      const Reg one = mov.dsts[0].reg, bit = shl.dsts[0].reg;
-      if (shl.srcs[0].reg != one || shl.srcs[1].reg != s || !rReadOnce(one) || bit == one || bit == s || one == s)
-        return std::nullopt;
-      tb.makesBit = true;
-      tb.bit = bit;
-      k = 2;
-    }
-    const Instr &lop = ins[k], &setp = ins[k + 1];
-    if (!plain(lop, Opcode::LOP3, 4) || !lop.has(Mod::LUT) || lop.has(Mod::W64) || lop.srcs[3].kind != Operand::Kind::Imm)
-      return std::nullopt;
-    int r = -1, m = -1, z = -1;
-    for (int i = 0; i < 3; ++i) {
-      const Operand& o = lop.srcs[i];
-      if (o.kind == Operand::Kind::Imm) m = i;
-      else if (o.isReg() && o.reg == RZ && !o.neg) z = i;
-      else if (plainR(o)) r = i;
-    }
-    if (r < 0 || m < 0 || z < 0) return std::nullopt;
-    const Reg bit = lop.srcs[r].reg, x = lop.dsts[0].reg;
-    if ((tb.makesBit && bit != tb.bit) || bit == s || x == s || !rReadOnce(x)) return std::nullopt;
-    const uint32_t lut = uint32_t(lop.srcs[3].imm), constant = uint32_t(lop.srcs[m].imm);
-    // Source i is bit 2 - i of the LUT's index: with bit's bit 0 the result must be 0.
-    const uint32_t atBit = 1u << (2 - r), atMask = 1u << (2 - m);
-    if (((lut >> 0) & 1) || ((lut >> atMask) & 1)) return std::nullopt;
-    const uint32_t withMask0 = (lut >> atBit) & 1, withMask1 = (lut >> (atBit | atMask)) & 1;
-    const uint32_t mask = (withMask0 ? ~constant : 0u) | (withMask1 ? constant : 0u);
-    if (setp.op != Opcode::ISETP || setp.guard || setp.dsts.size() != 2 || setp.srcs.size() < 2 || setp.srcs.size() > 3)
-      return std::nullopt;
-    const Operand &pd = setp.dsts[0], &qd = setp.dsts[1];
-    if (!pd.isReg() || pd.reg.file != RegFile::P || pd.reg.isConst() || !qd.isReg() || !qd.reg.isConst()) return std::nullopt;
-    const bool ne = setp.has(Mod::NE);
-    if (setp.has(Mod::U32) == setp.has(Mod::S32) || setp.has(Mod::OR) || setp.has(Mod::XOR) || setp.has(Mod::U64) ||
-        setp.has(Mod::S64) || !(ne || setp.has(Mod::EQ)))
-      return std::nullopt;
-    if (setp.srcs.size() == 3 && !(setp.srcs[2].isReg() && setp.srcs[2].reg == PT && !setp.srcs[2].neg)) return std::nullopt;
-    auto isZero = [](const Operand& o) {
-      return (o.kind == Operand::Kind::Imm && o.imm == 0) || (o.isReg() && o.reg == RZ && !o.neg && !o.abs);
-    };
-    auto isX = [&](const Operand& o) { return plainR(o) && o.reg == x; };
-    if (!((isX(setp.srcs[0]) && isZero(setp.srcs[1])) || (isZero(setp.srcs[0]) && isX(setp.srcs[1])))) return std::nullopt;
-    if (pd.reg != bra.guard->reg || !readOnlyOnce(pd.reg)) return std::nullopt;
-    tb.cmp = SelectorCompare{s, pd.reg, ne ? Mod::NE : Mod::EQ, false, 0};
-    tb.cmp.isBitTest = true;
-    tb.cmp.mask = mask;
-    tb.isetpIndex = k + 1;
+    TreeBlock tb{b, true, t->cmp, bra.guard->neg, bra.srcs[0].target, b + 1, t->isetpIndex};
+    tb.makesBit = t->one.has_value();
     tb.hasBit = true;
-    tb.bit = bit;
+    tb.bit = t->bit;
     return tb;
   }
 
@@ -778,7 +581,7 @@ struct SwitchOpt {
       for (;;) {
         const TreeBlock& tb = tree[t];
         depth += tb.isCompare;
-        const uint32_t next = !tb.isCompare || holds(tb.cmp, v) != tb.negated ? tb.taken : tb.fallThrough;
+        const uint32_t next = !tb.isCompare || compareHolds(tb.cmp, v) != tb.negated ? tb.taken : tb.fallThrough;
         auto it = index.find(next);
         if (it == index.end()) return std::pair{next, depth};
         t = it->second;

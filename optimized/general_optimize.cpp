@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "interp/evaluate.h"
-#include "ir/general_optimize.h"
-#include "ir/general_optimize_evaluate.h"
+#include "rules/general_optimize.h"
+#include "rules/general_optimize_evaluate.h"
 #include "ir/inline_vector.h"
 #include "optimized/liveness_subset.h"
 #include "optimized/optimized.h"
@@ -73,7 +73,7 @@ bool sameShape(const FunctionRegs& regs, const Function& f) {
   return true;
 }
 
-// alwaysZeroExtended (ir/general_optimize.h) by dense id: general registers
+// alwaysZeroExtended (rules/general_optimize.h) by dense id: general registers
 // every write of which zero-extends (guarded writes too), less those read
 // before written (computeLiveness's `uninitialized`, asked of these registers
 // only). Of the ids in `asked` (ascending) only, or of every register when null.
@@ -335,7 +335,7 @@ private:
     return opt_.evaluate && evaluate(b, in);
   }
 
-  // --fold=evaluate (ir/general_optimize_evaluate.h): `in` rewritten with what
+  // --fold=evaluate (rules/general_optimize_evaluate.h): `in` rewritten with what
   // is known of its sources (an available copy's immediate or RZ, a known
   // predicate); a copy whose value the rewrite used and no longer reads counts a use.
   bool evaluate(uint32_t b, Instr& in) {
@@ -357,7 +357,7 @@ private:
         from[k] = a.copy;
       }
     }
-    auto rw = evaluateRewrite(in, known, evaluateConstant);
+    auto rw = evaluateRewrite(in, known);
     if (!rw) return false;
     in = std::move(rw->instr);
     for (size_t k : rw->consumed)

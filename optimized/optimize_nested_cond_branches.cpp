@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "optimized/optimized.h"
-#include "verify/lut.h"
+#include "rules/lut.h"
 
 namespace ori::optimized {
 namespace {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "interp/evaluate.h"
-#include "ir/general_optimize.h"
-#include "ir/general_optimize_evaluate.h"
+#include "rules/general_optimize.h"
+#include "rules/general_optimize_evaluate.h"
 #include "reference/reference.h"
 
 namespace ori::reference {
@@ -125,7 +125,7 @@ public:
     return false;
   }
 
-  // --fold=evaluate (ir/general_optimize_evaluate.h): instruction i of block b
+  // --fold=evaluate (rules/general_optimize_evaluate.h): instruction i of block b
   // rewritten with what is known of its sources (the immediate or RZ of the copy
   // that reaches a register, a known predicate); a copy whose value the rewrite
   // used and no longer reads has one use more, as a propagated copy.
@@ -147,7 +147,7 @@ public:
         from[k] = c->second;
       }
     }
-    auto rw = evaluateRewrite(in, known, evaluateConstant);
+    auto rw = evaluateRewrite(in, known);
     if (!rw) return false;
     in = std::move(rw->instr);
     for (size_t k : rw->consumed)

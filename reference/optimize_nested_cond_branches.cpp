@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "reference/reference.h"
-#include "verify/lut.h"
+#include "rules/lut.h"
 
 namespace ori::reference {
 namespace {

@@ -17,7 +17,7 @@
 #include <utility>
 
 #include "ir/ori.h"
-#include "verify/lut.h"
+#include "rules/lut.h"
 
 namespace ori::verify {
 namespace {

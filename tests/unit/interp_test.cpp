@@ -1494,7 +1494,7 @@ TEST(InterpErrors, ParametersAndEntries) {
   };
   RunConfig cfg;
   cfg.buffers["out"] = std::vector<uint8_t>(4);
-  EXPECT_EQ(err(cfg, text), "error: parameter 'n' is not bound (use --param n=INT or --buffer n=SIZE)");
+  EXPECT_EQ(err(cfg, text), "error: parameter 'n' is not bound (use --param n=VALUE)"); // .u32: no buffer
   cfg.params["n"] = 1;
   cfg.params["q"] = 2;
   EXPECT_EQ(err(cfg, text), "error: kernel 'k' has no parameter 'q'");
