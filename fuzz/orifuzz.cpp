@@ -461,9 +461,12 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
   app.add_option("--replay", o.replay, "Run only this run index of the campaign")->check(CLI::NonNegativeNumber);
   app.add_flag("--keep-going", o.keepGoing, "Report every failing run instead of stopping at the first");
   app.add_flag("--list-checks", o.listChecks, "List the checks and exit");
+  app.set_version_flag("--version", std::string("orifuzz ") + ORIOPT_VERSION);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "orifuzz: error: " << e.what() << " (see --help)\n";

@@ -140,8 +140,8 @@ std::variant<LaunchLayout, std::string> layoutLaunch(const Module& m, const RunC
 // "exit: ok threads=T", "exit: timeout thread=T", "exit: fault thread=T addr=0x..",
 // "exit: deadlock thread=T", "exit: unsupported \"MNEMONIC\" at FILE:LINE" (no trailing newline).
 std::string formatExit(const RunResult& r, const std::string& file);
-// Where a Fault or Unsupported run stopped: "FILE:LINE:COL: 'INSTRUCTION', lanes 0-3, 8 of the
-// warp of threads 0-31"; "" for the other kinds.
+// Where a Fault or Unsupported run stopped: "FILE:LINE:COL: 'INSTRUCTION' in lanes 4-5 (threads
+// 36-37)", the lanes of the warp that faulted there or ran it; "" for the other kinds.
 std::string formatStopPlace(const RunResult& r, const std::string& file);
 
 } // namespace ori

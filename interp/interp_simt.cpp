@@ -742,7 +742,7 @@ std::string formatExit(const RunResult& r, const std::string& file) {
 
 std::string formatStopPlace(const RunResult& r, const std::string& file) {
   if ((r.kind != RunResult::Kind::Fault && r.kind != RunResult::Kind::Unsupported) || r.instrText.empty()) return "";
-  std::string lanes; // runs of lanes: "0-3, 8"
+  std::string lanes, threads; // runs: "0-3, 8"
   for (uint32_t l = 0; l < 32;) {
     if (!((r.lanes >> l) & 1)) {
       ++l;
@@ -750,11 +750,14 @@ std::string formatStopPlace(const RunResult& r, const std::string& file) {
     }
     uint32_t e = l;
     while (e + 1 < 32 && ((r.lanes >> (e + 1)) & 1)) ++e;
-    lanes += fmt::format("{}{}", lanes.empty() ? "" : ", ", l == e ? fmt::format("{}", l) : fmt::format("{}-{}", l, e));
+    auto run = [&](uint64_t a, uint64_t b) { return a == b ? fmt::format("{}", a) : fmt::format("{}-{}", a, b); };
+    lanes += (lanes.empty() ? "" : ", ") + run(l, e);
+    threads += (threads.empty() ? "" : ", ") + run(r.warpFirstThread + l, r.warpFirstThread + e);
     l = e + 1;
   }
-  return fmt::format("{}:{}:{}: '{}', lanes {} of the warp of threads {}-{}", file, r.line, r.column, r.instrText,
-                     lanes.empty() ? "none" : lanes, r.warpFirstThread, r.warpFirstThread + 31);
+  return fmt::format("{}:{}:{}: '{}' in lane{} {} (thread{} {})", file, r.line, r.column, r.instrText,
+                     std::popcount(r.lanes) == 1 ? "" : "s", lanes.empty() ? "none" : lanes,
+                     std::popcount(r.lanes) == 1 ? "" : "s", threads.empty() ? "none" : threads);
 }
 
 } // namespace ori

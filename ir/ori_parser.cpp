@@ -14,205 +14,12 @@
 #include <set>
 
 #include "ir/ori.h"
+#include "ir/ori_reader_impl.h"
 
 namespace ori {
 namespace {
 
-struct Token {
-  enum Kind { Word, Int, Float, String, Punct, Newline, Eof } kind = Eof;
-  std::string text; // Word/String: content; Punct: the character; Int/Float: spelling
-  uint64_t ival = 0;
-  double fval = 0;
-  SrcLoc loc;
-  uint32_t len = 0; // bytes of its spelling
-};
-
-bool isWordStart(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' ||
-         c == '.';
-}
-bool isWordChar(char c) { return isWordStart(c) || std::isdigit(static_cast<unsigned char>(c)); }
-
-class Lexer {
-public:
-  Lexer(std::string_view text, std::string_view file) : text_(text), file_(file) {}
-
-  std::vector<Token> run() {
-    std::vector<Token> out;
-    for (;;) {
-      Token t = next();
-      t.len = uint32_t(i_ - tokenStart_);
-      bool eof = t.kind == Token::Eof;
-      out.push_back(std::move(t));
-      if (eof) return out;
-    }
-  }
-
-private:
-  [[noreturn]] void fail(SrcLoc loc, std::string msg) {
-    throw DiagnosticError({std::string(file_), loc.line, loc.col, std::move(msg)});
-  }
-  char peek(size_t k = 0) const { return i_ + k < text_.size() ? text_[i_ + k] : '\0'; }
-  void advance() {
-    if (text_[i_] == '\n') { ++line_; col_ = 1; } else { ++col_; }
-    ++i_;
-  }
-
-  Token next() {
-    for (;;) {
-      char c = peek();
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\f') advance();
-      else if (c == '/' && peek(1) == '/') { while (i_ < text_.size() && peek() != '\n') advance(); }
-      else break;
-    }
-    Token t;
-    t.loc = {line_, col_};
-    tokenStart_ = i_;
-    if (i_ >= text_.size()) { t.kind = Token::Eof; return t; }
-    char c = peek();
-    if (c == '\n') { advance(); t.kind = Token::Newline; return t; }
-    if (c == '"') return string(t);
-    if (std::isdigit(static_cast<unsigned char>(c))) return number(t);
-    if (isWordStart(c)) {
-      size_t start = i_;
-      while (i_ < text_.size() && isWordChar(peek())) advance();
-      t.kind = Token::Word;
-      t.text = std::string(text_.substr(start, i_ - start));
-      return t;
-    }
-    if (std::strchr(",[]+-@!|{}():=;", c)) {
-      advance();
-      t.kind = Token::Punct;
-      t.text = std::string(1, c);
-      return t;
-    }
-    size_t n = 1;
-    while (i_ + n < text_.size() && (static_cast<unsigned char>(text_[i_ + n]) & 0xC0) == 0x80) ++n;
-    fail(t.loc, fmt::format("unexpected character '{}'", text_.substr(i_, n)));
-  }
-
-  Token string(Token& t) {
-    advance(); // opening quote
-    t.kind = Token::String;
-    for (;;) {
-      if (i_ >= text_.size() || peek() == '\n') fail(t.loc, "unterminated string");
-      char c = peek();
-      advance();
-      if (c == '"') return t;
-      if (c == '\\') {
-        char e = peek();
-        if (e == '"' || e == '\\') t.text += e;
-        else if (e == 'n') t.text += '\n';
-        else if (e == 't') t.text += '\t';
-        else fail({line_, col_}, "unknown escape in string");
-        advance();
-      } else {
-        t.text += c;
-      }
-    }
-  }
-
-  Token number(Token& t) {
-    size_t start = i_;
-    while (i_ < text_.size() && (isWordChar(peek()) ||
-                                 ((peek() == '+' || peek() == '-') &&
-                                  (text_[i_ - 1] == 'e' || text_[i_ - 1] == 'E') &&
-                                  text_.substr(start, 2) != "0x")))
-      advance();
-    t.text = std::string(text_.substr(start, i_ - start));
-    const std::string& s = t.text;
-    auto hexDigits = [&](size_t from, size_t maxDigits) -> uint64_t {
-      if (s.size() <= from) fail(t.loc, fmt::format("malformed number '{}'", s));
-      if (s.size() - from > maxDigits)
-        fail(t.loc, fmt::format("integer '{}' does not fit in 64 bits", s));
-      uint64_t v = 0;
-      for (size_t k = from; k < s.size(); ++k) {
-        if (!std::isxdigit(static_cast<unsigned char>(s[k])))
-          fail(t.loc, fmt::format("malformed number '{}'", s));
-        v = v * 16 + uint64_t(std::isdigit(static_cast<unsigned char>(s[k]))
-                                  ? s[k] - '0'
-                                  : std::tolower(static_cast<unsigned char>(s[k])) - 'a' + 10);
-      }
-      return v;
-    };
-    if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-      size_t from = 2;
-      while (from + 1 < s.size() && s[from] == '0') ++from; // leading zeros
-      t.kind = Token::Int;
-      t.ival = hexDigits(from, 16);
-      return t;
-    }
-    if (s.size() > 1 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
-      if (s.size() != 10) fail(t.loc, fmt::format("'{}': 0f needs exactly 8 hex digits", s));
-      t.kind = Token::Float;
-      t.fval = std::bit_cast<float>(uint32_t(hexDigits(2, 8)));
-      return t;
-    }
-    if (s.size() > 1 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
-      if (s.size() != 18) fail(t.loc, fmt::format("'{}': 0d needs exactly 16 hex digits", s));
-      t.kind = Token::Float;
-      t.fval = std::bit_cast<double>(hexDigits(2, 16));
-      return t;
-    }
-    bool isFloat = s.find_first_of(".eE") != std::string::npos;
-    for (char ch : s)
-      if (!std::isdigit(static_cast<unsigned char>(ch)) && !std::strchr(".eE+-", ch))
-        fail(t.loc, fmt::format("malformed number '{}'", s));
-    if (isFloat) {
-      char* end = nullptr;
-      errno = 0;
-      t.fval = std::strtod(s.c_str(), &end);
-      if (end != s.c_str() + s.size()) fail(t.loc, fmt::format("malformed number '{}'", s));
-      if (errno == ERANGE && std::abs(t.fval) > 1) // overflow; underflow to 0/denormal is fine
-        fail(t.loc, fmt::format("float '{}' is out of range", s));
-      t.kind = Token::Float;
-      return t;
-    }
-    uint64_t v = 0;
-    for (char ch : s) {
-      uint64_t d = uint64_t(ch - '0');
-      if (v > (UINT64_MAX - d) / 10)
-        fail(t.loc, fmt::format("integer '{}' does not fit in 64 bits", s));
-      v = v * 10 + d;
-    }
-    t.kind = Token::Int;
-    t.ival = v;
-    return t;
-  }
-
-  std::string_view text_, file_;
-  size_t i_ = 0, tokenStart_ = 0;
-  uint32_t line_ = 1, col_ = 1;
-};
-
-// "R12" -> {R, 12}; "PT" -> {P, const}; anything else -> nullopt.
-std::optional<Reg> parseRegName(std::string_view w, bool* tooBig) {
-  static constexpr std::pair<std::string_view, Reg> kConsts[] = {
-      {"RZ", {RegFile::R, Reg::kConst}},
-      {"URZ", {RegFile::UR, Reg::kConst}},
-      {"PT", {RegFile::P, Reg::kConst}},
-      {"UPT", {RegFile::UP, Reg::kConst}},
-  };
-  for (auto [name, r] : kConsts)
-    if (w == name) return r;
-  static constexpr std::pair<std::string_view, RegFile> kFiles[] = {
-      {"UR", RegFile::UR}, {"UP", RegFile::UP}, {"R", RegFile::R},
-      {"P", RegFile::P},   {"B", RegFile::B},
-  };
-  for (auto [prefix, file] : kFiles) {
-    if (w.size() <= prefix.size() || w.substr(0, prefix.size()) != prefix) continue;
-    std::string_view digits = w.substr(prefix.size());
-    uint64_t n = 0;
-    for (char c : digits) {
-      if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
-      n = n * 10 + uint64_t(c - '0');
-      if (n >= Reg::kConst) { *tooBig = true; n = Reg::kConst - 1; }
-    }
-    if (digits.size() > 1 && digits[0] == '0') return std::nullopt; // "R01" is a name
-    return Reg{file, uint32_t(n)};
-  }
-  return std::nullopt;
-}
+using Token = OriToken;
 
 struct ParamType {
   std::string_view name;
@@ -251,52 +58,12 @@ public:
       skipNewlines();
     }
     if (m.functions.empty()) fail(cur().loc, "no function in input");
-    checkSymbols(m);
+    checkSymbolUses(m, symbolUses_, file_);
     return m;
   }
 
 private:
-  // Memory operands name variables or .func parameters; calls name functions.
-  // A symbol operand, checked when the whole module is known.
-  struct SymbolUse {
-    uint32_t function, block, instr;
-    bool dst;
-    uint32_t k;
-    SrcLoc loc;
-  };
-  std::vector<SymbolUse> symbolUses_;
-
-  // Memory operands name variables or .func parameters; calls name functions
-  // and pass .param variables; MOV takes the address of a symbol.
-  void checkSymbols(const Module& m) {
-    for (const SymbolUse& u : symbolUses_) {
-      const Function& f = m.functions[u.function];
-      const Instr& in = f.blocks[u.block].instrs[u.instr];
-      const Operand& o = u.dst ? in.dsts[u.k] : in.srcs[u.k];
-      bool callTarget = in.op == Opcode::CALL && !u.dst && u.k == 0;
-      const Param* param = nullptr;
-      const Variable* v = findVariable(m, f, o.sym, &param);
-      // A %name that names nothing was meant as a register.
-      if (!v && !param && o.sym.starts_with('%') && !(callTarget && m.findFunction(o.sym)))
-        fail(u.loc, fmt::format("undeclared register '{}'", o.sym));
-      if (o.kind == Operand::Kind::Mem) {
-        if (!v && !param) fail(u.loc, fmt::format("undefined variable '{}'", o.sym));
-      } else if (callTarget) {
-        if (!m.findFunction(o.sym)) fail(u.loc, fmt::format("call to undefined function '{}'", o.sym));
-      } else if (in.op == Opcode::CALL) {
-        if (!(v && v->space == Space::Param))
-          fail(u.loc, fmt::format("'{}' is not a .param variable of function '{}'", o.sym, f.name));
-      } else if (in.op == Opcode::TEX && !v && !param) {
-        // A texture reference: a module directive `.ptx ".global .texref NAME;"` declares it.
-        bool declared = std::any_of(m.ptxDirectives.begin(), m.ptxDirectives.end(), [&](const std::string& d) {
-          return d.find(".texref") != std::string::npos && d.ends_with(" " + o.sym + ";");
-        });
-        if (!declared) fail(u.loc, fmt::format("'{}' is no .texref of the module (a .ptx \".global .texref {};\" line declares one)", o.sym, o.sym));
-      } else if (!v && !param && !m.findFunction(o.sym)) {
-        fail(u.loc, fmt::format("undefined symbol '{}'", o.sym));
-      }
-    }
-  }
+  std::vector<OriSymbolUse> symbolUses_;
 
   // A reference to a label or jump table, resolved when the function ends.
   struct Fixup {
@@ -978,91 +745,7 @@ private:
 
 } // namespace
 
-std::optional<Reg> parseRegisterName(std::string_view text) {
-  bool tooBig = false;
-  std::optional<Reg> r = parseRegName(text, &tooBig);
-  return tooBig ? std::nullopt : r;
-}
-
-unsigned immediateBits(const Instr& in, size_t k) {
-  if ((in.op == Opcode::LOP3 && k == 3) || (in.op == Opcode::PLOP3 && k >= 3)) return 8;
-  bool wide = in.has(Mod::W64) || in.has(Mod::U64) || in.has(Mod::S64) ||
-              (in.op == Opcode::IMAD && in.has(Mod::WIDE) && k == 2) || in.op == Opcode::I2F;
-  return wide ? 64 : 32;
-}
-
-bool immediateFits(const Instr& in, size_t k, int64_t v) {
-  const unsigned bits = immediateBits(in, k);
-  return bits == 64 || (bits == 8 ? v >= 0 && v <= 0xFF : v >= INT32_MIN && v <= int64_t(UINT32_MAX));
-}
-
-std::optional<ShapeProblem> checkShape(const Instr& in) {
-  auto isPred = [](const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isPredicate(); };
-  if (in.op == Opcode::REDUX) {
-    if (auto op = in.mods.inGroup(ModGroup::AtomOp); op && in.has(Mod::SUM))
-      return ShapeProblem{SIZE_MAX, fmt::format("REDUX takes one operation, not both .SUM and .{}", modText(*op))};
-    std::optional<Mod> op = in.has(Mod::SUM) ? Mod::SUM : in.mods.inGroup(ModGroup::AtomOp);
-    if (in.has(Mod::S32) && op && *op != Mod::MIN && *op != Mod::MAX)
-      return ShapeProblem{SIZE_MAX, "REDUX takes .S32 only with .MIN or .MAX (the other operations do not depend on it)"};
-    return std::nullopt;
-  }
-  if (in.op == Opcode::TEX) {
-    const unsigned dims = surfaceDims(in.mods);
-    if (dims == 0) return ShapeProblem{SIZE_MAX, "TEX needs .1D, .2D or .3D"};
-    if (in.has(Mod::F32) && in.mods.inGroup(ModGroup::Type))
-      return ShapeProblem{SIZE_MAX, "TEX takes one result type: .F32, .U32 or .S32"};
-    if (in.has(Mod::GRAD) && dims == 3) return ShapeProblem{SIZE_MAX, "TEX.GRAD takes 1D or 2D coordinates"};
-    const size_t want = 1 + dims + (in.has(Mod::LOD) ? 1 : 0) + (in.has(Mod::GRAD) ? 2 * dims : 0);
-    if (in.srcs.size() != want)
-      return ShapeProblem{SIZE_MAX, fmt::format("TEX.{}D{} takes {} sources (a handle, {} coordinate{}{})", dims,
-                                                in.has(Mod::LOD) ? ".LOD" : in.has(Mod::GRAD) ? ".GRAD" : "", want, dims,
-                                                dims > 1 ? "s" : "",
-                                                in.has(Mod::LOD) ? ", a level" : in.has(Mod::GRAD) ? ", two gradients" : "")};
-    return std::nullopt;
-  }
-  if (in.op == Opcode::SULD || in.op == Opcode::SUST) {
-    const unsigned dims = surfaceDims(in.mods), elems = surfaceElems(in.mods);
-    const char* name = in.op == Opcode::SULD ? "SULD" : "SUST";
-    if (dims == 0) return ShapeProblem{SIZE_MAX, fmt::format("{} needs .1D, .2D or .3D", name)};
-    if (elems == 4 && in.has(Mod::W64)) return ShapeProblem{SIZE_MAX, fmt::format("{} has no .V4 of .64 elements", name)};
-    const size_t want = 1 + dims + (in.op == Opcode::SUST ? elems : 0);
-    if (in.srcs.size() != want)
-      return ShapeProblem{SIZE_MAX, in.op == Opcode::SULD
-                                        ? fmt::format("SULD.{}D takes a handle and {} coordinate{}", dims, dims, dims > 1 ? "s" : "")
-                                        : fmt::format("SUST.{}D takes a handle, {} coordinate{} and {} value{}", dims, dims,
-                                                      dims > 1 ? "s" : "", elems, elems > 1 ? "s" : "")};
-    return std::nullopt;
-  }
-  if (in.op != Opcode::BAR) return std::nullopt;
-  size_t nd = in.dsts.size();
-  int ops = in.has(Mod::POPC) + in.has(Mod::AND) + in.has(Mod::OR);
-  if (!in.has(Mod::RED)) {
-    if (ops > 0) return ShapeProblem{SIZE_MAX, "BAR takes .POPC, .AND and .OR only with .RED"};
-    if (nd > 0) return ShapeProblem{0, "only BAR.RED has a destination"};
-    for (size_t k = 0; k < in.srcs.size(); ++k)
-      if (isPred(in.srcs[k])) return ShapeProblem{nd + k, "only BAR.RED takes a predicate"};
-    return std::nullopt;
-  }
-  if (ops != 1) return ShapeProblem{SIZE_MAX, "BAR.RED takes one operation: .POPC, .AND or .OR"};
-  if (nd != 1) return ShapeProblem{SIZE_MAX, "BAR.RED has one destination"};
-  bool popc = in.has(Mod::POPC);
-  if (popc == isPred(in.dsts[0]))
-    return ShapeProblem{0, popc ? "the destination of BAR.RED.POPC is an R register (the count)"
-                                : "the destination of BAR.RED.AND and BAR.RED.OR is a predicate"};
-  if (in.srcs.size() < 2) return ShapeProblem{SIZE_MAX, "BAR.RED takes a barrier, an optional thread count and a predicate"};
-  for (size_t k = 0; k + 1 < in.srcs.size(); ++k)
-    if (isPred(in.srcs[k])) return ShapeProblem{nd + k, "BAR.RED takes its predicate last"};
-  if (!isPred(in.srcs.back())) return ShapeProblem{nd + in.srcs.size() - 1, "BAR.RED's last source must be a predicate"};
   return std::nullopt;
-}
-
-bool isValidName(std::string_view name) {
-  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_' || name[0] == '$'))
-    return false;
-  for (char c : name)
-    if (!isWordChar(c) || c == '%') return false;
-  bool big = false;
-  return !parseRegName(name, &big) && !name.starts_with("SR_") && name != "c";
 }
 
 ParseResult parseOri(std::string_view text, std::string_view fileName) {
@@ -1076,7 +759,7 @@ ParseResult parseOri(std::string_view text, std::string_view fileName) {
     return r;
   }
   try {
-    Parser p(Lexer(text, fileName).run(), fileName);
+    Parser p(lexOri(text, fileName), fileName);
     r.module = p.module();
   } catch (const DiagnosticError& e) {
     r.error = e.diag;

@@ -231,12 +231,7 @@ private:
   std::optional<bool> knownPredicate(uint32_t b, const Operand& p) {
     if (p.kind != Operand::Kind::Reg || !p.reg.isPredicate()) return std::nullopt;
     if (p.reg.isConst()) return !p.neg;
-    auto classify = [&](const Instr& def) -> std::optional<bool> {
-      if (def.dsts.empty() || def.dsts[0].kind != Operand::Kind::Reg || def.dsts[0].reg != p.reg) return std::nullopt;
-      const auto c = plop3ConstantResult(def);
-      if (!c) return std::nullopt;
-      return *c != p.neg;
-    };
+    auto classify = [&](const Instr& def) { return predicateValueAfter(def, p); };
     const uint32_t r = id(p.reg);
     if (defStamp_[r] == stamp_) return classify(f_.blocks[b].instrs[lastDef_[r]]);
     uint32_t q = b;

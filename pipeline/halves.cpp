@@ -1,5 +1,5 @@
-// The two-half runner (pipeline/halves.h): one half, the other, or both compared.
-#include "pipeline/halves.h"
+// The two-half runner (pipeline/halves_impl.h): one half, the other, or both compared.
+#include "pipeline/halves_impl.h"
 
 #include <fmt/format.h>
 

@@ -11,7 +11,7 @@
 
 #include "ir/arch.h"
 #include "optimized/optimized.h"
-#include "pipeline/halves.h"
+#include "pipeline/halves_impl.h"
 #include "pipeline/pipeline.h"
 #include "reference/reference.h"
 
@@ -160,7 +160,7 @@ constexpr PipelineEntry kPipeline[] = {
     row<R::generalOptimize, O::generalOptimize, generalOptimizeOptions, suiteRewrites>(
         65, false, {.minOptLevel = 2, .spec = "002:100-101"}),
     // No gate: it must run for the code to be final.
-    row<R::expandJmxComputation, O::expandJmxComputation, nullptr, removed>(80, false),
+    row<expandJmxComputation, expandJmxComputation, nullptr, removed>(80, false),
     row<R::oriPerformLiveDead, O::oriPerformLiveDead, nullptr, removed>(84, false),
     row<R::placeBlocksInSourceOrder, O::placeBlocksInSourceOrder>(112),
 };

@@ -10,7 +10,7 @@
 #include "ir/arch.h"
 #include "ir/ori.h"
 #include "optimized/optimized.h"
-#include "pipeline/halves.h"
+#include "pipeline/halves_impl.h"
 #include "reference/reference.h"
 
 namespace ori {

@@ -688,15 +688,4 @@ SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
   return counts;
 }
 
-uint32_t expandJmxComputation(Function& f) {
-  uint32_t n = 0;
-  for (Block& b : f.blocks)
-    for (Instr& in : b.instrs)
-      if (in.op == Opcode::JMX) {
-        in.op = Opcode::BRX;
-        ++n;
-      }
-  return n;
-}
-
 } // namespace ori::reference

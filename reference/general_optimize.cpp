@@ -62,12 +62,7 @@ public:
   std::optional<bool> knownPredicate(uint32_t b, size_t i, const Operand& p) const {
     if (p.kind != Operand::Kind::Reg || !p.reg.isPredicate()) return std::nullopt;
     if (p.reg.isConst()) return !p.neg;
-    auto classify = [&](const Instr& def) -> std::optional<bool> {
-      if (def.dsts.empty() || def.dsts[0].kind != Operand::Kind::Reg || def.dsts[0].reg != p.reg) return std::nullopt;
-      const auto c = plop3ConstantResult(def);
-      if (!c) return std::nullopt;
-      return *c != p.neg;
-    };
+    auto classify = [&](const Instr& def) { return predicateValueAfter(def, p); };
     const auto& instrs = f.blocks[b].instrs;
     if (const auto j = lastWriteBefore(instrs, i, p.reg)) return classify(instrs[*j]);
     uint32_t q = b;

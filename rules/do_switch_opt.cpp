@@ -197,4 +197,12 @@ std::optional<BitTestShape> bitTestShape(const std::vector<Instr>& ins, Reg sele
   return t;
 }
 
+uint32_t expandJmxComputation(Function& f) {
+  uint32_t n = 0;
+  for (Block& b : f.blocks)
+    for (Instr& in : b.instrs)
+      if (in.op == Opcode::JMX) in.op = Opcode::BRX, ++n;
+  return n;
+}
+
 } // namespace ori

@@ -53,7 +53,7 @@
 // the same order.
 //
 // expandJmxComputation (phase 80, ungated): every JMX becomes the BRX it stands for. Returns how
-// many.
+// many. A rule with nothing to choose in it: written once, below, and run for both halves.
 #pragma once
 
 #include <cstdint>
@@ -184,7 +184,8 @@ std::optional<BitTestShape> bitTestShape(const std::vector<Instr>& ins, Reg sele
 // The two halves' entries (the contract above).
 namespace reference { SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options); }
 namespace optimized { SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options); }
-namespace reference { uint32_t expandJmxComputation(Function& f); }
-namespace optimized { uint32_t expandJmxComputation(Function& f); }
+
+// Phase 80 (above), the same for both halves.
+uint32_t expandJmxComputation(Function& f);
 
 } // namespace ori

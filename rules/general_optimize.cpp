@@ -183,6 +183,13 @@ std::optional<bool> plop3ConstantResult(const Instr& in) {
   return std::nullopt;
 }
 
+std::optional<bool> predicateValueAfter(const Instr& def, const Operand& p) {
+  if (def.dsts.empty() || def.dsts[0].kind != Operand::Kind::Reg || def.dsts[0].reg != p.reg) return std::nullopt;
+  const auto c = plop3ConstantResult(def);
+  if (!c) return std::nullopt;
+  return *c != p.neg;
+}
+
 bool mayReplaceUse(const Instr& in, int k, Reg d, const Operand& value, const GeneralOptimizeOptions& opt) {
   if (in.op == Opcode::OPAQUE || in.op == Opcode::CALL) return false;
   if (k < 0) {

@@ -137,6 +137,11 @@ std::optional<Operand> predicateCopySource(const Instr& in);
 // Proved by go.plop3-constant.
 std::optional<bool> plop3ConstantResult(const Instr& in);
 
+// The value predicate operand p (its `!` applied) reads after `def`, p's last definition: known
+// when def writes p as its first result and is a PLOP3 with a constant result
+// (plop3ConstantResult); nullopt otherwise.
+std::optional<bool> predicateValueAfter(const Instr& def, const Operand& p);
+
 // Whether use k of `in` (k = -1: the guard; else source k) reading `d` may be
 // replaced by `value`: the operand is exactly a register operand of d (not
 // an address or bank index), the instruction is not OPAQUE or CALL, and the

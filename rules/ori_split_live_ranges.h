@@ -11,6 +11,10 @@
 
 namespace ori {
 
+// The copy a split makes (into the fresh register at the preheader's end, and back at the
+// exits): MOV.64, so that every bit of the 64-bit container survives.
+Instr splitCopy(Reg to, Reg from);
+
 // The two halves' entries (the contract above).
 namespace reference { uint32_t oriSplitLiveRanges(Function& f); }
 namespace optimized { uint32_t oriSplitLiveRanges(Function& f); }

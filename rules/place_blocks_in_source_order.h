@@ -15,6 +15,9 @@
 
 namespace ori {
 
+// Phase 112's order: bix 0, then the other blocks stably by label id (the source order).
+std::vector<uint32_t> sourceOrder(const Function& f);
+
 // The two halves' entries (the contract above).
 namespace reference { bool reorderBlocks(Function& f, const std::vector<uint32_t>& order); }
 namespace optimized { bool reorderBlocks(Function& f, const std::vector<uint32_t>& order); }
