@@ -83,7 +83,7 @@ install(FILES ${CMAKE_BINARY_DIR}/orioptConfig.cmake ${CMAKE_BINARY_DIR}/orioptC
 file(RELATIVE_PATH ORIOPT_PC_TO_PREFIX /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
 string(REGEX REPLACE "/$" "" ORIOPT_PC_TO_PREFIX "${ORIOPT_PC_TO_PREFIX}")
 set(ORIOPT_PC_LIBS "")
-foreach(_lib oriopt_pipeline oriopt_verify oriopt_optimized oriopt_reference oriopt_interp oriopt_ptx oriopt_ir)
+foreach(_lib oriopt_pipeline oriopt_verify oriopt_optimized oriopt_reference oriopt_rules oriopt_interp oriopt_ptx oriopt_ir)
   if(TARGET ${_lib})
     string(APPEND ORIOPT_PC_LIBS " -l${_lib}")
   endif()

@@ -2,6 +2,8 @@
 // enum whose names --help lists.
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli.h"
 
@@ -17,9 +19,15 @@ template <class T>
 void choice(CLI::App& app, const std::string& flag, T& var, const std::vector<std::pair<std::string, T>>& names,
             const std::string& description) {
   std::map<std::string, T> map(names.begin(), names.end());
+  std::vector<std::string> keys;
   std::string text;
-  for (const auto& [name, value] : names) text += (text.empty() ? "{" : "|") + name;
-  app.add_option(flag, var, description)->transform(CLI::CheckedTransformer(map).description(""))->option_text(text + "}");
+  for (const auto& [name, value] : names) {
+    keys.push_back(name);
+    text += (text.empty() ? "{" : "|") + name;
+  }
+  app.add_option_function<std::string>(flag, [&var, map](const std::string& s) { var = map.at(s); }, description)
+      ->check(CLI::IsMember(keys).description(""))
+      ->option_text(text + "}");
 }
 
 } // namespace
