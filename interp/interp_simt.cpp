@@ -273,8 +273,11 @@ private:
     lanes &= ~w.exited;
     if (!lanes) return;
     const uint64_t thread = base_ + 32 * uint64_t(w.index) + firstLane(lanes);
+    const uint64_t warpBase = base_ + 32 * uint64_t(w.index);
     if (thread < fault_.thread)
-      fault_ = FirstFault{thread, s.addr, s.message, &in, curF_, base_ + 32 * uint64_t(w.index), lanes};
+      fault_ = FirstFault{thread, s.addr, s.message, &in, curF_, warpBase, lanes};
+    else if (fault_.in == &in && fault_.warpBase == warpBase)
+      fault_.lanes |= lanes; // more lanes of the same warp fault in the same instruction
     leave(w, lanes, true, false);
   }
 

@@ -745,9 +745,6 @@ private:
 
 } // namespace
 
-  return std::nullopt;
-}
-
 ParseResult parseOri(std::string_view text, std::string_view fileName) {
   ParseResult r;
   if (text.empty()) {

@@ -77,5 +77,7 @@ std::optional<ShapeProblem> checkShape(const Instr& in) {
   for (size_t k = 0; k + 1 < in.srcs.size(); ++k)
     if (isPred(in.srcs[k])) return ShapeProblem{nd + k, "BAR.RED takes its predicate last"};
   if (!isPred(in.srcs.back())) return ShapeProblem{nd + in.srcs.size() - 1, "BAR.RED's last source must be a predicate"};
+  return std::nullopt;
+}
 
 } // namespace ori

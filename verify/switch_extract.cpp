@@ -8,6 +8,7 @@
 // the current path is a cycle. Children become nodes before their parent, so
 // every node refers only to earlier ones, as DispatchProgram requires.
 #include "verify/switch_extract.h"
+#include "verify/switch_extract_impl.h"
 
 #include <fmt/format.h>
 
@@ -682,6 +683,56 @@ std::variant<DispatchProgram, std::string> extractDispatch(const Function& f, ui
 bool sameProgram(const DispatchProgram& a, const DispatchProgram& b) {
   return a.nodes.size() == b.nodes.size() &&
          std::equal(a.nodes.begin(), a.nodes.end(), b.nodes.begin(), sameNode);
+}
+
+// A switch head: a block ending in @P BRA, P last set in the block by an ISETP
+// of a register with a constant. That register is the selector, followed back
+// through IADD3s with constants; where the chain meets an SGXT (nvcc's
+// SGXT(S, 16) range splits) it goes on to the SGXT's source S. The
+// candidates, best first: S, then the register the SGXT wrote (when S does
+// not extract, e.g. without a bound, the SGXT result is the selector).
+std::vector<Reg> switchHeadSelectors(const Block& b) {
+  if (b.instrs.empty()) return {};
+  const Instr& t = b.instrs.back();
+  if (t.op != Opcode::BRA || !t.isGuarded() || t.guard->reg.isConst()) return {};
+  Reg p = t.guard->reg;
+  for (size_t i = b.instrs.size() - 1; i-- > 0;) {
+    const Instr& in = b.instrs[i];
+    std::vector<Reg> defs = in.defs();
+    if (std::find(defs.begin(), defs.end(), p) == defs.end()) continue;
+    if (in.isGuarded() || !isetpKind(in)) return {};
+    std::optional<Reg> x;
+    std::vector<Reg> found; // the registers SGXTs wrote, first met first
+    if (constantOf(in.srcs[1])) x = plainReg(in.srcs[0]);
+    else if (constantOf(in.srcs[0])) x = plainReg(in.srcs[1]);
+    // A range check compares x = S + k made by an IADD3 earlier in the block: the
+    // selector is S (the extractor follows the IADD3), and so on down the chain.
+    for (size_t j = i; x && j-- > 0;) {
+      const Instr& def = b.instrs[j];
+      std::vector<Reg> written = def.defs();
+      if (std::find(written.begin(), written.end(), *x) == written.end()) continue;
+      if (def.op == Opcode::SGXT && !def.isGuarded() && def.srcs.size() == 2 && !def.has(Mod::W64) &&
+          def.srcs[1].kind == Operand::Kind::Imm) {
+        std::optional<Reg> from = plainReg(def.srcs[0]);
+        if (!from || *from == *x) break;
+        found.push_back(*x);
+        x = from;
+        continue;
+      }
+      if (def.op != Opcode::IADD3 || def.isGuarded() || def.srcs.size() != 3 || !def.mods.empty()) break;
+      std::optional<Reg> from;
+      int others = 0;
+      for (const Operand& o : def.srcs)
+        if (constantOf(o)) ++others;
+        else if (!from) from = plainReg(o);
+      if (!from || others != 2 || *from == *x) break;
+      x = from;
+    }
+    if (x) found.push_back(*x);
+    std::reverse(found.begin(), found.end());
+    return found;
+  }
+  return {};
 }
 
 } // namespace ori::verify

@@ -10,60 +10,11 @@
 
 #include "ir/ori.h"
 #include "verify/switch_extract.h"
+#include "verify/switch_extract_impl.h"
 
 namespace ori::verify {
 
 namespace {
-
-// A switch head: a block ending in @P BRA, P last set in the block by an ISETP
-// of a register with a constant. That register is the selector, followed back
-// through IADD3s with constants; where the chain meets an SGXT (nvcc's
-// SGXT(S, 16) range splits) it goes on to the SGXT's source S. The
-// candidates, best first: S, then the register the SGXT wrote (when S does
-// not extract, e.g. without a bound, the SGXT result is the selector).
-std::vector<Reg> headSelectors(const Block& b) {
-  if (b.instrs.empty()) return {};
-  const Instr& t = b.instrs.back();
-  if (t.op != Opcode::BRA || !t.isGuarded() || t.guard->reg.isConst()) return {};
-  Reg p = t.guard->reg;
-  for (size_t i = b.instrs.size() - 1; i-- > 0;) {
-    const Instr& in = b.instrs[i];
-    std::vector<Reg> defs = in.defs();
-    if (std::find(defs.begin(), defs.end(), p) == defs.end()) continue;
-    if (in.isGuarded() || !isetpKind(in)) return {};
-    std::optional<Reg> x;
-    std::vector<Reg> found; // the registers SGXTs wrote, first met first
-    if (constantOf(in.srcs[1])) x = plainReg(in.srcs[0]);
-    else if (constantOf(in.srcs[0])) x = plainReg(in.srcs[1]);
-    // A range check compares x = S + k made by an IADD3 earlier in the block: the
-    // selector is S (the extractor follows the IADD3), and so on down the chain.
-    for (size_t j = i; x && j-- > 0;) {
-      const Instr& def = b.instrs[j];
-      std::vector<Reg> written = def.defs();
-      if (std::find(written.begin(), written.end(), *x) == written.end()) continue;
-      if (def.op == Opcode::SGXT && !def.isGuarded() && def.srcs.size() == 2 && !def.has(Mod::W64) &&
-          def.srcs[1].kind == Operand::Kind::Imm) {
-        std::optional<Reg> from = plainReg(def.srcs[0]);
-        if (!from || *from == *x) break;
-        found.push_back(*x);
-        x = from;
-        continue;
-      }
-      if (def.op != Opcode::IADD3 || def.isGuarded() || def.srcs.size() != 3 || !def.mods.empty()) break;
-      std::optional<Reg> from;
-      int others = 0;
-      for (const Operand& o : def.srcs)
-        if (constantOf(o)) ++others;
-        else if (!from) from = plainReg(o);
-      if (!from || others != 2 || *from == *x) break;
-      x = from;
-    }
-    if (x) found.push_back(*x);
-    std::reverse(found.begin(), found.end());
-    return found;
-  }
-  return {};
-}
 
 std::string selectorText(uint32_t v) {
   return int32_t(v) < 0 ? fmt::format("0x{:x} ({})", v, int32_t(v)) : fmt::format("0x{:x}", v);
@@ -77,7 +28,7 @@ std::vector<SwitchCheckResult> checkSwitchRewrites(const Function& before, const
   std::vector<SwitchCheckResult> out;
   size_t heads = 0, notChecked = 0;
   for (uint32_t b = 0; b < before.blocks.size(); ++b) {
-    std::vector<Reg> sels = headSelectors(before.blocks[b]);
+    std::vector<Reg> sels = switchHeadSelectors(before.blocks[b]);
     if (sels.empty()) continue;
     const uint32_t id = before.blocks[b].labelId;
     std::optional<uint32_t> a = xa.blockWithId(id);

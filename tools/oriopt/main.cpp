@@ -30,21 +30,16 @@ namespace {
 using namespace ori;
 using namespace oriopt_cli;
 
-template <class T> T orUsageError(std::variant<T, std::string> v) {
+template <class T> T orUsageError(std::variant<T, std::string> v) { // the value, or exit with the message
   if (auto* err = std::get_if<std::string>(&v)) usageError(*err);
   return std::move(std::get<T>(v));
 }
 
-bool readFile(const std::string& path, std::string& out) {
-  std::istream* in = &std::cin;
-  std::ifstream file;
-  if (path != "-") {
-    file.open(path, std::ios::binary);
-    if (!file) return false;
-    in = &file;
-  }
-  out.assign(std::istreambuf_iterator<char>(*in), std::istreambuf_iterator<char>());
-  return true;
+bool readFile(const std::string& path, std::string& out) { // "-": standard input
+  std::ifstream file(path == "-" ? "" : path, std::ios::binary);
+  std::istream& in = path == "-" ? std::cin : file;
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return path == "-" || file.is_open();
 }
 
 void writeOutput(const Options& o, const std::string& text) {
@@ -95,11 +90,6 @@ int runAndPrint(const Options& o, const Module& m, const std::string& fileName) 
   RunResult r = runKernel(m, plan.config);
   if (r.kind == RunResult::Kind::Error) usageError(r.message);
   std::string out = formatExit(r, fileName) + "\n";
-  // Where a fault or an unsupported instruction stopped it: on standard error, so that the
-  // exit line and the buffers stay as they were.
-  if (std::string at = formatStopPlace(r, fileName); !at.empty())
-    std::cerr << "oriopt: " << (r.kind == RunResult::Kind::Fault ? "fault" : "unsupported") << " at " << at
-              << (r.message.empty() ? "" : ": " + r.message) << "\n";
   // --run-stats: the instructions executed; for an ok run whether it did real work (more than
   // every warp leaving through the first block, interp/auto_launch.h), for the others the detail.
   if (o.runStats) {
@@ -126,6 +116,13 @@ int runAndPrint(const Options& o, const Module& m, const std::string& fileName) 
       usageError(fmt::format("--save-buffer {}: cannot write '{}'", name, file));
   }
   writeOutput(o, out);
+  // Where a fault or an unsupported instruction stopped it: on standard error, after the rest,
+  // so that the exit line and the buffers stay as they were.
+  if (std::string at = formatStopPlace(r, fileName); !at.empty()) {
+    std::cout.flush();
+    std::cerr << "oriopt: " << (r.kind == RunResult::Kind::Fault ? "fault at " : "unsupported at ") << at
+              << (r.message.empty() ? "" : ": " + r.message) << "\n";
+  }
   return r.kind == RunResult::Kind::Ok ? 0 : 2;
 }
 
