@@ -230,7 +230,7 @@ struct Csr {
   std::vector<uint32_t> succStart, succ, predStart, pred;
 };
 
-// Successors by the rules of optimized.h (duplicates kept: they do not change
+// Successors by the rules of rules/cfg.h (duplicates kept: they do not change
 // the RPO or the idoms).
 Csr buildCsr(const Function& f) {
   const uint32_t n = uint32_t(f.blocks.size());

@@ -103,7 +103,7 @@ void BM_SwitchOptRatios(benchmark::State& state) {
         perBlockNs[n] = round == 0 ? ns : std::min(perBlockNs[n], ns);
         Function lowered = f;
         optimized::doSwitchOpt(lowered, SwitchOptOptions{});
-        const double jmx = bestMs(lowered, [](Function& g) { return optimized::expandJmxComputation(g); }, 2) *
+        const double jmx = bestMs(lowered, [](Function& g) { return expandJmxComputation(g); }, 2) *
                            1e6 / double(lowered.blocks.size());
         jmxNs[n] = round == 0 ? jmx : std::min(jmxNs[n], jmx);
         const double read =

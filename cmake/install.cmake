@@ -1,5 +1,5 @@
 # The installable package (issue 16): `cmake --install BUILD [--prefix DIR]` puts
-#   include/oriopt/{ir,ptx,interp,reference,optimized,verify,pipeline}/*.h   the public headers
+#   include/oriopt/{ir,ptx,interp,rules,reference,optimized,verify,pipeline}/*.h   the public headers
 #   lib/liboriopt_*.a                                                        the libraries
 #   bin/oriopt, bin/oriverify, bin/orifuzz                                   the tools
 #   lib/cmake/oriopt/                  find_package(oriopt): oriopt::pipeline, oriopt::ir, ...
@@ -35,7 +35,7 @@ endforeach()
 # header compiles with the installed ones alone and a user never needs Z3's headers.
 set(_pub_headers "")
 set(_private "z3\\+\\+\\.h")
-foreach(_room ir ptx interp reference optimized verify pipeline)
+foreach(_room ir ptx interp rules reference optimized verify pipeline)
   file(GLOB _h CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${_room}/*.h ${PROJECT_SOURCE_DIR}/${_room}/*.def)
   foreach(_impl IN LISTS _h)
     if(_impl MATCHES "_impl\\.h$")
@@ -83,7 +83,7 @@ install(FILES ${CMAKE_BINARY_DIR}/orioptConfig.cmake ${CMAKE_BINARY_DIR}/orioptC
 file(RELATIVE_PATH ORIOPT_PC_TO_PREFIX /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
 string(REGEX REPLACE "/$" "" ORIOPT_PC_TO_PREFIX "${ORIOPT_PC_TO_PREFIX}")
 set(ORIOPT_PC_LIBS "")
-foreach(_lib oriopt_pipeline oriopt_verify oriopt_optimized oriopt_reference oriopt_interp oriopt_ptx oriopt_ir)
+foreach(_lib oriopt_pipeline oriopt_verify oriopt_optimized oriopt_reference oriopt_rules oriopt_interp oriopt_ptx oriopt_ir)
   if(TARGET ${_lib})
     string(APPEND ORIOPT_PC_LIBS " -l${_lib}")
   endif()

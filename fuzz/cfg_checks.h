@@ -4,7 +4,7 @@
 // naming the first problem.
 //
 // The definitional checks compare the optimized half with brute force
-// straight from the definitions (spec/000; optimized/optimized.h): they cost
+// straight from the definitions (spec/000; rules/cfg.h): they cost
 // O(n * (n + e)) and are meant for fuzzer-sized graphs, not for 100k blocks.
 #pragma once
 
@@ -19,7 +19,7 @@ namespace ori::checks {
 // LoopFacts ("" as well when reference/ is not built).
 std::string halvesAgree(const Function& f);
 
-// Successor lists follow the rules of optimized.h, computed the obvious way;
+// Successor lists follow the rules of rules/cfg.h, computed the obvious way;
 // each edge appears once among the target's predecessors, which ascend.
 std::string successorsFollowTheRules(const Function& f, const CfgFacts& cfg);
 

@@ -11,7 +11,7 @@
 #include "fuzz/kernel_gen.h"
 #include "interp/interp.h"
 #include "ir/arch.h"
-#include "ir/general_optimize.h"
+#include "rules/general_optimize.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"

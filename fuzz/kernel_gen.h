@@ -47,7 +47,7 @@ struct KernelOptions {
   // conditional EXIT or branch tested again on an equivalent comparison, moves of one value
   // into fresh registers read once. 0 in the presets below, so other checks keep their mix.
   int cleanupPercent = 0;
-  // Statements for --fold=evaluate (ir/general_optimize_evaluate.h): immediates moved into
+  // Statements for --fold=evaluate (rules/general_optimize_evaluate.h): immediates moved into
   // fresh registers read by IADD3, IMAD, LOP3, SHF, SHL, SHR and ISETP; identities (x+0,
   // x-x, x*1, x*0, LOP3 with RZ, ~0 or a repeated input, shifts by 0 or past the width,
   // ISETP of x against itself, PLOP3 with PT/!PT inputs). 0 in the presets but one.

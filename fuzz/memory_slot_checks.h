@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "ir/convert_memory_to_register.h"
+#include "rules/convert_memory_to_register.h"
 #include "ir/ir.h"
 
 namespace ori::checks {

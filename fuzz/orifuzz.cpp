@@ -525,9 +525,12 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
   app.add_flag("--host-ubsan", o.hostUbsan,
                "cuda-host-diff: build the host side with -fsanitize=undefined (checks that the generator writes "
                "defined C++)");
+  app.set_version_flag("--version", std::string("orifuzz ") + ORIOPT_VERSION);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "orifuzz: error: " << e.what() << " (see --help)\n";

@@ -44,7 +44,7 @@ RC_GTEST_PROP(GeneralOptimizeProps, BehaviourUnchanged, ()) {
   if (std::string d = checks::generalOptimizeBehaviour(f); !d.empty()) RC_FAIL(d);
 }
 
-// --fold=evaluate (ir/general_optimize_evaluate.h): the halves agree and behaviour is kept
+// --fold=evaluate (rules/general_optimize_evaluate.h): the halves agree and behaviour is kept
 // with evaluate on, on kernels with constants and identities (kEvaluateKernels).
 RC_GTEST_PROP(GeneralOptimizeProps, EvaluateHalvesAgree, ()) {
   const Function f = *gen::kernel(gen::kEvaluateKernels);

@@ -87,14 +87,9 @@ std::string switchDiff(const Function& f, SwitchOptCounts* countsOut) {
       return "with a profile, phase 30 lowered a switch other than by reordering (the PGO exit)";
     Function expanded = out;
     const uint32_t jmx = countOp(out, Opcode::JMX);
-    if (optimized::expandJmxComputation(expanded) != jmx || countOp(expanded, Opcode::JMX) != 0)
+    // Phase 80 is one rule for both halves (rules/do_switch_opt.h): nothing to compare.
+    if (expandJmxComputation(expanded) != jmx || countOp(expanded, Opcode::JMX) != 0)
       return fmt::format("{} then phase 80: a JMX is left", what);
-#if defined(ORIOPT_HAVE_REFERENCE)
-    Function expandedRef = out;
-    reference::expandJmxComputation(expandedRef);
-    if (std::string d = firstTextDifference(expandedRef, expanded, "reference", "optimized"); !d.empty())
-      return fmt::format("{} then phase 80: halves differ: {}", what, d);
-#endif
   }
   return "";
 }
@@ -106,7 +101,7 @@ std::string switchBehaviour(const Function& f) {
   Module after30 = before;
   optimized::doSwitchOpt(after30.functions[0], SwitchOptOptions{});
   Module after80 = after30, after15 = after30, afterBits = before, afterProfile = before;
-  optimized::expandJmxComputation(after80.functions[0]);
+  expandJmxComputation(after80.functions[0]);
   optimized::oriBranchOpt(after15.functions[0], -1);
   SwitchOptOptions bits, profiled;
   bits.bitTests = true;

@@ -8,6 +8,7 @@
 
 #include "ir/facts.h"
 #include "ir/ir.h"
+#include "rules/do_switch_opt.h"
 
 namespace ori::checks {
 

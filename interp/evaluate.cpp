@@ -4,9 +4,19 @@
 #include "interp/evaluate.h"
 
 #include "interp/interp_impl.h"
-#include "ir/general_optimize_evaluate.h"
 
 namespace ori {
+
+bool evaluatedOpcode(Opcode op) {
+  switch (op) {
+  case Opcode::IADD3: case Opcode::IMAD: case Opcode::LOP3: case Opcode::PLOP3: case Opcode::SHF:
+  case Opcode::SHL: case Opcode::SHR: case Opcode::IMNMX: case Opcode::LEA: case Opcode::ISETP:
+  case Opcode::SGXT: case Opcode::PRMT: case Opcode::POPC: case Opcode::FLO: case Opcode::BREV:
+    return true;
+  default:
+    return false;
+  }
+}
 
 bool isConstantOperand(const Operand& o) {
   if (o.kind == Operand::Kind::Imm) return !o.abs;

@@ -13,6 +13,10 @@
 
 namespace ori {
 
+// The opcodes evaluateConstant runs (and --fold=evaluate folds, rules/general_optimize_evaluate.h):
+// integer and predicate arithmetic without memory or side effects.
+bool evaluatedOpcode(Opcode op);
+
 // Whether operand `o` is a constant evaluateConstant reads: an integer
 // immediate, RZ/URZ, PT/UPT (with or without `!`).
 bool isConstantOperand(const Operand& o);

@@ -94,8 +94,14 @@ struct RunResult {
   // whose active lanes went more than one way (a divergence: docs/interpreter.md, "Warps").
   uint64_t branches = 0, divergentBranches = 0;
   uint64_t addr = 0;       // Fault: the faulting address (BRX: the out-of-range index)
-  std::string mnemonic;    // Unsupported: e.g. "OPAQUE" or "VOTE"
-  uint32_t line = 0;       // Unsupported: source line of the instruction
+  std::string mnemonic;    // Unsupported and Fault: e.g. "OPAQUE" or "VOTE"
+  uint32_t line = 0;       // Unsupported and Fault: source line of the instruction
+  uint32_t column = 0;     // ... and its column
+  std::string instrText;   // ... and the instruction as the .ori printer writes it
+  // Unsupported and Fault: the warp that stopped there, as the linear index of its lane 0,
+  // and its lanes that ran the instruction (Unsupported) or faulted in it (bit i: lane i).
+  uint64_t warpFirstThread = 0;
+  uint32_t lanes = 0;
   std::string message;     // Error (bad configuration) and a human-readable detail for the others
   std::map<std::string, std::vector<uint8_t>> buffers; // final contents of every bound buffer (and extra one)
   std::map<std::string, std::vector<uint8_t>> variables; // final contents of the module's .global variables
@@ -134,5 +140,8 @@ std::variant<LaunchLayout, std::string> layoutLaunch(const Module& m, const RunC
 // "exit: ok threads=T", "exit: timeout thread=T", "exit: fault thread=T addr=0x..",
 // "exit: deadlock thread=T", "exit: unsupported \"MNEMONIC\" at FILE:LINE" (no trailing newline).
 std::string formatExit(const RunResult& r, const std::string& file);
+// Where a Fault or Unsupported run stopped: "FILE:LINE:COL: 'INSTRUCTION' in lanes 4-5 (threads
+// 36-37)", the lanes of the warp that faulted there or ran it; "" for the other kinds.
+std::string formatStopPlace(const RunResult& r, const std::string& file);
 
 } // namespace ori

@@ -104,8 +104,10 @@ std::string Machine::setUp(const RunConfig& cfg) {
     bool byValue = cfg.params.count(p.name), byBuffer = cfg.buffers.count(p.name), byBytes = cfg.paramBytes.count(p.name);
     if (byValue && byBuffer) return fmt::format("parameter '{}' is bound twice (by --param and by --buffer)", p.name);
     if (byBytes && (byValue || byBuffer)) return fmt::format("parameter '{}' is bound twice (by its bytes and by a value or buffer)", p.name);
-    if (!byValue && !byBuffer && !byBytes)
-      return fmt::format("parameter '{}' is not bound (use --param {}=INT or --buffer {}=SIZE)", p.name, p.name, p.name);
+    if (!byValue && !byBuffer && !byBytes) // only an 8-byte parameter can hold a buffer's address
+      return p.size == 8 ? fmt::format("parameter '{}' is not bound (use --param {}=INT or --buffer {}=SIZE)", p.name,
+                                       p.name, p.name)
+                         : fmt::format("parameter '{}' is not bound (use --param {}=VALUE)", p.name, p.name);
     if (byBuffer && p.size != 8)
       return fmt::format("parameter '{}' holds {} bytes, a buffer address needs 8", p.name, p.size);
     if (byBytes && cfg.paramBytes.at(p.name).size() > p.size)

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "interp/interp_impl.h"
+#include "ir/ori.h"
 
 namespace ori {
 namespace interp_detail {
@@ -162,7 +163,14 @@ public:
     uint64_t thread = UINT64_MAX, addr = 0;
     std::string message;
     const Instr* in = nullptr;
+    const Function* f = nullptr;
+    uint64_t warpBase = 0; // the linear index of lane 0 of the warp
+    uint32_t lanes = 0;    // the lanes of the warp that faulted there
   };
+  // The instruction being run and the warp running it (a Stop's place).
+  const Function* currentFunction() const { return curF_; }
+  uint64_t currentWarpBase() const { return curWarpBase_; }
+  uint32_t currentLanes() const { return curLanes_; }
   const FirstFault& firstFault() const { return fault_; }
 
   // Runs the CTA m_.ctaid, whose first thread has the linear index `base`; `only` (an index
@@ -265,7 +273,11 @@ private:
     lanes &= ~w.exited;
     if (!lanes) return;
     const uint64_t thread = base_ + 32 * uint64_t(w.index) + firstLane(lanes);
-    if (thread < fault_.thread) fault_ = FirstFault{thread, s.addr, s.message, &in};
+    const uint64_t warpBase = base_ + 32 * uint64_t(w.index);
+    if (thread < fault_.thread)
+      fault_ = FirstFault{thread, s.addr, s.message, &in, curF_, warpBase, lanes};
+    else if (fault_.in == &in && fault_.warpBase == warpBase)
+      fault_.lanes |= lanes; // more lanes of the same warp fault in the same instruction
     leave(w, lanes, true, false);
   }
 
@@ -309,6 +321,9 @@ private:
       if (popped) { w.stack.pop_back(); continue; }
       const Instr& in = blocks[e.bix].instrs[e.idx];
       cur_ = &in;
+      curF_ = e.f;
+      curWarpBase_ = base_ + 32 * uint64_t(w.index);
+      curLanes_ = e.mask;
       m_.th = &lanes[firstLane(e.mask)];
       if (steps_ >= maxSteps_)
         throw Stop{RunResult::Kind::Timeout, 0,
@@ -579,6 +594,9 @@ private:
   RunResult& res_;
   uint64_t steps_ = 0;
   const Instr* cur_ = nullptr;
+  const Function* curF_ = nullptr;
+  uint64_t curWarpBase_ = 0;
+  uint32_t curLanes_ = 0;
   std::vector<Thread> threads_;
   std::vector<Warp> warps_;
   std::array<Barrier, kBarriers> barriers_{};
@@ -687,6 +705,10 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
       if (const Instr* in = runner.current()) {
         res.mnemonic = mnemonic(*in);
         res.line = in->loc.line;
+        res.column = in->loc.col;
+        if (runner.currentFunction()) res.instrText = printInstr(*runner.currentFunction(), *in);
+        res.warpFirstThread = runner.currentWarpBase();
+        res.lanes = runner.currentLanes();
       }
       break;
     }
@@ -698,6 +720,10 @@ RunResult runKernel(const Module& mod, const RunConfig& cfg) {
     res.message = f.message;
     res.mnemonic = mnemonic(*f.in);
     res.line = f.in->loc.line;
+    res.column = f.in->loc.col;
+    if (f.f) res.instrText = printInstr(*f.f, *f.in);
+    res.warpFirstThread = f.warpBase;
+    res.lanes = f.lanes;
   }
   res.warpSteps = runner.steps();
   for (Buffer& b : m.buffers) (b.isVariable ? res.variables : res.buffers)[b.name] = std::move(b.bytes);
@@ -721,6 +747,26 @@ std::string formatExit(const RunResult& r, const std::string& file) {
   case RunResult::Kind::Error: return fmt::format("error: {}", r.message);
   }
   return "error: unknown run result";
+}
+
+std::string formatStopPlace(const RunResult& r, const std::string& file) {
+  if ((r.kind != RunResult::Kind::Fault && r.kind != RunResult::Kind::Unsupported) || r.instrText.empty()) return "";
+  std::string lanes, threads; // runs: "0-3, 8"
+  for (uint32_t l = 0; l < 32;) {
+    if (!((r.lanes >> l) & 1)) {
+      ++l;
+      continue;
+    }
+    uint32_t e = l;
+    while (e + 1 < 32 && ((r.lanes >> (e + 1)) & 1)) ++e;
+    auto run = [&](uint64_t a, uint64_t b) { return a == b ? fmt::format("{}", a) : fmt::format("{}-{}", a, b); };
+    lanes += (lanes.empty() ? "" : ", ") + run(l, e);
+    threads += (threads.empty() ? "" : ", ") + run(r.warpFirstThread + l, r.warpFirstThread + e);
+    l = e + 1;
+  }
+  return fmt::format("{}:{}:{}: '{}' in lane{} {} (thread{} {})", file, r.line, r.column, r.instrText,
+                     std::popcount(r.lanes) == 1 ? "" : "s", lanes.empty() ? "none" : lanes,
+                     std::popcount(r.lanes) == 1 ? "" : "s", threads.empty() ? "none" : threads);
 }
 
 } // namespace ori

@@ -1,5 +1,5 @@
 // AnalyzeControlFlow (phase 3's body sub_781F80, spec/001 "Algorithm";
-// optimized.h), in the spec's four phases, without recursion:
+// rules/analyze_control_flow.h), in the spec's four phases, without recursion:
 //  1. reset: every block's +280 &= 0xFF78F98F, +144 and +152 cleared;
 //  2. one linear walk over the blocks in RPO (ptxas walks its instruction
 //     list; the block-start case numbers the block with ++count). A successor

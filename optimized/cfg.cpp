@@ -71,7 +71,7 @@ std::vector<uint32_t> reversePostorder(const std::vector<uint32_t>& succStart, c
 
 } // namespace
 
-// Appends the successor list of block b by its last instruction (optimized.h).
+// Appends the successor list of block b by its last instruction (rules/cfg.h).
 void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out, std::vector<uint32_t>& seen) {
   const uint32_t n = uint32_t(f.blocks.size());
   const uint32_t stamp = b + 1;

@@ -1,5 +1,5 @@
 // ConvertMemoryToRegisterOrUniform, phase 37's promotion of local-memory slots
-// (optimized/optimized.h says what; docs/general-optimize.md "Phase 37"), in
+// (rules/convert_memory_to_register.h says what; docs/general-optimize.md "Phase 37"), in
 // time linear in the function: registers indexed by number, local pointers
 // resolved by a worklist (a definition waits for its one register source),
 // both must-analyses as bitvector dataflow in RPO, slots by sorting accesses.
@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ir/convert_memory_to_register.h"
+#include "rules/convert_memory_to_register.h"
 #include "optimized/bitvector.h"
 #include "optimized/fnv_map.h"
 #include "optimized/optimized.h"
@@ -282,56 +282,36 @@ private:
     return in.op != Opcode::S2R; // items are window bases (S2R) and pointer definitions
   }
 
-  void classifyInstr(uint32_t b, uint32_t i, const BitVector& defined) {
-    const Instr& in = f.blocks[b].instrs[i];
-    if (in.op == Opcode::OPAQUE) allEscape = true;
-    const bool pointerDef = isPointerDefAt(b, i);
-    const std::optional<SlotAccessShape> shape = slotAccessShape(in);
-    const bool windowAccess = in.op == Opcode::LDL || in.op == Opcode::STL;
-    auto readReg = [&](Reg r) {
-      if (!isR(r)) return;
-      if (const int32_t w = windowItem[ix(r)]; w != kNone) {
-        if (!pointerDef || !defined.testBit(uint32_t(w))) allEscape = true;
-      } else if (const int32_t p = pointerOf[ix(r)]; p != kNone) {
-        if (!pointerDef || !defined.testBit(pointers[p].item)) escape(pointers[p].var);
-      }
-    };
-    if (in.guard) readReg(in.guard->reg);
-    for (size_t k = 0; k < in.srcs.size(); ++k) {
-      const Operand& s = in.srcs[k];
-      switch (s.kind) {
-      case Operand::Kind::Reg: readReg(s.reg); break;
-      case Operand::Kind::CBank:
-        if (s.hasReg) readReg(s.reg);
-        break;
-      case Operand::Kind::Symbol:
-        if (const int32_t v = localOf(s.sym); v != kNone && !pointerDef) escape(uint32_t(v));
-        break;
-      case Operand::Kind::Mem: {
-        const bool isAddress = shape && k == 0;
-        const int32_t symVar = localOf(s.sym);
-        const int32_t p = s.hasReg && isR(s.reg) ? pointerOf[ix(s.reg)] : kNone;
-        if (p != kNone) {
-          const Pointer& ptr = pointers[p];
-          if (isAddress && s.sym.empty() && ptr.generic == shape->generic && defined.testBit(ptr.item)) {
-            accesses.push_back({b, i, ptr.var, ptr.offset + s.imm, *shape});
-            mentioned[ptr.var] = 1;
-          } else escape(ptr.var);
-        } else if (!s.hasReg && symVar != kNone) {
-          if (isAddress && windowAccess) {
-            accesses.push_back({b, i, uint32_t(symVar), s.imm, *shape});
-            mentioned[symVar] = 1;
-          } else escape(uint32_t(symVar));
-        } else {
-          if (s.hasReg) readReg(s.reg);
-          if (symVar != kNone) escape(uint32_t(symVar));
-          if (windowAccess) allEscape = true;
-        }
-        break;
-      }
-      default: break;
-      }
+  // visitLocalMentions's questions and records, from this half's register-indexed tables.
+  struct Mentions {
+    Promotion& m;
+    uint32_t b, i;
+    const BitVector& definedItems;
+    bool windowBase(Reg r) const { return m.isR(r) && m.windowItem[m.ix(r)] != kNone; }
+    const Pointer* pointer(Reg r) const {
+      if (!m.isR(r)) return nullptr;
+      const int32_t p = m.pointerOf[m.ix(r)];
+      return p == kNone ? nullptr : &m.pointers[size_t(p)];
     }
+    std::optional<uint32_t> local(const std::string& sym) const {
+      const int32_t v = m.localOf(sym);
+      return v == kNone ? std::nullopt : std::optional<uint32_t>(uint32_t(v));
+    }
+    bool defined(Reg r) const { // r is a window base or a pointer (visitLocalMentions asks only then)
+      const int32_t w = m.windowItem[m.ix(r)];
+      return definedItems.testBit(w != kNone ? uint32_t(w) : m.pointers[size_t(m.pointerOf[m.ix(r)])].item);
+    }
+    void access(uint32_t var, int64_t offset, const SlotAccessShape& shape) {
+      m.accesses.push_back({b, i, var, offset, shape});
+      m.mentioned[var] = 1;
+    }
+    void escape(uint32_t var) { m.escape(var); }
+    void escapeAll() { m.allEscape = true; }
+  };
+
+  void classifyInstr(uint32_t b, uint32_t i, const BitVector& defined) {
+    Mentions h{*this, b, i, defined};
+    visitLocalMentions(f.blocks[b].instrs[i], isPointerDefAt(b, i), h);
   }
 
   void promote() {

@@ -1,6 +1,5 @@
-// Phases 14/30 DoSwitchOpt (spec/003 "DoSwitchOpt"): the rules of
-// optimized/optimized.h, as reference/do_switch_opt.cpp applies them, with
-// the selector values that reach each block of a tree propagated as interval
+// Phases 14/30 DoSwitchOpt (rules/do_switch_opt.h), the optimized way: the
+// selector values that reach each block of a tree propagated as interval
 // sets in one topological sweep (the reference evaluates one value of every
 // elementary interval instead), and the case set kept as the spec's bitset
 // red-black tree: a std::map (a red-black tree) from value >> 8 to a 256-bit
@@ -25,13 +24,17 @@
 #include "ir/inline_vector.h"
 #include "optimized/fnv_map.h"
 #include "optimized/group_by_key.h"
+#include "optimized/do_switch_opt_impl.h"
 #include "optimized/optimized.h"
+#include "rules/do_switch_opt.h"
 
 namespace ori::optimized {
 namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
 constexpr uint32_t kSignFlip = 0x80000000u;
+
+using SelectorCompare = SwitchCompare;
 
 using Interval = std::pair<uint32_t, uint32_t>; // [lo, hi], unsigned order
 // Sorted, disjoint. A compare leaves one or two intervals, so most sets fit inline:
@@ -85,33 +88,6 @@ ValueSet trueSet(Mod cmp, bool isSigned, uint32_t c) {
   return out;
 }
 
-// ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT (c an immediate or RZ, either side);
-// with a bias, the compare reads t = S - bias made by an IADD3 (a range check).
-struct SelectorCompare {
-  Reg selector, pred;
-  Mod cmp;
-  bool isSigned;
-  uint32_t constant;
-  uint32_t bias = 0;
-  bool isBitTest = false; // nvcc's bit test: S - bias < 32 and bit S - bias of mask (NE; EQ: not)
-  uint32_t mask = 0;
-};
-
-// IADD3 t, S, k, RZ (unguarded, 32-bit): {t, S, k}.
-struct Offset {
-  Reg t, s;
-  uint32_t k;
-};
-std::optional<Offset> offsetOf(const Instr& in) {
-  if (in.op != Opcode::IADD3 || in.guard || !in.mods.empty() || in.dsts.size() != 1 || in.srcs.size() != 3)
-    return std::nullopt;
-  const Operand &d = in.dsts[0], &a = in.srcs[0], &k = in.srcs[1], &z = in.srcs[2];
-  if (!d.isReg() || d.reg.file != RegFile::R || d.reg.isConst()) return std::nullopt;
-  if (!a.isReg() || a.reg.file != RegFile::R || a.reg.isConst() || a.neg || a.abs || a.reg == d.reg) return std::nullopt;
-  if (k.kind != Operand::Kind::Imm || !z.isReg() || z.reg != RZ || z.neg) return std::nullopt;
-  return Offset{d.reg, a.reg, uint32_t(k.imm)};
-}
-
 // The values v with v - bias in `s` (the set moved up by bias, mod 2^32).
 ValueSet shifted(ValueSet s, uint32_t bias) {
   if (bias == 0) return s;
@@ -127,123 +103,6 @@ ValueSet shifted(ValueSet s, uint32_t bias) {
     if (!merged.empty() && uint64_t(merged.back().second) + 1 >= i.first) merged.back().second = std::max(merged.back().second, i.second);
     else merged.push_back(i);
   return merged;
-}
-
-std::optional<SelectorCompare> selectorCompare(const Instr& in) {
-  if (in.op != Opcode::ISETP || in.guard || in.dsts.size() != 2 || in.srcs.size() < 2 || in.srcs.size() > 3)
-    return std::nullopt;
-  const Operand &p = in.dsts[0], &q = in.dsts[1];
-  if (!p.isReg() || p.reg.file != RegFile::P || p.reg.isConst() || !q.isReg() || !q.reg.isConst()) return std::nullopt;
-  const bool u32 = in.has(Mod::U32), s32 = in.has(Mod::S32);
-  if (u32 == s32 || in.has(Mod::U64) || in.has(Mod::S64) || in.has(Mod::OR) || in.has(Mod::XOR)) return std::nullopt;
-  if (in.srcs.size() == 3) {
-    const Operand& c = in.srcs[2];
-    if (!c.isReg() || c.reg != PT || c.neg) return std::nullopt;
-  }
-  Mod cmp;
-  if (in.has(Mod::LT)) cmp = Mod::LT;
-  else if (in.has(Mod::LE)) cmp = Mod::LE;
-  else if (in.has(Mod::GT)) cmp = Mod::GT;
-  else if (in.has(Mod::GE)) cmp = Mod::GE;
-  else if (in.has(Mod::EQ)) cmp = Mod::EQ;
-  else if (in.has(Mod::NE)) cmp = Mod::NE;
-  else return std::nullopt;
-  auto isSelector = [](const Operand& o) {
-    return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs;
-  };
-  auto constantOf = [](const Operand& o) -> std::optional<uint32_t> {
-    if (o.kind == Operand::Kind::Imm) return uint32_t(o.imm);
-    if (o.isReg() && o.reg == RZ && !o.neg && !o.abs) return 0;
-    return std::nullopt;
-  };
-  const Operand &a = in.srcs[0], &b = in.srcs[1];
-  if (isSelector(a))
-    if (auto c = constantOf(b)) return SelectorCompare{a.reg, p.reg, cmp, s32, *c};
-  if (isSelector(b))
-    if (auto c = constantOf(a)) { // c cmp S: the mirrored comparison of S
-      const Mod swapped = cmp == Mod::LT ? Mod::GT : cmp == Mod::GT ? Mod::LT : cmp == Mod::LE ? Mod::GE
-                        : cmp == Mod::GE ? Mod::LE : cmp;
-      return SelectorCompare{b.reg, p.reg, swapped, s32, *c};
-    }
-  return std::nullopt;
-}
-
-bool writes(const Instr& in, Reg r);
-
-// An unsigned bound on register r just before ins[at] (the rule is in
-// reference/do_switch_opt.cpp): from a LOP3 masking with an immediate, a MOV of
-// a constant, a .U8/.U16 load, following up to 8 MOVs within the block.
-uint32_t boundOf(const std::vector<Instr>& ins, Reg r, uint32_t at) {
-  for (int step = 0; step < 8; ++step) {
-    uint32_t j = at;
-    while (j > 0 && !writes(ins[j - 1], r)) --j;
-    if (j == 0) return UINT32_MAX;
-    const Instr& in = ins[j - 1];
-    if (in.guard || in.dsts.size() != 1 || in.has(Mod::W64)) return UINT32_MAX;
-    switch (in.op) {
-    case Opcode::MOV: {
-      if (in.srcs.size() != 1) return UINT32_MAX;
-      const Operand& o = in.srcs[0];
-      if (o.kind == Operand::Kind::Imm) return uint32_t(o.imm);
-      if (!o.isReg() || o.neg || o.abs || o.reg.file != RegFile::R) return UINT32_MAX;
-      if (o.reg == RZ) return 0;
-      if (o.reg.isConst()) return UINT32_MAX;
-      r = o.reg, at = j - 1;
-      continue;
-    }
-    case Opcode::LOP3: {
-      if (in.srcs.size() != 4 || in.srcs[3].kind != Operand::Kind::Imm) return UINT32_MAX;
-      int x = -1, m = -1, z = -1;
-      for (int k = 0; k < 3; ++k) {
-        const Operand& o = in.srcs[k];
-        if (o.kind == Operand::Kind::Imm) m = k;
-        else if (o.isReg() && o.reg == RZ && !o.neg) z = k;
-        else if (o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs) x = k;
-      }
-      if (x < 0 || m < 0 || z < 0) return UINT32_MAX;
-      // Index bit 2 - k is source k's bit: with M's and RZ's bits 0, the entries x = 0 and x = 1 must be 0.
-      const uint32_t lut = uint32_t(in.srcs[3].imm);
-      if ((lut & 1) || ((lut >> (1u << (2 - x))) & 1)) return UINT32_MAX;
-      return uint32_t(in.srcs[m].imm);
-    }
-    case Opcode::LD: case Opcode::LDG: case Opcode::LDS: case Opcode::LDL:
-      return in.has(Mod::U8) ? 0xffu : in.has(Mod::U16) ? 0xffffu : UINT32_MAX;
-    default:
-      return UINT32_MAX;
-    }
-  }
-  return UINT32_MAX;
-}
-
-// SGXT t, S, k that is the identity on S for S <= bound: S (k >= 32 always;
-// .U32 when S < 2^k; signed when S < 2^(k-1); never for k = 0).
-std::optional<Reg> sgxtIdentity(const Instr& in, uint32_t bound) {
-  if (in.op != Opcode::SGXT || in.guard || in.has(Mod::W64) || in.dsts.size() != 1 || in.srcs.size() != 2)
-    return std::nullopt;
-  const Operand &a = in.srcs[0], &k = in.srcs[1];
-  if (!a.isReg() || a.reg.file != RegFile::R || a.reg.isConst() || a.neg || a.abs || a.reg == in.dsts[0].reg ||
-      k.kind != Operand::Kind::Imm)
-    return std::nullopt;
-  const uint32_t bits = uint32_t(k.imm);
-  if (bits == 0) return std::nullopt;
-  if (bits >= 32) return a.reg;
-  const uint32_t keep = in.has(Mod::U32) ? bits : bits - 1;
-  return bound < (1u << keep) ? std::optional<Reg>(a.reg) : std::nullopt;
-}
-
-// Whether `S cmp c` holds for S = v - bias.
-bool holds(const SelectorCompare& c, uint32_t v) {
-  v -= c.bias;
-  if (c.isBitTest) return (v < 32 && ((c.mask >> v) & 1)) == (c.cmp == Mod::NE);
-  const uint32_t flip = c.isSigned ? kSignFlip : 0, x = v ^ flip, k = c.constant ^ flip;
-  switch (c.cmp) {
-  case Mod::LT: return x < k;
-  case Mod::LE: return x <= k;
-  case Mod::GT: return x > k;
-  case Mod::GE: return x >= k;
-  case Mod::EQ: return v == c.constant;
-  default: return v != c.constant;
-  }
 }
 
 bool writes(const Instr& in, Reg r) {
@@ -283,22 +142,6 @@ ValueSet bitSet(uint32_t mask) {
   }
   return s;
 }
-
-// A clustered case: values [lo, hi] (in the chosen order) go to `target`.
-struct Cluster {
-  uint32_t lo, hi, target;
-};
-
-struct Lowering {
-  uint32_t head;
-  Reg selector;
-  uint32_t isetpIndex;  // the head's ISETP, removed with its BRA
-  uint32_t iaddIndex;   // and the IADD3 of a biased compare (kNone: none)
-  uint32_t deflt;
-  bool isSigned;        // the order of the hull and the clusters
-  enum class How : uint8_t { JumpTable, Bst, BitTests, Cascade } how;
-  std::vector<Cluster> clusters;
-};
 
 // The spec's case set: value >> 8 -> 256-bit leaf (spec/003 BitsetRBTree).
 class CaseSet {
@@ -390,72 +233,17 @@ struct SwitchOpt {
       }
   }
 
-  // nvcc's bit test on selector s (the rule: reference/do_switch_opt.cpp bitTestNode):
-  // [MOV one, 0x1; SHL bit, one, s;] LOP3.LUT x, bit, M, RZ, lut; ISETP.{NE,EQ} x, 0; @P BRA.
+  // nvcc's bit test on selector s (bitTestShape), with one, x and P read once.
   std::optional<TreeBlock> bitTestNode(uint32_t b, Reg s) const {
+    if (b + 1 >= n) return std::nullopt;
     const auto& ins = f.blocks[b].instrs;
-    if ((ins.size() != 3 && ins.size() != 5) || b + 1 >= n) return std::nullopt;
+    const std::optional<BitTestShape> t = bitTestShape(ins, s);
+    if (!t || (t->one && !rReadOnce(*t->one)) || !rReadOnce(t->x) || !readOnlyOnce(t->cmp.pred)) return std::nullopt;
     const Instr& bra = ins.back();
-    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
-    auto plainR = [](const Operand& o) { return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs; };
-    auto plain = [](const Instr& in, Opcode op, size_t srcs) {
-      return in.op == op && !in.guard && in.dsts.size() == 1 && in.srcs.size() == srcs && in.dsts[0].isReg() &&
-             in.dsts[0].reg.file == RegFile::R && !in.dsts[0].reg.isConst();
-    };
-    TreeBlock tb{b, true, {}, bra.guard->neg, bra.srcs[0].target, b + 1, 0};
-    uint32_t k = 0;
-    if (ins.size() == 5) {
-      const Instr &mov = ins[0], &shl = ins[1];
-      if (!plain(mov, Opcode::MOV, 1) || !mov.mods.empty() || mov.srcs[0].kind != Operand::Kind::Imm || mov.srcs[0].imm != 1)
-        return std::nullopt;
-      if (!plain(shl, Opcode::SHL, 2) || !shl.mods.empty() || !plainR(shl.srcs[0]) || !plainR(shl.srcs[1])) return std::nullopt;
-      const Reg one = mov.dsts[0].reg, bit = shl.dsts[0].reg;
-      if (shl.srcs[0].reg != one || shl.srcs[1].reg != s || !rReadOnce(one) || bit == one || bit == s || one == s)
-        return std::nullopt;
-      tb.makesBit = true;
-      tb.bit = bit;
-      k = 2;
-    }
-    const Instr &lop = ins[k], &setp = ins[k + 1];
-    if (!plain(lop, Opcode::LOP3, 4) || !lop.has(Mod::LUT) || lop.has(Mod::W64) || lop.srcs[3].kind != Operand::Kind::Imm)
-      return std::nullopt;
-    int r = -1, m = -1, z = -1;
-    for (int i = 0; i < 3; ++i) {
-      const Operand& o = lop.srcs[i];
-      if (o.kind == Operand::Kind::Imm) m = i;
-      else if (o.isReg() && o.reg == RZ && !o.neg) z = i;
-      else if (plainR(o)) r = i;
-    }
-    if (r < 0 || m < 0 || z < 0) return std::nullopt;
-    const Reg bit = lop.srcs[r].reg, x = lop.dsts[0].reg;
-    if ((tb.makesBit && bit != tb.bit) || bit == s || x == s || !rReadOnce(x)) return std::nullopt;
-    const uint32_t lut = uint32_t(lop.srcs[3].imm), constant = uint32_t(lop.srcs[m].imm);
-    // Source i is bit 2 - i of the LUT's index: with bit's bit 0 the result must be 0.
-    const uint32_t atBit = 1u << (2 - r), atMask = 1u << (2 - m);
-    if (((lut >> 0) & 1) || ((lut >> atMask) & 1)) return std::nullopt;
-    const uint32_t withMask0 = (lut >> atBit) & 1, withMask1 = (lut >> (atBit | atMask)) & 1;
-    const uint32_t mask = (withMask0 ? ~constant : 0u) | (withMask1 ? constant : 0u);
-    if (setp.op != Opcode::ISETP || setp.guard || setp.dsts.size() != 2 || setp.srcs.size() < 2 || setp.srcs.size() > 3)
-      return std::nullopt;
-    const Operand &pd = setp.dsts[0], &qd = setp.dsts[1];
-    if (!pd.isReg() || pd.reg.file != RegFile::P || pd.reg.isConst() || !qd.isReg() || !qd.reg.isConst()) return std::nullopt;
-    const bool ne = setp.has(Mod::NE);
-    if (setp.has(Mod::U32) == setp.has(Mod::S32) || setp.has(Mod::OR) || setp.has(Mod::XOR) || setp.has(Mod::U64) ||
-        setp.has(Mod::S64) || !(ne || setp.has(Mod::EQ)))
-      return std::nullopt;
-    if (setp.srcs.size() == 3 && !(setp.srcs[2].isReg() && setp.srcs[2].reg == PT && !setp.srcs[2].neg)) return std::nullopt;
-    auto isZero = [](const Operand& o) {
-      return (o.kind == Operand::Kind::Imm && o.imm == 0) || (o.isReg() && o.reg == RZ && !o.neg && !o.abs);
-    };
-    auto isX = [&](const Operand& o) { return plainR(o) && o.reg == x; };
-    if (!((isX(setp.srcs[0]) && isZero(setp.srcs[1])) || (isZero(setp.srcs[0]) && isX(setp.srcs[1])))) return std::nullopt;
-    if (pd.reg != bra.guard->reg || !readOnlyOnce(pd.reg)) return std::nullopt;
-    tb.cmp = SelectorCompare{s, pd.reg, ne ? Mod::NE : Mod::EQ, false, 0};
-    tb.cmp.isBitTest = true;
-    tb.cmp.mask = mask;
-    tb.isetpIndex = k + 1;
+    TreeBlock tb{b, true, t->cmp, bra.guard->neg, bra.srcs[0].target, b + 1, t->isetpIndex};
+    tb.makesBit = t->one.has_value();
     tb.hasBit = true;
-    tb.bit = bit;
+    tb.bit = t->bit;
     return tb;
   }
 
@@ -778,7 +566,7 @@ struct SwitchOpt {
       for (;;) {
         const TreeBlock& tb = tree[t];
         depth += tb.isCompare;
-        const uint32_t next = !tb.isCompare || holds(tb.cmp, v) != tb.negated ? tb.taken : tb.fallThrough;
+        const uint32_t next = !tb.isCompare || compareHolds(tb.cmp, v) != tb.negated ? tb.taken : tb.fallThrough;
         auto it = index.find(next);
         if (it == index.end()) return std::pair{next, depth};
         t = it->second;
@@ -831,287 +619,6 @@ struct SwitchOpt {
   }
 };
 
-// Builds the new blocks of the lowerings and renumbers the function once.
-struct Emitter {
-  Function& f;
-  uint32_t oldCount;
-  std::vector<uint32_t> labelled;        // old blocks that need a label
-  uint32_t nextLabelId, nextTableName = 0;
-  std::vector<Block> created;            // new blocks, numbered oldCount + k
-  std::vector<std::pair<uint32_t, uint32_t>> placement; // (old block, new block) in layout order
-  std::unordered_set<std::string> labels; // labels named $L__SW..., once a fresh one is asked for
-  bool labelsRead = false;
-  uint32_t firstNewLabelId;               // label ids from here on are the new blocks'
-  FnvMap<uint32_t> oldIdNames;            // fresh names given so far per label id of an old block
-  std::unordered_set<std::string> tableNames; // jump tables named $L__JT..., once a table is made
-  bool tablesRead = false;
-
-  explicit Emitter(Function& fn) : f(fn), oldCount(uint32_t(fn.blocks.size())) {
-    uint32_t maxId = 0;
-    for (const Block& b : fn.blocks) maxId = std::max(maxId, b.labelId);
-    nextLabelId = firstNewLabelId = maxId + 0x10;
-  }
-
-  // $L__SW<label id in hex>, or with _1, _2 ... when a label of the function has that name.
-  std::string freshLabel(uint32_t labelId) {
-    if (!labelsRead) { // only a label with the prefix can collide with a fresh one
-      for (const Block& b : f.blocks)
-        if (b.label.starts_with("$L__SW")) labels.insert(b.label);
-      labelsRead = true;
-    }
-    if (labels.empty()) {
-      // No label of the function has the prefix, so a fresh name can only meet
-      // another fresh one, and "$L__SW<hex>" and "$L__SW<hex>_<k>" of two ids
-      // never meet: the k-th name asked for an id is the one with suffix k, as
-      // the set below would find, without a set of every name (its hashing
-      // and nodes cost cache misses on a big function). A new block's id is
-      // asked for once.
-      const uint32_t k = labelId >= firstNewLabelId ? 0 : (*oldIdNames.insertOrFind(labelId).first)++;
-      return k == 0 ? fmt::format("$L__SW{:x}", labelId) : fmt::format("$L__SW{:x}_{}", labelId, k);
-    }
-    std::string name = fmt::format("$L__SW{:x}", labelId);
-    for (uint32_t k = 1; !labels.insert(name).second; ++k) name = fmt::format("$L__SW{:x}_{}", labelId, k);
-    return name;
-  }
-  // A new block; `place`: laid out now (after the head's earlier new blocks), else by place().
-  uint32_t newBlock(uint32_t head, bool withLabel, bool placeNow = true) {
-    Block b;
-    b.labelId = nextLabelId;
-    nextLabelId += 0x10;
-    if (withLabel) b.label = freshLabel(b.labelId);
-    created.push_back(std::move(b));
-    const uint32_t id = oldCount + uint32_t(created.size() - 1);
-    if (placeNow) place(head, id);
-    return id;
-  }
-  void place(uint32_t head, uint32_t id) { placement.push_back({head, id}); }
-  Block& block(uint32_t id) { return id < oldCount ? f.blocks[id] : created[id - oldCount]; }
-  void needLabel(uint32_t bix) {
-    if (bix < oldCount && f.blocks[bix].label.empty()) labelled.push_back(bix);
-  }
-
-  static Instr isetp(Mod cmp, bool isSigned, Reg p, Reg a, int64_t c) {
-    Instr in;
-    in.op = Opcode::ISETP;
-    in.mods.set(cmp);
-    in.mods.set(isSigned ? Mod::S32 : Mod::U32);
-    in.mods.set(Mod::AND);
-    in.dsts = {Operand::reg_(p), Operand::reg_(PT)};
-    in.srcs = {Operand::reg_(a), Operand::immediate(c), Operand::reg_(PT)};
-    return in;
-  }
-  static Instr iadd3(Reg d, Reg a, uint32_t minus) {
-    Instr in;
-    in.op = Opcode::IADD3;
-    in.dsts = {Operand::reg_(d)};
-    in.srcs = {Operand::reg_(a), Operand::immediate(int64_t(int32_t(0u - minus))), Operand::reg_(RZ)};
-    return in;
-  }
-  static Instr bra(uint32_t target, std::optional<Reg> guard) {
-    Instr in;
-    in.op = Opcode::BRA;
-    if (guard) in.guard = Operand::reg_(*guard);
-    in.srcs = {Operand::label(target)};
-    return in;
-  }
-  static int64_t imm(uint32_t v) { return int64_t(int32_t(v)); }
-  static Instr unary(Opcode op, Reg d, Operand a) {
-    Instr in;
-    in.op = op;
-    in.dsts = {Operand::reg_(d)};
-    in.srcs = {std::move(a)};
-    return in;
-  }
-  static Instr binary(Opcode op, Reg d, Operand a, Operand b) {
-    Instr in = unary(op, d, std::move(a));
-    in.srcs.push_back(std::move(b));
-    return in;
-  }
-
-  // Appends to the head `IADD3 Rt, S, -min, RZ` (none when min = 0: Rt is S),
-  // `ISETP.GT.U32 P, Rt, last` and `@P BRA default`; returns Rt.
-  Reg boundsCheck(const Lowering& low, uint32_t min, uint32_t last) {
-    std::vector<Instr>& head = f.blocks[low.head].instrs;
-    Reg index = low.selector;
-    if (min != 0) {
-      index = f.newReg(RegFile::R);
-      head.push_back(iadd3(index, low.selector, min));
-    }
-    const Reg p = f.newReg(RegFile::P);
-    head.push_back(isetp(Mod::GT, false, p, index, imm(last)));
-    head.push_back(bra(low.deflt, p));
-    return index;
-  }
-
-  // Appends `[IADD3] ISETP; @P BRA target` testing cluster c to block `at`.
-  void test(uint32_t at, const Lowering& low, const Cluster& c) {
-    const Reg p = f.newReg(RegFile::P);
-    if (c.lo == c.hi) {
-      block(at).instrs.push_back(isetp(Mod::EQ, low.isSigned, p, low.selector, imm(c.lo)));
-    } else {
-      const Reg t = f.newReg(RegFile::R);
-      block(at).instrs.push_back(iadd3(t, low.selector, c.lo));
-      block(at).instrs.push_back(isetp(Mod::LE, false, p, t, imm(c.hi - c.lo)));
-    }
-    block(at).instrs.push_back(bra(c.target, p));
-    needLabel(c.target);
-  }
-
-  // emit_bst (spec/003) of clusters [lo, hi] starting in block `at`.
-  void bst(uint32_t at, const Lowering& low, uint32_t lo, uint32_t hi) {
-    const uint32_t mid = lo + (hi - lo) / 2;
-    if (lo == hi) {
-      test(at, low, low.clusters[mid]);
-      const uint32_t next = newBlock(low.head, false);
-      block(next).instrs.push_back(bra(low.deflt, std::nullopt));
-      return;
-    }
-    // An empty left subtree is the default itself (the spec's "BRA default" block, threaded).
-    const uint32_t left = mid > lo ? newBlock(low.head, true, false) : low.deflt;
-    const Reg p = f.newReg(RegFile::P);
-    block(at).instrs.push_back(isetp(Mod::LT, low.isSigned, p, low.selector, imm(low.clusters[mid].lo)));
-    block(at).instrs.push_back(bra(left, p));
-    test(newBlock(low.head, false), low, low.clusters[mid]);
-    bst(newBlock(low.head, false), low, mid + 1, hi);
-    if (mid > lo) { // the left subtree after the right one, as emit_bst lays them out
-      place(low.head, left);
-      bst(left, low, lo, mid - 1);
-    }
-  }
-
-  // Bit tests (reference/do_switch_opt.cpp has the rule in words): bounds check,
-  // MOV 1 and SHL, then LOP3 & mask, ISETP.NE, @P BRA per destination, most
-  // case values first; a plain BRA for the last when the masks cover the range.
-  void bitTests(const Lowering& low) {
-    const uint32_t max = low.clusters.back().hi;
-    const uint32_t min = !low.isSigned && max < kSwitchBitTestWidth ? 0 : low.clusters.front().lo;
-    std::array<std::pair<uint32_t, uint32_t>, 3> masks{}; // (target, mask) in order of first cluster
-    size_t count = 0;
-    for (const Cluster& c : low.clusters) {
-      size_t k = 0;
-      while (k < count && masks[k].first != c.target) ++k;
-      if (k == count) masks[count++] = {c.target, 0};
-      const uint32_t from = c.lo - min, to = c.hi - min; // to <= 31
-      masks[k].second |= (to == 31 ? ~0u : (1u << (to + 1)) - 1) & ~((1u << from) - 1);
-    }
-    std::stable_sort(masks.begin(), masks.begin() + count,
-                     [](const auto& a, const auto& b) { return std::popcount(a.second) > std::popcount(b.second); });
-    const uint32_t last = max - min;
-    uint32_t covered = 0;
-    for (size_t k = 0; k < count; ++k) covered |= masks[k].second;
-    const bool full = covered == (last == 31 ? ~0u : (1u << (last + 1)) - 1);
-
-    const Reg index = boundsCheck(low, min, last);
-    uint32_t at = newBlock(low.head, false);
-    const Reg one = f.newReg(RegFile::R), bit = f.newReg(RegFile::R);
-    block(at).instrs.push_back(unary(Opcode::MOV, one, Operand::immediate(1)));
-    block(at).instrs.push_back(binary(Opcode::SHL, bit, Operand::reg_(one), Operand::reg_(index)));
-    for (size_t k = 0; k < count; ++k) {
-      needLabel(masks[k].first);
-      if (full && k + 1 == count) {
-        block(at).instrs.push_back(bra(masks[k].first, std::nullopt));
-        return;
-      }
-      const Reg x = f.newReg(RegFile::R), q = f.newReg(RegFile::P);
-      Instr lop = binary(Opcode::LOP3, x, Operand::reg_(bit), Operand::immediate(imm(masks[k].second)));
-      lop.mods.set(Mod::LUT);
-      lop.srcs.push_back(Operand::reg_(RZ));
-      lop.srcs.push_back(Operand::immediate(0xc0)); // bit & mask
-      block(at).instrs.push_back(std::move(lop));
-      Instr ne = isetp(Mod::NE, false, q, x, 0);
-      ne.srcs[1] = Operand::reg_(RZ);
-      block(at).instrs.push_back(std::move(ne));
-      block(at).instrs.push_back(bra(masks[k].first, q));
-      at = newBlock(low.head, false);
-    }
-    block(at).instrs.push_back(bra(low.deflt, std::nullopt));
-  }
-
-  void lower(const Lowering& low) {
-    Block& head = f.blocks[low.head];
-    head.instrs.pop_back();                                   // the @P BRA
-    head.instrs.erase(head.instrs.begin() + low.isetpIndex); // its ISETP
-    if (low.iaddIndex != kNone) head.instrs.erase(head.instrs.begin() + low.iaddIndex); // and its IADD3
-    needLabel(low.deflt);
-    if (low.how == Lowering::How::BitTests) {
-      bitTests(low);
-      return;
-    }
-    if (low.how == Lowering::How::Cascade) {
-      uint32_t at = low.head;
-      for (const Cluster& c : low.clusters) {
-        test(at, low, c);
-        at = newBlock(low.head, false);
-      }
-      block(at).instrs.push_back(bra(low.deflt, std::nullopt));
-      return;
-    }
-    if (low.how == Lowering::How::JumpTable) {
-      const Cluster &first = low.clusters.front(), &last = low.clusters.back();
-      const uint32_t min = first.lo, span = last.hi - min; // entries - 1
-      const Reg index = boundsCheck(low, min, span);
-      JumpTable jt;
-      if (!tablesRead) { // only a table with the prefix can collide with a fresh name
-        for (const JumpTable& t : f.jumpTables)
-          if (t.name.starts_with("$L__JT")) tableNames.insert(t.name);
-        tablesRead = true;
-      }
-      do jt.name = fmt::format("$L__JT{}", nextTableName++);
-      while (!tableNames.insert(jt.name).second);
-      jt.targets.assign(size_t(span) + 1, low.deflt);
-      for (const Cluster& c : low.clusters) {
-        for (uint32_t v = c.lo;; ++v) {
-          jt.targets[uint32_t(v - min)] = c.target;
-          if (v == c.hi) break;
-        }
-        needLabel(c.target);
-      }
-      Instr jmx;
-      jmx.op = Opcode::JMX;
-      jmx.srcs = {Operand::reg_(index), Operand::jumpTable(uint32_t(f.jumpTables.size()))};
-      f.jumpTables.push_back(std::move(jt));
-      const uint32_t j = newBlock(low.head, false);
-      block(j).instrs.push_back(std::move(jmx));
-      return;
-    }
-    bst(low.head, low, 0, uint32_t(low.clusters.size()) - 1);
-  }
-
-  // Places the new blocks after their heads (in creation order) and renumbers every
-  // label and jump-table entry; gives the labels the new branches need.
-  void finish() {
-    std::sort(labelled.begin(), labelled.end());
-    for (uint32_t b : labelled)
-      if (f.blocks[b].label.empty()) f.blocks[b].label = freshLabel(f.blocks[b].labelId);
-    // The new blocks placed after each old block, in placement order.
-    std::vector<uint32_t> placedStart, placed;
-    groupByKey(placement, oldCount, placedStart, placed);
-    auto placedAfter = [&](uint32_t b) {
-      return std::span<const uint32_t>(placed.data() + placedStart[b], placed.data() + placedStart[b + 1]);
-    };
-    std::vector<uint32_t> newIndex(oldCount + created.size());
-    uint32_t next = 0;
-    for (uint32_t b = 0; b < oldCount; ++b) {
-      newIndex[b] = next++;
-      for (uint32_t id : placedAfter(b)) newIndex[id] = next++;
-    }
-    std::vector<Block> blocks;
-    blocks.reserve(next);
-    for (uint32_t b = 0; b < oldCount; ++b) {
-      blocks.push_back(std::move(f.blocks[b]));
-      for (uint32_t id : placedAfter(b)) blocks.push_back(std::move(created[id - oldCount]));
-    }
-    for (Block& b : blocks)
-      for (Instr& in : b.instrs)
-        for (Operand& o : in.srcs)
-          if (o.kind == Operand::Kind::Label && o.target < newIndex.size()) o.target = newIndex[o.target];
-    for (JumpTable& jt : f.jumpTables)
-      for (uint32_t& t : jt.targets)
-        if (t < newIndex.size()) t = newIndex[t];
-    f.blocks = std::move(blocks);
-  }
-};
-
 } // namespace
 
 SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
@@ -1126,22 +633,11 @@ SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
     if (auto low = s.decide(*tail, counts)) lowerings.push_back(std::move(*low));
   }
   if (lowerings.empty()) return counts;
-  Emitter e(f);
-  // Heads are lowered in RPO order; registers and names are numbered in that order.
-  for (const Lowering& low : lowerings) e.lower(low);
-  e.finish();
+  emitLowerings(f, lowerings);
   counts.erasedBlocks = uint32_t(eraseUnreachableBlocks(f).size());
   mergeUnlabelledBlocks(f);
   dropEmptyUnlabelledBlocks(f);
   return counts;
-}
-
-uint32_t expandJmxComputation(Function& f) {
-  uint32_t n = 0;
-  for (Block& b : f.blocks)
-    for (Instr& in : b.instrs)
-      if (in.op == Opcode::JMX) in.op = Opcode::BRX, ++n;
-  return n;
 }
 
 } // namespace ori::optimized

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "interp/evaluate.h"
-#include "ir/general_optimize.h"
-#include "ir/general_optimize_evaluate.h"
+#include "rules/general_optimize.h"
+#include "rules/general_optimize_evaluate.h"
 #include "ir/inline_vector.h"
 #include "optimized/liveness_subset.h"
 #include "optimized/optimized.h"
@@ -73,7 +73,7 @@ bool sameShape(const FunctionRegs& regs, const Function& f) {
   return true;
 }
 
-// alwaysZeroExtended (ir/general_optimize.h) by dense id: general registers
+// alwaysZeroExtended (rules/general_optimize.h) by dense id: general registers
 // every write of which zero-extends (guarded writes too), less those read
 // before written (computeLiveness's `uninitialized`, asked of these registers
 // only). Of the ids in `asked` (ascending) only, or of every register when null.
@@ -231,12 +231,7 @@ private:
   std::optional<bool> knownPredicate(uint32_t b, const Operand& p) {
     if (p.kind != Operand::Kind::Reg || !p.reg.isPredicate()) return std::nullopt;
     if (p.reg.isConst()) return !p.neg;
-    auto classify = [&](const Instr& def) -> std::optional<bool> {
-      if (def.dsts.empty() || def.dsts[0].kind != Operand::Kind::Reg || def.dsts[0].reg != p.reg) return std::nullopt;
-      const auto c = plop3ConstantResult(def);
-      if (!c) return std::nullopt;
-      return *c != p.neg;
-    };
+    auto classify = [&](const Instr& def) { return predicateValueAfter(def, p); };
     const uint32_t r = id(p.reg);
     if (defStamp_[r] == stamp_) return classify(f_.blocks[b].instrs[lastDef_[r]]);
     uint32_t q = b;
@@ -335,7 +330,7 @@ private:
     return opt_.evaluate && evaluate(b, in);
   }
 
-  // --fold=evaluate (ir/general_optimize_evaluate.h): `in` rewritten with what
+  // --fold=evaluate (rules/general_optimize_evaluate.h): `in` rewritten with what
   // is known of its sources (an available copy's immediate or RZ, a known
   // predicate); a copy whose value the rewrite used and no longer reads counts a use.
   bool evaluate(uint32_t b, Instr& in) {
@@ -357,7 +352,7 @@ private:
         from[k] = a.copy;
       }
     }
-    auto rw = evaluateRewrite(in, known, evaluateConstant);
+    auto rw = evaluateRewrite(in, known);
     if (!rw) return false;
     in = std::move(rw->instr);
     for (size_t k : rw->consumed)

@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "ir/general_optimize.h"
+#include "rules/general_optimize.h"
 #include "optimized/optimized.h"
 
 namespace ori::optimized {

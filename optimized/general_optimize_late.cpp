@@ -1,16 +1,15 @@
-// Phase 58 GeneralOptimizeLate (spec/002 sub_8F6530 / sub_8F6FA0;
-// docs/general-optimize.md), the optimized way: the same window, with
-// definition and use counts taken once at entry and kept up to date, and each
-// register's single use found once (again, when a merge took another of its
-// uses away, among the instructions known to read it). A merged move becomes a NOP at once and is
-// erased when its block's walk ends, so indices stay put during the walk.
+// Phase 58 GeneralOptimizeLate (rules/general_optimize_late.h), the optimized way: definition
+// and use counts taken once at entry and kept up to date, and each register's single use found
+// once (again, when a merge took another of its uses away, among the instructions known to read
+// it). A merged move becomes a NOP at once and is erased when its block's walk ends, so indices
+// stay put during the walk.
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-#include "ir/general_optimize.h"
+#include "rules/general_optimize_late.h"
 #include "optimized/group_by_key.h"
 #include "optimized/optimized.h"
 #include "optimized/reg_index.h"
@@ -42,12 +41,6 @@ public:
   }
 
 private:
-  struct Entry {
-    Reg dst;
-    Operand value;
-    bool wide = false;
-  };
-
   uint32_t id(Reg r) {
     bool added = false;
     const uint32_t u = ids_.get(r, &added);
@@ -129,50 +122,16 @@ private:
   }
 
   void walk(uint32_t b) {
-    std::array<std::optional<Entry>, kLateWindowSlots> window;
-    size_t next = 0;
+    LateWindow window(existingOnly_);
     std::vector<uint32_t> merged;
     auto& instrs = f_.blocks[b].instrs;
     for (uint32_t i = 0; i < instrs.size(); ++i) {
-      bool matched = false;
-      if (lateWindowCandidate(instrs[i])) {
-        const Instr& mov = instrs[i];
-        const Reg d = mov.dsts[0].reg;
-        const bool wide = mov.has(Mod::W64);
-        for (const auto& e : window) {
-          if (!e || !(e->value == mov.srcs[0]) || e->wide != wide || e->dst == d) continue;
-          matched = true;
-          if (tryMerge(b, i, *e)) {
-            merged.push_back(i);
-            matched = false;
-          }
-          break;
+      if (lateWindowCandidate(instrs[i]))
+        if (const LateWindow::Entry* e = window.holding(instrs[i]); e && tryMerge(b, i, *e)) {
+          merged.push_back(i);
+          continue;
         }
-        if (!merged.empty() && merged.back() == i) continue;
-      }
-      const Instr& in = instrs[i];
-      forEachDef(in, [&](Reg r) {
-        for (auto& e : window) {
-          if (!e) continue;
-          const auto read = e->value.regRead();
-          if (e->dst == r || (read && *read == r)) e.reset();
-        }
-      });
-      if (!lateWindowCandidate(in) || matched) continue;
-      const Entry entry{in.dsts[0].reg, in.srcs[0], in.has(Mod::W64)};
-      if (existingOnly_) {
-        for (auto& e : window)
-          if (!e) {
-            e = entry;
-            ++counts_.inserted;
-            break;
-          }
-        continue;
-      }
-      if (window[next]) ++counts_.evicted;
-      window[next] = entry;
-      next = (next + 1) % kLateWindowSlots;
-      ++counts_.inserted;
+      window.step(instrs[i], counts_);
     }
     // One compaction for the block's merged moves (ascending), not an erase each: a block
     // of many merges would move its tail once per merge.
@@ -193,7 +152,7 @@ private:
   // Move i of block b, matching entry e: its destination d is written once
   // and read once, as a plain source later in b, and e's register is not
   // written before that read: the read takes e's register, the move a NOP.
-  bool tryMerge(uint32_t b, uint32_t i, const Entry& e) {
+  bool tryMerge(uint32_t b, uint32_t i, const LateWindow::Entry& e) {
     auto& instrs = f_.blocks[b].instrs;
     const Instr& mov = instrs[i];
     const uint32_t d = id(mov.dsts[0].reg);

@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "optimized/optimized.h"
-#include "verify/lut.h"
+#include "rules/lut.h"
 
 namespace ori::optimized {
 namespace {
@@ -156,7 +156,7 @@ private:
   }
 
   // The PLOP3 defining guard g of block b that the combined one may replace (the rule of
-  // reference/reference.h), by a backward scan that stops at g's last definition.
+  // rules/optimize_nested_cond_branches.h), by a backward scan that stops at g's last definition.
   std::optional<size_t> foldablePlop3(uint32_t b, Reg g) const {
     for (uint32_t s : cfg_.succs[b])
       if (isLive(s, g)) return std::nullopt;
@@ -185,7 +185,7 @@ private:
     return j;
   }
 
-  // sub_A07940's eligibility (reference/reference.h gives the list).
+  // sub_A07940's eligibility (rules/optimize_nested_cond_branches.h gives the list).
   static bool movable(const Instr& in) {
     if (in.info().is(CONTROL | SIDE_EFFECT | MEMORY | BARRIER | CONVERGENCE | CALL_)) return false;
     if (in.op == Opcode::LEA) return false;

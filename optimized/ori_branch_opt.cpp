@@ -1,5 +1,5 @@
 // Phase 15 OriBranchOpt (spec/003 "OriBranchOpt"): the rules and the visiting
-// order of reference/ori_branch_opt.cpp (see optimized/optimized.h), with
+// order of reference/ori_branch_opt.cpp (rules/ori_branch_opt.h), with
 // every test made on the block itself instead of a recomputed CFG: the
 // fall-through of block b is b + 1 and the rules never move a block, so one
 // RPO at entry and the instruction lists are all the pass needs. Threading

@@ -38,15 +38,6 @@ struct RegisterBlockSets {
   BitVector kill, gen, liveThrough, untouched;
 };
 
-Instr copy(Reg to, Reg from) {
-  Instr in;
-  in.op = Opcode::MOV;
-  in.mods.set(Mod::W64);
-  in.dsts = {Operand::reg_(to)};
-  in.srcs = {Operand::reg_(from)};
-  return in;
-}
-
 bool liveIn(const LivenessFacts& live, uint32_t b, Reg r) {
   return std::binary_search(live.liveIn[b].begin(), live.liveIn[b].end(), r);
 }
@@ -138,9 +129,9 @@ uint32_t oriSplitLiveRanges(Function& f) {
       const Reg t = f.newReg(v.file);
       auto& pre = f.blocks[uint32_t(l.preheader)].instrs;
       const bool endsInControl = !pre.empty() && pre.back().info().is(CONTROL);
-      pre.insert(endsInControl ? pre.end() - 1 : pre.end(), copy(t, v));
+      pre.insert(endsInControl ? pre.end() - 1 : pre.end(), splitCopy(t, v));
       for (uint32_t e : l.exits)
-        if (liveIn(live, e, v)) f.blocks[e].instrs.insert(f.blocks[e].instrs.begin(), copy(v, t));
+        if (liveIn(live, e, v)) f.blocks[e].instrs.insert(f.blocks[e].instrs.begin(), splitCopy(v, t));
       splitAt.push_back(&shape);
       ++splits;
     }

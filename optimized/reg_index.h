@@ -12,6 +12,7 @@
 
 #include "ir/facts.h"
 #include "ir/ir.h"
+#include "rules/ori_perform_live_dead.h"
 
 namespace ori::optimized {
 

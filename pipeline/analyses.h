@@ -9,6 +9,7 @@
 
 #include "ir/facts.h"
 #include "ir/ir.h"
+#include "rules/analyze_control_flow.h"
 
 namespace ori {
 

@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "ir/arch.h"
-#include "ir/general_optimize.h"
+#include "rules/general_optimize.h"
 #include "ir/ori.h"
 #include "pipeline/pipeline.h"
 

@@ -23,7 +23,12 @@
 #include "ir/ori.h"      // ParseResult, printModule, printFunction
 #include "ir/phases.h"   // allPhases, findPhase
 #include "pipeline/analyses.h" // analyzeFunction, analyzeLiveness and the dumps
+#include "pipeline/driver.h"   // what oriopt does, as calls: configureContext, selectPhases, emitModule ...
+#include "pipeline/dumps.h"    // dumpModule: the analysis dumps as text and JSON
+#include "pipeline/launch.h"   // planLaunch, parseBufferDump: --run's arguments
 #include "pipeline/pipeline.h" // PassContext, PipelineEntry, pipeline(), runPhases
+#include "pipeline/stats.h"    // formatStatsTable, statsJson
+#include "pipeline/summary.h"  // summarizeModule
 #include "ptx/ptx.h"     // ptx::emit
 
 namespace ori {

@@ -1,11 +1,12 @@
 // The pass pipeline: the one table of implemented phases, in ptxas order
 // (DESIGN.md, "Phases, pipeline, knobs"), and the runner that applies them to
 // a module. Phases not in the table are listed by `--list-phases` as not
-// implemented yet. A new phase is one more PipelineEntry line in the table in
-// pipeline.cpp, at its place in allPhases() order (checkPipelineOrder says so
+// implemented yet. A new phase is one more PipelineEntry row in the table in
+// phase_table.cpp, at its place in allPhases() order (checkPipelineOrder says so
 // at start-up otherwise).
 #pragma once
 
+#include <any>
 #include <array>
 #include <cstddef>
 #include <functional>
@@ -18,7 +19,8 @@
 
 #include "ir/arch.h"
 #include "ir/facts.h"
-#include "ir/general_optimize.h"
+#include "rules/general_optimize.h"
+#include "rules/optimize_nested_cond_branches.h"
 #include "ir/ir.h"
 #include "ir/knobs.h"
 #include "ir/phases.h"
@@ -72,15 +74,36 @@ struct PhaseGate {
   }
 };
 
+// What one half's run of a phase on one function reports to the runner: the rewrites its own
+// counters give (unset: the phase has no rewrite counter; docs/library.md, "Rewrites"), its
+// counts (compared between the halves under --impl=both), and the fold marks it made (phases
+// 29/37/46/65; ctx.foldMarksObserver sees them).
+struct HalfOutcome {
+  std::optional<size_t> rewrites;
+  std::any counts;
+  bool (*sameCounts)(const std::any&, const std::any&) = nullptr; // counts' operator==
+  std::optional<std::vector<FoldMark>> marks;
+};
+// One half's entry: runs the phase on f (a definition). `observed`: this run is the one on the
+// module's own function (not the reference's copy under --impl=both), so it reports to ctx's
+// observers (phase 38's nestedCondObserver).
+using HalfEntry = HalfOutcome (*)(Function& f, PassContext& ctx, bool observed);
+
+// A phase as data: its number, the two halves' entries, whether it runs without --phases, and
+// its gate. pipeline/phase_table.cpp holds the table; the runner (runPhase) applies the gate,
+// runs the half ctx.half names (both: the reference on a copy, compared with the optimized in
+// text, label ids and counts), and adds the rewrites.
 struct PipelineEntry {
   int phase; // number in allPhases()
-  void (*run)(Function& f, PassContext& ctx);
+  HalfEntry reference = nullptr, optimized = nullptr;
   // Whether it runs without --phases. The transforms that change the code of
   // well-formed input (dead-code elimination, live-range splitting) run only
   // when named, so that printing, running and dumping a kernel show it as written.
   bool byDefault = true;
-  // Its gate. The runner (runPhase) checks it; `run` does not check it again.
+  // Its gate. The runner (runPhase) checks it; the entries do not check it again.
   PhaseGate gate = {};
+  // Whether the phase has a rewrite counter: a module of declarations only then reports 0.
+  bool counted = false;
 };
 
 // Why the gate keeps the phase from running in ctx ("-O1 is below -O2",

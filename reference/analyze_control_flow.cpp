@@ -1,4 +1,4 @@
-// Reference AnalyzeControlFlow (phase 3, spec/001; reference.h): every
+// Reference AnalyzeControlFlow (phase 3, spec/001; rules/analyze_control_flow.h): every
 // annotation computed straight from its definition over the CFG, with sets.
 //
 // Definitions (RPO numbers 1-based; only numbered, i.e. reachable, blocks

@@ -21,7 +21,7 @@ void addOnce(std::vector<uint32_t>& list, uint32_t b) {
   if (std::find(list.begin(), list.end(), b) == list.end()) list.push_back(b);
 }
 
-// Successor rules of reference.h. A block without instructions, or ending in
+// Successor rules of rules/cfg.h. A block without instructions, or ending in
 // a non-control instruction or a CALL, falls through; the last block has no
 // fall-through. An unguarded terminator (EXIT, RET, BRA, BRX) does not fall
 // through: a guarded EXIT/RET falls through only, a guarded BRA or BRX goes

@@ -1,25 +1,7 @@
-// ConvertMemoryToRegisterOrUniform, phase 37's promotion of local-memory slots
-// to registers (spec/002 "Phase 37"; docs/general-optimize.md "Phase 37"), the
-// reference way: sets and maps, each question answered by a plain walk.
-//
-// 1. Local pointers: a register written once, unguarded, by MOV.64 of a
-//    function-scope .local variable, or by MOV.64 / IADD3.64 of a local
-//    pointer plus immediates (and SR_LWINBASE, which makes a window offset a
-//    generic address as cvta.local does; -SR_LWINBASE undoes it). Its value
-//    is then the same wherever it is read after its definition.
-// 2. Accesses: LD/ST through a generic pointer and LDL/STL through a window
-//    pointer or at [variable+offset]. Any other mention of a variable or of a
-//    pointer to it (stored, compared, an indexed address, read before its
-//    definition surely ran) makes the variable escape; an LDL/STL whose address
-//    is not known, or SR_LWINBASE read other than in a pointer's definition,
-//    makes every local variable escape.
-// 3. Slots: the (offset, size) pairs of whole 4- and 8-byte accesses of a
-//    variable that does not escape, in bounds, aligned, and overlapped by no
-//    other access. A slot is promoted when every load of it surely follows a
-//    store (no uninitialized read appears) and the cost model allows it
-//    (ir/convert_memory_to_register.h promoteSlot).
-// 4. Each promoted slot gets a new register (variable order, then offset);
-//    its accesses become MOVs (slotAccessAsMove).
+// ConvertMemoryToRegisterOrUniform, phase 37's promotion of local-memory slots to registers
+// (rules/convert_memory_to_register.h says what), the reference way: sets and maps, each
+// question answered by a plain walk, the "surely happened before" facts (pointer definitions,
+// stores) as sets intersected over predecessors until nothing changes.
 #include <map>
 #include <optional>
 #include <set>
@@ -27,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "ir/convert_memory_to_register.h"
+#include "rules/convert_memory_to_register.h"
 #include "reference/reference.h"
 
 namespace ori::reference {
@@ -210,51 +192,30 @@ private:
     }
   }
 
-  template <class Defined> void classifyInstr(Place p, Defined defined) {
-    const Instr& in = at(p);
-    if (in.op == Opcode::OPAQUE) allEscape = true; // it may do anything to local memory
-    const bool pointerDef = pointerDefs.count(p) > 0;
-    const std::optional<SlotAccessShape> shape = slotAccessShape(in);
-    const bool windowAccess = in.op == Opcode::LDL || in.op == Opcode::STL;
-    // A register read: a window base or a pointer is fine only in a pointer's definition.
-    auto readReg = [&](Reg r) {
-      if (windowBases.count(r)) {
-        if (!pointerDef || !defined(r)) allEscape = true;
-      } else if (auto it = pointers.find(r); it != pointers.end()) {
-        if (!pointerDef || !defined(r)) escape(it->second.var);
-      }
-    };
-    if (in.guard) readReg(in.guard->reg);
-    for (size_t k = 0; k < in.srcs.size(); ++k) {
-      const Operand& s = in.srcs[k];
-      switch (s.kind) {
-      case Operand::Kind::Reg: readReg(s.reg); break;
-      case Operand::Kind::CBank:
-        if (s.hasReg) readReg(s.reg);
-        break;
-      case Operand::Kind::Symbol:
-        if (locals.count(s.sym) && !pointerDef) escape(s.sym);
-        break;
-      case Operand::Kind::Mem: {
-        const bool isAddress = shape && k == 0;
-        if (s.hasReg && pointers.count(s.reg)) {
-          const Pointer& ptr = pointers.at(s.reg);
-          if (isAddress && s.sym.empty() && ptr.generic == shape->generic && defined(s.reg))
-            accesses.push_back({p, ptr.var, ptr.offset + s.imm, *shape});
-          else escape(ptr.var);
-        } else if (!s.hasReg && locals.count(s.sym)) {
-          if (isAddress && windowAccess) accesses.push_back({p, s.sym, s.imm, *shape});
-          else escape(s.sym);
-        } else {
-          if (s.hasReg) readReg(s.reg);
-          if (locals.count(s.sym)) escape(s.sym);
-          if (windowAccess) allEscape = true; // a window offset not known
-        }
-        break;
-      }
-      default: break;
-      }
+  // visitLocalMentions's questions and records, from this half's sets and maps.
+  template <class Defined> struct Mentions {
+    Promotion& m;
+    Place p;
+    Defined isDefined;
+    bool windowBase(Reg r) const { return m.windowBases.count(r) > 0; }
+    const Pointer* pointer(Reg r) const {
+      auto it = m.pointers.find(r);
+      return it == m.pointers.end() ? nullptr : &it->second;
     }
+    std::optional<std::string> local(const std::string& sym) const {
+      return m.locals.count(sym) ? std::optional<std::string>(sym) : std::nullopt;
+    }
+    bool defined(Reg r) const { return isDefined(r); }
+    void access(const std::string& var, int64_t offset, const SlotAccessShape& shape) {
+      m.accesses.push_back({p, var, offset, shape});
+    }
+    void escape(const std::string& var) { m.escape(var); }
+    void escapeAll() { m.allEscape = true; }
+  };
+
+  template <class Defined> void classifyInstr(Place p, Defined defined) {
+    Mentions<Defined> h{*this, p, defined};
+    visitLocalMentions(at(p), pointerDefs.count(p) > 0, h);
   }
 
   void promote() {

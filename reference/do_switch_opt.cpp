@@ -1,9 +1,8 @@
-// Phases 14/30 DoSwitchOpt (spec/003 "DoSwitchOpt"), the reference way. The
-// rules are in reference/reference.h. Where a tree sends each selector value
-// is found without any set algebra: the tree's constants cut the 32-bit values
-// into elementary intervals on which every compare of the tree gives one
-// answer, and one value of each interval is run down the tree. The case set is
-// a std::map from case value to target block.
+// Phases 14/30 DoSwitchOpt (rules/do_switch_opt.h), the reference way. Where a tree sends each
+// selector value is found without any set algebra: the tree's constants cut the 32-bit values
+// into elementary intervals on which every compare of the tree gives one answer, and one value
+// of each interval is run down the tree. The case set is a std::map from case value to target
+// block.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -16,150 +15,12 @@
 #include <fmt/format.h>
 
 #include "reference/reference.h"
+#include "rules/do_switch_opt.h"
 
 namespace ori::reference {
 namespace {
 
-// A compare of the selector, or (bias != 0) of selector - bias made by an IADD3.
-struct Compare {
-  Reg selector, pred;
-  Mod cmp;
-  bool isSigned;
-  uint32_t constant;
-  uint32_t bias = 0;
-  // A bit test (nvcc's: LOP3 x, 1 << S, M; ISETP.NE x, 0): holds when
-  // S - bias < 32 and bit S - bias of mask is set (cmp NE; EQ: the opposite).
-  bool isBitTest = false;
-  uint32_t mask = 0;
-};
-
-// IADD3 t, S, k, RZ, unguarded and 32-bit: t = S + k.
-struct Offset {
-  Reg t, s;
-  uint32_t k;
-};
-std::optional<Offset> offsetOf(const Instr& in) {
-  if (in.op != Opcode::IADD3 || in.guard || !in.mods.empty() || in.dsts.size() != 1 || in.srcs.size() != 3)
-    return std::nullopt;
-  const Operand &d = in.dsts[0], &a = in.srcs[0], &k = in.srcs[1], &z = in.srcs[2];
-  const bool ok = d.isReg() && d.reg.file == RegFile::R && !d.reg.isConst() && a.isReg() &&
-                  a.reg.file == RegFile::R && !a.reg.isConst() && !a.neg && !a.abs && a.reg != d.reg &&
-                  k.kind == Operand::Kind::Imm && z.isReg() && z.reg == RZ && !z.neg;
-  if (!ok) return std::nullopt;
-  return Offset{d.reg, a.reg, uint32_t(k.imm)};
-}
-
-bool writes(const Instr& in, Reg r);
-
-// An unsigned bound on register r just before ins[at], from the instruction
-// that last wrote it in the same block (following MOVs, at most 8): LOP3.LUT
-// whose result has no bit outside an immediate M (M), MOV of an immediate or
-// RZ, a load of .U8 or .U16 (0xff, 0xffff); else none (0xffffffff).
-uint32_t boundOf(const std::vector<Instr>& ins, Reg r, size_t at) {
-  for (int step = 0; step < 8; ++step) {
-    size_t j = at;
-    while (j > 0 && !writes(ins[j - 1], r)) --j;
-    if (j == 0) return UINT32_MAX;
-    const Instr& in = ins[j - 1];
-    if (in.guard || in.dsts.size() != 1 || in.has(Mod::W64)) return UINT32_MAX;
-    if (in.op == Opcode::MOV && in.srcs.size() == 1) {
-      const Operand& src = in.srcs[0];
-      if (src.kind == Operand::Kind::Imm) return uint32_t(src.imm);
-      if (src.isReg() && src.reg == RZ && !src.neg) return 0;
-      if (!src.isReg() || src.reg.file != RegFile::R || src.reg.isConst() || src.neg || src.abs) return UINT32_MAX;
-      r = src.reg;
-      at = j - 1;
-      continue;
-    }
-    if (in.op == Opcode::LOP3 && in.srcs.size() == 4 && in.srcs[3].kind == Operand::Kind::Imm) {
-      // Sources a, b, c are bits 2, 1, 0 of the LUT's index. With x the
-      // register, M the immediate and RZ the third, every result bit where M
-      // has 0 must be 0, whatever x's bit.
-      std::optional<int> x, m, z;
-      for (int k = 0; k < 3; ++k) {
-        const Operand& o = in.srcs[size_t(k)];
-        if (o.kind == Operand::Kind::Imm) m = k;
-        else if (o.isReg() && o.reg == RZ && !o.neg) z = k;
-        else if (o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs) x = k;
-      }
-      if (!x || !m || !z) return UINT32_MAX;
-      const uint32_t lut = uint32_t(in.srcs[3].imm) & 0xff;
-      for (uint32_t xbit : {0u, 1u})
-        if ((lut >> (xbit << (2 - *x))) & 1) return UINT32_MAX;
-      return uint32_t(in.srcs[size_t(*m)].imm);
-    }
-    const bool load = in.op == Opcode::LD || in.op == Opcode::LDG || in.op == Opcode::LDS || in.op == Opcode::LDL;
-    if (load && in.has(Mod::U8)) return 0xff;
-    if (load && in.has(Mod::U16)) return 0xffff;
-    return UINT32_MAX;
-  }
-  return UINT32_MAX;
-}
-
-// SGXT t, S, k (k an immediate) that leaves S as it is for every S <= bound:
-// S. SGXT of k >= 32 bits is S itself; .U32 keeps the low k bits (S < 2^k), the
-// signed form extends bit k-1 (S < 2^(k-1)); k = 0 gives 0.
-std::optional<Reg> sgxtIdentity(const Instr& in, uint32_t bound) {
-  if (in.op != Opcode::SGXT || in.guard || in.has(Mod::W64) || in.dsts.size() != 1 || in.srcs.size() != 2)
-    return std::nullopt;
-  const Operand &a = in.srcs[0], &k = in.srcs[1];
-  if (!a.isReg() || a.reg.file != RegFile::R || a.reg.isConst() || a.neg || a.abs || a.reg == in.dsts[0].reg ||
-      k.kind != Operand::Kind::Imm)
-    return std::nullopt;
-  const uint64_t bits = uint64_t(uint32_t(k.imm)), limit = in.has(Mod::U32) ? bits : bits - 1;
-  if (bits == 0) return std::nullopt;
-  if (bits >= 32 || uint64_t(bound) < (uint64_t(1) << limit)) return a.reg;
-  return std::nullopt;
-}
-
-// ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT with c an immediate or RZ on either side.
-std::optional<Compare> selectorCompare(const Instr& in) {
-  if (in.op != Opcode::ISETP || in.guard || in.dsts.size() != 2 || in.srcs.size() < 2 || in.srcs.size() > 3)
-    return std::nullopt;
-  if (!in.dsts[0].isReg() || in.dsts[0].reg.file != RegFile::P || in.dsts[0].reg.isConst()) return std::nullopt;
-  if (!in.dsts[1].isReg() || !in.dsts[1].reg.isConst()) return std::nullopt;
-  if (in.has(Mod::U32) == in.has(Mod::S32) || in.has(Mod::U64) || in.has(Mod::S64) || in.has(Mod::OR) ||
-      in.has(Mod::XOR))
-    return std::nullopt;
-  if (in.srcs.size() == 3 && !(in.srcs[2].isReg() && in.srcs[2].reg == PT && !in.srcs[2].neg)) return std::nullopt;
-  std::optional<Mod> cmp;
-  for (Mod m : {Mod::LT, Mod::LE, Mod::GT, Mod::GE, Mod::EQ, Mod::NE})
-    if (in.has(m)) cmp = m;
-  if (!cmp) return std::nullopt;
-  auto isRegister = [](const Operand& o) {
-    return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs;
-  };
-  auto isConstant = [](const Operand& o) {
-    return o.kind == Operand::Kind::Imm || (o.isReg() && o.reg == RZ && !o.neg && !o.abs);
-  };
-  auto value = [](const Operand& o) { return o.kind == Operand::Kind::Imm ? uint32_t(o.imm) : 0u; };
-  const Operand &a = in.srcs[0], &b = in.srcs[1];
-  if (isRegister(a) && isConstant(b)) return Compare{a.reg, in.dsts[0].reg, *cmp, in.has(Mod::S32), value(b)};
-  if (isRegister(b) && isConstant(a)) {
-    // c < S is S > c, and so on.
-    static const std::map<Mod, Mod> mirror = {{Mod::LT, Mod::GT}, {Mod::GT, Mod::LT}, {Mod::LE, Mod::GE},
-                                              {Mod::GE, Mod::LE}, {Mod::EQ, Mod::EQ}, {Mod::NE, Mod::NE}};
-    return Compare{b.reg, in.dsts[0].reg, mirror.at(*cmp), in.has(Mod::S32), value(a)};
-  }
-  return std::nullopt;
-}
-
-bool holds(const Compare& c, uint32_t selector) {
-  const uint32_t v = selector - c.bias;
-  if (c.isBitTest) { // SHL gives 0 for a shift of 32 or more
-    const bool hit = v < 32 && ((c.mask >> v) & 1);
-    return c.cmp == Mod::NE ? hit : !hit;
-  }
-  const int32_t sv = int32_t(v), sc = int32_t(c.constant);
-  switch (c.cmp) {
-  case Mod::LT: return c.isSigned ? sv < sc : v < c.constant;
-  case Mod::LE: return c.isSigned ? sv <= sc : v <= c.constant;
-  case Mod::GT: return c.isSigned ? sv > sc : v > c.constant;
-  case Mod::GE: return c.isSigned ? sv >= sc : v >= c.constant;
-  case Mod::EQ: return v == c.constant;
-  default: return v != c.constant;
-  }
-}
+using Compare = SwitchCompare;
 
 bool writes(const Instr& in, Reg r) {
   for (const Operand& d : in.dsts)
@@ -237,7 +98,7 @@ struct Recognizer {
         while (j > 0 && !writes(ins[j - 1], c->selector)) --j;
         nd.bound = boundOf(ins, c->selector, i);
         if (j > 0 && readOnce(c->selector)) {
-          std::optional<Offset> off = offsetOf(ins[j - 1]);
+          std::optional<SwitchOffset> off = offsetOf(ins[j - 1]);
           std::optional<Reg> wide = ins[j - 1].op == Opcode::SGXT && ins[j - 1].srcs.size() == 2 && ins[j - 1].srcs[0].isReg()
                                         ? sgxtIdentity(ins[j - 1], boundOf(ins, ins[j - 1].srcs[0].reg, j - 1))
                                         : std::nullopt;
@@ -261,78 +122,15 @@ struct Recognizer {
     return std::nullopt;
   }
 
-  // nvcc's bit test on selector S: [MOV one, 0x1; SHL bit, one, S;] LOP3.LUT x,
-  // bit, M, RZ, lut; ISETP.{NE,EQ} P, PT, x, 0|RZ, PT; @P BRA, with one, x and P
-  // read once. The LUT must give 0 where bit's bit is 0; where it is 1 it gives
-  // the mask. Whether `bit` really is 1 << S is checked on the whole tree
-  // (bitTestsSound).
+  // nvcc's bit test on selector S (bitTestShape), with one, x and P read once. Whether `bit`
+  // really is 1 << S is checked on the whole tree (bitTestsSound).
   std::optional<Node> bitTestNode(uint32_t b, Reg selector) const {
+    if (b + 1 >= f.blocks.size()) return std::nullopt;
     const std::vector<Instr>& ins = f.blocks[b].instrs;
-    if ((ins.size() != 3 && ins.size() != 5) || b + 1 >= f.blocks.size()) return std::nullopt;
+    const std::optional<BitTestShape> t = bitTestShape(ins, selector);
+    if (!t || (t->one && !readOnce(*t->one)) || !readOnce(t->x) || !readOnce(t->cmp.pred)) return std::nullopt;
     const Instr& bra = ins.back();
-    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
-    auto plainR = [](const Operand& o) { return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs; };
-    auto plain = [](const Instr& in, Opcode op, size_t srcs) {
-      return in.op == op && !in.guard && in.dsts.size() == 1 && in.srcs.size() == srcs && in.dsts[0].isReg() &&
-             in.dsts[0].reg.file == RegFile::R && !in.dsts[0].reg.isConst();
-    };
-    std::optional<Reg> made;
-    size_t k = 0;
-    if (ins.size() == 5) {
-      const Instr &mov = ins[0], &shl = ins[1];
-      if (!plain(mov, Opcode::MOV, 1) || !mov.mods.empty() || mov.srcs[0].kind != Operand::Kind::Imm || mov.srcs[0].imm != 1)
-        return std::nullopt;
-      if (!plain(shl, Opcode::SHL, 2) || !shl.mods.empty() || !plainR(shl.srcs[0]) || !plainR(shl.srcs[1])) return std::nullopt;
-      const Reg one = mov.dsts[0].reg, bit = shl.dsts[0].reg;
-      if (shl.srcs[0].reg != one || shl.srcs[1].reg != selector || !readOnce(one) || bit == one || bit == selector ||
-          one == selector)
-        return std::nullopt;
-      made = bit;
-      k = 2;
-    }
-    const Instr &lop = ins[k], &setp = ins[k + 1];
-    if (!plain(lop, Opcode::LOP3, 4) || !lop.has(Mod::LUT) || lop.has(Mod::W64) || lop.srcs[3].kind != Operand::Kind::Imm)
-      return std::nullopt;
-    std::optional<size_t> r, m, z;
-    for (size_t i = 0; i < 3; ++i) {
-      const Operand& o = lop.srcs[i];
-      if (o.kind == Operand::Kind::Imm) m = i;
-      else if (o.isReg() && o.reg == RZ && !o.neg) z = i;
-      else if (plainR(o)) r = i;
-    }
-    if (!r || !m || !z) return std::nullopt;
-    const Reg bit = lop.srcs[*r].reg, x = lop.dsts[0].reg;
-    if ((made && bit != *made) || bit == selector || x == selector || !readOnce(x)) return std::nullopt;
-    const uint32_t lut = uint32_t(lop.srcs[3].imm), constant = uint32_t(lop.srcs[*m].imm);
-    auto lutAt = [&](uint32_t bitBit, uint32_t maskBit) { // source i is bit 2 - i of the index
-      return (lut >> ((bitBit << (2 - *r)) | (maskBit << (2 - *m)))) & 1;
-    };
-    if (lutAt(0, 0) || lutAt(0, 1)) return std::nullopt;
-    uint32_t mask = 0;
-    for (uint32_t i = 0; i < 32; ++i) mask |= lutAt(1, (constant >> i) & 1) << i;
-    // ISETP.{NE,EQ}.{U32,S32}.AND P, PT, x, 0 or RZ (either side)[, PT]
-    if (setp.op != Opcode::ISETP || setp.guard || setp.dsts.size() != 2 || setp.srcs.size() < 2 || setp.srcs.size() > 3)
-      return std::nullopt;
-    if (!setp.dsts[0].isReg() || setp.dsts[0].reg.file != RegFile::P || setp.dsts[0].reg.isConst() ||
-        !setp.dsts[1].isReg() || !setp.dsts[1].reg.isConst())
-      return std::nullopt;
-    if (setp.has(Mod::U32) == setp.has(Mod::S32) || setp.has(Mod::OR) || setp.has(Mod::XOR) || setp.has(Mod::U64) ||
-        setp.has(Mod::S64) || !(setp.has(Mod::NE) || setp.has(Mod::EQ)))
-      return std::nullopt;
-    if (setp.srcs.size() == 3 && !(setp.srcs[2].isReg() && setp.srcs[2].reg == PT && !setp.srcs[2].neg)) return std::nullopt;
-    auto isZero = [](const Operand& o) {
-      return (o.kind == Operand::Kind::Imm && o.imm == 0) || (o.isReg() && o.reg == RZ && !o.neg && !o.abs);
-    };
-    auto isX = [&](const Operand& o) { return plainR(o) && o.reg == x; };
-    if (!((isX(setp.srcs[0]) && isZero(setp.srcs[1])) || (isZero(setp.srcs[0]) && isX(setp.srcs[1])))) return std::nullopt;
-    const Reg p = setp.dsts[0].reg;
-    if (p != bra.guard->reg || !readOnce(p)) return std::nullopt;
-    Compare c{selector, p, setp.has(Mod::NE) ? Mod::NE : Mod::EQ, false, 0};
-    c.isBitTest = true;
-    c.mask = mask;
-    Node nd{true, c, bra.guard->neg, bra.srcs[0].target, b + 1, k + 1, std::nullopt, UINT32_MAX, std::nullopt, false};
-    nd.bit = bit;
-    nd.makesBit = made.has_value();
+    Node nd{true, t->cmp, bra.guard->neg, bra.srcs[0].target, b + 1, t->isetpIndex, std::nullopt, UINT32_MAX, t->bit, t->one.has_value()};
     return nd;
   }
 
@@ -371,7 +169,7 @@ struct Recognizer {
     if (!c || c->pred != bra.guard->reg || !readOnce(c->pred)) return std::nullopt;
     if (ins.size() == 3) { // IADD3 t, S, k, RZ or SGXT t, S, k; ISETP on t; @P BRA: a range check on S, or S
       if (!writes(ins[0], c->selector) || !readOnce(c->selector)) return std::nullopt;
-      if (std::optional<Offset> off = offsetOf(ins[0])) {
+      if (std::optional<SwitchOffset> off = offsetOf(ins[0])) {
         c->selector = off->s;
         c->bias = 0u - off->k;
       } else if (std::optional<Reg> wide = sgxtIdentity(ins[0], bound)) {
@@ -422,7 +220,7 @@ struct Recognizer {
     uint32_t at = headBix;
     for (;;) {
       const Node& nd = tree.at(at);
-      const uint32_t next = !nd.isCompare || holds(nd.cmp, v) != nd.negated ? nd.taken : nd.fallThrough;
+      const uint32_t next = !nd.isCompare || compareHolds(nd.cmp, v) != nd.negated ? nd.taken : nd.fallThrough;
       if (next == headBix || !tree.count(next)) return next;
       at = next;
     }
@@ -434,7 +232,7 @@ struct Recognizer {
     for (;;) {
       const Node& nd = tree.at(at);
       depth += nd.isCompare ? 1 : 0;
-      const uint32_t next = !nd.isCompare || holds(nd.cmp, v) != nd.negated ? nd.taken : nd.fallThrough;
+      const uint32_t next = !nd.isCompare || compareHolds(nd.cmp, v) != nd.negated ? nd.taken : nd.fallThrough;
       if (next == headBix || !tree.count(next)) return depth;
       at = next;
     }
@@ -888,17 +686,6 @@ SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
   mergeUnlabelledBlocks(f);
   dropEmptyUnlabelledBlocks(f);
   return counts;
-}
-
-uint32_t expandJmxComputation(Function& f) {
-  uint32_t n = 0;
-  for (Block& b : f.blocks)
-    for (Instr& in : b.instrs)
-      if (in.op == Opcode::JMX) {
-        in.op = Opcode::BRX;
-        ++n;
-      }
-  return n;
 }
 
 } // namespace ori::reference

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "interp/evaluate.h"
-#include "ir/general_optimize.h"
-#include "ir/general_optimize_evaluate.h"
+#include "rules/general_optimize.h"
+#include "rules/general_optimize_evaluate.h"
 #include "reference/reference.h"
 
 namespace ori::reference {
@@ -62,12 +62,7 @@ public:
   std::optional<bool> knownPredicate(uint32_t b, size_t i, const Operand& p) const {
     if (p.kind != Operand::Kind::Reg || !p.reg.isPredicate()) return std::nullopt;
     if (p.reg.isConst()) return !p.neg;
-    auto classify = [&](const Instr& def) -> std::optional<bool> {
-      if (def.dsts.empty() || def.dsts[0].kind != Operand::Kind::Reg || def.dsts[0].reg != p.reg) return std::nullopt;
-      const auto c = plop3ConstantResult(def);
-      if (!c) return std::nullopt;
-      return *c != p.neg;
-    };
+    auto classify = [&](const Instr& def) { return predicateValueAfter(def, p); };
     const auto& instrs = f.blocks[b].instrs;
     if (const auto j = lastWriteBefore(instrs, i, p.reg)) return classify(instrs[*j]);
     uint32_t q = b;
@@ -125,7 +120,7 @@ public:
     return false;
   }
 
-  // --fold=evaluate (ir/general_optimize_evaluate.h): instruction i of block b
+  // --fold=evaluate (rules/general_optimize_evaluate.h): instruction i of block b
   // rewritten with what is known of its sources (the immediate or RZ of the copy
   // that reaches a register, a known predicate); a copy whose value the rewrite
   // used and no longer reads has one use more, as a propagated copy.
@@ -147,7 +142,7 @@ public:
         from[k] = c->second;
       }
     }
-    auto rw = evaluateRewrite(in, known, evaluateConstant);
+    auto rw = evaluateRewrite(in, known);
     if (!rw) return false;
     in = std::move(rw->instr);
     for (size_t k : rw->consumed)

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "ir/general_optimize.h"
+#include "rules/general_optimize.h"
 #include "reference/reference.h"
 
 namespace ori::reference {

@@ -1,6 +1,6 @@
 // Phase 38 OptimizeNestedCondBranches (spec/003 "OptimizeNestedCondBranches"), the reference
 // way: every round recomputes the CFG and liveness from scratch, tries the blocks in reverse
-// RPO and makes the first combination it finds. The rules are in reference/reference.h and
+// RPO and makes the first combination it finds. The rules are in rules/optimize_nested_cond_branches.h and
 // docs/branch-and-switch.md, "Phase 38".
 #include <algorithm>
 #include <optional>
@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "reference/reference.h"
-#include "verify/lut.h"
+#include "rules/lut.h"
 
 namespace ori::reference {
 namespace {

@@ -1,6 +1,6 @@
 // Phase 15 OriBranchOpt (spec/003 "OriBranchOpt"), the reference way: every
 // question about the CFG is answered by a CFG computed from scratch for that
-// question. The rules and the visiting order are in reference/reference.h.
+// question. The rules and the visiting order are in rules/ori_branch_opt.h.
 #include <cstdint>
 #include <optional>
 #include <set>

@@ -77,15 +77,6 @@ bool splittable(Reg v, const Loop& loop, const Function& f, const CfgFacts& cfg,
   return true;
 }
 
-Instr copy(Reg to, Reg from) {
-  Instr in;
-  in.op = Opcode::MOV;
-  in.mods.set(Mod::W64);
-  in.dsts = {Operand::reg_(to)};
-  in.srcs = {Operand::reg_(from)};
-  return in;
-}
-
 // Registers numbered at or above nextReg would clash with new ones.
 void raiseNextReg(Function& f) {
   for (const Block& b : f.blocks)
@@ -123,10 +114,10 @@ uint32_t oriSplitLiveRanges(Function& f) {
     made.insert(t);
     auto& pre = f.blocks[uint32_t(loop->preheader)].instrs;
     const bool endsInControl = !pre.empty() && pre.back().info().is(CONTROL);
-    pre.insert(endsInControl ? pre.end() - 1 : pre.end(), copy(t, v));
+    pre.insert(endsInControl ? pre.end() - 1 : pre.end(), splitCopy(t, v));
     for (uint32_t e : loop->exits)
       if (std::binary_search(live.liveIn[e].begin(), live.liveIn[e].end(), v))
-        f.blocks[e].instrs.insert(f.blocks[e].instrs.begin(), copy(v, t));
+        f.blocks[e].instrs.insert(f.blocks[e].instrs.begin(), splitCopy(v, t));
     ++splits;
   }
   return splits;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "reference/reference.h"
+#include "rules/place_blocks_in_source_order.h"
 
 namespace ori::reference {
 namespace {
@@ -127,13 +128,6 @@ bool reorderBlocks(Function& f, const std::vector<uint32_t>& order) {
   return true;
 }
 
-bool placeBlocksInSourceOrder(Function& f) {
-  std::vector<uint32_t> order(f.blocks.size());
-  for (uint32_t b = 0; b < order.size(); ++b) order[b] = b;
-  if (order.size() > 1)
-    std::stable_sort(order.begin() + 1, order.end(),
-                     [&](uint32_t a, uint32_t b) { return f.blocks[a].labelId < f.blocks[b].labelId; });
-  return reorderBlocks(f, order);
-}
+bool placeBlocksInSourceOrder(Function& f) { return reorderBlocks(f, sourceOrder(f)); }
 
 } // namespace ori::reference

@@ -2,7 +2,7 @@
 // (docs/interpreter.md, "Semantics table"; PTX ISA: add, mad, lop3, shl/shr,
 // shf, min/max, setp). Written from those definitions, not from the
 // interpreter's code: the cross-check compares the two.
-#include "verify/lut.h"
+#include "rules/lut.h"
 #include "verify/opcode_model.h"
 #include "verify/z3_lut_ops.h"
 
@@ -60,7 +60,7 @@ std::optional<ModelOutputs> imad(ModelContext& m) {
   return one(m.wide(m.intSrc(0, w) * m.intSrc(1, w) + m.intSrc(2, w)));
 }
 
-// The LUT algebra's own evaluation (verify/lut.h) on the operation's width;
+// The LUT algebra's own evaluation (rules/lut.h) on the operation's width;
 // the LUT is the immediate's low 8 bits (the parser allows 0..255 only).
 std::optional<ModelOutputs> lop3(ModelContext& m) {
   unsigned w = widthOf(m);

@@ -1,4 +1,4 @@
-// The --fold=evaluate rules (ir/general_optimize_evaluate.h;
+// The --fold=evaluate rules (rules/general_optimize_evaluate.h;
 // docs/general-optimize.md), one obligation per family, over the opcode models
 // (verify/opcode_model.h): for each instruction shape the obligation lists, the
 // rule is run (with the interpreter's evaluator, interp/evaluate.h, as the
@@ -14,7 +14,7 @@
 #include <stdexcept>
 
 #include "interp/evaluate.h"
-#include "ir/general_optimize_evaluate.h"
+#include "rules/general_optimize_evaluate.h"
 #include "ir/ori.h"
 #include "verify/obligation_defs.h"
 #include "verify/opcode_model.h"
@@ -99,7 +99,7 @@ Claim identities(Smt& smt, const std::vector<Case>& cases, size_t minimum, const
     for (auto [n, v] : c.known)
       for (size_t k = 0; k < c.in.srcs.size(); ++k)
         if (c.in.srcs[k].kind == Operand::Kind::Reg && c.in.srcs[k].reg == R(n)) known[k] = imm(int64_t(v));
-    const auto rw = evaluateRewrite(c.in, known, evaluateConstant);
+    const auto rw = evaluateRewrite(c.in, known);
     applied += rw.has_value();
     if (!rw && !wrong) continue;
     const Instr out = wrong ? wrong(c.in, rw) : rw->instr;
@@ -207,7 +207,7 @@ Claim folds(Smt& smt, bool wrong) {
             in.srcs[sh.slots[j]].neg = sh.in.srcs[sh.slots[j]].neg;
             pinned = pinned && vars[j] == smt.bv(vs[j], 64);
           }
-          const auto rw = evaluateRewrite(in, {}, evaluateConstant);
+          const auto rw = evaluateRewrite(in, {});
           if (!rw) throw std::logic_error("go.evaluate.fold: a case of constants does not fold: " + printInstr(Function{}, in));
           ++folded;
           const auto out = wrong ? signExtended(rw->instr) : std::optional<Instr>(rw->instr);
@@ -375,7 +375,7 @@ std::vector<ObligationDef> evaluateObligations() {
         return identities(s, c, 0, [](const Instr& in, const auto&) {
           Instr x = in; // LOP3 R1, R2, <all ones>, R3: what the rule makes of it
           x.srcs[1] = imm(0xffffffff);
-          const auto rw = evaluateRewrite(x, {}, evaluateConstant);
+          const auto rw = evaluateRewrite(x, {});
           return rw ? rw->instr : x;
         });
       }),
@@ -398,7 +398,7 @@ std::vector<ObligationDef> evaluateObligations() {
         return identities(s, c, 0, [](const Instr& in, const auto&) {
           Instr x = in;
           x.srcs[0] = pt();
-          const auto rw = evaluateRewrite(x, {}, evaluateConstant);
+          const auto rw = evaluateRewrite(x, {});
           return rw ? rw->instr : x;
         });
       }),

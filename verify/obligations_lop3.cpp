@@ -1,4 +1,4 @@
-// The LOP3/PLOP3 truth-table algebra (verify/lut.h), proven for all inputs
+// The LOP3/PLOP3 truth-table algebra (rules/lut.h), proven for all inputs
 // and all LUTs (symbolic 8-bit LUTs, symbolic 32-bit operands) against the
 // opcode models. Each identity has a deliberately wrong variant that Z3 must
 // refute with a counterexample (docs/verifier.md lists them).

@@ -1,8 +1,8 @@
-// The rules of the GeneralOptimize phases (spec/002; ir/general_optimize.h), one
+// The rules of the GeneralOptimize phases (spec/002; rules/general_optimize.h), one
 // obligation each, over the opcode models (verify/opcode_model.h): what phase 29
 // replaces an instruction or a use by computes the same value. Each family has a
 // deliberately wrong variant (*.wrong-*) that must be refuted.
-#include "ir/general_optimize.h"
+#include "rules/general_optimize.h"
 #include "verify/obligation_defs.h"
 #include "verify/opcode_model.h"
 

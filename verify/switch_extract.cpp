@@ -1,5 +1,5 @@
-// Switch dispatch read back from Ori IR, and the before/after check of the
-// switch phases (verify/switch_extract.h).
+// Switch dispatch read back from Ori IR (verify/switch_extract.h); the before/after check of the
+// switch phases is verify/switch_rewrites_check.cpp.
 //
 // The walk from the head is a depth-first search with an explicit stack (no
 // recursion: a long cascade must not overflow the stack). What is known about
@@ -8,6 +8,7 @@
 // the current path is a cycle. Children become nodes before their parent, so
 // every node refers only to earlier ones, as DispatchProgram requires.
 #include "verify/switch_extract.h"
+#include "verify/switch_extract_impl.h"
 
 #include <fmt/format.h>
 
@@ -17,7 +18,7 @@
 #include <utility>
 
 #include "ir/ori.h"
-#include "verify/lut.h"
+#include "rules/lut.h"
 
 namespace ori::verify {
 namespace {
@@ -684,15 +685,13 @@ bool sameProgram(const DispatchProgram& a, const DispatchProgram& b) {
          std::equal(a.nodes.begin(), a.nodes.end(), b.nodes.begin(), sameNode);
 }
 
-namespace {
-
 // A switch head: a block ending in @P BRA, P last set in the block by an ISETP
 // of a register with a constant. That register is the selector, followed back
 // through IADD3s with constants; where the chain meets an SGXT (nvcc's
 // SGXT(S, 16) range splits) it goes on to the SGXT's source S. The
 // candidates, best first: S, then the register the SGXT wrote (when S does
 // not extract, e.g. without a bound, the SGXT result is the selector).
-std::vector<Reg> headSelectors(const Block& b) {
+std::vector<Reg> switchHeadSelectors(const Block& b) {
   if (b.instrs.empty()) return {};
   const Instr& t = b.instrs.back();
   if (t.op != Opcode::BRA || !t.isGuarded() || t.guard->reg.isConst()) return {};
@@ -734,107 +733,6 @@ std::vector<Reg> headSelectors(const Block& b) {
     return found;
   }
   return {};
-}
-
-std::string selectorText(uint32_t v) {
-  return int32_t(v) < 0 ? fmt::format("0x{:x} ({})", v, int32_t(v)) : fmt::format("0x{:x}", v);
-}
-
-} // namespace
-
-std::vector<SwitchCheckResult> checkSwitchRewrites(const Function& before, const Function& after) {
-  using Verdict = SwitchCheckResult::Verdict;
-  SwitchExtractor xb(before), xa(after);
-  std::vector<SwitchCheckResult> out;
-  size_t heads = 0, notChecked = 0;
-  for (uint32_t b = 0; b < before.blocks.size(); ++b) {
-    std::vector<Reg> sels = headSelectors(before.blocks[b]);
-    if (sels.empty()) continue;
-    const uint32_t id = before.blocks[b].labelId;
-    std::optional<uint32_t> a = xa.blockWithId(id);
-    if (!a || xb.blockWithId(id) != b) continue; // not one block on each side
-    if (++heads > kMaxSwitchHeads) {
-      ++notChecked;
-      continue;
-    }
-    // The first candidate selector the dispatch before extracts on.
-    std::optional<Reg> sel;
-    std::variant<DispatchProgram, std::string> pb = std::string("no selector");
-    for (Reg s : sels) {
-      pb = xb.extract(b, s);
-      if (std::holds_alternative<DispatchProgram>(pb)) {
-        sel = s;
-        break;
-      }
-    }
-    if (!sel) continue; // not a dispatch before
-    const DispatchProgram& ref = std::get<DispatchProgram>(pb);
-    // The precondition: the larger of the two heads' bounds (the weaker fact;
-    // each side's program is exact below its own bound).
-    const SelectorBound bb = selectorBound(before, b, *sel), ba = selectorBound(after, *a, *sel);
-    const SelectorBound& bound = ba.max > bb.max ? ba : bb;
-
-    SwitchCheckResult r;
-    r.headBix = b;
-    r.headLabelId = id;
-    r.head = before.blocks[b].label.empty() ? fmt::format("bix{} (L{:x})", b, id) : before.blocks[b].label;
-    r.selector = *sel;
-    r.maxSelector = bound.max;
-    r.boundBy = bound.by;
-    r.beforeNodes = ref.nodes.size();
-    const std::string what = fmt::format("switch at {} in {} (selector {})", r.head, before.name, printReg(before, *sel));
-    std::variant<DispatchProgram, std::string> pa = xa.extract(*a, *sel);
-    if (auto* e = std::get_if<std::string>(&pa)) {
-      r.verdict = Verdict::Unknown;
-      r.reason = "not a dispatch after the phase: " + *e;
-    } else {
-      const DispatchProgram& cand = std::get<DispatchProgram>(pa);
-      r.afterNodes = cand.nodes.size();
-      if (sameProgram(ref, cand)) {
-        r.verdict = Verdict::Unchanged;
-      } else {
-        DispatchCheck c = checkDispatch(ref, cand, r.maxSelector);
-        if (!c.error.empty()) {
-          r.verdict = Verdict::Unknown;
-          r.reason = c.error;
-        } else if (c.equivalent) {
-          r.verdict = Verdict::Proved;
-        } else if (c.selector) {
-          r.verdict = Verdict::Refuted;
-          r.counterexample = c.selector;
-          r.beforeTarget = c.referenceTarget;
-          r.afterTarget = c.candidateTarget;
-        } else {
-          r.verdict = Verdict::Unknown;
-          r.reason = "not proved, and no counterexample selector";
-        }
-      }
-    }
-    // " for selectors <= 0xf (the head's LOP3 bounds it)" under a bound.
-    const std::string under = r.maxSelector == kAllSelectors
-                                  ? std::string()
-                                  : fmt::format(" for selectors <= 0x{:x} (the head's {} bounds it)", r.maxSelector, r.boundBy);
-    switch (r.verdict) {
-    case Verdict::Proved:
-      r.line = fmt::format("{}: proved{} ({} nodes -> {} nodes)", what, under, r.beforeNodes, r.afterNodes);
-      break;
-    case Verdict::Refuted:
-      r.line = fmt::format("{}: refuted{}: selector {} goes to {} before, to {} after", what, under,
-                           selectorText(*r.counterexample), xb.blockName(r.beforeTarget), xa.blockName(r.afterTarget));
-      break;
-    case Verdict::Unknown: r.line = fmt::format("{}: unknown: {}", what, r.reason); break;
-    case Verdict::Unchanged: r.line = fmt::format("{}: unchanged", what); break;
-    }
-    out.push_back(std::move(r));
-  }
-  if (notChecked) {
-    SwitchCheckResult r;
-    r.verdict = Verdict::Unknown;
-    r.reason = fmt::format("{} more switch heads in {} not checked (limit {})", notChecked, before.name, kMaxSwitchHeads);
-    r.line = "switch: unknown: " + r.reason;
-    out.push_back(std::move(r));
-  }
-  return out;
 }
 
 } // namespace ori::verify

@@ -1,10 +1,10 @@
-// The LUT algebra of verify/lut.h on Z3 bit-vectors, so the obligations prove
+// The LUT algebra of rules/lut.h on Z3 bit-vectors, so the obligations prove
 // the very functions the passes call. Internal to verify/.
 #pragma once
 
 #include <z3++.h>
 
-#include "verify/lut.h"
+#include "rules/lut.h"
 
 namespace ori::lut {
 

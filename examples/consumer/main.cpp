@@ -1,8 +1,11 @@
-// consumer: reads a PTX (or .ori) file, runs phase 16 OriPerformLiveDeadFirst with the
-// optimized half and prints how many instructions it removed. Built against the installed
-// package (CMakeLists.txt beside this file).
+// consumer: reads a PTX (or .ori) file, runs phase 16 OriPerformLiveDeadFirst with both halves
+// compared, checks the result as oriopt does, and prints how many instructions it removed. Built
+// against the installed package (CMakeLists.txt beside this file); the calls are those oriopt
+// itself makes (docs/library.md, "A run as oriopt makes it").
 #include <iostream>
 
+#include "ir/verify.h"
+#include "pipeline/dumps.h"
 #include "pipeline/oriopt.h"
 
 int main(int argc, char** argv) {
@@ -15,13 +18,32 @@ int main(int argc, char** argv) {
     std::cerr << parsed.error->str() << "\n";
     return 1;
   }
-  ori::PassContext ctx; // -O3, default knobs
-  ctx.half = ori::PassContext::Half::Optimized;
-  ori::PhaseRunResult run = ori::runPhases(*parsed.module, "OriPerformLiveDeadFirst", ctx);
-  if (!run.ok()) {
-    std::cerr << "consumer: " << run.error << "\n";
+  ori::Module& m = *parsed.module;
+  ori::PassContext ctx;
+  ori::ContextOptions options; // -O3, sm_90, default knobs
+  options.impl = ori::Impl::Both; // both halves, compared
+  if (auto err = ori::configureContext(ctx, options)) {
+    std::cerr << "consumer: " << *err << "\n";
     return 1;
   }
-  std::cout << "removed " << run.stats.at(0).instrsRemoved() << " instructions\n";
+  auto phases = ori::selectPhases(ori::PipelineChoice::Default, "OriPerformLiveDeadFirst");
+  if (auto* err = std::get_if<std::string>(&phases)) {
+    std::cerr << "consumer: " << *err << "\n";
+    return 1;
+  }
+  const std::vector<ori::PhaseStats> stats = ori::runPhases(m, std::get<0>(phases), ctx);
+  if (!ctx.error.empty() || !ori::verifyModule(m).empty()) {
+    std::cerr << "consumer: " << ctx.error << "\n";
+    return 1;
+  }
+  // The module still emits as PTX, and its liveness is what both halves compute.
+  ori::DumpOptions dump;
+  dump.liveness = true;
+  dump.impl = ori::Impl::Both;
+  if (std::holds_alternative<ori::Diagnostic>(ori::emitModule(m, ori::EmitFormat::Ptx)) || !ori::dumpModule(m, dump).ok()) {
+    std::cerr << "consumer: the module does not emit, or the halves' liveness differs\n";
+    return 1;
+  }
+  std::cout << "removed " << stats.at(0).instrsRemoved() << " instructions\n";
   return 0;
 }

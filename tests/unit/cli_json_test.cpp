@@ -139,6 +139,25 @@ TEST(CliJson, OutputWithEveryDumpValidates) {
   }
 }
 
+// Issue 41: whatever dump is asked for, --json writes one JSON document on standard output and
+// nothing else there (runOriopt parses all of standard output as one document), and it
+// validates. Each dump option alone, then all at once, with the phases that make fold marks.
+TEST(CliJson, EveryDumpOptionGivesOneDocument) {
+  const std::string src = ORIOPT_SOURCE_DIR;
+  const std::string input = src + "/examples/consumer/dead.ptx";
+  const std::vector<std::string> options = {
+      "--print-edges", "--dump-rpo", "--dump-dom", "--dump-loops", "--dump-cfg-dot", "--dump-liveness",
+      "--dump-pressure", "--dump-annotations", "--dump-rpo-slots", "--dump-fold-marks", "--rpo=ptxas-iterative --dump-rpo",
+      "--print-changed", "--print-after=all", "--stats", std::string("--dump-fold-marks ") + kAllDumps};
+  for (const std::string& option : options) {
+    const std::string args = "--json --pipeline=ptxas -O3 --impl=both " + option + " " + input;
+    json out = runOriopt(args);
+    ASSERT_FALSE(out.is_discarded()) << args << ": standard output is not one JSON document";
+    EXPECT_EQ(validate(schema(), out), std::vector<std::string>{}) << args;
+    EXPECT_EQ(out.contains("foldMarks"), option.find("--dump-fold-marks") != std::string::npos) << args;
+  }
+}
+
 TEST(CliJson, GatedPhasesSayWhy) {
   json out = runOriopt(std::string("--json --pipeline=ptxas -O1 ") + ORIOPT_SOURCE_DIR + "/examples/saxpy.ori");
   ASSERT_FALSE(out.is_discarded());

@@ -1,4 +1,4 @@
-// --fold=evaluate (ir/general_optimize_evaluate.h): the rules on hand-made
+// --fold=evaluate (rules/general_optimize_evaluate.h): the rules on hand-made
 // instructions with hand-derived results, the evaluator (interp/evaluate.h) against
 // the opcode models, and the counterexamples of the wrong variants of the go.evaluate.*
 // obligations (verify/obligations_evaluate.cpp) replayed by the interpreter: each
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "interp/evaluate.h"
-#include "ir/general_optimize_evaluate.h"
+#include "rules/general_optimize_evaluate.h"
 #include "ir/ori.h"
 #include "verify/model_eval.h"
 #include "verify/obligations.h"
@@ -35,7 +35,7 @@ std::string rewrite(const std::string& text, const std::map<uint32_t, int64_t>& 
   for (size_t i = 0; i < in.srcs.size(); ++i)
     if (in.srcs[i].kind == Operand::Kind::Reg && in.srcs[i].reg.file == RegFile::R && known.count(in.srcs[i].reg.num))
       k[i] = Operand::immediate(known.at(in.srcs[i].reg.num));
-  const auto rw = evaluateRewrite(in, k, evaluateConstant);
+  const auto rw = evaluateRewrite(in, k);
   return rw ? printInstr(Function{}, rw->instr) : "";
 }
 
@@ -124,7 +124,7 @@ TEST(GeneralOptimizeEvaluate, FoldAgreesWithTheModels) {
           k[j] = Operand::immediate(known[in.srcs[j].reg.num]);
           raw[j] = uint64_t(known[in.srcs[j].reg.num]);
         }
-      const auto rw = evaluateRewrite(in, k, evaluateConstant);
+      const auto rw = evaluateRewrite(in, k);
       ASSERT_TRUE(rw) << s;
       ASSERT_EQ(rw->instr.op, Opcode::MOV) << s;
       verify::ConcreteInputs x;

@@ -1,4 +1,4 @@
-// The GeneralOptimize rules (ir/general_optimize.h) on hand-made instructions, the
+// The GeneralOptimize rules (rules/general_optimize.h) on hand-made instructions, the
 // counterexamples of their wrong variants (verify/obligations_spec002.cpp), and phases
 // 13, 29 and 58 on every function of the PTX corpus: both halves agree, the PTX emitted
 // from their output assembles where the original does, and every entry kernel runs the
@@ -14,7 +14,7 @@
 #include "fuzz/dce_checks.h"
 #include "fuzz/general_optimize_checks.h"
 #include "interp/interp.h"
-#include "ir/general_optimize.h"
+#include "rules/general_optimize.h"
 #include "ir/ori.h"
 #include "optimized/optimized.h"
 #include "pipeline/verify_phases.h"

@@ -7,7 +7,7 @@
 namespace ori {
 namespace {
 
-void noop(Function&, PassContext&) {}
+HalfOutcome noop(Function&, PassContext&, bool) { return {}; }
 
 TEST(PipelineOrder, TheTableKeepsPtxasOrder) {
   EXPECT_EQ(checkPipelineOrder(pipeline()), std::nullopt);
@@ -15,7 +15,7 @@ TEST(PipelineOrder, TheTableKeepsPtxasOrder) {
 }
 
 TEST(PipelineOrder, MisorderedTableIsReported) {
-  const PipelineEntry table[] = {{3, noop}, {16, noop, false}, {14, noop, false}, {112, noop}};
+  const PipelineEntry table[] = {{3, noop, noop}, {16, noop, noop, false}, {14, noop, noop, false}, {112, noop, noop}};
   std::optional<std::string> problem = checkPipelineOrder(table);
   ASSERT_TRUE(problem.has_value());
   EXPECT_NE(problem->find("entry 2: phase 14 DoSwitchOptFirst comes after phase 16 OriPerformLiveDeadFirst"),
@@ -24,10 +24,10 @@ TEST(PipelineOrder, MisorderedTableIsReported) {
 }
 
 TEST(PipelineOrder, RepeatedUnknownAndEmptyEntriesAreReported) {
-  const PipelineEntry repeated[] = {{3, noop}, {3, noop}};
+  const PipelineEntry repeated[] = {{3, noop, noop}, {3, noop, noop}};
   ASSERT_TRUE(checkPipelineOrder(repeated).has_value());
   EXPECT_NE(checkPipelineOrder(repeated)->find("entry 1: phase 3"), std::string::npos);
-  const PipelineEntry unknown[] = {{3, noop}, {1000, noop}};
+  const PipelineEntry unknown[] = {{3, noop, noop}, {1000, noop, noop}};
   ASSERT_TRUE(checkPipelineOrder(unknown).has_value());
   EXPECT_NE(checkPipelineOrder(unknown)->find("phase 1000 is not in the phase registry"), std::string::npos);
   const PipelineEntry empty[] = {{3, nullptr}};

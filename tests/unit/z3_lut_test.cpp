@@ -1,4 +1,4 @@
-// The LOP3/PLOP3 truth-table algebra (verify/lut.h) on plain integers, the
+// The LOP3/PLOP3 truth-table algebra (rules/lut.h) on plain integers, the
 // form the passes use; the lop3.* obligations prove the same functions for
 // all LUTs (tests/unit/z3_obligations_test.cpp). Expected LUTs are derived
 // by hand from the convention LUT(F) = F(0xF0, 0xCC, 0xAA).
@@ -7,7 +7,7 @@
 #include <random>
 
 #include "verify/crosscheck.h"
-#include "verify/lut.h"
+#include "rules/lut.h"
 
 namespace ori {
 namespace {

@@ -10,7 +10,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "verify/lut.h"
+#include "rules/lut.h"
 #include "verify/obligations.h"
 
 namespace ori {

@@ -1,9 +1,9 @@
-// oriopt's command line, shared by its source files: the options, and the helpers
-// beside main.cpp (observe.cpp: --print-before/after/changed, --stats, --json's stats,
-// progress; dumps.cpp: the analysis dumps as text or JSON).
+// oriopt's command line, shared by its source files: the options (options.cpp declares them),
+// and the observers beside main.cpp (observe.cpp: --print-before/after/changed and progress
+// lines). Everything else is the library's (pipeline/).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <CLI/CLI.hpp>
 
 #include <optional>
 #include <span>
@@ -11,6 +11,9 @@
 #include <vector>
 
 #include "ir/arch.h"
+#include "pipeline/analyses.h"
+#include "pipeline/driver.h"
+#include "pipeline/launch.h"
 #include "pipeline/pipeline.h"
 #include "verify/tv.h"
 
@@ -21,46 +24,43 @@ using ori::kDefaultArch;
 struct Options {
   std::string input;
   std::string output;
-  std::string emit = "ori";
+  ori::EmitFormat emit = ori::EmitFormat::Ori;
   std::string phases;
   std::vector<std::string> knobs;
   int optLevel = 3;
   std::string arch = std::string(kDefaultArch);
   bool listPhases = false, listKnobs = false, summary = false;
-  // Analysis dumps (issue 4): printed per function, after `// function NAME`.
+  // Analysis dumps: printed per function, after `// function NAME`.
   bool printEdges = false, dumpRpo = false, dumpDom = false, dumpLoops = false, dumpDot = false;
-  bool dumpLiveness = false, dumpPressure = false; // issue 5
-  bool dumpFoldMarks = false; // issue 15: phase 29's marks (0x100, 0x200, 0x400)
+  bool dumpLiveness = false, dumpPressure = false;
+  bool dumpFoldMarks = false; // phase 29's marks (0x100, 0x200, 0x400)
   bool dumpAnnotations = false; // AnalyzeControlFlow, phase 3
-  // Issue 16: the pipeline (--pipeline=ptxas), opt's habits and progress.
-  std::string pipeline = "default";
+  ori::PipelineChoice pipeline = ori::PipelineChoice::Default;
   std::vector<std::string> printAfter, printBefore; // phase numbers or names, comma lists, or "all"
   bool printChanged = false, stats = false, json = false, progress = false;
   std::string report; // --report=DIR: the HTML report (pipeline/report.h)
   double progressInterval = 1.0; // seconds between progress lines (hidden; tests set 0)
   // RPO order of the dumps, ptxas's raw RPO slot arrays, the unreachable-block
   // erase, and the testing aid that undoes the parser's split at control flow.
-  std::string rpo = "dfs";
+  ori::RpoOrder rpo = ori::RpoOrder::Dfs;
   bool dumpRpoSlots = false, eraseUnreachable = false, unsplitBlocks = false, switchBitTests = false;
   std::string reorderBlocks; // "0,2,1": testing aid, a block order to move to
-  std::string fold = "ptxas"; // --fold=ptxas|evaluate (PassContext::foldEvaluate)
+  bool foldEvaluate = false; // --fold=ptxas|evaluate (PassContext::foldEvaluate)
   std::string profile;       // --profile FILE
-  std::string impl = "optimized";
+  ori::Impl impl = ori::Impl::Optimized;
   bool verify = false; // translation validation after every phase
   std::string roundTripProve = "all"; // --roundtrip-prove=all|none
   bool checkRoundTrip = false; // --check-roundtrip: emit, lower again, compare, prove (pipeline/roundtrip_check.h)
   ori::verify::TvOptions verifyOpts; // its bounds
   std::string function;
   // --run
-  bool run = false;
-  bool autoParams = false, runStats = false;
-  // X[xY[xZ]]; empty: 1, or with --auto-params autoLaunch's 128 threads x 2 CTAs
-  std::string threads, ctas;
-  std::optional<uint64_t> maxSteps; // default 10,000,000; with --auto-params autoLaunch's 20,000,000
-  std::string entry;
-  std::vector<std::string> params, buffers, dumpBuffers, regs;
-  std::optional<uint32_t> onlyThread;
+  bool run = false, runStats = false;
+  ori::LaunchRequest launch;
+  std::vector<std::string> dumpBuffers, saveBuffers;
 };
+
+// Declares every option of `o` on `app` (options.cpp).
+void addOptions(CLI::App& app, Options& o);
 
 // "oriopt: error: MSG" on standard error, exit status 1.
 [[noreturn]] void usageError(const std::string& msg);
@@ -90,17 +90,5 @@ private:
   bool progress_ = false;
   double lastProgress_ = 0; // seconds since the epoch of steady_clock
 };
-
-// --stats: LLVM's -time-passes table, on standard error.
-std::string formatStatsTable(std::span<const ori::PhaseStats> stats);
-// --json's "phases" array (docs/oriopt-output.schema.json).
-nlohmann::json statsJson(std::span<const ori::PhaseStats> stats);
-
-// dumps.cpp: the analysis dumps of the functions (--function: one). Text: appended to *text;
-// JSON (json != nullptr): one object per function appended to *json. Returns false after
-// printing an error.
-bool writeDumps(const Options& o, const ori::Module& m, const ori::PassContext& ctx, const std::string& fileName,
-                std::string* text, nlohmann::json* json);
-bool wantsDumps(const Options& o);
 
 } // namespace oriopt_cli

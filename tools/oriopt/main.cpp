@@ -1,29 +1,25 @@
-// oriopt: reads a kernel, runs ptxas phases on it, prints or runs the result.
+// oriopt: reads a kernel, runs ptxas phases on it, prints or runs the result. The work is the
+// library's (pipeline/: docs/library.md); this file reads the options and prints.
 // Exit status: 0 success, 1 bad input or usage, 2 a --run that did not end ok.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <map>
-#include <optional>
-#include <sstream>
 
+#include "cli.h"
 #include "interp/auto_launch.h"
 #include "interp/interp.h"
-#include "ir/ori.h"
-#include "ptx/ptx.h"
 #include "ir/verify.h"
+#include "pipeline/dumps.h"
 #include "pipeline/oriopt.h"
 #include "pipeline/report.h"
 #include "pipeline/roundtrip_check.h"
+#include "pipeline/stats.h"
+#include "pipeline/summary.h"
 #include "pipeline/verify_phases.h"
-#include "cli.h"
-#include "verify/nested_cond_check.h"
-#include "optimized/optimized.h"
 
 [[noreturn]] void oriopt_cli::usageError(const std::string& msg) {
   std::cerr << "oriopt: error: " << msg << "\n";
@@ -35,183 +31,16 @@ namespace {
 using namespace ori;
 using namespace oriopt_cli;
 
-
-
-bool readFile(const std::string& path, std::string& out) {
-  if (path == "-") {
-    out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return true;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
-  return true;
+template <class T> T orUsageError(std::variant<T, std::string> v) { // the value, or exit with the message
+  if (auto* err = std::get_if<std::string>(&v)) usageError(*err);
+  return std::move(std::get<T>(v));
 }
 
-// "NAME=VALUE" -> {NAME, VALUE}.
-std::pair<std::string, std::string> splitAssignment(const std::string& flag, const std::string& text) {
-  size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0)
-    usageError(fmt::format("{} {}: expected NAME=VALUE", flag, text));
-  return {text.substr(0, eq), text.substr(eq + 1)};
-}
-
-std::optional<uint64_t> parseInteger(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  bool neg = s[0] == '-';
-  std::string digits = neg ? s.substr(1) : s;
-  if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits[0]))) return std::nullopt;
-  errno = 0;
-  char* end = nullptr;
-  uint64_t v = std::strtoull(digits.c_str(), &end, 0);
-  if (errno == ERANGE || *end != '\0') return std::nullopt;
-  if (neg && v > (uint64_t(1) << 63)) return std::nullopt;
-  return neg ? uint64_t(0) - v : v;
-}
-
-// Binds --param/--buffer to the entry's parameters. Float parameters also
-// take float text ("2.5"), stored as their IEEE bits.
-// "32", "32x4", "32x4x2" -> a launch dimension (x, y, z).
-Dim3 parseDim3(const std::string& flag, const std::string& text) {
-  uint32_t v[3] = {1, 1, 1};
-  size_t k = 0, at = 0;
-  for (;; ++k) {
-    size_t x = text.find('x', at);
-    std::string part = text.substr(at, x == std::string::npos ? std::string::npos : x - at);
-    std::optional<uint64_t> n = parseInteger(part);
-    if (k >= 3 || !n || part[0] == '-' || *n == 0 || *n > UINT32_MAX)
-      usageError(fmt::format("{} {}: expected X, XxY or XxYxZ with each a positive integer", flag, text));
-    v[k] = uint32_t(*n);
-    if (x == std::string::npos) break;
-    at = x + 1;
-  }
-  return Dim3(v[0], v[1], v[2]);
-}
-
-RunConfig makeRunConfig(const Options& o, const Module& m) {
-  RunConfig cfg;
-  cfg.entry = o.entry;
-  const AutoLaunchOptions autoDefaults;
-  cfg.threads = o.threads.empty() ? (o.autoParams ? autoDefaults.threads : Dim3(1)) : parseDim3("--threads", o.threads);
-  cfg.ctas = o.ctas.empty() ? (o.autoParams ? autoDefaults.ctas : Dim3(1)) : parseDim3("--ctas", o.ctas);
-  cfg.maxSteps = o.maxSteps ? *o.maxSteps : o.autoParams ? autoDefaults.maxSteps : 10'000'000;
-  const Function* entry = nullptr;
-  for (const Function& f : m.functions)
-    if (f.isEntry && (o.entry.empty() || f.name == o.entry)) entry = entry ? entry : &f;
-  for (const std::string& p : o.params) {
-    auto [name, value] = splitAssignment("--param", p);
-    const Param* param = nullptr;
-    if (entry)
-      for (const Param& q : entry->params)
-        if (q.name == name) param = &q;
-    std::optional<uint64_t> bits = parseInteger(value);
-    if (!bits && param && (param->type == "f32" || param->type == "f64")) {
-      char* end = nullptr;
-      double d = std::strtod(value.c_str(), &end);
-      if (!value.empty() && *end == '\0')
-        bits = param->type == "f32" ? uint64_t(std::bit_cast<uint32_t>(float(d))) : std::bit_cast<uint64_t>(d);
-    }
-    if (!bits) usageError(fmt::format("--param {}: '{}' is not an integer", name, value));
-    cfg.params[name] = *bits;
-  }
-  for (const std::string& b : o.buffers) {
-    auto [name, value] = splitAssignment("--buffer", b);
-    std::vector<uint8_t> bytes;
-    if (!value.empty() && value[0] == '@') {
-      std::string content;
-      if (!readFile(value.substr(1), content))
-        usageError(fmt::format("--buffer {}: cannot read '{}'", name, value.substr(1)));
-      bytes.assign(content.begin(), content.end());
-    } else if (value.starts_with("hex:")) { // the bytes themselves, as oriverify's replay lines give them
-      std::string h = value.substr(4);
-      bool ok = h.size() % 2 == 0 && h.size() / 2 <= (size_t(1) << 30) &&
-                std::all_of(h.begin(), h.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); });
-      if (!ok) usageError(fmt::format("--buffer {}: 'hex:' must be followed by pairs of hex digits", name));
-      for (size_t k = 0; k < h.size(); k += 2) bytes.push_back(uint8_t(std::stoul(h.substr(k, 2), nullptr, 16)));
-    } else {
-      auto size = parseInteger(value);
-      if (!size || value[0] == '-' || *size > (uint64_t(1) << 30))
-        usageError(fmt::format("--buffer {}: size '{}' must be an integer from 0 to 2^30", name, value));
-      bytes.assign(*size, 0);
-    }
-    if (!cfg.buffers.emplace(name, std::move(bytes)).second)
-      usageError(fmt::format("--buffer {} is given twice", name));
-  }
-  for (const std::string& r : o.regs) {
-    auto [name, value] = splitAssignment("--reg", r);
-    // R5, UR3, P1, UP0 as the .ori reader reads them (the validator prints them so); RZ and PT
-    // cannot hold a value
-    std::optional<Reg> reg = parseRegisterName(name);
-    if (!reg || reg->isConst()) usageError(fmt::format("--reg {}: '{}' is not a register (R5, UR3, P1, UP0)", r, name));
-    std::optional<uint64_t> bits = value == "true" ? 1 : value == "false" ? 0 : parseInteger(value);
-    if (!bits) usageError(fmt::format("--reg {}: '{}' is not an integer", name, value));
-    if (!cfg.initialRegs.emplace(*reg, *bits).second) usageError(fmt::format("--reg {} is given twice", name));
-  }
-  cfg.onlyThread = o.onlyThread;
-  // --auto-params: every parameter --param and --buffer leave unbound, as autoLaunch binds it
-  // (interp/auto_launch.h); the choices go to standard error.
-  if (o.autoParams && entry) {
-    AutoLaunchOptions ao;
-    ao.threads = cfg.threads;
-    ao.ctas = cfg.ctas;
-    ao.maxSteps = cfg.maxSteps;
-    std::vector<AutoBinding> chosen = bindAuto(m, *entry, autoBindings(m, *entry, ao), cfg);
-    std::cerr << fmt::format("auto-params ({} threads x {} CTAs): {}\n", formatDim3(cfg.threads), formatDim3(cfg.ctas),
-                             chosen.empty() ? "nothing to bind" : formatBindings(chosen));
-  }
-  for (const std::string& d : o.dumpBuffers)
-    if (!cfg.buffers.count(d)) usageError(fmt::format("--dump-buffer {}: no --buffer {} was given", d, d));
-  return cfg;
-}
-
-std::string hexBytes(const std::vector<uint8_t>& bytes) {
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) out += fmt::format("{:02x}", b);
-  return out;
-}
-
-std::string summarize(const Module& m, const std::string& file) {
-  size_t total = 0, opaque = 0;
-  for (const Function& f : m.functions)
-    for (const Block& b : f.blocks)
-      for (const Instr& in : b.instrs) {
-        ++total;
-        opaque += in.op == Opcode::OPAQUE;
-      }
-  std::string out = fmt::format("{}: {} function{}, {} instructions, {} OPAQUE ({:.1f}% native)\n", file,
-                                m.functions.size(), m.functions.size() == 1 ? "" : "s", total, opaque,
-                                total ? 100.0 * double(total - opaque) / double(total) : 100.0);
-  for (const Function& f : m.functions) {
-    if (f.isDeclaration()) {
-      out += fmt::format(".func {}: declaration\n", f.name);
-      continue;
-    }
-    out += fmt::format("{} {}: {} blocks, {} instructions\n", f.isEntry ? ".entry" : ".func", f.name,
-                       f.blocks.size(), f.instrCount());
-    for (const Param& p : f.params)
-      out += fmt::format("  param .{} {}{} at {}\n", p.type, p.name, p.count ? fmt::format("[{}]", p.count) : "",
-                         f.isEntry ? fmt::format("c[0x0][0x{:x}]", p.offset) : fmt::format("param+0x{:x}", p.offset));
-    std::string regs;
-    for (int file = 0; file < kNumRegFiles; ++file)
-      if (f.nextReg[file]) regs += fmt::format(" {}0-{}{}", regFilePrefix(RegFile(file)), regFilePrefix(RegFile(file)), f.nextReg[file] - 1);
-    out += fmt::format("  registers:{}\n", regs.empty() ? " none" : regs);
-    std::map<std::string_view, int> histogram;
-    for (size_t b = 0; b < f.blocks.size(); ++b) {
-      const Block& blk = f.blocks[b];
-      out += fmt::format("  bix{} (L{:x}){}: {} instructions", b, blk.labelId,
-                         blk.label.empty() ? "" : " " + blk.label, blk.instrs.size());
-      if (!blk.instrs.empty()) out += ", ends with " + printInstr(f, blk.instrs.back());
-      out += "\n";
-      for (const Instr& in : blk.instrs) ++histogram[in.info().name];
-    }
-    out += "  opcodes:";
-    for (auto [name, n] : histogram) out += fmt::format(" {} {}", name, n);
-    out += "\n";
-  }
-  return out;
+bool readFile(const std::string& path, std::string& out) { // "-": standard input
+  std::ifstream file(path == "-" ? "" : path, std::ios::binary);
+  std::istream& in = path == "-" ? std::cin : file;
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return path == "-" || file.is_open();
 }
 
 void writeOutput(const Options& o, const std::string& text) {
@@ -223,43 +52,97 @@ void writeOutput(const Options& o, const std::string& text) {
   if (!(out << text)) usageError(fmt::format("cannot write '{}'", o.output));
 }
 
-int runMain(const Options& o) {
-  if (o.listPhases) {
-    std::cout << formatPipelinePhaseTable();
-    return 0;
+// --reorder-blocks 0,2,1 (a testing aid) on every function, or the one --function names.
+void reorderBlocks(const Options& o, Module& m, PassContext& ctx) {
+  std::vector<uint32_t> order;
+  for (size_t i = 0; i <= o.reorderBlocks.size();) {
+    size_t end = std::min(o.reorderBlocks.find(',', i), o.reorderBlocks.size());
+    const std::string item = o.reorderBlocks.substr(i, end - i);
+    char* stop = nullptr;
+    const unsigned long v = item.empty() || !std::isdigit(static_cast<unsigned char>(item[0])) ? ~0ul
+                                                                                                : std::strtoul(item.c_str(), &stop, 0);
+    if (v >= (1ul << 31) || *stop != '\0')
+      usageError(fmt::format("--reorder-blocks {}: expected bix numbers separated by commas", o.reorderBlocks));
+    order.push_back(uint32_t(v));
+    i = end + 1;
   }
-  if (o.listKnobs) {
-    std::cout << formatKnobTable();
+  std::vector<bool> seen(order.size());
+  for (uint32_t b : order)
+    if (b >= order.size() || seen[b] || order[0] != 0)
+      usageError(fmt::format("--reorder-blocks {}: expected 0 first, then every other bix once", o.reorderBlocks));
+    else
+      seen[b] = true;
+  for (Function& f : m.functions) {
+    if (f.isDeclaration() || (!o.function.empty() && f.name != o.function)) continue;
+    if (f.blocks.size() != order.size())
+      usageError(fmt::format("--reorder-blocks {}: function {} has {} blocks", o.reorderBlocks, f.name, f.blocks.size()));
+    reorderBlocksPass(f, ctx, order);
+  }
+}
+
+// --run: the launch, its exit line (and --run-stats), the buffers asked for. Returns the status.
+int runAndPrint(const Options& o, const Module& m, const std::string& fileName) {
+  const LaunchPlan plan = orUsageError(planLaunch(m, o.launch));
+  if (!plan.autoBindings.empty()) std::cerr << plan.autoBindings << "\n";
+  std::vector<BufferDump> dumps;
+  for (const std::string& d : o.dumpBuffers) dumps.push_back(orUsageError(parseBufferDump(m, plan.config, d)));
+  std::vector<std::pair<std::string, std::string>> saves;
+  for (const std::string& s : o.saveBuffers) saves.push_back(orUsageError(parseBufferSave(m, plan.config, s)));
+  RunResult r = runKernel(m, plan.config);
+  if (r.kind == RunResult::Kind::Error) usageError(r.message);
+  std::string out = formatExit(r, fileName) + "\n";
+  // --run-stats: the instructions executed; for an ok run whether it did real work (more than
+  // every warp leaving through the first block, interp/auto_launch.h), for the others the detail.
+  if (o.runStats) {
+    out += fmt::format("steps: warp={} lane={}\n", r.warpSteps, r.laneSteps);
+    out += fmt::format("branches: executed={} divergent={}\n", r.branches, r.divergentBranches);
+    const Function* k = nullptr;
+    for (const Function& f : m.functions)
+      if (f.isEntry && (o.launch.entry.empty() || f.name == o.launch.entry)) k = k ? k : &f;
+    if (r.kind == RunResult::Kind::Ok && k)
+      out += didRealWork(*k, plan.config, r) ? "work: real\n"
+                                             : fmt::format("work: left through its first block ({} warp instructions per warp)\n",
+                                                           firstBlockExitSteps(*k));
+    if (r.kind != RunResult::Kind::Ok && !r.message.empty()) {
+      std::string detail = r.message;
+      std::replace(detail.begin(), detail.end(), '\n', ' ');
+      out += "detail: " + detail + "\n";
+    }
+  }
+  for (const BufferDump& d : dumps) out += formatBufferDump(d, r.buffers[d.name]);
+  for (const auto& [name, file] : saves) {
+    const std::vector<uint8_t>& bytes = r.buffers[name];
+    std::ofstream f(file, std::ios::binary);
+    if (!f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size())))
+      usageError(fmt::format("--save-buffer {}: cannot write '{}'", name, file));
+  }
+  writeOutput(o, out);
+  // Where a fault or an unsupported instruction stopped it: on standard error, after the rest,
+  // so that the exit line and the buffers stay as they were.
+  if (std::string at = formatStopPlace(r, fileName); !at.empty()) {
+    std::cout.flush();
+    std::cerr << "oriopt: " << (r.kind == RunResult::Kind::Fault ? "fault at " : "unsupported at ") << at
+              << (r.message.empty() ? "" : ": " + r.message) << "\n";
+  }
+  return r.kind == RunResult::Kind::Ok ? 0 : 2;
+}
+
+int runMain(const Options& o) {
+  if (o.listPhases || o.listKnobs) {
+    std::cout << (o.listPhases ? formatPipelinePhaseTable() : formatKnobTable());
     return 0;
   }
   if (o.input.empty()) usageError("no input file (see --help)");
-
   PassContext ctx;
-  ctx.optLevel = o.optLevel;
-  ctx.arch = findArch(o.arch);
-  ctx.switchBitTests = o.switchBitTests;
-  ctx.foldEvaluate = o.fold == "evaluate";
-  if (!ctx.arch) {
-    std::string known;
-    for (const ArchInfo& a : allArchs()) known += " " + std::string(a.name);
-    usageError(fmt::format("unknown architecture '{}'; known:{}", o.arch, known));
-  }
-  for (const std::string& k : o.knobs)
-    if (auto err = ctx.knobs.setFromAssignment(k)) usageError(fmt::format("--knob {}: {}", k, *err));
+  if (auto err = configureContext(ctx, {o.optLevel, o.arch, o.knobs, o.impl, o.foldEvaluate, o.switchBitTests}))
+    usageError(*err);
   if (o.json && (o.run || o.summary)) usageError(fmt::format("--json cannot be given with {}", o.run ? "--run" : "--summary"));
-  std::vector<const PipelineEntry*> phases;
-  if (o.pipeline == "ptxas") {
-    if (!o.phases.empty()) usageError("--pipeline=ptxas and --phases are exclusive: give one or the other");
-    phases = ptxasPhases();
-  } else if (!o.phases.empty()) {
-    auto parsed = parsePhaseList(o.phases);
-    if (auto* err = std::get_if<std::string>(&parsed)) usageError("--phases: " + *err);
-    phases = std::get<0>(parsed);
-  } else if (!o.checkRoundTrip) { // --check-roundtrip without --phases: the module as read
-    phases = defaultPhases();
-  }
+  // --check-roundtrip without --phases or --pipeline=ptxas: the module as read
+  const bool asRead = o.checkRoundTrip && o.phases.empty() && o.pipeline == PipelineChoice::Default;
+  const std::vector<const PipelineEntry*> phases =
+      asRead ? std::vector<const PipelineEntry*>{} : orUsageError(selectPhases(o.pipeline, o.phases));
 
-  std::string fileName = o.input == "-" ? "<stdin>" : o.input;
+  const std::string fileName = o.input == "-" ? "<stdin>" : o.input;
   std::string text;
   if (!readFile(o.input, text)) usageError(fmt::format("cannot read '{}'", o.input));
   ParseResult parsed = parseModule(text, fileName);
@@ -280,70 +163,35 @@ int runMain(const Options& o) {
     profile = std::move(std::get<BlockProfile>(read));
     ctx.profile = &profile;
   }
-
-  ctx.half = o.impl == "reference" ? PassContext::Half::Reference
-             : o.impl == "both"    ? PassContext::Half::Both
-                                   : PassContext::Half::Optimized;
   if (o.unsplitBlocks) {
     if (std::none_of(phases.begin(), phases.end(), [](const PipelineEntry* e) { return e->phase == 6; }))
       usageError("--unsplit-blocks leaves control flow inside blocks: run phase 6 (--phases=6,...) to split them again");
     for (Function& f : m.functions) unsplitBlocks(f);
   }
-  if (!o.reorderBlocks.empty()) {
-    std::vector<uint32_t> order;
-    for (size_t i = 0; i <= o.reorderBlocks.size();) {
-      size_t end = std::min(o.reorderBlocks.find(',', i), o.reorderBlocks.size());
-      std::optional<uint64_t> v = parseInteger(o.reorderBlocks.substr(i, end - i));
-      if (!v || *v >= (uint64_t(1) << 31)) usageError(fmt::format("--reorder-blocks {}: expected bix numbers separated by commas", o.reorderBlocks));
-      order.push_back(uint32_t(*v));
-      i = end + 1;
-    }
-    std::vector<bool> seen(order.size());
-    for (uint32_t b : order)
-      if (b >= order.size() || seen[b] || order[0] != 0)
-        usageError(fmt::format("--reorder-blocks {}: expected 0 first, then every other bix once", o.reorderBlocks));
-      else
-        seen[b] = true;
-    for (Function& f : m.functions) {
-      if (f.isDeclaration() || (!o.function.empty() && f.name != o.function)) continue;
-      if (f.blocks.size() != order.size())
-        usageError(fmt::format("--reorder-blocks {}: function {} has {} blocks", o.reorderBlocks, f.name, f.blocks.size()));
-      reorderBlocksPass(f, ctx, order);
-    }
-  }
+  if (!o.reorderBlocks.empty()) reorderBlocks(o, m, ctx);
+
   PhaseObserver observer(o, ctx);
   // --verify: each step's output against its input, before the next step runs.
   auto checkStep = [&](const Module& before, const std::string& step) {
     if (!o.verify || !ctx.error.empty()) return;
     VerifyReport rep = verifyStep(before, m, step, o.verifyOpts, observer.verifyProgress(step));
     std::cerr << rep.lines;
-    if (rep.refuted) {
-      std::cerr << "oriopt: error: " << step << " changed the behaviour of a function (above)\n";
-      std::exit(1);
-    }
+    if (rep.refuted) usageError(step + " changed the behaviour of a function (above)");
   };
-  // --verify: each phase 38 combination is proved when it is made (verify/nested_cond_check.h).
-  bool combinationRefuted = false;
-  if (o.verify)
-    ctx.nestedCondObserver = [&](const Function& before, const Function& after, uint32_t outerLabelId) {
-      const LivenessFacts live = optimized::computeLiveness(before, optimized::computeCfg(before));
-      verify::NestedCondCheck c = verify::checkNestedCondCombination(m, before, after, outerLabelId, live, o.verifyOpts);
-      std::cerr << "verify phase 38 OptimizeNestedCondBranches: " << c.line << "\n";
-      combinationRefuted = combinationRefuted || c.verdict == verify::TvResult::Verdict::Refuted;
-    };
+  NestedCondProver nested; // --verify: each phase 38 combination proved when it is made
+  if (o.verify) nested.install(ctx, m, o.verifyOpts, [](const std::string& line) { std::cerr << line << "\n"; });
+  FoldMarksLog foldMarks; // with --json the marks go into the document; else to standard output at once
   if (o.dumpFoldMarks)
-    ctx.foldMarksObserver = [](const Function& f, std::string_view phase, const std::vector<FoldMark>& marks) {
-      std::cout << "fold-marks: function " << f.name << " phase " << phase << ": " << marks.size() << " marked\n"
-                << formatFoldMarks(marks);
-    };
+    foldMarks.install(ctx, o.json ? std::function<void(const std::string&)>() : [](const std::string& t) { std::cout << t; });
   // --report=DIR: dot found and DIR made before any phase runs; the functions recorded as they change.
   ReportOptions reportOpts;
   std::optional<ReportRecorder> recorder;
   if (!o.report.empty()) {
     reportOpts.title = fmt::format("oriopt report: {}", fileName);
-    reportOpts.run = fmt::format("--pipeline={}{} -O{} --arch {} --impl={}", o.pipeline,
-                                 o.phases.empty() ? "" : " --phases=" + o.phases, o.optLevel, o.arch, o.impl);
-    reportOpts.impl = o.impl == "reference" ? Impl::Reference : o.impl == "both" ? Impl::Both : Impl::Optimized;
+    reportOpts.run = fmt::format("--pipeline={}{} -O{} --arch {} --impl={}",
+                                 o.pipeline == PipelineChoice::Ptxas ? "ptxas" : "default",
+                                 o.phases.empty() ? "" : " --phases=" + o.phases, o.optLevel, o.arch, implName(o.impl));
+    reportOpts.impl = o.impl;
     if (auto problem = prepareReport(o.report, reportOpts)) usageError(*problem);
     if (!o.function.empty() && !m.findFunction(o.function))
       usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
@@ -354,10 +202,8 @@ int runMain(const Options& o) {
   run.countChanges = o.stats || o.json || recorder;
   observer.install(run, [&](const PipelineEntry& e, const Module* before, const Module& after) {
     if (recorder) recorder->afterPhase(e, after);
-    if (combinationRefuted) {
-      std::cerr << "oriopt: error: phase 38 OptimizeNestedCondBranches made a combination that changes behaviour (above)\n";
-      std::exit(1);
-    }
+    if (nested.refuted())
+      usageError("phase 38 OptimizeNestedCondBranches made a combination that changes behaviour (above)");
     if (before) {
       const PhaseInfo* info = findPhase(std::to_string(e.phase));
       checkStep(*before, fmt::format("phase {} {}", e.phase, info ? info->name : ""));
@@ -379,10 +225,7 @@ int runMain(const Options& o) {
     for (Function& f : m.functions) eraseUnreachablePass(f, ctx);
     if (before) checkStep(*before, "--erase-unreachable");
   }
-  if (!ctx.error.empty()) {
-    std::cerr << "oriopt: error: " << ctx.error << "\n";
-    return 1;
-  }
+  if (!ctx.error.empty()) usageError(ctx.error);
   if (auto problems = verifyModule(m); !problems.empty()) {
     for (const std::string& p : problems) std::cerr << "oriopt: internal error: " << p << "\n";
     return 1;
@@ -413,69 +256,34 @@ int runMain(const Options& o) {
     writeOutput(o, out);
     return ok ? 0 : 1;
   }
-  if (o.json) {
-    nlohmann::json functions = nlohmann::json::array();
-    if (wantsDumps(o) && !writeDumps(o, m, ctx, fileName, nullptr, &functions)) return 1;
-    nlohmann::json j = {{"oriopt", 1},
-                        {"input", fileName},
-                        {"optLevel", o.optLevel},
-                        {"arch", o.arch},
-                        {"impl", o.impl},
-                        {"pipeline", o.pipeline == "ptxas" ? "ptxas" : o.phases.empty() ? "default" : "phases"},
-                        {"phases", statsJson(stats)},
-                        {"functions", std::move(functions)}};
-    writeOutput(o, j.dump(2) + "\n");
+  const DumpOptions dumps{o.printEdges, o.dumpDot,  o.dumpRpo,      o.dumpDom,      o.dumpLoops,
+                          o.dumpRpoSlots, o.dumpAnnotations, o.dumpLiveness, o.dumpPressure, o.rpo,
+                          o.impl,       o.optLevel, ctx.knobs.getBool("DisableAnalyzeControlFlow"), o.function};
+  if (o.json || dumps.any()) {
+    if (dumps.any() && !o.function.empty() && !m.findFunction(o.function))
+      usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
+    DumpResult d = dumps.any() ? dumpModule(m, dumps) : DumpResult{};
+    for (const std::string& w : d.warnings) std::cerr << "oriopt: warning: " << w << "\n";
+    if (!d.ok()) usageError(d.error);
+    const char* pipelineName = o.pipeline == PipelineChoice::Ptxas ? "ptxas" : o.phases.empty() ? "default" : "phases";
+    writeOutput(o, o.json ? runDocument({fileName, o.optLevel, o.arch, o.impl, pipelineName}, stats,
+                                        std::move(d.functions), o.dumpFoldMarks ? &foldMarks : nullptr)
+                                    .dump(2) +
+                                "\n"
+                          : d.text);
     return 0;
   }
-  if (wantsDumps(o)) {
-    std::string out;
-    if (!writeDumps(o, m, ctx, fileName, &out, nullptr)) return 1;
-    writeOutput(o, out);
-    return 0;
-  }
-
-  if (o.run) {
-    RunConfig cfg = makeRunConfig(o, m);
-    RunResult r = runKernel(m, cfg);
-    if (r.kind == RunResult::Kind::Error) usageError(r.message);
-    std::string out = formatExit(r, fileName) + "\n";
-    // --run-stats: the instructions executed; for an ok run whether it did real work (more than
-    // every warp leaving through the first block, interp/auto_launch.h), for the others the detail.
-    if (o.runStats) {
-      out += fmt::format("steps: warp={} lane={}\n", r.warpSteps, r.laneSteps);
-      out += fmt::format("branches: executed={} divergent={}\n", r.branches, r.divergentBranches);
-      const Function* k = nullptr;
-      for (const Function& f : m.functions)
-        if (f.isEntry && (o.entry.empty() || f.name == o.entry)) k = k ? k : &f;
-      if (r.kind == RunResult::Kind::Ok && k)
-        out += didRealWork(*k, cfg, r) ? "work: real\n"
-                                       : fmt::format("work: left through its first block ({} warp instructions per warp)\n",
-                                                     firstBlockExitSteps(*k));
-      if (r.kind != RunResult::Kind::Ok && !r.message.empty()) {
-        std::string detail = r.message;
-        std::replace(detail.begin(), detail.end(), '\n', ' ');
-        out += "detail: " + detail + "\n";
-      }
-    }
-    for (const std::string& d : o.dumpBuffers) {
-      const auto& bytes = r.buffers[d];
-      out += fmt::format("buffer {} {}: {}\n", d, bytes.size(), hexBytes(bytes));
-    }
-    writeOutput(o, out);
-    return r.kind == RunResult::Kind::Ok ? 0 : 2;
-  }
+  if (o.run) return runAndPrint(o, m, fileName);
   if (o.summary) {
-    writeOutput(o, summarize(m, fileName));
-  } else if (o.emit == "ptx") {
-    ptx::EmitResult emitted = ptx::emit(m);
-    if (emitted.error) {
-      std::cerr << emitted.error->str() << "\n";
-      return 1;
-    }
-    writeOutput(o, emitted.text);
-  } else {
-    writeOutput(o, printModule(m));
+    writeOutput(o, summarizeModule(m, fileName));
+    return 0;
   }
+  auto emitted = emitModule(m, o.emit);
+  if (auto* d = std::get_if<Diagnostic>(&emitted)) {
+    std::cerr << d->str() << "\n";
+    return 1;
+  }
+  writeOutput(o, std::get<std::string>(emitted));
   return 0;
 }
 
@@ -492,130 +300,18 @@ int main(int argc, char** argv) {
   oriopt --knob 464=4 -O2 --arch sm_80 k.ori -o out.ori
   oriopt --run --threads 4 --param n=4 --param a=2.0 --buffer x=@x.bin \
          --buffer y=@y.bin --dump-buffer y examples/saxpy.ori
+  oriopt --run --threads 4 --arg 0=4 --arg 1=2.0 --arg 2=f32:1,2,3,4 --arg 3=zeros:16 \
+         --dump-buffer 3:f32 examples/saxpy.ori
 
 Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok.)");
+  app.set_version_flag("--version", "oriopt " ORIOPT_VERSION);
   Options o;
-  app.add_option("input", o.input, "Input kernel: .ori or .ptx text, or - for standard input");
-  app.add_option("-o", o.output, "Write the output to FILE instead of standard output")->option_text("FILE");
-  app.add_option("--emit", o.emit, "Output format")->check(CLI::IsMember({"ori", "ptx"}))->option_text("ori");
-  app.add_option("--phases", o.phases, "Comma-separated phase numbers or names to run (default: the implemented pipeline, without the code-changing phases 10, 16, 19, 33, 61, 84, which run only when named; not with --pipeline=ptxas)");
-  app.add_option("--pipeline", o.pipeline,
-                 "default: the phases that keep every instruction (or those --phases names); ptxas: every implemented "
-                 "phase in ptxas's order, each under its gate (-O level, knobs, SM; --list-phases shows them)")
-      ->check(CLI::IsMember({"default", "ptxas"}));
-  app.add_option("--print-before", o.printBefore,
-                 "Before the phase runs, print each function on standard error (phase numbers or names, comma lists, "
-                 "repeatable; all: every phase)")
-      ->option_text("PHASE,...")->allow_extra_args(false);
-  app.add_option("--print-after", o.printAfter, "After the phase, print each function on standard error (as --print-before)")
-      ->option_text("PHASE,...")->allow_extra_args(false);
-  app.add_flag("--print-changed", o.printChanged,
-               "Print each function on standard error at the start and after every phase that changed it");
-  app.add_flag("--stats", o.stats,
-               "Print a table on standard error: per phase the wall time, instructions and blocks after it, removed "
-               "and added, rewrites applied, functions changed, or why its gate kept it from running");
-  app.add_option("--report", o.report,
-                 "Write an HTML report into DIR: index.html (the --stats table, a link per function) and a page per "
-                 "function with its CFG drawn by Graphviz's dot at the start and after each phase that changed it "
-                 "(loops shaded, changed blocks marked, register pressure per block; docs/report.md)")
-      ->option_text("DIR");
-  app.add_flag("--json", o.json,
-               "Write the phase statistics and the analysis dumps asked for as one JSON object instead of the "
-               "output (docs/oriopt-output.schema.json)");
-  app.add_flag("--progress", o.progress,
-               "Print progress lines (phase, function i/n, and --verify's) on standard error at most once a second; "
-               "on by default when standard error is a terminal");
-  app.add_option("--progress-interval", o.progressInterval, "Seconds between progress lines (default 1)")
-      ->group("")->check(CLI::Range(0.0, 3600.0));
-  app.add_option("--knob", o.knobs, "Set a ptxas knob by name or index, e.g. --knob 464=4")->option_text("NAME=VALUE")->allow_extra_args(false);
-  app.add_option("-O", o.optLevel, "Optimization level, -O0 to -O4 (default 3, as ptxas)")->check(CLI::Range(0, 4));
-  app.add_option("--arch", o.arch, "Target architecture (default sm_90)")->option_text("sm_XX");
-  app.add_flag("--list-phases", o.listPhases, "List every ptxas phase the spec names and exit");
-  app.add_flag("--list-knobs", o.listKnobs, "List every knob the spec names and exit");
-  app.add_flag("--summary", o.summary, "Print a summary of each function instead of the .ori text");
-  app.add_flag("--print-edges", o.printEdges, "Print each CFG edge as bix%d -> bix%d");
-  app.add_flag("--dump-rpo", o.dumpRpo, "Print RPO numbers, the RPO order and backedges (ptxas's format)");
-  app.add_flag("--dump-dom", o.dumpDom, "Print immediate dominators");
-  app.add_flag("--dump-loops", o.dumpLoops, "Print natural loops: header, depth, latches, body, exits, preheader");
-  app.add_flag("--dump-cfg-dot", o.dumpDot, "Print the CFG as Graphviz DOT (ptxas's format)");
-  app.add_flag("--dump-fold-marks", o.dumpFoldMarks,
-               "Print the marks phases 29/46/65 leave on destinations: 0x100 propagated, 0x200 deferred (SEL made a "
-               "copy), 0x400 under predicate (predicate copy, resolved guard), at each instruction's place as the phase "
-               "found it");
-  app.add_flag("--dump-liveness", o.dumpLiveness, "Print live-in and live-out registers of each block; warn of uninitialized registers");
-  app.add_flag("--dump-annotations", o.dumpAnnotations,
-               "Print AnalyzeControlFlow's (phase 3) RPONum, +280 flags and +152 latch-pred/exit field of each block; honours -O and --knob 235");
-  app.add_flag("--dump-pressure", o.dumpPressure, "Print the most registers live at once per block and file, and the function's maximum");
-  app.add_option("--rpo", o.rpo, "RPO order of the dumps: dfs (a true depth-first order) or ptxas-iterative (sub_BDE150 as spec/000 documents it)")
-      ->check(CLI::IsMember({"dfs", "ptxas-iterative"}));
-  app.add_flag("--dump-rpo-slots", o.dumpRpoSlots, "Print the raw slot arrays of ptxas's RPO routines (sub_BDE150, sub_BDE6C0)");
-  app.add_flag("--switch-bit-tests", o.switchBitTests,
-               "Phases 14/30: lower switches LLVM would lower to bit tests that way (beyond ptxas; off by default)");
-  app.add_option("--fold", o.fold,
-                 "Phases 29/46/65: ptxas (the default: copies and selects as ptxas folds them) or evaluate (beyond "
-                 "ptxas: also constant folding and algebraic identities, docs/general-optimize.md)")
-      ->check(CLI::IsMember({"ptxas", "evaluate"}));
-  app.add_flag("--erase-unreachable", o.eraseUnreachable, "After the phases, delete the blocks bix0 does not reach (spec/003 OriBranchOpt)");
-  app.add_option("--profile", o.profile,
-                 "Block counts, lines of FUNCTION LABEL COUNT: phases 14/30 take ptxas's PGO exit and test the clusters "
-                 "of small switches hottest first (docs/branch-and-switch.md)")
-      ->type_name("FILE");
-  app.add_option("--reorder-blocks", o.reorderBlocks,
-                 "Testing: move the blocks into this order (0 first), adding BRAs to keep behaviour, before the phases; with --function, only there")
-      ->option_text("0,BIX,...");
-  app.add_flag("--unsplit-blocks", o.unsplitBlocks,
-               "Testing: merge each unlabelled block into the one before it, so control flow sits inside blocks for phase 6 to split");
-  app.add_flag("--verify", o.verify,
-               "After every phase, prove with Z3 that each function it changed behaves the same (translation "
-               "validation; where Z3 cannot decide, compare random runs in the interpreter); a difference stops with exit status 1");
-  app.add_flag("--check-roundtrip", o.checkRoundTrip,
-               "Emit the module as PTX (after the phases --phases or --pipeline name; none by default), lower that "
-               "again and compare each function up to register "
-               "and label names; prove the ones that differ equivalent (both directions; the --verify-* bounds). One "
-               "line per function, then a summary; exit status 1 when a function is neither equal nor proved "
-               "(docs/ptx.md, \"Round trip\")");
-  app.add_option("--roundtrip-prove", o.roundTripProve,
-                 "--check-roundtrip: prove the functions that differ (all, the default) or only compare (none: a "
-                 "function that differs is reported unchecked)")
-      ->check(CLI::IsMember({"all", "none"}));
-  app.add_option("--verify-timeout", o.verifyOpts.timeoutSeconds, "--verify: seconds per Z3 query (default 60)")
-      ->check(CLI::Range(1u, 86400u));
-  app.add_option("--verify-budget", o.verifyOpts.budgetSeconds,
-                 "--verify: seconds per function and phase for all its queries (default 300)")
-      ->check(CLI::Range(1u, 86400u));
-  app.add_option("--verify-unroll", o.verifyOpts.unroll, "--verify: back edges a path may take before it counts as unknown (default 4)")
-      ->check(CLI::Range(0u, 64u));
-  app.add_option("--verify-inline-depth", o.verifyOpts.inlineDepth,
-                 "--verify: nested calls to functions of the module inlined; deeper ones are uninterpreted (default 3)")
-      ->check(CLI::Range(0u, 16u));
-  app.add_option("--impl", o.impl, "Which half computes the analyses and runs the passes; both: run the two and fail on the first difference")
-      ->check(CLI::IsMember({"optimized", "reference", "both"}));
-  app.add_option("--function", o.function, "Dump only this function");
-  app.add_flag("--run", o.run, "Run the kernel in the interpreter and print how it ended");
-  app.add_option("--threads", o.threads,
-                 "Threads per CTA for --run: X, XxY or XxYxZ (at most 1024 in all; default 1, with --auto-params 128)")
-      ->option_text("X[xY[xZ]]");
-  app.add_option("--ctas", o.ctas, "CTAs for --run: X, XxY or XxYxZ (default 1, with --auto-params 2)")->option_text("X[xY[xZ]]");
-  app.add_flag("--auto-params", o.autoParams,
-               "With --run: bind every parameter --param and --buffer do not, and the __constant__ data and __device__ "
-               "pointers the host would set (pointers to 4 MiB buffers of small words, integers to the launch's thread "
-               "count, floats to 1.0, structs field by field; docs/interpreter.md, \"Automatic launches\"), and print "
-               "the bindings on standard error");
-  app.add_flag("--run-stats", o.runStats, "After --run's exit line, print \"steps: warp=N lane=M\" (instructions executed), \"branches: executed=N divergent=M\" (warp-level branch executions, and those whose lanes split), then \"work: real\" or "
-               "\"work: left through its first block ...\" for an ok run, \"detail: ...\" for another");
-  app.add_option("--entry", o.entry, "Kernel to run (default: the only .entry)");
-  app.add_option("--param", o.params, "Bind a scalar kernel parameter (integer, or float text for .f32/.f64)")->option_text("NAME=INT")->allow_extra_args(false);
-  app.add_option("--buffer", o.buffers, "Bind a pointer parameter to a new buffer of SIZE zero bytes, the bytes of FILE, or the BYTES given in hex")->option_text("NAME=SIZE|NAME=@FILE|NAME=hex:BYTES")->allow_extra_args(false);
-  app.add_option("--dump-buffer", o.dumpBuffers, "After --run, print the buffer's bytes in hex")->option_text("NAME")->allow_extra_args(false);
-  app.add_option("--reg", o.regs, "Start every thread with this value in a register (the others start at 0; a predicate: 0, 1, true or false)")
-      ->option_text("NAME=INT")->allow_extra_args(false);
-  app.add_option("--only-thread", o.onlyThread, "Run only this thread of the launch (CTA index * threads per CTA + thread index, x fastest), alone: barriers pass at once")
-      ->option_text("N");
-  app.add_option("--max-steps", o.maxSteps,
-                 "Warp instructions (all warps together) before --run reports a timeout (default 10000000, with --auto-params 20000000)")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+  addOptions(app, o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "oriopt: error: " << e.what() << " (see --help)\n";

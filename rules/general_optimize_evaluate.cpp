@@ -1,12 +1,14 @@
-#include "ir/general_optimize_evaluate.h"
+#include "rules/general_optimize_evaluate.h"
 
 #include <array>
+
+#include "interp/evaluate.h"
 
 namespace ori {
 
 namespace {
 
-constexpr std::array<uint8_t, 3> kInputs = {0xF0, 0xCC, 0xAA}; // the LUTs of a, b, c (verify/lut.h)
+constexpr std::array<uint8_t, 3> kInputs = {0xF0, 0xCC, 0xAA}; // the LUTs of a, b, c (rules/lut.h)
 
 uint64_t maskBits(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((uint64_t(1) << bits) - 1); }
 
@@ -48,14 +50,14 @@ Instr movOf(const Operand& d, const Operand& s, bool wide) {
 
 // Whether the evaluator runs this opcode with these modifiers: the instruction
 // with every non-immediate source made RZ or PT.
-bool modelled(const Instr& in, ConstantEvaluator eval) {
+bool modelled(const Instr& in) {
   Instr probe = in;
   probe.guard.reset();
   for (Operand& s : probe.srcs)
     if (s.kind != Operand::Kind::Imm) s = Operand::reg_(s.kind == Operand::Kind::Reg && s.reg.isPredicate() ? PT : RZ);
   for (Operand& d : probe.dsts)
     if (d.kind == Operand::Kind::Reg && !d.reg.isConst()) d = Operand::reg_(d.reg.isPredicate() ? P(0) : R(0));
-  return eval(probe).has_value();
+  return evaluateConstant(probe).has_value();
 }
 
 // ---------------------------------------------------------------- the LUT reducer
@@ -70,7 +72,7 @@ struct LutReduction {
 // slot j holds. Constant and repeated slots are folded into every LUT, then slots
 // no LUT depends on are dropped. Every LUT stays the same function of the slots
 // left.
-std::optional<LutReduction> reduceLuts(ConstantEvaluator eval, std::vector<uint8_t> luts,
+std::optional<LutReduction> reduceLuts(std::vector<uint8_t> luts,
                                        const std::array<std::optional<bool>, 3>& constant,
                                        const std::array<int, 3>& same) {
   LutReduction r;
@@ -78,7 +80,7 @@ std::optional<LutReduction> reduceLuts(ConstantEvaluator eval, std::vector<uint8
     for (uint8_t& l : luts) {
       std::array<uint8_t, 3> in = kInputs;
       in[k] = table;
-      const auto v = lutApply(eval, l, in[0], in[1], in[2]);
+      const auto v = lutApply(l, in[0], in[1], in[2]);
       if (!v) return false;
       l = *v;
     }
@@ -101,7 +103,7 @@ std::optional<LutReduction> reduceLuts(ConstantEvaluator eval, std::vector<uint8
       std::array<uint8_t, 3> zero = kInputs, ones = kInputs;
       zero[k] = 0x00;
       ones[k] = 0xFF;
-      const auto a = lutApply(eval, l, zero[0], zero[1], zero[2]), b = lutApply(eval, l, ones[0], ones[1], ones[2]);
+      const auto a = lutApply(l, zero[0], zero[1], zero[2]), b = lutApply(l, ones[0], ones[1], ones[2]);
       if (!a || !b) return std::nullopt;
       ignored = ignored && *a == *b;
     }
@@ -192,7 +194,7 @@ std::optional<Instr> shiftRule(const Instr& in, const Instr& view) {
   return std::nullopt;
 }
 
-std::optional<Instr> lop3Rule(const Instr& in, const Instr& view, ConstantEvaluator eval) {
+std::optional<Instr> lop3Rule(const Instr& in, const Instr& view) {
   const unsigned w = in.has(Mod::W64) ? 64 : 32;
   const auto lut = lutImmediate(in.srcs[3]);
   if (!lut) return std::nullopt;
@@ -206,7 +208,7 @@ std::optional<Instr> lop3Rule(const Instr& in, const Instr& view, ConstantEvalua
     for (size_t j = 0; j < k && same[k] < 0; ++j)
       if (in.srcs[j] == in.srcs[k] && !(in.srcs[k].kind == Operand::Kind::CBank && in.srcs[k].hasReg)) same[k] = int(j);
   }
-  const auto red = reduceLuts(eval, {*lut}, constant, same);
+  const auto red = reduceLuts({*lut}, constant, same);
   if (!red) return std::nullopt;
   const uint8_t l = red->luts[0];
   std::vector<size_t> left;
@@ -227,7 +229,7 @@ std::optional<Instr> lop3Rule(const Instr& in, const Instr& view, ConstantEvalua
   return r;
 }
 
-std::optional<Instr> plop3Rule(const Instr& in, const Instr& view, ConstantEvaluator eval) {
+std::optional<Instr> plop3Rule(const Instr& in, const Instr& view) {
   const auto l0 = lutImmediate(in.srcs[3]), l1 = lutImmediate(in.srcs[4]);
   if (!l0 || !l1) return std::nullopt;
   for (size_t k = 0; k < 3; ++k)
@@ -243,7 +245,7 @@ std::optional<Instr> plop3Rule(const Instr& in, const Instr& view, ConstantEvalu
     for (uint8_t& l : luts) {
       std::array<uint8_t, 3> t = kInputs;
       t[k] = uint8_t(~kInputs[k]);
-      const auto v = lutApply(eval, l, t[0], t[1], t[2]);
+      const auto v = lutApply(l, t[0], t[1], t[2]);
       if (!v) return false;
       l = *v;
     }
@@ -256,7 +258,7 @@ std::optional<Instr> plop3Rule(const Instr& in, const Instr& view, ConstantEvalu
     for (size_t j = 0; j < k && same[k] < 0; ++j)
       if (!constant[j] && in.srcs[j].reg == in.srcs[k].reg) same[k] = int(j);
   }
-  auto red = reduceLuts(eval, luts, constant, same);
+  auto red = reduceLuts(luts, constant, same);
   if (!red) return std::nullopt;
   luts = red->luts;
   for (size_t k = 0; k < 3; ++k)
@@ -274,7 +276,7 @@ std::optional<Instr> plop3Rule(const Instr& in, const Instr& view, ConstantEvalu
   return r;
 }
 
-std::optional<Instr> isetpRule(const Instr& in, const Instr& view, ConstantEvaluator eval) {
+std::optional<Instr> isetpRule(const Instr& in, const Instr& view) {
   const auto cmp = in.mods.inGroup(ModGroup::Cmp);
   if (!cmp) return std::nullopt;
   const Mod boolOp = in.mods.inGroup(ModGroup::BoolOp).value_or(Mod::AND);
@@ -285,7 +287,7 @@ std::optional<Instr> isetpRule(const Instr& in, const Instr& view, ConstantEvalu
     probe.srcs[2] = Operand::reg_(PT);
     probe.mods.reset(Mod::OR);
     probe.mods.reset(Mod::XOR);
-    if (const auto v = eval(probe)) r = (*v)[0] != 0;
+    if (const auto v = evaluateConstant(probe)) r = (*v)[0] != 0;
   } else if (in.srcs[0] == in.srcs[1] && in.srcs[0].kind == Operand::Kind::Reg) {
     switch (*cmp) { // x against itself
     case Mod::EQ: case Mod::LE: case Mod::GE: r = true; break;
@@ -333,29 +335,17 @@ Instr materializeConstant(const Operand& d, uint64_t container) {
   return movOf(d, Operand::immediate(int64_t(container)), container > 0xffffffffu);
 }
 
-std::optional<uint8_t> lutApply(ConstantEvaluator eval, uint8_t lut, uint8_t x, uint8_t y, uint8_t z) {
+std::optional<uint8_t> lutApply(uint8_t lut, uint8_t x, uint8_t y, uint8_t z) {
   const Instr in = makeInstr(Opcode::LOP3, {Operand::reg_(R(0))},
                              {Operand::immediate(x), Operand::immediate(y), Operand::immediate(z), Operand::immediate(lut)},
                              {Mod::LUT});
-  const auto v = eval(in);
+  const auto v = evaluateConstant(in);
   if (!v) return std::nullopt;
   return uint8_t((*v)[0] & 0xff);
 }
 
-bool evaluatedOpcode(Opcode op) {
-  switch (op) {
-  case Opcode::IADD3: case Opcode::IMAD: case Opcode::LOP3: case Opcode::PLOP3: case Opcode::SHF:
-  case Opcode::SHL: case Opcode::SHR: case Opcode::IMNMX: case Opcode::LEA: case Opcode::ISETP:
-  case Opcode::SGXT: case Opcode::PRMT: case Opcode::POPC: case Opcode::FLO: case Opcode::BREV:
-    return true;
-  default:
-    return false;
-  }
-}
-
-std::optional<EvaluateRewrite> evaluateRewrite(const Instr& in, const std::vector<std::optional<Operand>>& known,
-                                               ConstantEvaluator eval) {
-  if (!eval || in.isGuarded() || (!known.empty() && known.size() != in.srcs.size())) return std::nullopt;
+std::optional<EvaluateRewrite> evaluateRewrite(const Instr& in, const std::vector<std::optional<Operand>>& known) {
+  if (in.isGuarded() || (!known.empty() && known.size() != in.srcs.size())) return std::nullopt;
   const bool predicates = in.op == Opcode::ISETP || in.op == Opcode::PLOP3;
   if (!evaluatedOpcode(in.op)) return std::nullopt;
   if (in.dsts.size() != dstCount(in.op, in.mods) || in.srcs.size() != in.info().srcs.size()) return std::nullopt;
@@ -382,21 +372,21 @@ std::optional<EvaluateRewrite> evaluateRewrite(const Instr& in, const std::vecto
       view.srcs[k] = Operand::reg_(RZ, s.neg);
     }
   }
-  if (!modelled(in, eval)) return std::nullopt;
+  if (!modelled(in)) return std::nullopt;
   bool allConstant = true;
   for (const Operand& s : view.srcs) allConstant = allConstant && isConstant(s);
   std::optional<Instr> out;
   EvaluateRule rule = EvaluateRule::Fold;
   if (allConstant && !predicates) {
-    if (const auto v = eval(view)) out = materializeConstant(in.dsts[0], (*v)[0]);
+    if (const auto v = evaluateConstant(view)) out = materializeConstant(in.dsts[0], (*v)[0]);
   } else {
     switch (in.op) {
     case Opcode::IADD3: rule = EvaluateRule::Iadd3; out = iadd3Rule(in, view); break;
     case Opcode::IMAD: rule = EvaluateRule::Imad; out = imadRule(in, view); break;
     case Opcode::SHL: case Opcode::SHR: rule = EvaluateRule::Shift; out = shiftRule(in, view); break;
-    case Opcode::LOP3: rule = EvaluateRule::Lop3; out = lop3Rule(in, view, eval); break;
-    case Opcode::ISETP: rule = EvaluateRule::Isetp; out = isetpRule(in, view, eval); break;
-    case Opcode::PLOP3: rule = EvaluateRule::Plop3; out = plop3Rule(in, view, eval); break;
+    case Opcode::LOP3: rule = EvaluateRule::Lop3; out = lop3Rule(in, view); break;
+    case Opcode::ISETP: rule = EvaluateRule::Isetp; out = isetpRule(in, view); break;
+    case Opcode::PLOP3: rule = EvaluateRule::Plop3; out = plop3Rule(in, view); break;
     default: break;
     }
   }

@@ -1,10 +1,26 @@
-// The GeneralOptimize bundles (spec/002; docs/general-optimize.md): what both
-// halves share. The result types of phases 13, 29 (46, 65) and 58, their
-// options, and the instruction-level rules the phases apply: which
-// instruction is a copy, which use a copy may replace, which predicate value
-// an instruction makes constant. The algorithms (walk order, bookkeeping)
-// are each half's own; the rules are here once so that a rule means the same
-// in both.
+// Phase 29 GeneralOptimize (spec/002 "Algorithm B"; docs/general-optimize.md), also the suite
+// phases 46 GeneralOptimizeMid2 and 65 GeneralOptimizeLate2 dispatch to and phase 37 runs after
+// each promotion: the contract of reference/general_optimize.cpp and
+// optimized/general_optimize.cpp, and the instruction-level rules both apply (which instruction
+// is a copy, which use a copy may replace, which predicate value an instruction makes
+// constant), each proved by the Z3 obligation named at it (oriverify --only NAME). The walk
+// order and bookkeeping are each half's own.
+//
+// The pass: for each block in the RPO computed at entry, until a look at the block changes
+// nothing, instruction by instruction: (1) each use (the guard, then the sources) reached in the
+// block by a copy (copySource, predicateCopySource) takes the copy's value where mayReplaceUse
+// allows, the copy marked 0x100 (0x400 for a predicate copy); (2) the predicate simplifier: an
+// eligible SEL whose predicate is known, or whose sources are equal, becomes a MOV (0x200); @P
+// MOV with P known loses its guard or becomes a NOP (0x400). A predicate is known from its last
+// definition in the block, else in the chain of single predecessors (kPredicateScanDepth), when
+// that is a PLOP3 with a constant result. With GeneralOptimizeOptions::evaluate, an instruction
+// the walk reaches is also folded or simplified by evaluateRewrite
+// (rules/general_optimize_evaluate.h). Then removeDeadCandidates removes the copies that
+// replaced a use and the NOPs, where nothing they write is live. Rounds of that go on
+// (kGeneralOptimizeRounds). Gates: -O2, knob 487 GeneralOptimizationEnable on, knob 231 off
+// (pipeline/pipeline.cpp); knobs: limit-fold-fp; the SM (selectEligible, predicate marking).
+// Guarantees: the function behaves the same (oriopt --verify proves it per function); both
+// halves leave the same text, counts and marks.
 #pragma once
 
 #include <cstdint>
@@ -45,7 +61,7 @@ struct GeneralOptimizeCounts {
   uint32_t guardsResolved = 0;  // @P MOV with P known: guard dropped or the MOV deleted
   uint32_t removed = 0;         // instructions removed by the liveness-gated local DCE
   uint32_t rounds = 0;          // rounds run (see kGeneralOptimizeRounds)
-  uint32_t evaluated = 0;       // --fold=evaluate: instructions folded or simplified (ir/general_optimize_evaluate.h)
+  uint32_t evaluated = 0;       // --fold=evaluate: instructions folded or simplified (rules/general_optimize_evaluate.h)
   friend bool operator==(const GeneralOptimizeCounts&, const GeneralOptimizeCounts&) = default;
 };
 
@@ -75,7 +91,7 @@ struct GeneralOptimizeOptions {
   // a floating-point instruction.
   bool limitFoldFp = false;
   // --fold=evaluate (beyond ptxas; off by default): constant folding and algebraic
-  // identities (ir/general_optimize_evaluate.h) in the walk.
+  // identities (rules/general_optimize_evaluate.h) in the walk.
   bool evaluate = false;
 };
 
@@ -93,6 +109,7 @@ inline constexpr uint32_t kPredicateScanDepth = 8;
 // known zero-extended where the MOV reads it (`sourceZeroExtended`), or an
 // immediate in 0 .. 2^31-1. A constant bank propagates only from a .64 MOV.
 // Returns nullopt for any other instruction.
+// Proved by go.copy32-zext and go.copy32-immediate.
 std::optional<Operand> copySource(const Instr& in, bool sourceZeroExtended);
 
 // Whether the instruction leaves its register result zero-extended from 32
@@ -112,11 +129,18 @@ std::vector<Reg> alwaysZeroExtended(const Function& f, const std::vector<Reg>& u
 // A predicate copy: unguarded PLOP3 Pd, PT, a, b, c, LUT, imm whose first
 // result depends on exactly one of a, b, c and is not constant. Returns the
 // predicate operand the result equals (neg set when it is the complement).
+// Proved by go.predicate-copy.
 std::optional<Operand> predicateCopySource(const Instr& in);
 
 // The constant first result of an unguarded PLOP3 whose result is the same
 // for every value of its non-constant inputs (PT/!PT inputs fixed).
+// Proved by go.plop3-constant.
 std::optional<bool> plop3ConstantResult(const Instr& in);
+
+// The value predicate operand p (its `!` applied) reads after `def`, p's last definition: known
+// when def writes p as its first result and is a PLOP3 with a constant result
+// (plop3ConstantResult); nullopt otherwise.
+std::optional<bool> predicateValueAfter(const Instr& def, const Operand& p);
 
 // Whether use k of `in` (k = -1: the guard; else source k) reading `d` may be
 // replaced by `value`: the operand is exactly a register operand of d (not
@@ -135,67 +159,14 @@ bool selectEligible(const Instr& in, const GeneralOptimizeOptions& opt);
 
 // The MOV a SEL becomes when its predicate is `known` (true: the first
 // source) or its two sources are equal (known unset). nullopt otherwise.
+// Proved by go.sel-known and go.sel-equal; the resolved guard of @P MOV by go.guarded-move.
 std::optional<Instr> selectAsCopy(const Instr& in, std::optional<bool> known);
-
-// --------------------------------------------------------------- phase 13
-
-struct EarlyOptimizeCounts {
-  uint32_t branchesDeleted = 0;     // a branch or exit that can never be taken, deleted
-  uint32_t branchesUnconditional = 0; // one that is always taken, its guard dropped
-  uint32_t removed = 0;             // chain instructions left dead and removed
-  uint32_t iterations = 0;          // successful fixed-point iterations (knob 464 spends one each)
-  friend bool operator==(const EarlyOptimizeCounts&, const EarlyOptimizeCounts&) = default;
-};
-
-// The depth of sub_1245740's sub-DAG compare (its fourth argument).
-inline constexpr uint32_t kEquivalenceDepth = 2;
-
-// An instruction whose result depends on its register and immediate inputs only
-// (no memory, side effect, control flow, barrier, convergence, call, OPAQUE;
-// no S2R of a clock or timer), unguarded: two of them with equal inputs compute
-// equal results.
-bool isPureComputation(const Instr& in);
-
-// The first parts of sub_753600's structural equivalence: same opcode and
-// modifiers, both unguarded and pure, the same number of operands, equal
-// destinations' shape, and each source pair of the same kind with equal
-// flags and, unless both are registers, equal value. Registers are left to
-// the caller (equal and unchanged, or defined by equivalent instructions).
-bool sameShape(const Instr& a, const Instr& b);
-
-// MergeEquivalentConditionalFlow's match (sub_753600), the rule both halves
-// apply: block C (not bix 0) whose only predecessor is A ends with a guarded
-// BRA, EXIT or RET of the same opcode, modifiers (and target) as A's last
-// instruction, and C's guard Q holds the value A's guard P held: the last
-// definitions of P in A and of Q in C are equivalent, source by source (a
-// register unchanged from one to the other, or defined before each by
-// equivalent instructions, kEquivalenceDepth levels down; sameShape for the
-// rest). Since C runs only when A's branch went C's way, C's condition is
-// then known: `taken` says it is always true (else never). `chain` lists the
-// instructions of C the match used (dead once C's branch is rewritten, unless
-// read elsewhere).
-struct ConditionMatch {
-  bool taken = false;
-  std::vector<size_t> chain;
-};
-std::optional<ConditionMatch> matchEquivalentCondition(const Function& f, uint32_t a, uint32_t c);
-
-// --------------------------------------------------------------- phase 58
-
-inline constexpr uint32_t kLateWindowSlots = 6; // sub_8F6530's circular buffer
-
-struct LateOptimizeCounts {
-  uint32_t movesMerged = 0; // MOVs of a value a window entry already holds, their one use renamed
-  uint32_t inserted = 0;    // window insertions
-  uint32_t evicted = 0;     // entries the circular buffer overwrote
-  friend bool operator==(const LateOptimizeCounts&, const LateOptimizeCounts&) = default;
-};
-
-// A window candidate: unguarded MOV (32-bit or .64) of a register or an
-// immediate into a register of file R (the spec's class check).
-bool lateWindowCandidate(const Instr& in);
 
 // "fold-marks: bix1 #3 dst0 0x300 propagated|deferred uses=2" lines.
 std::string formatFoldMarks(const std::vector<FoldMark>& marks);
+
+// The two halves' entries (the pass above).
+namespace reference { GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt); }
+namespace optimized { GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt); }
 
 } // namespace ori
