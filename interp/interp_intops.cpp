@@ -64,7 +64,7 @@ bool Machine::execIntegerMore(const Instr& in) {
   case Opcode::IDP: {
     // c + the products of a's bytes (.4A) or halves (.2A) with b's bytes, mod 2^32.
     const uint64_t a = readInt(in, 0, 32), b = readInt(in, 1, 32), c = readInt(in, 2, 32);
-    const bool aSigned = in.has(Mod::S8) || in.has(Mod::S16), bSigned = in.has(Mod::B_S8);
+    const bool aSigned = in.has(Mod::S8) || in.has(Mod::S16), bSigned = in.has(Mod::IDP_B_S8);
     auto byteOf = [&](uint64_t v, unsigned k, bool s) {
       uint64_t x = (v >> (8 * k)) & 0xff;
       return s ? signExtend(x, 8) : int64_t(x);

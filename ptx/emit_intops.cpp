@@ -69,7 +69,7 @@ bool FnEmitter::emitIntegerMore(const Instr& in) {
     if (ctx.sm < 61) fail(in.loc, fmt::format("{}: dp4a/dp2a need sm_61 or later", printInstr(f, in)));
     ctx.require(5, 0);
     const char* at = in.has(Mod::S8) || in.has(Mod::S16) ? "s32" : "u32";
-    const char* bt = in.has(Mod::B_S8) ? "s32" : "u32";
+    const char* bt = in.has(Mod::IDP_B_S8) ? "s32" : "u32";
     std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32), c = intSrc(in, 2, 32);
     std::string op = in.has(Mod::A2) ? fmt::format("dp2a.{}", in.has(Mod::HI) ? "hi" : "lo") : "dp4a";
     emit(fmt::format("{}.{}.{} {}, {}, {}, {};", op, at, bt, intDst(in, 0, 32), a, b, c));

@@ -30,7 +30,7 @@ bool Lowering::dotProduct() {
     x.mods.set(Mod::A4);
     x.mods.set(aSigned ? Mod::S8 : Mod::U8);
   }
-  x.mods.set(bSigned ? Mod::B_S8 : Mod::B_U8);
+  x.mods.set(bSigned ? Mod::IDP_B_S8 : Mod::IDP_B_U8);
   emit(std::move(x));
   return true;
 }

@@ -22,7 +22,7 @@ std::optional<ModelOutputs> iaddc(ModelContext& m) {
 
 // c + sum of element products; elements extended to 32 bits, the sum taken mod 2^32.
 std::optional<ModelOutputs> idp(ModelContext& m) {
-  const bool aSigned = m.has(Mod::S8) || m.has(Mod::S16), bSigned = m.has(Mod::B_S8);
+  const bool aSigned = m.has(Mod::S8) || m.has(Mod::S16), bSigned = m.has(Mod::IDP_B_S8);
   z3::expr a = m.intSrc(0, 32), b = m.intSrc(1, 32);
   auto ext = [](const z3::expr& v, bool s) { return s ? Smt::sext(v, 32) : Smt::zext(v, 32); };
   auto byteOf = [&](unsigned k) { return ext(b.extract(8 * k + 7, 8 * k), bSigned); };

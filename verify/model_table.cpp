@@ -180,7 +180,7 @@ const std::vector<ModelEntry> kModelTable = {
     {Opcode::IDP, models::idp,
      {{{Mod::A4, Mod::U8}, {Mod::A4, Mod::S8}, {Mod::A2, Mod::LO, Mod::U16}, {Mod::A2, Mod::LO, Mod::S16},
        {Mod::A2, Mod::HI, Mod::U16}, {Mod::A2, Mod::HI, Mod::S16}},
-      {{Mod::B_U8}, {Mod::B_S8}}},
+      {{Mod::IDP_B_U8}, {Mod::IDP_B_S8}}},
      fixed<D::Int, D::Int, D::Int>},
     {Opcode::I2IP, models::i2ip, {{{Mod::U8}, {Mod::S8}, {Mod::U16}, {Mod::S16}}}, fixed<D::Int, D::Int, D::Int>},
     {Opcode::BMSK, models::bmsk, {{{}, {Mod::W}}}, fixed<D::Shift, D::Shift>},

@@ -64,12 +64,12 @@ TEST(Z3Model, IntegerExtended) {
       {Opcode::IADDC, {Mod::SUB}, 0, in({7, 7, 0}, {0, 0}), {0xffffffff, 0}},      // subc, carry 0: 7 - 7 - 1
       {Opcode::IADDC, {Mod::W64}, 0, in({~0ull, 0, 1}, {0, 0}), {0, 1}},           // 64-bit carry
       // IDP: 0x80 * 0x80 twice + 1: unsigned 2 * 16384 + 1; signed (-128)(-128) * 2 + 1.
-      {Opcode::IDP, {Mod::A4, Mod::U8, Mod::B_U8}, 0, in({0x80800000, 0x80800000, 1}), {0x8001}},
-      {Opcode::IDP, {Mod::A4, Mod::S8, Mod::B_S8}, 0, in({0x80800000, 0x80800000, 1}), {0x8001}},
-      {Opcode::IDP, {Mod::A4, Mod::S8, Mod::B_U8}, 0, in({0x000000ff, 0x00000002, 0}), {0xfffffffe}}, // -1 * 2
+      {Opcode::IDP, {Mod::A4, Mod::U8, Mod::IDP_B_U8}, 0, in({0x80800000, 0x80800000, 1}), {0x8001}},
+      {Opcode::IDP, {Mod::A4, Mod::S8, Mod::IDP_B_S8}, 0, in({0x80800000, 0x80800000, 1}), {0x8001}},
+      {Opcode::IDP, {Mod::A4, Mod::S8, Mod::IDP_B_U8}, 0, in({0x000000ff, 0x00000002, 0}), {0xfffffffe}}, // -1 * 2
       // 2A.HI: a's halves (-1, 2) with b's bytes 2, 3 (3, -4 signed): -3 - 8 = -11.
-      {Opcode::IDP, {Mod::A2, Mod::HI, Mod::S16, Mod::B_S8}, 0, in({0x0002ffff, 0xfc030000, 0}), {0xfffffff5}},
-      {Opcode::IDP, {Mod::A2, Mod::LO, Mod::U16, Mod::B_U8}, 0, in({0x0002ffff, 0xfc030201, 5}), {0x10008}}, // 65535 * 1 + 2 * 2 + 5
+      {Opcode::IDP, {Mod::A2, Mod::HI, Mod::S16, Mod::IDP_B_S8}, 0, in({0x0002ffff, 0xfc030000, 0}), {0xfffffff5}},
+      {Opcode::IDP, {Mod::A2, Mod::LO, Mod::U16, Mod::IDP_B_U8}, 0, in({0x0002ffff, 0xfc030201, 5}), {0x10008}}, // 65535 * 1 + 2 * 2 + 5
       // I2IP: a = 300, b = -5: u8 255 and 0 under c's low half; s16 300 and -5.
       {Opcode::I2IP, {Mod::U8}, 0, in({300, 0xfffffffb, 0xabcd}), {0xabcdff00}},
       {Opcode::I2IP, {Mod::S8}, 0, in({300, 0xfffffffb, 0}), {0x7ffb}},
