@@ -281,9 +281,13 @@ HD unsigned __uhadd(unsigned a, unsigned b) { return unsigned(((unsigned long lo
 HD unsigned __urhadd(unsigned a, unsigned b) { return unsigned(((unsigned long long)a + b + 1) >> 1); }
 
 // CUDA's float-to-integer intrinsics are PTX cvt.{rni,rzi,rmi,rpi} (PTX ISA
-// 9.0, "cvt": integer results saturate to the destination range, NaN gives 0).
+// 9.0, "cvt": integer results saturate to the destination range; NaN gives 0 when the
+// source is not .f64 and the destination not 64-bit, else 1 << (width - 1)).
 template <class T, class F> HD T h_cvt(F x, int mode) {
-  if (x != x) return (T)0;
+  if (x != x) {
+    typedef typename Tr<T>::U U;
+    return sizeof(F) == 8 || Tr<T>::bits == 64 ? (T)(U)((U)1 << (Tr<T>::bits - 1)) : (T)0;
+  }
   F r = mode == 0 ? std::rint(x) : mode == 1 ? std::trunc(x) : mode == 2 ? std::floor(x) : std::ceil(x);
   return f2i<T>(r);
 }

@@ -349,7 +349,9 @@ Instr instruction(Opcode op, const FnCtx& ctx, bool lastOfFunction) {
     const size_t values = load ? 0 : store ? 1 : (in.has(Mod::W128) ? 2 : 1) * (cas ? 2 : 1);
     for (size_t d = 0; d < dstCount(op, in.mods); ++d) in.dsts.push_back(operand(in, info.dsts[d], true, 0, ctx));
     in.srcs.push_back(operand(in, info.srcs[0], false, 0, ctx));
-    for (size_t k = 0; k < values; ++k) in.srcs.push_back(operand(in, info.srcs[1], false, 1 + k, ctx));
+    // Each value in its own slot: the later ones (ATOM's R? R? for .128) take registers only.
+    for (size_t k = 0; k < values; ++k)
+      in.srcs.push_back(operand(in, info.srcs[std::min<size_t>(1 + k, info.srcs.size() - 1)], false, 1 + k, ctx));
     if (in.has(Mod::HINT)) in.srcs.push_back(operand(in, OperandSlot{uint16_t(K_REG)}, false, 1 + values, ctx));
     return in;
   }

@@ -3,6 +3,8 @@
 // what the PTX ISA says means the interpreter's semantics; and emitting then
 // lowering back (ori::ptx::parseAndLower) gives the same run results.
 // (Whole files: ptx_emit_files_test.cpp.)
+#include <cctype>
+#include <optional>
 #include <gtest/gtest.h>
 
 #include "ptx_emit_helpers.h"
@@ -466,15 +468,33 @@ std::vector<Config> configsFor(const ori::Module& m, const std::string& text, st
     bool ok = true;
     while (ok && args >> a) {
       std::string v;
-      if (a == "--threads" && args >> v) c.cfg.threads = uint32_t(std::stoul(v));
-      else if (a == "--ctas" && args >> v) c.cfg.ctas = uint32_t(std::stoul(v));
-      else if (a == "--entry" && args >> v) c.cfg.entry = v;
+      // A number as the whole word (a form this reader does not know leaves the RUN line out).
+      auto number = [&](const std::string& w) -> std::optional<uint64_t> {
+        const bool negative = !w.empty() && w[0] == '-';
+        if (w.size() <= size_t(negative) || !std::isdigit(static_cast<unsigned char>(w[negative]))) return std::nullopt;
+        size_t used = 0;
+        uint64_t n = negative ? uint64_t(std::stoll(w, &used, 0)) : std::stoull(w, &used, 0);
+        if (used != w.size()) return std::nullopt;
+        return n;
+      };
+      if ((a == "--threads" || a == "--ctas") && args >> v) {
+        std::optional<uint64_t> n = number(v);
+        if (!n) ok = false;
+        else (a == "--threads" ? c.cfg.threads : c.cfg.ctas) = uint32_t(*n);
+      } else if (a == "--entry" && args >> v) c.cfg.entry = v;
       else if ((a == "--param" || a == "--buffer") && args >> v) {
         size_t eq = v.find('=');
-        std::string name = v.substr(0, eq), val = v.substr(eq + 1);
-        if (eq == std::string::npos || val.empty() || val[0] == '@') ok = false;
-        else if (a == "--param") c.cfg.params[name] = uint64_t(std::stoll(val, nullptr, 0));
-        else c.cfg.buffers[name].assign(std::stoul(val, nullptr, 0), 0);
+        std::string name = v.substr(0, eq), val = eq == std::string::npos ? "" : v.substr(eq + 1);
+        if (a == "--buffer" && val.starts_with("hex:") && val.size() % 2 == 0) {
+          std::vector<uint8_t>& bytes = c.cfg.buffers[name];
+          for (size_t k = 4; k + 1 < val.size(); k += 2) bytes.push_back(uint8_t(std::stoul(val.substr(k, 2), nullptr, 16)));
+        } else if (std::optional<uint64_t> n = number(val); !n) {
+          ok = false; // @FILE, float text, typed values: not read here
+        } else if (a == "--param") {
+          c.cfg.params[name] = *n;
+        } else {
+          c.cfg.buffers[name].assign(*n, 0);
+        }
       } else if (a == "--dump-buffer" || a == "--max-steps") args >> v;
     }
     if (ok) {

@@ -201,9 +201,6 @@ TEST_P(OpaqueFamily, DefsAndUses) {
 const Family kFamilies[] = {
     {"PackFourBits", "cvt.pack.sat.u4.s32.b32 %r1, %r2, %r3, %r4;", {"%r1"}, {"%r2", "%r3", "%r4"}},
     {"PackFourBitsImmediate", "cvt.pack.sat.s4.s32.b32 %r1, %r2, 7, %r3;", {"%r1"}, {"%r2", "%r3"}},
-    {"Exp2Half", "ex2.approx.f16 %h1, %h2;", {"%h1"}, {"%h2"}},
-    {"ReciprocalDouble", "rcp.approx.ftz.f64 %fd1, %fd2;", {"%fd1"}, {"%fd2"}},
-    {"HalfFromInteger", "cvt.rn.f16.s32 %h1, %r1;", {"%h1"}, {"%r1"}},
     // FP6/FP4/UE8M0 conversions and .rs rounding: ptxas 13.0 has them from sm_100 only.
     {"Fp6Pack", "cvt.rn.satfinite.e2m3x2.f32 %h1, %f1, %f2;", {"%h1"}, {"%f1", "%f2"}},
     {"Ue8m0Pack", "cvt.rz.satfinite.ue8m0x2.f32 %h1, %f1, %f2;", {"%h1"}, {"%f1", "%f2"}},
