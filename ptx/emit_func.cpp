@@ -503,7 +503,8 @@ std::string FnEmitter::run() {
   std::string prologue;
   bodyPrologue(prologue);
 
-  std::string out = (f.isEntry ? ".visible .entry " : ".func ") + functionSignature(f) + "\n";
+  std::string linkage = f.linkage == "visible" || f.linkage == "weak" ? "." + f.linkage + " " : "";
+  std::string out = (f.isEntry ? ".visible .entry " : linkage + ".func ") + functionSignature(f) + "\n";
   std::vector<std::string> inBody;
   for (const std::string& d0 : f.ptxDirectives) {
     std::string d = trim(d0);

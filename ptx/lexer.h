@@ -91,5 +91,12 @@ bool isLinkage(std::string_view dir);     // .visible .extern .weak .common
 bool isType(std::string_view dir);        // .b32 .u64 .f16x2 .pred .texref ...
 // Kernel tuning directives: after the parameter list, or inside a body.
 bool isPerformanceDirective(std::string_view dir); // .maxntid .reqntid .minnctapersm ...
+// ptx/isa.cpp: the PTX ISA 9.0 as a whole.
+bool isInstruction(std::string_view name); // "add", "cp", "wgmma": an opcode's first word
+bool isKnownVersion(std::string_view v);   // "1.0" .. "9.0"
+bool isKnownTarget(std::string_view t);    // "sm_90", "sm_100f", "compute_75"
+bool isTargetOption(std::string_view t);   // texmode_unified, texmode_independent, debug, map_f64_to_f32
+std::string knownVersionsText();           // for messages: "1.0-1.5, 2.0-2.3, ..."
+std::string knownTargetsText();
 
 } // namespace ori::ptx

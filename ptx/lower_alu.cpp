@@ -33,12 +33,28 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     emit(std::move(mov));
     return reg(tmp);
   };
+  // `base+off` (PTX accepts a register or an address plus an integer as a source and adds
+  // them: ptxas 13.0 gives `add.s32 d, %r2+1, %r3` the SASS of an add of 1 first, at the
+  // operand's width: 32 bits for `%r+4294967297` adds 1, 64 bits add the full offset).
+  auto plusOffset = [&](OOp base, bool wide) {
+    ori::Reg tmp = newTemp(ori::RegFile::R, wide ? "b64" : "b32");
+    ori::Instr add = make(Opcode::IADD3, {}, {reg(tmp)}, {std::move(base), imm(wide ? o.ival : int64_t(uint32_t(o.ival))), kRZ});
+    if (wide) add.mods.set(Mod::W64);
+    emit(std::move(add));
+    honored(o);
+    return reg(tmp);
+  };
   switch (o.kind) {
   case Operand::Kind::Name: {
     NameRef r = resolve(o.name);
     switch (r.kind) {
     case NameRef::Register:
       if (r.reg.isPredicate() != (t.kind == PtxType::Pred)) throw NotNative{};
+      if (o.ival != 0) { // an integer register (checkOperandForms) in an integer slot
+        if (!t.isInt()) throw NotNative{};
+        return plusOffset(reg(r.reg), t.bits == 64);
+      }
+      if (o.negated) honored(o);
       return reg(r.reg, o.negated);
     case NameRef::Special: {
       if (kinds & ori::K_SREG) return OOp::special(r.sreg);
@@ -48,6 +64,10 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     }
     case NameRef::Variable:
     case NameRef::Function:
+      if (o.ival != 0) { // the address plus the offset (a 64-bit address: 32-bit ones stay OPAQUE)
+        if (t.bits != 64 || !t.isInt()) throw NotNative{};
+        return plusOffset(viaMov(OOp::symbol(r.symbol), true), true);
+      }
       if (kinds & ori::K_SYM) return OOp::symbol(r.symbol);
       return viaMov(OOp::symbol(r.symbol), true);
     case NameRef::EntryParam: throw NotNative{}; // the address of a kernel parameter
@@ -59,7 +79,9 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     throw NotNative{};
   }
   case Operand::Kind::Int:
-    if (t.kind == PtxType::Pred) throw NotNative{};
+    // A constant predicate (`selp.b32 d, a, b, 1;`, `vote.sync.ballot.b32 d, 1, m;`): true when
+    // nonzero (ptxas 13.0 gives 2, -1 and 0x100 the SASS of 1).
+    if (t.kind == PtxType::Pred) return OOp::reg_(ori::PT, o.ival == 0);
     if (t.bits != 64 && (o.ival < INT32_MIN || o.ival > int64_t(UINT32_MAX))) throw NotNative{};
     if (kinds & ori::K_IMM) return imm(o.ival);
     return viaMov(imm(o.ival), t.bits == 64);

@@ -5,11 +5,16 @@
 
 #include <nlohmann/json.hpp>
 
+namespace CLI {
+class App;
+}
+
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "interp/interp.h"
 #include "ir/arch.h"
 #include "pipeline/pipeline.h"
 #include "verify/tv.h"
@@ -58,7 +63,16 @@ struct Options {
   std::string entry;
   std::vector<std::string> params, buffers, dumpBuffers, regs;
   std::optional<uint32_t> onlyThread;
+  bool strict = false;                  // the reader's warnings are errors
+  std::optional<uint64_t> sharedDynamic; // --run: RunConfig::sharedDynamic
+  bool dumpLayout = false;              // --run: where the variables live (layout.cpp)
 };
+
+// options.cpp: every option of `o` on `app`.
+void addOptions(CLI::App& app, Options& o);
+
+// layout.cpp: --dump-layout's lines for the launch of cfg.
+std::string formatLayout(const ori::Module& m, const ori::RunConfig& cfg);
 
 // "oriopt: error: MSG" on standard error, exit status 1.
 [[noreturn]] void usageError(const std::string& msg);
