@@ -166,6 +166,15 @@ void Machine::leaveCall() {
 
 // ---------------------------------------------------------------- symbols
 
+namespace {
+const Param* kernelParamNamed(const Function& f, const Symbol& name) {
+  if (!f.isEntry) return nullptr;
+  for (const Param& p : f.params)
+    if (p.name == name.str()) return &p;
+  return nullptr;
+}
+} // namespace
+
 const SymbolLoc& Machine::symbol(const Operand& o) const {
   if (auto it = symbols_.find(&o); it != symbols_.end()) return it->second;
   if (th->frames.empty()) malformed("a symbol outside any function");
@@ -186,6 +195,10 @@ const SymbolLoc& Machine::symbol(const Operand& o) const {
     s.inFrame = true;
     s.offset = off->second;
     s.size = param->size;
+  } else if (const Param* kp = kernelParamNamed(*th->frames.back().f, o.sym)) {
+    s.kernelParam = true;
+    s.offset = kp->offset; // from kParamBase: its place in constant bank 0
+    s.size = kp->size;
   } else if (const Function* g = o.sym.empty() ? nullptr : module->findFunction(o.sym)) {
     s.isFunction = true;
     s.offset = uint64_t(g - module->functions.data());
@@ -236,6 +249,9 @@ Location Machine::location(const Instr& in, size_t i, OpSpace os) const {
   const SymbolLoc& s = symbol(o);
   if (s.isFunction)
     malformed(fmt::format("{} at line {} addresses function '{}'", in.info().name, in.loc.line, o.sym));
+  if (s.kernelParam)
+    malformed(fmt::format("{} at line {} addresses kernel parameter '{}' (read it with LDC c[0x0][...])",
+                          in.info().name, in.loc.line, o.sym));
   bool fits = os == OpSpace::Generic || (os == OpSpace::Global && s.space == MemSpace::Global) ||
               (os == OpSpace::Shared && s.space == MemSpace::Shared) || (os == OpSpace::Local && s.space == MemSpace::Local);
   if (!fits)

@@ -374,9 +374,16 @@ std::string FnEmitter::cbank(const Instr& in, const Operand& o, unsigned bytes, 
   if (o.bank != 0)
     fail(in.loc, fmt::format("c[0x{:x}][{}]: constant bank {} has no PTX form (only bank 0, the kernel "
                              "parameters, has one: ld.param)", o.bank, hexOff(o.imm), o.bank));
-  if (o.hasReg && !o.reg.isConst())
-    fail(in.loc, fmt::format("c[0x0][{}{}]: a register-indexed constant-bank read has no PTX form",
-                             regName(o.reg), o.imm < 0 ? hexOff(o.imm) : "+" + hexOff(o.imm)));
+  if (o.hasReg && !o.reg.isConst()) {
+    // c[0x0][R+off] in a kernel: ld.param through a register holding a kernel parameter's
+    // address (`mov.u64 R, p`), as the lowering read it.
+    if (!f.isEntry || o.imm < 0)
+      fail(in.loc, fmt::format("c[0x0][{}{}]: a register-indexed constant-bank read has no PTX form here",
+                               regName(o.reg), o.imm < 0 ? hexOff(o.imm) : "+" + hexOff(o.imm)));
+    std::string t = !dst.empty() ? dst : temp(bits);
+    emit(fmt::format("ld.param.{} {}, [{}{}];", ldType, t, regAs(o.reg, 64), o.imm ? fmt::format("+{}", o.imm) : ""));
+    return t;
+  }
   if (!f.isEntry)
     fail(in.loc, fmt::format("c[0x0][{}] in .func '{}': kernel parameters are not visible in a PTX .func",
                              hexOff(o.imm), f.name));

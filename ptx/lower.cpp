@@ -405,6 +405,7 @@ void FunctionLowerer::instruction(const Instruction& pi) {
   checkOperandForms(use);
   std::copy(std::begin(f_.nextReg), std::end(f_.nextReg), std::begin(regMark_));
   honored_.clear();
+  current_ = &use;
   if (lowerInstruction(use) && allHonored(use)) {
     commit();
   } else {

@@ -44,12 +44,23 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     honored(o);
     return reg(tmp);
   };
+  // In the families whose shapes the reader checks, a predicate where an integer goes (or the
+  // reverse) and a variable's address outside mov and cvta are errors, as ptxas 13.0 has them
+  // ("Arguments mismatch", "Argument 1 of instruction 'add': must be register").
+  const std::string& opcode = current_ ? current_->opcode : std::string();
+  const bool checked = current_ && isShapedFamily(opcode) && t.kind != PtxType::None;
   switch (o.kind) {
   case Operand::Kind::Name: {
     NameRef r = resolve(o.name);
     switch (r.kind) {
     case NameRef::Register:
-      if (r.reg.isPredicate() != (t.kind == PtxType::Pred)) throw NotNative{};
+      if (r.reg.isPredicate() != (t.kind == PtxType::Pred)) {
+        if (checked)
+          fail(o.loc, fmt::format("'{}' is {} register; this operand of '{}' takes {}", o.name,
+                                  r.reg.isPredicate() ? "a predicate" : "not a predicate", opcode,
+                                  t.kind == PtxType::Pred ? "a predicate" : "a value of its type"));
+        throw NotNative{};
+      }
       if (o.ival != 0) { // an integer register (checkOperandForms) in an integer slot
         if (!t.isInt()) throw NotNative{};
         return plusOffset(reg(r.reg), t.bits == 64);
@@ -64,13 +75,24 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     }
     case NameRef::Variable:
     case NameRef::Function:
+      // (ptxas takes `add.s64 d, g+4, 0`, the address plus the offset, but not `g` alone.)
+      if (checked && opcode != "mov" && opcode != "cvta" && o.ival == 0)
+        fail(o.loc, fmt::format("'{}' is not a register: '{}' takes a variable's address only in mov and cvta",
+                                o.name, opcode));
       if (o.ival != 0) { // the address plus the offset (a 64-bit address: 32-bit ones stay OPAQUE)
         if (t.bits != 64 || !t.isInt()) throw NotNative{};
         return plusOffset(viaMov(OOp::symbol(r.symbol), true), true);
       }
+      // A kernel's own .param variables (call slots) have no address a register may hold
+      // there: `ld.param [%rd]` in a kernel reads the kernel's parameters (lower_mem.cpp).
+      if (f_.isEntry && isParamVariable(r.symbol)) throw NotNative{};
       if (kinds & ori::K_SYM) return OOp::symbol(r.symbol);
       return viaMov(OOp::symbol(r.symbol), true);
-    case NameRef::EntryParam: throw NotNative{}; // the address of a kernel parameter
+    case NameRef::EntryParam:
+      // `mov.u64 %rd, p`: the address of a kernel parameter in the param state space, which
+      // `ld.param [%rd]` reads (ptx/lower_mem.cpp); in Ori its offset in constant bank 0.
+      if (o.ival == 0 && (kinds & ori::K_SYM) && t.bits == 64 && opcode == "mov") return OOp::symbol(r.symbol);
+      throw NotNative{};
     case NameRef::None:
       if (o.name[0] == '%' && !isUnmodelledSpecialRegister(o.name))
         fail(o.loc, fmt::format("undeclared register '{}'", o.name));

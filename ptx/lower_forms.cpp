@@ -6,6 +6,7 @@
 //    not apply keeps the instruction OPAQUE (allHonored), with its text as written;
 //  - an OPAQUE instruction gets a warning (OpaqueWarnings), at most ten per mnemonic.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -92,7 +93,76 @@ const FunctionLowerer::VectorReg* FunctionLowerer::vectorRegister(const std::str
   return nullptr;
 }
 
+namespace {
+// The operand shapes of the instruction families whose forms the lowering reads (PTX ISA 9.0,
+// chapter 9.7): each operand is a register or number (scalar) unless the table says more. An
+// operand of another kind is an error at it, before any lowering is tried.
+enum Allow : uint8_t { kScalar = 1, kPair = 2, kVector = 4, kAddress = 8 };
+struct Shape {
+  uint8_t first;  // the first operand
+  uint8_t second; // the second
+  uint8_t rest;   // every later one
+};
+std::optional<Shape> shapeOf(std::string_view op) {
+  static constexpr std::string_view kScalarOps[] = {
+      "add", "sub", "mul", "mad", "mul24", "mad24", "sad", "div", "rem", "abs", "neg", "min", "max",
+      "popc", "clz", "bfind", "brev", "bfe", "bfi", "fns", "and", "or", "xor", "not", "cnot",
+      "shl", "shr", "shf", "prmt", "selp", "slct", "copysign", "fma", "rcp", "sqrt", "rsqrt", "sin",
+      "cos", "lg2", "ex2", "tanh", "testp", "dp2a", "dp4a", "addc", "subc", "madc", "bmsk", "szext",
+      "cvta", "activemask"};
+  if (std::find(std::begin(kScalarOps), std::end(kScalarOps), op) != std::end(kScalarOps))
+    return Shape{kScalar, kScalar, kScalar};
+  // lop3.BoolOp.b32 d|p, a, b, c, immLut, q (PTX ISA 8.2) writes a pair too
+  if (op == "setp" || op == "set" || op == "lop3") return Shape{uint8_t(kScalar | kPair), kScalar, kScalar};
+  if (op == "cvt") return Shape{kScalar, kScalar, kScalar};
+  if (op == "mov") return Shape{uint8_t(kScalar | kVector), uint8_t(kScalar | kVector), 0};
+  if (op == "ld" || op == "ldu") return Shape{uint8_t(kScalar | kVector), kAddress, kScalar};
+  // st.async [a], b, [mbar]: a later address
+  if (op == "st") return Shape{kAddress, uint8_t(kScalar | kVector), uint8_t(kScalar | kAddress)};
+  if (op == "bra") return Shape{kScalar, 0, 0};
+  return std::nullopt;
+}
+} // namespace
+
+bool isShapedFamily(std::string_view opcode) { return shapeOf(opcode).has_value(); }
+
 void FunctionLowerer::checkOperandForms(const Instruction& pi) {
+  if (std::optional<Shape> shape = shapeOf(pi.opcode)) {
+    // The first operand of these is a destination but for st and bra: a register (ptxas 13.0:
+    // "Result discard mode is not allowed", "must be register", "Read-only special register").
+    const Operand* d = pi.operands.empty() || pi.opcode == "st" || pi.opcode == "bra" ? nullptr : &pi.operands[0];
+    if (d && d->kind == Operand::Kind::Sink)
+      fail(d->loc, fmt::format("'{}' cannot discard its result: '_' stands in a pair or vector only", pi.opcode));
+    if (d && d->kind == Operand::Kind::Name && !d->negated && d->ival == 0) {
+      const NameRef r = resolve(d->name);
+      if (r.kind == NameRef::Variable || r.kind == NameRef::Function || r.kind == NameRef::EntryParam ||
+          r.kind == NameRef::Special)
+        fail(d->loc, fmt::format("'{}' is not a register: the destination of '{}' must be one", d->name, pi.opcode));
+    }
+    for (size_t k = 0; k < pi.operands.size(); ++k) {
+      const Operand& o = pi.operands[k];
+      const uint8_t allow = k == 0 ? shape->first : k == 1 ? shape->second : shape->rest;
+      if (allow == 0) fail(o.loc, fmt::format("'{}' takes {} operand{}", pi.opcode, k, k == 1 ? "" : "s"));
+      bool ok = false;
+      switch (o.kind) {
+      case Operand::Kind::Name: case Operand::Kind::Int: case Operand::Kind::Float: case Operand::Kind::Sink:
+        ok = allow & kScalar;
+        break;
+      case Operand::Kind::Pair: ok = allow & kPair; break;
+      case Operand::Kind::Vector: ok = allow & kVector; break;
+      case Operand::Kind::Address: ok = allow & kAddress; break;
+      case Operand::Kind::Call: ok = false; break;
+      }
+      if (!ok) {
+        std::vector<std::string> kinds;
+        if (allow & kScalar) kinds.push_back("a register or a number");
+        if (allow & kPair) kinds.push_back("a pair p|q");
+        if (allow & kVector) kinds.push_back("a vector {a, b}");
+        if (allow & kAddress) kinds.push_back("an address [a]");
+        fail(o.loc, fmt::format("operand {} of '{}' must be {}", k + 1, pi.opcode, fmt::join(kinds, " or ")));
+      }
+    }
+  }
   const bool firstIsDef = !hasNoDestination(pi.opcode, pi.mods);
   for (size_t k = 0; k < pi.operands.size(); ++k)
     checkForm(pi.operands[k], k, firstIsDef, Operand::Kind::Name, pi);
@@ -109,7 +179,7 @@ void FunctionLowerer::checkForm(const Operand& o, size_t k, bool firstIsDef, Ope
     const NameRef r = resolve(o.name);
     if (o.negated) {
       if (def) fail(o.loc, fmt::format("a destination cannot be negated ('!{}')", o.name));
-      if (!top) fail(o.loc, fmt::format("'!{}' is not an element of a vector, pair or list", o.name));
+      if (!top) fail(o.loc, fmt::format("'!{}': a negated predicate cannot be an element of a vector, pair or list", o.name));
       if (r.kind != NameRef::Register || !r.reg.isPredicate())
         fail(o.loc, fmt::format("'!' negates a predicate; '{}' is not a predicate register", o.name));
     }

@@ -32,6 +32,10 @@ ori::Variable convertVariable(const Variable& v, ori::Space space, std::string_v
 // calls to them passing .param variables (lower_regparams.cpp); nullopt when it has none.
 std::optional<Module> withRegisterParams(const Module& m);
 
+// An instruction family whose operand shapes the reader checks (lower_forms.cpp): add, setp,
+// mov, ld, st, bra ... A wrong operand kind in it is an error, not an OPAQUE instruction.
+bool isShapedFamily(std::string_view opcode);
+
 // What a name means in the current scope.
 struct NameRef {
   enum Kind : uint8_t { None, Register, Special, Variable, EntryParam, Function } kind = None;
@@ -157,6 +161,7 @@ private:
   void numberRegisters(const Operand& o);
 
   std::set<std::pair<uint32_t, uint32_t>> honored_; // operand locations (see honored())
+  const Instruction* current_ = nullptr; // the instruction being lowered (source() reads its opcode)
   std::vector<ori::Instr> pending_;
   std::vector<ori::Reg> pendingTemps_;
   uint32_t regMark_[ori::kNumRegFiles] = {}; // f_.nextReg before the current lowering

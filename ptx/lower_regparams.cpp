@@ -4,8 +4,10 @@
 // module is rewritten, as PTX, into the form with .param ones before it is lowered:
 //  - f's `.reg .T a` becomes `.param .T __ori_arg<k>`; its body starts by declaring the
 //    register `a` and loading it (`ld.param.T a, [__ori_arg<k>];`);
-//  - f's `.reg .T r` return value becomes `.param .T __ori_ret<k>`; before each `ret` (with its
-//    guard) and at the end of a body that falls off its end, `st.param.T [__ori_ret<k>], r;`;
+//  - f's `.reg .T r` return value becomes `.param .T __ori_ret0`; before each `ret` (with its
+//    guard) and at the end of a body that falls off its end, `st.param.T [__ori_ret0], r;`.
+//    Several return values (which PTX allows only in .reg: ptxas 13.0 rejects several .param
+//    ones) are packed into one `.param .align A .b8 __ori_ret[N]`, each at its natural alignment;
 //  - a call `call (x), f, (y);` becomes, in a scope of its own, `.param .T` variables for the
 //    arguments and results, `st.param` of each argument, the call, `ld.param` of each result.
 // A `.pred` travels as a .u32 0 or 1 (selp before a store, setp.ne after a load): a .param
@@ -33,6 +35,47 @@ bool hasRegisters(const Function& f) {
 
 // The type a `.reg` parameter has in .param space: a predicate travels as .u32.
 std::string paramType(const Variable& v) { return v.type == ".pred" ? ".u32" : v.type; }
+
+// Bytes of a .reg value in .param space (a predicate: 4).
+uint32_t sizeOf(const Variable& v) {
+  PtxType t = parseType(paramType(v));
+  return t.bits >= 8 ? t.bits / 8 : 4;
+}
+
+// Where return value k goes: one .param variable per value, or, with several, one packed byte
+// array (`offsets`, `size`, `align`).
+struct ReturnLayout {
+  bool packed = false;
+  std::vector<uint32_t> offsets;
+  uint32_t size = 0, align = 1;
+  explicit ReturnLayout(const std::vector<Variable>& returns) {
+    packed = returns.size() > 1;
+    for (const Variable& r : returns) {
+      const uint32_t n = sizeOf(r);
+      size = (size + n - 1) / n * n;
+      offsets.push_back(size);
+      size += n;
+      align = std::max(align, n);
+    }
+    size = std::max<uint32_t>(1, (size + align - 1) / align * align);
+  }
+  // The variable and offset of value k, for the callee (prefix "__ori_ret") or a call site.
+  std::pair<std::string, int64_t> slot(std::string_view prefix, size_t k) const {
+    if (packed) return {std::string(prefix), offsets[k]};
+    return {fmt::format("{}{}", prefix, k), 0};
+  }
+  Variable packedVariable(const std::string& name, SrcLoc loc, const char* space = ".param") const {
+    Variable v;
+    v.space = space;
+    v.type = ".b8";
+    v.align = align;
+    v.name = name;
+    v.dims.emplace_back(size);
+    v.text = fmt::format("{} .align {} .b8 {}[{}]", space, align, name, size);
+    v.loc = loc;
+    return v;
+  }
+};
 
 class Rewriter {
 public:
@@ -70,6 +113,13 @@ private:
     const bool own = sigs_.count(f.name) != 0;
     out.params = own ? asParams(f.params, "__ori_arg") : f.params;
     out.returns = own ? asParams(f.returns, "__ori_ret") : f.returns;
+    if (own && ReturnLayout(f.returns).packed) {
+      for (const Variable& r : f.returns)
+        if (r.space != ".reg")
+          throw DiagnosticError({m_.fileName, r.loc.line, r.loc.col,
+                                 fmt::format("'{}': several return values must all be .reg", f.name)});
+      out.returns = {ReturnLayout(f.returns).packedVariable("__ori_ret", f.loc)};
+    }
     if (!f.hasBody) return out;
     if (own) { // the registers, and the arguments loaded into them
       for (const auto* list : {&f.params, &f.returns})
@@ -157,11 +207,13 @@ private:
     return o;
   }
 
-  static Operand address(const std::string& n, SrcLoc loc) {
+  static Operand address(const std::string& n, SrcLoc loc, int64_t off = 0) {
     Operand o = name(n, loc);
     o.kind = Operand::Kind::Address;
+    o.ival = off;
     return o;
   }
+  static std::string offsetText(int64_t off) { return off ? fmt::format("+{}", off) : ""; }
 
   // One instruction statement; `text` is how PTX writes it (kept if it stays OPAQUE).
   static void add(std::vector<Statement>& body, const Instruction* guard, SrcLoc loc, std::string opcode,
@@ -178,16 +230,17 @@ private:
 
   // reg = the .param variable `var` (v: the register's declaration), a predicate from a .u32.
   void load(std::vector<Statement>& body, const Variable& v, const std::string& var, const Instruction* guard,
-            SrcLoc loc, const Operand* dest = nullptr) {
+            SrcLoc loc, const Operand* dest = nullptr, int64_t off = 0) {
     Operand d = dest ? *dest : name(v.name, loc);
     if (v.type != ".pred") {
-      add(body, guard, loc, "ld", {".param", v.type}, {d, address(var, loc)},
-          fmt::format("ld.param{} {}, [{}]", v.type, d.name, var));
+      add(body, guard, loc, "ld", {".param", v.type}, {d, address(var, loc, off)},
+          fmt::format("ld.param{} {}, [{}{}]", v.type, d.name, var, offsetText(off)));
       return;
     }
     std::string t = temp();
     body.push_back(decl(t, ".u32", loc));
-    add(body, guard, loc, "ld", {".param", ".u32"}, {name(t, loc), address(var, loc)}, fmt::format("ld.param.u32 {}, [{}]", t, var));
+    add(body, guard, loc, "ld", {".param", ".u32"}, {name(t, loc), address(var, loc, off)},
+        fmt::format("ld.param.u32 {}, [{}{}]", t, var, offsetText(off)));
     Operand zero;
     zero.kind = Operand::Kind::Int;
     zero.loc = loc;
@@ -196,7 +249,7 @@ private:
 
   // The .param variable `var` = value (a register or an immediate of the declared type).
   void store(std::vector<Statement>& body, const Variable& v, const std::string& var, const Operand& value,
-             const Instruction* guard, SrcLoc loc) {
+             const Instruction* guard, SrcLoc loc, int64_t off = 0) {
     Operand src = value;
     if (v.type == ".pred") { // selp.u32 t, 1, 0, value
       std::string t = temp();
@@ -209,14 +262,17 @@ private:
       src = name(t, loc);
     }
     std::string type = paramType(v);
-    add(body, guard, loc, "st", {".param", type}, {address(var, loc), src},
-        fmt::format("st.param{} [{}], {}", type, var, describe(src)));
+    add(body, guard, loc, "st", {".param", type}, {address(var, loc, off), src},
+        fmt::format("st.param{} [{}{}], {}", type, var, offsetText(off), describe(src)));
   }
 
   void storeReturns(std::vector<Statement>& body, const Function& f, const Instruction* ret) {
+    const ReturnLayout layout(f.returns);
     for (size_t k = 0; k < f.returns.size(); ++k)
-      if (f.returns[k].space == ".reg")
-        store(body, f.returns[k], fmt::format("__ori_ret{}", k), name(f.returns[k].name, ret->loc), ret, ret->loc);
+      if (f.returns[k].space == ".reg") {
+        auto [var, off] = layout.slot("__ori_ret", k);
+        store(body, f.returns[k], var, name(f.returns[k].name, ret->loc), ret, ret->loc, off);
+      }
   }
 
   // `call (r...), f, (a...)` to a function of the module with .reg parameters.
@@ -250,8 +306,18 @@ private:
       body.push_back(decl(argVars.back(), paramType(p), loc, ".param"));
       store(body, p, argVars.back(), args->elems[k], &in, loc);
     }
+    const ReturnLayout layout(sig.returns);
+    if (layout.packed && nres) { // one byte array receives every value
+      Statement& d = body.emplace_back();
+      d.kind = Statement::Kind::Var;
+      d.var = layout.packedVariable("__ori_cret", loc);
+    }
     for (size_t k = 0; k < nres; ++k) {
       const Variable& r = sig.returns[k];
+      if (layout.packed) {
+        resVars.push_back("__ori_cret");
+        continue;
+      }
       if (r.space != ".reg" || results->elems[k].kind == Operand::Kind::Sink) {
         resVars.push_back(r.space != ".reg" ? results->elems[k].name : "");
         continue;
@@ -263,6 +329,10 @@ private:
     std::string text = "call" + [&] { std::string m; for (const std::string& s : in.mods) m += s; return m; }() + " ";
     for (Operand& o : c.operands) {
       if (&o == &c.operands[0] && hasResults) {
+        if (layout.packed) {
+          o.elems.assign(1, name("__ori_cret", loc));
+          continue;
+        }
         for (size_t k = 0; k < o.elems.size(); ++k)
           if (!resVars[k].empty()) o.elems[k] = name(resVars[k], loc);
       } else if (o.kind == Operand::Kind::Call) {
@@ -285,8 +355,8 @@ private:
     cs.kind = Statement::Kind::Instr;
     cs.instr = std::move(c);
     for (size_t k = 0; k < nres; ++k)
-      if (sig.returns[k].space == ".reg" && !resVars[k].empty())
-        load(body, sig.returns[k], resVars[k], &in, loc, &results->elems[k]);
+      if (sig.returns[k].space == ".reg" && !resVars[k].empty() && results->elems[k].kind != Operand::Kind::Sink)
+        load(body, sig.returns[k], resVars[k], &in, loc, &results->elems[k], layout.slot("", k).second);
     Statement& close = body.emplace_back();
     close.kind = Statement::Kind::Scope;
     close.scope = {false, loc};

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "ir/ori.h"
+#include "ptx/ptx.h"
 #include "verify/crosscheck.h"
 #include "verify/obligations.h"
 #include "verify/tv.h"
@@ -76,7 +77,9 @@ int runCrossCheck(const std::string& only, uint64_t samples, uint64_t seed, bool
   return failed ? 1 : 0;
 }
 
-std::optional<ori::Module> readModule(const std::string& path) {
+// A .ori file, or a .ptx one through the PTX reader: its warnings (an instruction kept as
+// OPAQUE) are printed, and with --strict they are errors.
+std::optional<ori::Module> readModule(const std::string& path, bool strict) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     fmt::print(stderr, "{}: error: cannot open the file\n", path);
@@ -84,18 +87,20 @@ std::optional<ori::Module> readModule(const std::string& path) {
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  ori::ParseResult r = ori::parseOri(ss.str(), path);
+  ori::ParseResult r = path.ends_with(".ptx") ? ori::ptx::parseAndLower(ss.str(), path) : ori::parseOri(ss.str(), path);
+  for (const ori::Warning& w : r.warnings) fmt::print(stderr, "{}\n", w.str(strict && !w.note));
   if (r.error) {
     fmt::print(stderr, "{}\n", r.error->str());
     return std::nullopt;
   }
+  if (strict && !r.warnings.empty()) return std::nullopt;
   return std::move(*r.module);
 }
 
 // Translation validation: one line per function; exit status 1 if any is refuted.
 int runTv(const std::vector<std::string>& files, const std::string& function, unsigned unroll, unsigned timeout,
-          unsigned budget, unsigned inlineDepth) {
-  std::optional<ori::Module> src = readModule(files[0]), tgt = readModule(files[1]);
+          unsigned budget, unsigned inlineDepth, bool strict) {
+  std::optional<ori::Module> src = readModule(files[0], strict), tgt = readModule(files[1], strict);
   if (!src || !tgt) return 1;
   ori::verify::TvOptions opts;
   opts.unroll = unroll;
@@ -157,6 +162,9 @@ int main(int argc, char** argv) {
   app.add_option("--budget", budget, "seconds per function, all its Z3 queries together (--tv)")
       ->check(CLI::Range(1u, 86400u));
   app.set_version_flag("--version", std::string("oriverify ") + ORIOPT_VERSION);
+  bool strict = false;
+  app.add_flag("--strict", strict,
+               "--tv on .ptx files: the PTX reader's warnings (an instruction kept as OPAQUE) are errors");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -165,7 +173,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
-    if (!tvFiles.empty()) return runTv(tvFiles, function, unroll, timeout, budget, inlineDepth);
+    if (!tvFiles.empty()) return runTv(tvFiles, function, unroll, timeout, budget, inlineDepth, strict);
     return crosscheck ? runCrossCheck(only, samples, seed, verbose) : runObligations(only, list, timing);
   } catch (const std::exception& e) {
     fmt::print(stderr, "oriverify: error: {}\n", e.what());
