@@ -157,8 +157,8 @@ struct SymbolLoc {
   MemSpace space = MemSpace::Global;
   bool inFrame = false;   // Local/Param: offset is relative to the current frame's area
   bool isFunction = false; // a function name, not a variable
-  // A kernel parameter (MOV R, p: its address in the param state space, which is its offset in
-  // constant bank 0, where LDC c[0x0][R+off] reads it); no memory operand can name one.
+  // A kernel parameter (MOV R, p: its address in the param state space, its offset from the
+  // first parameter; LDC c[0x0][R+kParamBase+off] reads it); no memory operand can name one.
   bool kernelParam = false;
   uint64_t offset = 0;    // Global: the generic address; otherwise the offset in its space
   uint64_t size = 0;

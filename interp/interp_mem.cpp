@@ -197,7 +197,7 @@ const SymbolLoc& Machine::symbol(const Operand& o) const {
     s.size = param->size;
   } else if (const Param* kp = kernelParamNamed(*th->frames.back().f, o.sym)) {
     s.kernelParam = true;
-    s.offset = kp->offset; // from kParamBase: its place in constant bank 0
+    s.offset = kp->offset - kParamBase; // in the parameters (constant bank 0 from kParamBase)
     s.size = kp->size;
   } else if (const Function* g = o.sym.empty() ? nullptr : module->findFunction(o.sym)) {
     s.isFunction = true;

@@ -233,8 +233,13 @@ EmitResult emit(const ori::Module& m) {
     Header h = readHeader(m, ctx);
     analyzeModule(ctx);
     std::string out;
+    // `.alias a, b;` names functions: it comes after their prototypes.
+    std::vector<std::string> aliases;
     if (!h.rest.empty()) out += "\n";
-    for (const std::string& d : h.rest) out += d + "\n";
+    for (const std::string& d : h.rest) {
+      if (d.starts_with(".alias")) aliases.push_back(d);
+      else out += d + "\n";
+    }
     // A variable whose initializer holds a function's address comes after the prototypes.
     auto namesFunction = [&](const ori::Variable& v) {
       return std::any_of(v.addrInit.begin(), v.addrInit.end(),
@@ -250,8 +255,11 @@ EmitResult emit(const ori::Module& m) {
       anyDecl = true;
       if (!isPtxIdent(f.name)) fail(f.loc, fmt::format("function name '{}' is not a PTX identifier", f.name));
       std::string linkage = f.linkage == "visible" || f.linkage == "weak" ? "." + f.linkage + " " : "";
-      out += (f.isDeclaration() ? ".extern .func " : linkage + ".func ") + functionSignature(f) + ";\n";
+      // A declaration is .extern (defined in another module) unless it is .visible or .weak: the
+      // function an .alias names.
+      out += (f.isDeclaration() && linkage.empty() ? ".extern .func " : linkage + ".func ") + functionSignature(f) + ";\n";
     }
+    for (const std::string& a : aliases) out += a + "\n";
     for (const ori::Variable& v : m.variables)
       if (namesFunction(v)) out += variableDecl(v) + ";\n";
     for (const ori::Function& f : m.functions)

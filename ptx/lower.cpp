@@ -234,6 +234,15 @@ NameRef FunctionLowerer::resolve(const std::string& name) {
   if (om_.findFunction(name)) {
     ref.kind = NameRef::Function;
     ref.symbol = name;
+    // `.alias name, target;` (PTX ISA 11.6.3): name is target, which a call then calls.
+    for (const TopLevel& item : ast_.items)
+      if (item.kind == TopLevel::Kind::Directive && item.text.starts_with(".alias")) {
+        std::string t = item.text.substr(6);
+        std::erase_if(t, [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ';'; });
+        if (size_t comma = t.find(','); comma != std::string::npos && t.substr(0, comma) == name &&
+            om_.findFunction(t.substr(comma + 1)))
+          ref.symbol = t.substr(comma + 1);
+      }
   }
   return ref;
 }

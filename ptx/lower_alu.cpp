@@ -89,8 +89,10 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
       if (kinds & ori::K_SYM) return OOp::symbol(r.symbol);
       return viaMov(OOp::symbol(r.symbol), true);
     case NameRef::EntryParam:
-      // `mov.u64 %rd, p`: the address of a kernel parameter in the param state space, which
-      // `ld.param [%rd]` reads (ptx/lower_mem.cpp); in Ori its offset in constant bank 0.
+      // `mov.u64 %rd, p`: the address of a kernel parameter in the param state space, its
+      // offset from the first parameter (ptxas 13.0 gives `mov.u64 %rd, a` of a second
+      // parameter after a .u64 the SASS of `mov.u64 %rd, 8`), which `ld.param [%rd]` reads
+      // (ptx/lower_mem.cpp: constant bank 0 from kParamBase).
       if (o.ival == 0 && (kinds & ori::K_SYM) && t.bits == 64 && opcode == "mov") return OOp::symbol(r.symbol);
       throw NotNative{};
     case NameRef::None:

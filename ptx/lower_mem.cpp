@@ -187,9 +187,10 @@ static std::optional<Access> accessFor(Lowering& lw, bool isLoad, int64_t extra)
   case NameRef::Register: {
     if (!r.reg.isGeneral()) return std::nullopt;
     // ld.param through a register in a kernel: the address `mov.u64 %rd, p` gave a kernel
-    // parameter, its offset in constant bank 0 (docs/ptx.md, "Conventions of the lowering").
+    // parameter, its offset in the parameters (docs/ptx.md, "Conventions of the lowering"),
+    // which constant bank 0 holds from kParamBase on.
     if (isLoad && space == ori::Space::Param && lw.L.f_.isEntry && off >= 0 && off <= 0xFFFF) {
-      OOp c = OOp::cbank(0, off);
+      OOp c = OOp::cbank(0, off + ori::kParamBase);
       c.hasReg = true;
       c.reg = r.reg;
       return Access{Opcode::LDC, c};

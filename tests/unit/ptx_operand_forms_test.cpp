@@ -127,6 +127,8 @@ std::vector<Row> rows() {
       bad("PredInteger", "selp.b32 %r3, %r1, %r2, %r1;", "%r1;", "'%r1' is not a predicate register"),
       bad("PredPlusImm", "selp.b32 %r3, %r1, %r2, %p1+1;", "%p1+1", "a predicate plus an offset has no meaning"),
       bad("PredSink", "selp.b32 %r3, %r1, %r2, _;", "_", "the sink '_' stands for a destination only"),
+      ok("VoteBallotConstant", "vote.sync.ballot.b32 %r3, 1, 0xffffffff;", 1), // one thread: lane 0
+      ok("VoteAnyConstantFalse", "vote.sync.any.pred %p3, 0, 0xffffffff; selp.u32 %r3, 1, 0, %p3;", 0),
       ok("PredAndRegister", "setp.lt.and.s32 %p3, %r1, %r2, !%p2; selp.u32 %r3, 1, 0, %p3;", 1),
       ok("PredAndConstant", "setp.lt.and.s32 %p3, %r1, %r2, 0; selp.u32 %r3, 1, 0, %p3;", 0),
       // ---- address: ld.global.u32 %r3, A
