@@ -388,9 +388,12 @@ void FunctionLowerer::statement(const Statement& s) {
     // .loc and .file (debug data) are dropped; a .pragma stays with the labelled block it
     // stands in (nvcc puts `.pragma "nounroll";` at a loop's header: without it ptxas 13.0
     // unrolls the loop). One in a block without a label has nowhere to go and is dropped.
-    if (s.directive.text.rfind(".pragma", 0) == 0 && !needBlock_ && !f_.blocks.empty() &&
-        !f_.blocks.back().label.empty())
+    if (s.directive.text.rfind(".pragma", 0) != 0) break;
+    if (!needBlock_ && !f_.blocks.empty() && !f_.blocks.back().label.empty())
       f_.blockDirectives[f_.blocks.back().label].push_back(s.directive.text);
+    else
+      warnings_.add(s.directive.loc, fmt::format("'{}' is dropped: it stands in no labelled block, which "
+                                                 "--emit=ptx could print it in", s.directive.text));
     break;
   case Statement::Kind::Scope:
     if (s.scope.open) scopes_.emplace_back();

@@ -71,6 +71,10 @@ void OpaqueWarnings::add(const Instruction& pi) {
   }
 }
 
+void OpaqueWarnings::add(SrcLoc loc, std::string message) {
+  list_.push_back({{file_, loc.line, loc.col, std::move(message)}, false});
+}
+
 std::vector<ori::Warning> OpaqueWarnings::finish() {
   std::vector<ori::Warning> out = std::move(list_);
   for (const std::string& m : order_) {

@@ -53,6 +53,7 @@ public:
   static constexpr uint32_t kPerMnemonic = 10;
   explicit OpaqueWarnings(std::string file) : file_(std::move(file)) {}
   void add(const Instruction& pi);
+  void add(SrcLoc loc, std::string message); // any other warning of the reader
   std::vector<ori::Warning> finish(); // the warnings in order, then the notes
 
 private:

@@ -119,6 +119,14 @@ TEST(PtxDeclarations, OpaqueWarningsStopAtTenPerMnemonicThenANote) {
                                   "3 more times in this file (warnings after the first 10 of a mnemonic are left out)");
 }
 
+TEST(PtxDeclarations, APragmaInNoLabelledBlockIsDroppedWithAWarning) {
+  ori::ParseResult r = read(".visible .entry k()\n{\n  .pragma \"nounroll\";\n  ret;\n$L: \n  .pragma \"nounroll\";\n  ret;\n}\n");
+  ASSERT_TRUE(r.module) << r.error->str();
+  ASSERT_EQ(r.warnings.size(), 1u); // the second one stays with $L
+  EXPECT_EQ(r.warnings[0].str(), "d.ptx:6:3: warning: '.pragma \"nounroll\";' is dropped: it stands in no labelled "
+                                 "block, which --emit=ptx could print it in");
+}
+
 TEST(PtxDeclarations, RegisterParametersBecomeParamOnesWithLoadsAndStores) {
   ori::ParseResult r = read(".func (.reg .b32 r) f(.reg .b32 a, .reg .pred p)\n{\n  selp.b32 r, a, 7, p;\n}\n"
                             ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n  .reg .pred %p1;\n"
