@@ -132,17 +132,6 @@ bool isShapedFamily(std::string_view opcode) { return shapeOf(opcode).has_value(
 
 void FunctionLowerer::checkOperandForms(const Instruction& pi) {
   if (std::optional<Shape> shape = shapeOf(pi.opcode)) {
-    // The first operand of these is a destination but for st and bra: a register (ptxas 13.0:
-    // "Result discard mode is not allowed", "must be register", "Read-only special register").
-    const Operand* d = pi.operands.empty() || pi.opcode == "st" || pi.opcode == "bra" ? nullptr : &pi.operands[0];
-    if (d && d->kind == Operand::Kind::Sink)
-      fail(d->loc, fmt::format("'{}' cannot discard its result: '_' stands in a pair or vector only", pi.opcode));
-    if (d && d->kind == Operand::Kind::Name && !d->negated && d->ival == 0) {
-      const NameRef r = resolve(d->name);
-      if (r.kind == NameRef::Variable || r.kind == NameRef::Function || r.kind == NameRef::EntryParam ||
-          r.kind == NameRef::Special)
-        fail(d->loc, fmt::format("'{}' is not a register: the destination of '{}' must be one", d->name, pi.opcode));
-    }
     for (size_t k = 0; k < pi.operands.size(); ++k) {
       const Operand& o = pi.operands[k];
       const uint8_t allow = k == 0 ? shape->first : k == 1 ? shape->second : shape->rest;
@@ -164,6 +153,53 @@ void FunctionLowerer::checkOperandForms(const Instruction& pi) {
         if (allow & kVector) kinds.push_back("a vector {a, b}");
         if (allow & kAddress) kinds.push_back("an address [a]");
         fail(o.loc, fmt::format("operand {} of '{}' must be {}", k + 1, pi.opcode, fmt::join(kinds, " or ")));
+      }
+    }
+    // The first operand of these is a destination but for st and bra: a register (ptxas 13.0:
+    // "Result discard mode is not allowed", "must be register", "Read-only special register").
+    const Operand* d = pi.operands.empty() || pi.opcode == "st" || pi.opcode == "bra" ? nullptr : &pi.operands[0];
+    if (d && d->kind == Operand::Kind::Sink)
+      fail(d->loc, fmt::format("'{}' cannot discard its result: '_' stands in a pair or vector only", pi.opcode));
+    // Each register the first operand names must be of the class the instruction writes: a
+    // predicate for setp (both of its pair), for the second of lop3's pair and for an
+    // instruction of type .pred; else not one (ptxas: "Arguments mismatch"; the lowering would
+    // write a predicate with an integer instruction).
+    const bool predType = std::any_of(pi.mods.begin(), pi.mods.end(), [](const std::string& m) { return m == ".pred"; });
+    auto destination = [&](const Operand& o, bool pred) {
+      if (o.kind != Operand::Kind::Name || o.negated || o.ival != 0) return; // checkForm's errors
+      const NameRef r = resolve(o.name);
+      if (r.kind == NameRef::Variable || r.kind == NameRef::Function || r.kind == NameRef::EntryParam ||
+          r.kind == NameRef::Special)
+        fail(o.loc, fmt::format("'{}' is not a register: the destination of '{}' must be one", o.name, pi.opcode));
+      if (r.kind == NameRef::Register && r.reg.isPredicate() != pred)
+        fail(o.loc, fmt::format("'{}' is {} register; '{}' writes {} here", o.name,
+                                r.reg.isPredicate() ? "a predicate" : "not a predicate", pi.opcode,
+                                pred ? "a predicate" : "a value"));
+    };
+    if (d) {
+      const bool pred = pi.opcode == "setp" || predType;
+      if (d->kind == Operand::Kind::Pair) {
+        destination(d->elems[0], pred);
+        destination(d->elems[1], true);
+      } else if (d->kind == Operand::Kind::Vector) {
+        for (const Operand& e : d->elems) destination(e, false);
+      } else {
+        destination(*d, pred);
+      }
+    }
+    // ld/st .v2/.v4/.v8: the data is a vector of that many elements; without: one value
+    // (ptxas: "Result vector expected", "Argument vector size mismatch").
+    if (pi.opcode == "ld" || pi.opcode == "ldu" || pi.opcode == "st") {
+      size_t want = 0;
+      for (const std::string& m : pi.mods) want = m == ".v2" ? 2 : m == ".v4" ? 4 : m == ".v8" ? 8 : want;
+      const size_t k = pi.opcode == "st" ? 1 : 0;
+      if (k < pi.operands.size()) {
+        const Operand& data = pi.operands[k];
+        const bool vector = data.kind == Operand::Kind::Vector;
+        if (want && (!vector || data.elems.size() != want))
+          fail(data.loc, fmt::format("'{}' with .v{} takes a vector of {} elements here", pi.opcode, want, want));
+        if (!want && vector && data.elems.size() != 1)
+          fail(data.loc, fmt::format("a vector operand of '{}' needs .v{}", pi.opcode, data.elems.size()));
       }
     }
   }
