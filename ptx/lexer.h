@@ -31,6 +31,7 @@ enum class Tok : uint8_t {
 struct Token {
   Tok kind = Tok::End;
   bool f32 = false;          // Float written as 0f...: `ival` holds binary32 bits
+  bool unsignedLiteral = false; // Int written with the U suffix (7U): a .u64 constant
   uint32_t begin = 0, end = 0; // byte range in the text
   uint32_t line = 1, col = 1;
   uint64_t ival = 0;         // Int: the value; Float: the bits (binary32 or binary64)

@@ -98,7 +98,9 @@ void Parser::initializer(Variable& v) {
 
 Operand Parser::initValue() {
   const Token t = peek();
-  if (t.kind == Tok::Int || t.kind == Tok::Float || t.kind == Tok::Minus) return literal();
+  if (t.kind == Tok::Int || t.kind == Tok::Float || t.kind == Tok::Minus || t.kind == Tok::Plus ||
+      t.kind == Tok::LParen || (t.kind == Tok::Other && spell(t) == "~") || (t.kind == Tok::Bang && startsExpression(0)))
+    return number(); // a literal or a constant expression: `= 1+2`, `= (1<<4)-1`
   if (t.kind != Tok::Ident) expected("an initializer value");
   Operand o;
   o.loc = loc(next());

@@ -22,7 +22,7 @@ inline constexpr uint32_t kMaxSharedHead = 256; // `.reg .b32` before `a, b, c`
 inline constexpr size_t kMaxScratch = 4096;      // statements gathered before a body grows in place
 
 inline bool canStartOperand(Tok k) {
-  return k == Tok::Ident || k == Tok::Int || k == Tok::Float || k == Tok::Minus ||
+  return k == Tok::Ident || k == Tok::Int || k == Tok::Float || k == Tok::Minus || k == Tok::Plus ||
          k == Tok::Bang || k == Tok::LBrace || k == Tok::LBrack || k == Tok::LParen;
 }
 
@@ -31,6 +31,14 @@ void moveInto(std::vector<T>& from, std::vector<T>& to) {
   to.assign(std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
   from.clear();
 }
+
+// The value of a constant expression (parser_expr.cpp): .s64, .u64, or .f64 (`v` holds the
+// binary64 bits when isFloat).
+struct ExprValue {
+  uint64_t v = 0;
+  bool isUnsigned = false;
+  bool isFloat = false;
+};
 
 class Parser {
  public:
@@ -135,6 +143,17 @@ class Parser {
 
   // An integer or float literal, with an optional leading '-'.
   Operand literal();
+
+  // parser_expr.cpp: a literal or an integer constant expression (`(1<<4)-1`).
+  bool startsExpression(size_t k);
+  Operand number();
+  char binaryOperator();
+  ExprValue ternary();
+  ExprValue ternaryFrom(ExprValue cond);
+  ExprValue binary(int minPrec);
+  ExprValue binaryFrom(ExprValue lhs, int minPrec);
+  ExprValue unary();
+  int exprDepth_ = 0;
 
   // %tid.x, %r1.y: a vector component written right after a name.
   void componentSuffix(Operand& o);

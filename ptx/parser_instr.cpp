@@ -20,7 +20,8 @@ void Parser::instruction(Instruction& ins) {
   while (is(Tok::Dir) && peek().begin == lastEnd_) modScratch_.emplace_back(spell(next()));
   moveInto(modScratch_, ins.mods);
   if (!is(Tok::Semi)) {
-    if (!canStartOperand(peek().kind)) expected("';' after the instruction");
+    if (!canStartOperand(peek().kind) && !(is(Tok::Other) && spell(peek()) == "~"))
+      expected("';' after the instruction");
     commaList([&] { opScratch_.push_back(operand()); });
     if (!is(Tok::Semi)) expected("',' or ';' after the operand");
     moveInto(opScratch_, ins.operands);
@@ -33,6 +34,11 @@ Operand Parser::operand() {
   if (is(Tok::LBrace)) return vector();
   if (is(Tok::LBrack)) return address();
   if (!is(Tok::LParen)) return atom();
+  // `(1<<4)-1`, `(.u64)-1`, `(1.5)*2.0`: a constant expression (a call's lists hold names or nothing)
+  if (is(Tok::Int, 1) || is(Tok::Float, 1) || is(Tok::Minus, 1) || is(Tok::Plus, 1) || is(Tok::LParen, 1) ||
+      (is(Tok::Other, 1) && spell(peek(1)) == "~") || (is(Tok::Bang, 1) && startsExpression(1)) ||
+      (is(Tok::Dir, 1) && (spell(peek(1)) == ".s64" || spell(peek(1)) == ".u64")))
+    return number();
   // call's lists: `(retval0)`, `(param0, param1)`, `()`
   Operand o;
   o.kind = Operand::Kind::Call;
@@ -121,7 +127,9 @@ void Parser::componentSuffix(Operand& o) {
 
 // A name (`%r1`, `!%p`, `sym+8`, `%tid.x`), a pair `p|q`, a sink `_`, or a literal.
 Operand Parser::atom() {
-  if (is(Tok::Int) || is(Tok::Float) || is(Tok::Minus)) return literal();
+  if (is(Tok::Int) || is(Tok::Float) || is(Tok::Minus) || is(Tok::Plus) || (is(Tok::Other) && spell(peek()) == "~") ||
+      (is(Tok::Bang) && startsExpression(0)))
+    return number();
   Operand o;
   o.loc = loc(peek());
   o.negated = accept(Tok::Bang);
