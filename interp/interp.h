@@ -79,6 +79,12 @@ struct RunConfig {
   // the CTA), as if it were alone: barriers pass at once, a VOTE sees one lane. ntid and
   // nctaid stay as given.
   std::optional<uint32_t> onlyThread;
+  // The launch's dynamic shared memory in bytes (CUDA's third <<<>>> argument): where the
+  // kernel's .extern .shared arrays live, after its static .shared variables
+  // (docs/interpreter.md, "Memory"). Unset: the rest of the shared window, the most a CTA could
+  // be given, so that a run which does not say how much it needs does not fault for lack of it.
+  // A shared access past the static variables and this many dynamic bytes faults.
+  std::optional<uint64_t> sharedDynamic;
 };
 
 struct RunResult {
@@ -126,6 +132,9 @@ struct LaunchLayout {
   std::vector<Bytes> localInit;     // the kernel frame's local area (the rest: zero)
   std::vector<Bytes> paramInit;     // the kernel frame's .param variables (the rest: zero)
   std::vector<uint8_t> cbank0;      // constant bank 0 from offset 0 (beyond it, and other banks: 0)
+  // Shared memory of the launch: the static .shared variables in [0, sharedStatic), the
+  // dynamic memory (every .extern .shared array) at sharedDynamicBase, sharedDynamicSize bytes.
+  uint64_t sharedStatic = 0, sharedDynamicBase = 0, sharedDynamicSize = 0;
   // Each function's frame: its local area (a callee's sits above its caller's, aligned to
   // localAlign) and the offsets of its parameters and return values in its parameter area.
   struct Frame {

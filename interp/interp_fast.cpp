@@ -212,7 +212,7 @@ bool execFastAccesses(Machine& m, const Instr& in, Thread* lanes, uint32_t exec)
   }
   case Region::Shared: case Region::Local: {
     const bool shared = region == Region::Shared;
-    if (!inWindow(lo, hi, shared ? kSharedSize : kLocalSize, n)) return false;
+    if (!inWindow(lo, hi, shared ? m.sharedLimit : kLocalSize, n)) return false;
     // SparseMemory's read and write, with the last page looked up kept (an access never
     // straddles a page).
     uint64_t lastPage = UINT64_MAX;

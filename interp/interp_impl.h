@@ -158,6 +158,9 @@ struct SymbolLoc {
   MemSpace space = MemSpace::Global;
   bool inFrame = false;   // Local/Param: offset is relative to the current frame's area
   bool isFunction = false; // a function name, not a variable
+  // A kernel parameter (MOV R, p: its address in the param state space, its offset from the
+  // first parameter; LDC c[0x0][R+kParamBase+off] reads it); no memory operand can name one.
+  bool kernelParam = false;
   uint64_t offset = 0;    // Global: the generic address; otherwise the offset in its space
   uint64_t size = 0;
 };
@@ -215,6 +218,34 @@ FastPaths& fastPathsOnThisThread();
 // The machine: the memory every thread shares, the thread executing now
 // (`th`: the SIMT runner points it at each active lane in turn) and operand
 // access for the semantics files.
+// Helpers of the memory layout (interp_layout.cpp, interp_mem.cpp).
+inline uint64_t roundUp(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+inline MemSpace memSpaceOf(Space s) {
+  switch (s) {
+  case Space::Global: return MemSpace::Global;
+  case Space::Shared: return MemSpace::Shared;
+  case Space::Const: return MemSpace::Const;
+  case Space::Local: return MemSpace::Local;
+  case Space::Param: return MemSpace::Param;
+  }
+  return MemSpace::Global;
+}
+
+inline const char* spaceText(MemSpace s) {
+  switch (s) {
+  case MemSpace::Global: return "global";
+  case MemSpace::Shared: return "shared";
+  case MemSpace::Local: return "local";
+  case MemSpace::Const: return "constant";
+  case MemSpace::Param: return "param";
+  }
+  return "?";
+}
+
+// The initial bytes of a variable, at most its size.
+inline size_t initBytes(const Variable& v) { return std::min<size_t>(v.init.size(), v.size()); }
+
 class Machine {
 public:
   const Module* module = nullptr;
@@ -226,6 +257,9 @@ public:
   std::vector<Buffer> buffers; // sorted by base: .global variables, then parameter buffers
   std::vector<uint8_t> constData; // module .const variables from offset 0
   SparseMemory shared;          // the CTA's shared window
+  // The shared window's bytes a CTA may use: static .shared variables in [0, sharedStatic),
+  // dynamic shared memory in [sharedDynamicBase, sharedLimit) (RunConfig::sharedDynamic).
+  uint64_t sharedStatic = 0, sharedDynamicBase = 0, sharedLimit = kSharedSize;
   Thread* th = nullptr;         // the thread (lane) executing now
   uint64_t extraSteps = 0;      // step budget charged for work besides instructions (CALL's copies)
   FastPaths fast = fastPathsOnThisThread();
@@ -293,6 +327,8 @@ private:
   Buffer* findBuffer(uint64_t addr, unsigned bytes);
   uint8_t* globalBytes(const Location& l, unsigned bytes); // faults outside every buffer
   void checkWindow(const Location& l, unsigned bytes);     // shared/local bounds, faults outside
+  std::optional<uint64_t> initAddress(const Variable::AddrInit& a) const;
+  std::string placeAddressInitializers(const RunConfig& cfg);
   std::unordered_map<const Function*, FrameLayout> layouts_;
   const FrameLayout* entryLayout_ = nullptr; // layouts_'s entry for `entry`, once startThread found it
   std::unordered_map<const Variable*, uint64_t> varOffset_; // static address or in-frame offset

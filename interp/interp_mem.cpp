@@ -1,8 +1,7 @@
 // Memory of the interpreter (docs/interpreter.md, "Memory" and "Variables
-// and calls"): the layout of module and function variables, kernel
-// parameter binding, call frames (fresh registers, .param copies), symbol
+// and calls"): call frames (fresh registers, .param copies), symbol
 // resolution, address spaces and generic addressing, and the memory
-// instructions.
+// instructions. The launch's layout is in interp_layout.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -51,235 +50,6 @@ void SparseMemory::writeBytes(uint64_t addr, const uint8_t* p, size_t n) {
     p += k;
     n -= k;
   }
-}
-
-// ---------------------------------------------------------------- layout
-
-namespace {
-
-uint64_t roundUp(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
-
-MemSpace memSpaceOf(Space s) {
-  switch (s) {
-  case Space::Global: return MemSpace::Global;
-  case Space::Shared: return MemSpace::Shared;
-  case Space::Const: return MemSpace::Const;
-  case Space::Local: return MemSpace::Local;
-  case Space::Param: return MemSpace::Param;
-  }
-  return MemSpace::Global;
-}
-
-const char* spaceText(MemSpace s) {
-  switch (s) {
-  case MemSpace::Global: return "global";
-  case MemSpace::Shared: return "shared";
-  case MemSpace::Local: return "local";
-  case MemSpace::Const: return "constant";
-  case MemSpace::Param: return "param";
-  }
-  return "?";
-}
-
-// The initial bytes of a variable, at most its size.
-size_t initBytes(const Variable& v) { return std::min<size_t>(v.init.size(), v.size()); }
-
-} // namespace
-
-std::string Machine::setUp(const RunConfig& cfg) {
-  const Function& f = *entry;
-  // Kernel parameters: check the configuration before allocating anything.
-  auto known = [&](const std::string& name) {
-    return std::any_of(f.params.begin(), f.params.end(), [&](const Param& p) { return p.name == name; });
-  };
-  for (const auto& kv : cfg.params)
-    if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
-  for (const auto& kv : cfg.buffers)
-    if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
-  for (const auto& kv : cfg.paramBytes)
-    if (!known(kv.first)) return fmt::format("kernel '{}' has no parameter '{}'", f.name, kv.first);
-  for (const auto& kv : cfg.extraBuffers)
-    if (known(kv.first)) return fmt::format("extra buffer '{}' has the name of a parameter", kv.first);
-  for (const Param& p : f.params) {
-    bool byValue = cfg.params.count(p.name), byBuffer = cfg.buffers.count(p.name), byBytes = cfg.paramBytes.count(p.name);
-    if (byValue && byBuffer) return fmt::format("parameter '{}' is bound twice (by --param and by --buffer)", p.name);
-    if (byBytes && (byValue || byBuffer)) return fmt::format("parameter '{}' is bound twice (by its bytes and by a value or buffer)", p.name);
-    if (!byValue && !byBuffer && !byBytes) // only an 8-byte parameter can hold a buffer's address
-      return p.size == 8 ? fmt::format("parameter '{}' is not bound (use --param {}=INT or --buffer {}=SIZE)", p.name,
-                                       p.name, p.name)
-                         : fmt::format("parameter '{}' is not bound (use --param {}=VALUE)", p.name, p.name);
-    if (byBuffer && p.size != 8)
-      return fmt::format("parameter '{}' holds {} bytes, a buffer address needs 8", p.name, p.size);
-    if (byBytes && cfg.paramBytes.at(p.name).size() > p.size)
-      return fmt::format("parameter '{}' holds {} bytes, {} given", p.name, p.size, cfg.paramBytes.at(p.name).size());
-  }
-  for (const auto& [name, bytes] : cfg.variableBytes) {
-    const Variable* v = nullptr;
-    for (const Variable& w : module->variables)
-      if (w.name == name) v = &w;
-    for (const Function& g : module->functions)
-      for (const Variable& w : g.variables)
-        if (!v && w.name == name) v = &w;
-    if (!v || (v->space != Space::Global && v->space != Space::Const))
-      return fmt::format("the module has no .global or .const variable '{}'", name);
-    if (bytes.size() > v->size()) return fmt::format("variable '{}' holds {} bytes, {} given", name, v->size(), bytes.size());
-  }
-  // A variable's initial bytes: those the configuration gives, else its initializer's.
-  auto initOf = [&](const Variable& v) -> std::pair<const uint8_t*, size_t> {
-    if (auto it = cfg.variableBytes.find(v.name); it != cfg.variableBytes.end()) return {it->second.data(), it->second.size()};
-    return {v.init.data(), initBytes(v)};
-  };
-
-  // Statically placed variables: the module's, then function-scope .global,
-  // .const and .shared ones in module order (.shared only of the .funcs and
-  // the kernel that runs: other kernels never share its CTA).
-  uint64_t next = kGlobalBase, constEnd = 0, sharedEnd = 0, total = 0;
-  std::vector<std::pair<uint64_t, const Variable*>> constInits;
-  auto place = [&](const Variable& v, bool withShared) -> std::string {
-    uint64_t size = v.size(), align = std::max<uint64_t>(v.align, 1);
-    switch (v.space) {
-    case Space::Global: case Space::Const:
-      total += size;
-      if (total > kMaxVariableBytes)
-        return fmt::format("the module's .global and .const variables need more than the {} MiB the interpreter allows",
-                           kMaxVariableBytes >> 20);
-      if (v.space == Space::Const) {
-        varOffset_[&v] = constEnd = roundUp(constEnd, align);
-        constInits.emplace_back(constEnd, &v);
-        constEnd += size;
-        if (constEnd > kMaxVariableBytes) // alignment padding is allocated too
-          return fmt::format("the module's .const variables need more than the {} MiB the interpreter allows",
-                             kMaxVariableBytes >> 20);
-        return {};
-      } else {
-        // Each variable in a mapped region of its own, followed by an unmapped page.
-        Buffer b{v.name, roundUp(next, std::max<uint64_t>(align, SparseMemory::kPage)), std::vector<uint8_t>(size), true};
-        auto [init, n] = initOf(v);
-        std::copy_n(init, n, b.bytes.begin());
-        next = roundUp(b.base + size, SparseMemory::kPage) + SparseMemory::kPage;
-        if (next >= kSharedWindowBase) return "the module's .global variables do not fit below the shared window";
-        varOffset_[&v] = b.base;
-        buffers.push_back(std::move(b));
-        return {};
-      }
-    case Space::Shared:
-      if (!withShared) return {};
-      varOffset_[&v] = sharedEnd = roundUp(sharedEnd, align);
-      if (!v.init.empty()) sharedInits_.emplace_back(sharedEnd, &v);
-      sharedEnd += size;
-      if (sharedEnd > kSharedSize)
-        return fmt::format("the .shared variables need more than the 0x{:x}-byte shared window", kSharedSize);
-      return {};
-    default: return {};
-    }
-  };
-  for (const Variable& v : module->variables) {
-    if (v.space == Space::Local || v.space == Space::Param)
-      return fmt::format("malformed IR: module variable '{}' is in the .{} space", v.name, spaceName(v.space));
-    if (std::string e = place(v, true); !e.empty()) return e;
-  }
-  for (const Function& g : module->functions)
-    for (const Variable& v : g.variables)
-      if (std::string e = place(v, !g.isEntry || &g == entry); !e.empty()) return e;
-  constData.assign(size_t(constEnd), 0);
-  for (auto [off, v] : constInits) {
-    auto [init, n] = initOf(*v);
-    std::copy_n(init, n, constData.begin() + ptrdiff_t(off));
-  }
-
-  // Frame layouts of every function with a body.
-  for (const Function& g : module->functions) {
-    if (g.isDeclaration()) continue;
-    FrameLayout& L = layouts_[&g];
-    for (const Variable& v : g.variables) {
-      if (v.space != Space::Local) continue;
-      uint64_t align = std::max<uint64_t>(v.align, 1);
-      varOffset_[&v] = L.localSize = roundUp(L.localSize, align);
-      L.localSize += v.size();
-      L.localAlign = std::max(L.localAlign, align);
-      if (!v.init.empty()) L.localInits.push_back(&v);
-    }
-    uint64_t end = 0;
-    if (!g.isEntry) { // a kernel's parameters are in constant bank 0 instead
-      uint64_t retAlign = 1;
-      for (const Param& p : g.params) {
-        paramOffset_[&p] = p.offset;
-        end = std::max<uint64_t>(end, uint64_t(p.offset) + p.size);
-      }
-      for (const Param& r : g.returns) retAlign = std::max<uint64_t>(retAlign, r.align);
-      L.returnsBase = end = roundUp(end, retAlign);
-      for (const Param& r : g.returns) {
-        paramOffset_[&r] = L.returnsBase + r.offset;
-        end = std::max<uint64_t>(end, L.returnsBase + r.offset + r.size);
-      }
-    }
-    for (const Variable& v : g.variables) {
-      if (v.space != Space::Param) continue;
-      varOffset_[&v] = end = roundUp(end, std::max<uint64_t>(v.align, 1));
-      end += v.size();
-      if (!v.init.empty()) L.paramInits.push_back(&v);
-    }
-    L.paramSize = end;
-  }
-
-  // Kernel parameters into constant bank 0; buffers after the .global variables.
-  uint64_t cbEnd = kParamBase;
-  for (const Param& p : f.params) cbEnd = std::max<uint64_t>(cbEnd, uint64_t(p.offset) + p.size);
-  cbank0.assign(size_t(cbEnd), 0);
-  for (const Param& p : f.params) {
-    if (auto pv = cfg.params.find(p.name); pv != cfg.params.end()) {
-      for (uint32_t k = 0; k < p.size && k < 8; ++k) cbank0[p.offset + k] = uint8_t(pv->second >> (8 * k));
-      continue;
-    }
-    if (auto pb = cfg.paramBytes.find(p.name); pb != cfg.paramBytes.end()) {
-      std::copy(pb->second.begin(), pb->second.end(), cbank0.begin() + p.offset);
-      continue;
-    }
-    Buffer b{p.name, next, cfg.buffers.at(p.name), false};
-    // The next buffer starts on a page boundary at least one unmapped page later.
-    next = roundUp(next + b.bytes.size(), SparseMemory::kPage) + SparseMemory::kPage;
-    if (next >= kSharedWindowBase) return "the buffers do not fit below the shared window";
-    for (uint32_t k = 0; k < 8; ++k) cbank0[p.offset + k] = uint8_t(b.base >> (8 * k));
-    buffers.push_back(std::move(b));
-  }
-  for (const auto& [name, bytes] : cfg.extraBuffers) {
-    Buffer b{name, next, bytes, false};
-    next = roundUp(next + b.bytes.size(), SparseMemory::kPage) + SparseMemory::kPage;
-    if (next >= kSharedWindowBase) return "the buffers do not fit below the shared window";
-    buffers.push_back(std::move(b));
-  }
-  return {};
-}
-
-LaunchLayout Machine::layout() const {
-  LaunchLayout L;
-  for (const Buffer& b : buffers) {
-    L.global.push_back({b.base, b.bytes});
-    L.globalNames.push_back(b.name);
-  }
-  for (auto [v, off] : varOffset_) L.variables[v] = off;
-  L.constData = constData;
-  for (auto [off, v] : sharedInits_) L.sharedInit.push_back({off, std::vector<uint8_t>(v->init.begin(), v->init.begin() + ptrdiff_t(initBytes(*v)))});
-  const FrameLayout& F = layouts_.at(entry);
-  for (const Variable* v : F.localInits)
-    L.localInit.push_back({varOffset_.at(v), std::vector<uint8_t>(v->init.begin(), v->init.begin() + ptrdiff_t(initBytes(*v)))});
-  for (const Variable* v : F.paramInits)
-    L.paramInit.push_back({varOffset_.at(v), std::vector<uint8_t>(v->init.begin(), v->init.begin() + ptrdiff_t(initBytes(*v)))});
-  L.cbank0 = cbank0;
-  for (const auto& [g, FL] : layouts_) {
-    LaunchLayout::Frame& fr = L.frames[g];
-    fr.localSize = FL.localSize;
-    fr.localAlign = FL.localAlign;
-    if (g->isEntry) continue;
-    for (const auto* list : {&g->params, &g->returns})
-      for (const Param& p : *list) fr.params[p.name] = paramOffset_.at(&p);
-  }
-  return L;
-}
-
-void Machine::startCta() {
-  shared.clear();
-  for (auto [off, v] : sharedInits_) shared.writeBytes(off, v->init.data(), initBytes(*v));
 }
 
 // ---------------------------------------------------------------- frames
@@ -396,6 +166,15 @@ void Machine::leaveCall() {
 
 // ---------------------------------------------------------------- symbols
 
+namespace {
+const Param* kernelParamNamed(const Function& f, const Symbol& name) {
+  if (!f.isEntry) return nullptr;
+  for (const Param& p : f.params)
+    if (p.name == name.str()) return &p;
+  return nullptr;
+}
+} // namespace
+
 const SymbolLoc& Machine::symbol(const Operand& o) const {
   if (auto it = symbols_.find(&o); it != symbols_.end()) return it->second;
   if (th->frames.empty()) malformed("a symbol outside any function");
@@ -416,6 +195,10 @@ const SymbolLoc& Machine::symbol(const Operand& o) const {
     s.inFrame = true;
     s.offset = off->second;
     s.size = param->size;
+  } else if (const Param* kp = kernelParamNamed(*th->frames.back().f, o.sym)) {
+    s.kernelParam = true;
+    s.offset = kp->offset - kParamBase; // in the parameters (constant bank 0 from kParamBase)
+    s.size = kp->size;
   } else if (const Function* g = o.sym.empty() ? nullptr : module->findFunction(o.sym)) {
     s.isFunction = true;
     s.offset = uint64_t(g - module->functions.data());
@@ -466,6 +249,9 @@ Location Machine::location(const Instr& in, size_t i, OpSpace os) const {
   const SymbolLoc& s = symbol(o);
   if (s.isFunction)
     malformed(fmt::format("{} at line {} addresses function '{}'", in.info().name, in.loc.line, o.sym));
+  if (s.kernelParam)
+    malformed(fmt::format("{} at line {} addresses kernel parameter '{}' (read it with LDC c[0x0][...])",
+                          in.info().name, in.loc.line, o.sym));
   bool fits = os == OpSpace::Generic || (os == OpSpace::Global && s.space == MemSpace::Global) ||
               (os == OpSpace::Shared && s.space == MemSpace::Shared) || (os == OpSpace::Local && s.space == MemSpace::Local);
   if (!fits)
@@ -504,7 +290,7 @@ uint8_t* Machine::globalBytes(const Location& l, unsigned bytes) {
 }
 
 void Machine::checkWindow(const Location& l, unsigned bytes) {
-  uint64_t size = l.space == MemSpace::Shared ? kSharedSize : kLocalSize;
+  uint64_t size = l.space == MemSpace::Shared ? sharedLimit : kLocalSize;
   if (l.addr >= size || size - l.addr < bytes)
     fault(l.shown, fmt::format("{} address 0x{:x} is outside [0, 0x{:x})", spaceText(l.space), l.addr, size));
 }

@@ -1,4 +1,5 @@
 #include "ir/diag.h"
+#include "ir/ori.h"
 
 #include <fmt/format.h>
 
@@ -7,6 +8,12 @@ namespace ori {
 std::string Diagnostic::str() const {
   if (line == 0) return fmt::format("{}: error: {}", file, message);
   return fmt::format("{}:{}:{}: error: {}", file, line, col, message);
+}
+
+std::string Warning::str(bool asError) const {
+  const char* kind = asError ? "error" : note ? "note" : "warning";
+  if (diag.line == 0) return fmt::format("{}: {}: {}", diag.file, kind, diag.message);
+  return fmt::format("{}:{}:{}: {}: {}", diag.file, diag.line, diag.col, kind, diag.message);
 }
 
 std::optional<Diagnostic> checkIsText(std::string_view text, std::string_view file) {

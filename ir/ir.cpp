@@ -194,7 +194,7 @@ size_t Function::instrCount() const {
 }
 
 bool operator==(const Function& a, const Function& b) {
-  return a.name == b.name && a.isEntry == b.isEntry && a.params == b.params &&
+  return a.name == b.name && a.isEntry == b.isEntry && a.linkage == b.linkage && a.params == b.params &&
          a.returns == b.returns && a.blocks == b.blocks && a.jumpTables == b.jumpTables &&
          a.variables == b.variables && a.regNames == b.regNames && a.regTypes == b.regTypes &&
          a.ptxDirectives == b.ptxDirectives && a.blockDirectives == b.blockDirectives;

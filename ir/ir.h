@@ -204,6 +204,22 @@ struct Variable {
   uint32_t count = 0;    // 0 = scalar, else array length
   uint32_t align = 0;    // bytes
   std::vector<uint8_t> init; // initial bytes (little endian), at most size(); the rest is zero
+  // PTX linkage as written ("visible", "extern", "weak", "common"), empty for a variable of
+  // this module only. An "extern" .shared variable is the launch's dynamic shared memory.
+  std::string linkage;
+  bool unsized = false; // declared `name[]` (an .extern array: its length is not this module's)
+  // Initializer elements that are addresses (PTX `.global .u64 p = x;`, `{generic(x)+4}`): at
+  // placement the element at `offset` (elemSize bytes) gets the symbol's address plus `addend`:
+  // its address in its own state space, or its generic address when `generic`. A function's
+  // address is the one an indirect CALL takes.
+  struct AddrInit {
+    uint32_t offset = 0;
+    std::string symbol;
+    int64_t addend = 0;
+    bool generic = false;
+    friend bool operator==(const AddrInit&, const AddrInit&) = default;
+  };
+  std::vector<AddrInit> addrInit;
   uint32_t size() const { return elemSize * (count ? count : 1); }
   friend bool operator==(const Variable&, const Variable&) = default;
 };
@@ -214,6 +230,7 @@ inline constexpr uint32_t kParamBase = 0x210;
 struct Function {
   std::string name;
   bool isEntry = false;
+  std::string linkage; // PTX linkage as written ("visible", "extern", "weak"), or empty
   std::vector<Param> params;
   std::vector<Param> returns; // .func return values
   std::vector<Block> blocks;  // index = bix; bix 0 is the entry

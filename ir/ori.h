@@ -6,15 +6,26 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/diag.h"
 #include "ir/ir.h"
 
 namespace ori {
 
+// A warning of a reader (a PTX instruction kept as OPAQUE ...): "file:line:col: warning: ...".
+// A note sums up warnings left out ("file:line:col: note: ..."). Tools print them on stderr; with
+// --strict each is an error instead.
+struct Warning {
+  Diagnostic diag;
+  bool note = false;
+  std::string str(bool asError = false) const;
+};
+
 struct ParseResult {
   std::optional<Module> module;
   std::optional<Diagnostic> error;
+  std::vector<Warning> warnings; // in source order, even when there is an error
 };
 
 ParseResult parseOri(std::string_view text, std::string_view fileName);

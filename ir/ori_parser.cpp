@@ -46,7 +46,8 @@ public:
         skipNewlines();
         continue;
       }
-      if (cur().kind == Token::Word && (cur().text == ".global" || cur().text == ".const" || cur().text == ".shared")) {
+      size_t k = isLinkage(cur()) ? 1 : 0; // `.visible .global ...`, `.weak .func ...`
+      if (ahead(k).kind == Token::Word && (ahead(k).text == ".global" || ahead(k).text == ".const" || ahead(k).text == ".shared")) {
         variable(m.variables, {});
         skipNewlines();
         continue;
@@ -135,10 +136,15 @@ private:
       fail(t.loc, fmt::format("'{}' cannot be a {} name", t.text, what));
   }
 
+  static bool isLinkage(const Token& t) {
+    return t.kind == Token::Word && (t.text == ".visible" || t.text == ".extern" || t.text == ".weak" || t.text == ".common");
+  }
+
   Function function() {
     Function f;
     f.loc = cur().loc;
     names_.clear();
+    if (isLinkage(cur())) f.linkage = take().text.substr(1);
     std::string kind = word("'.entry' or '.func'");
     if (kind == ".entry") f.isEntry = true;
     else if (kind != ".func") fail(f.loc, fmt::format("expected '.entry' or '.func', got '{}'", kind));
@@ -230,7 +236,8 @@ private:
         continue;
       }
       if (t.kind == Token::Word && t.text == ".ptx") { declaration(t); f.ptxDirectives.push_back(ptxText()); continue; }
-      if (t.kind == Token::Word && (t.text == ".shared" || t.text == ".local" || t.text == ".param")) {
+      const Token& sp = isLinkage(t) ? ahead(1) : t;
+      if (sp.kind == Token::Word && (sp.text == ".shared" || sp.text == ".local" || sp.text == ".param")) {
         declaration(t);
         variable(f.variables, f.params);
         continue;
@@ -341,8 +348,9 @@ private:
 
   // SPACE [.align N] .TYPE NAME ['[' N ']'] ['=' '{' INT, ... '}']
   void variable(std::vector<Variable>& vars, const std::vector<Param>& params) {
-    Token spaceTok = take();
     Variable v;
+    if (isLinkage(cur())) v.linkage = take().text.substr(1);
+    Token spaceTok = take();
     static constexpr std::pair<std::string_view, Space> kSpaces[] = {
         {".global", Space::Global}, {".shared", Space::Shared}, {".const", Space::Const},
         {".local", Space::Local},   {".param", Space::Param},
@@ -372,17 +380,42 @@ private:
       if (p.name == v.name) fail(nameTok.loc, fmt::format("variable '{}' has the name of a parameter", v.name));
     if (accept('[')) {
       SrcLoc loc = cur().loc;
-      uint64_t n = integer("an array length");
-      if (n == 0 || n > (1u << 24) || n * v.elemSize > (1u << 24)) fail(loc, "array must have between 1 element and 16 MiB");
-      v.count = uint32_t(n);
-      expect(']', "after the array length");
+      if (accept(']')) {
+        v.unsized = true; // NAME[]: an .extern array
+      } else {
+        uint64_t n = integer("an array length");
+        if (n == 0 || n > (1u << 24) || n * v.elemSize > (1u << 24)) fail(loc, "array must have between 1 element and 16 MiB");
+        v.count = uint32_t(n);
+        expect(']', "after the array length");
+      }
     }
     if (accept('=')) {
+      if (v.unsized) fail(cur().loc, fmt::format("'{}[]' has no length to initialize", v.name));
       expect('{', "to open the initializer");
       uint32_t elems = v.count ? v.count : 1;
       do {
         SrcLoc loc = cur().loc;
         if (v.init.size() / v.elemSize == elems) fail(loc, fmt::format("too many initializers for '{}'", v.name));
+        if (cur().kind == Token::Word) { // an address: SYMBOL[+-N] or generic(SYMBOL)[+-N]
+          Variable::AddrInit a;
+          a.offset = uint32_t(v.init.size());
+          a.symbol = take().text;
+          if (a.symbol == "generic" && accept('(')) {
+            a.generic = true;
+            a.symbol = word("a symbol in 'generic('");
+            expect(')', "after the symbol");
+          }
+          if (v.elemSize < 4) fail(loc, fmt::format("an address needs 4 or 8 bytes; '{}' has {}", v.name, v.elemSize));
+          bool minus = isPunct('-');
+          if (minus || isPunct('+')) {
+            ++pos_;
+            uint64_t n = integer("an offset");
+            a.addend = int64_t(minus ? 0 - n : n);
+          }
+          v.addrInit.push_back(std::move(a));
+          v.init.resize(v.init.size() + v.elemSize, 0);
+          continue;
+        }
         bool minus = accept('-');
         uint64_t x = integer("an integer initializer");
         unsigned bits = v.elemSize * 8;

@@ -1,6 +1,7 @@
 // Printer of the .ori text format (docs/ori-format.md).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <span>
 #include <cmath>
@@ -54,16 +55,25 @@ std::string paramList(const std::vector<Param>& ps) {
 }
 
 std::string variableText(const Variable& v) {
-  std::string out = fmt::format(".{}", spaceName(v.space));
+  std::string out = v.linkage.empty() ? "" : fmt::format(".{} ", v.linkage);
+  out += fmt::format(".{}", spaceName(v.space));
   if (v.align != v.elemSize) out += fmt::format(" .align {}", v.align);
   out += fmt::format(" .{} {}", v.type, v.name);
-  if (v.count) out += fmt::format("[{}]", v.count);
-  if (!v.init.empty()) {
+  if (v.unsized) out += "[]";
+  else if (v.count) out += fmt::format("[{}]", v.count);
+  if (!v.init.empty() || !v.addrInit.empty()) {
     out += " = {";
-    for (size_t i = 0; i + v.elemSize <= v.init.size(); i += v.elemSize) {
+    size_t end = std::max<size_t>(v.init.size(), v.addrInit.empty() ? 0 : v.addrInit.back().offset + v.elemSize);
+    for (size_t i = 0; i + v.elemSize <= end; i += v.elemSize) {
+      out += i ? ", " : "";
+      auto a = std::find_if(v.addrInit.begin(), v.addrInit.end(), [&](const Variable::AddrInit& x) { return x.offset == i; });
+      if (a != v.addrInit.end()) {
+        out += (a->generic ? fmt::format("generic({})", a->symbol) : a->symbol) + signedOffset(a->addend);
+        continue;
+      }
       uint64_t x = 0;
-      for (uint32_t b = 0; b < v.elemSize; ++b) x |= uint64_t(v.init[i + b]) << (8 * b);
-      out += fmt::format("{}0x{:x}", i ? ", " : "", x);
+      for (uint32_t b = 0; b < v.elemSize && i + b < v.init.size(); ++b) x |= uint64_t(v.init[i + b]) << (8 * b);
+      out += fmt::format("0x{:x}", x);
     }
     out += "}";
   }
@@ -157,7 +167,8 @@ std::string printInstr(const Function& f, const Instr& in) {
 }
 
 std::string printFunction(const Function& f) {
-  std::string out = f.isEntry ? ".entry " : ".func ";
+  std::string out = f.linkage.empty() ? "" : fmt::format(".{} ", f.linkage);
+  out += f.isEntry ? ".entry " : ".func ";
   if (!f.isEntry && !f.returns.empty()) out += paramList(f.returns) + " ";
   out += f.name + paramList(f.params);
   if (f.isDeclaration()) return out + ";\n";

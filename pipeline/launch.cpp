@@ -245,6 +245,7 @@ LaunchPlan plan(const Module& m, const LaunchRequest& r) {
     if (!cfg.initialRegs.emplace(*reg, *bits).second) bad(fmt::format("--reg {} is given twice", name));
   }
   cfg.onlyThread = r.onlyThread;
+  cfg.sharedDynamic = r.sharedDynamic;
   // autoParams: every parameter the others leave unbound, as autoLaunch binds it.
   if (r.autoParams && entry) {
     AutoLaunchOptions ao;

@@ -138,6 +138,12 @@ std::string typeWord(const std::string& t) { return t == "f16" ? "b16" : t; }
 
 // Element `i` of a variable's initializer as PTX text.
 std::string initElement(const Variable& v, uint32_t i) {
+  for (const Variable::AddrInit& a : v.addrInit) // an address: `x`, `generic(x)+4`
+    if (a.offset == size_t(i) * v.elemSize) {
+      std::string base = a.generic ? fmt::format("generic({})", a.symbol) : a.symbol;
+      if (a.addend == 0) return base;
+      return a.addend > 0 ? fmt::format("{}+{}", base, a.addend) : fmt::format("{}-{}", base, uint64_t(0) - uint64_t(a.addend));
+    }
   uint64_t bits = 0;
   for (uint32_t b = 0; b < v.elemSize && b < 8; ++b) {
     size_t pos = size_t(i) * v.elemSize + b;
@@ -180,10 +186,12 @@ std::string variableDecl(const Variable& v) {
     p.count = v.count;
     return paramDecl(p, true);
   }
-  std::string s = fmt::format(".{} .align {} .{} {}", spaceName(v.space), align, typeWord(v.type), v.name);
+  std::string s = fmt::format("{}.{} .align {} .{} {}", v.linkage.empty() ? "" : "." + v.linkage + " ",
+                              spaceName(v.space), align, typeWord(v.type), v.name);
+  if (v.unsized) return s + "[]"; // an .extern array: no initializer
   if (v.count) s += fmt::format("[{}]", v.count);
-  bool nonzero = std::any_of(v.init.begin(), v.init.end(), [](uint8_t b) { return b != 0; });
-  if (v.init.empty()) return s;
+  bool nonzero = std::any_of(v.init.begin(), v.init.end(), [](uint8_t b) { return b != 0; }) || !v.addrInit.empty();
+  if (v.init.empty() && v.addrInit.empty()) return s;
   if (v.space == Space::Local || v.space == Space::Param) return s; // stored by the function's prologue
   if (v.space != Space::Global && v.space != Space::Const) {
     if (nonzero)
@@ -226,18 +234,35 @@ EmitResult emit(const ori::Module& m) {
     Header h = readHeader(m, ctx);
     analyzeModule(ctx);
     std::string out;
+    // `.alias a, b;` names functions: it comes after their prototypes.
+    std::vector<std::string> aliases;
     if (!h.rest.empty()) out += "\n";
-    for (const std::string& d : h.rest) out += d + "\n";
+    for (const std::string& d : h.rest) {
+      if (d.starts_with(".alias")) aliases.push_back(d);
+      else out += d + "\n";
+    }
+    // A variable whose initializer holds a function's address comes after the prototypes.
+    auto namesFunction = [&](const ori::Variable& v) {
+      return std::any_of(v.addrInit.begin(), v.addrInit.end(),
+                         [&](const ori::Variable::AddrInit& a) { return m.findFunction(a.symbol) != nullptr; });
+    };
     if (!m.variables.empty()) out += "\n";
-    for (const ori::Variable& v : m.variables) out += variableDecl(v) + ";\n";
+    for (const ori::Variable& v : m.variables)
+      if (!namesFunction(v)) out += variableDecl(v) + ";\n";
     bool anyDecl = false;
     for (const ori::Function& f : m.functions) {
       if (f.isEntry) continue;
       if (!anyDecl) out += "\n";
       anyDecl = true;
       if (!isPtxIdent(f.name)) fail(f.loc, fmt::format("function name '{}' is not a PTX identifier", f.name));
-      out += (f.isDeclaration() ? ".extern .func " : ".func ") + functionSignature(f) + ";\n";
+      std::string linkage = f.linkage == "visible" || f.linkage == "weak" ? "." + f.linkage + " " : "";
+      // A declaration is .extern (defined in another module) unless it is .visible or .weak: the
+      // function an .alias names.
+      out += (f.isDeclaration() && linkage.empty() ? ".extern .func " : linkage + ".func ") + functionSignature(f) + ";\n";
     }
+    for (const std::string& a : aliases) out += a + "\n";
+    for (const ori::Variable& v : m.variables)
+      if (namesFunction(v)) out += variableDecl(v) + ";\n";
     for (const ori::Function& f : m.functions)
       if (!f.isDeclaration()) {
         out += '\n';

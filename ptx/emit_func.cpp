@@ -381,9 +381,18 @@ std::string FnEmitter::cbank(const Instr& in, const Operand& o, unsigned bytes, 
   if (o.bank != 0)
     fail(in.loc, fmt::format("c[0x{:x}][{}]: constant bank {} has no PTX form (only bank 0, the kernel "
                              "parameters, has one: ld.param)", o.bank, hexOff(o.imm), o.bank));
-  if (o.hasReg && !o.reg.isConst())
-    fail(in.loc, fmt::format("c[0x0][{}{}]: a register-indexed constant-bank read has no PTX form",
-                             regName(o.reg), o.imm < 0 ? hexOff(o.imm) : "+" + hexOff(o.imm)));
+  if (o.hasReg && !o.reg.isConst()) {
+    // c[0x0][R+kParamBase+off] in a kernel: ld.param through a register holding an address in
+    // the parameters (`mov.u64 R, p` gives p's offset from the first one), as the lowering read it.
+    if (!f.isEntry || o.imm < int64_t(kParamBase))
+      fail(in.loc, fmt::format("c[0x0][{}{}]: a register-indexed constant-bank read has no PTX form here (only "
+                               "one at the parameters, from 0x{:x}, in a kernel: ld.param)",
+                               regName(o.reg), o.imm < 0 ? hexOff(o.imm) : "+" + hexOff(o.imm), kParamBase));
+    const int64_t off = o.imm - int64_t(kParamBase);
+    std::string t = !dst.empty() ? dst : temp(bits);
+    emit(fmt::format("ld.param.{} {}, [{}{}];", ldType, t, regAs(o.reg, 64), off ? fmt::format("+{}", off) : ""));
+    return t;
+  }
   if (!f.isEntry)
     fail(in.loc, fmt::format("c[0x0][{}] in .func '{}': kernel parameters are not visible in a PTX .func",
                              hexOff(o.imm), f.name));
@@ -516,7 +525,8 @@ std::string FnEmitter::run() {
   std::string prologue;
   bodyPrologue(prologue);
 
-  std::string out = (f.isEntry ? ".visible .entry " : ".func ") + functionSignature(f) + "\n";
+  std::string linkage = f.linkage == "visible" || f.linkage == "weak" ? "." + f.linkage + " " : "";
+  std::string out = (f.isEntry ? ".visible .entry " : linkage + ".func ") + functionSignature(f) + "\n";
   std::vector<std::string> inBody;
   for (const std::string& d0 : f.ptxDirectives) {
     std::string d = trim(d0);

@@ -301,7 +301,10 @@ void Lexer::lexNumber(Token& t) {
       }
     }
   }
-  if (at(pos_) == 'U' || at(pos_) == 'u') ++pos_;
+  if (at(pos_) == 'U' || at(pos_) == 'u') {
+    ++pos_;
+    t.unsignedLiteral = true;
+  }
   if (has(at(pos_), kIdCont)) malformed("integer literal");
   t.ival = v;
 }

@@ -31,6 +31,7 @@ enum class Tok : uint8_t {
 struct Token {
   Tok kind = Tok::End;
   bool f32 = false;          // Float written as 0f...: `ival` holds binary32 bits
+  bool unsignedLiteral = false; // Int written with the U suffix (7U): a .u64 constant
   uint32_t begin = 0, end = 0; // byte range in the text
   uint32_t line = 1, col = 1;
   uint64_t ival = 0;         // Int: the value; Float: the bits (binary32 or binary64)
@@ -91,5 +92,12 @@ bool isLinkage(std::string_view dir);     // .visible .extern .weak .common
 bool isType(std::string_view dir);        // .b32 .u64 .f16x2 .pred .texref ...
 // Kernel tuning directives: after the parameter list, or inside a body.
 bool isPerformanceDirective(std::string_view dir); // .maxntid .reqntid .minnctapersm ...
+// ptx/isa.cpp: the PTX ISA 9.0 as a whole.
+bool isInstruction(std::string_view name); // "add", "cp", "wgmma": an opcode's first word
+bool isKnownVersion(std::string_view v);   // "1.0" .. "9.0"
+bool isKnownTarget(std::string_view t);    // "sm_90", "sm_100f", "compute_75"
+bool isTargetOption(std::string_view t);   // texmode_unified, texmode_independent, debug, map_f64_to_f32
+std::string knownVersionsText();           // for messages: "1.0-1.5, 2.0-2.3, ..."
+std::string knownTargetsText();
 
 } // namespace ori::ptx

@@ -37,26 +37,6 @@ constexpr std::string_view kOtherSpecialPrefixes[] = {
     "%nctaid", "%gridid", "%smid", "%nsmid", "%warpid", "%nwarpid", "%laneid", "%lanemask",
 };
 
-// PTX instructions whose first operand is not a destination.
-bool hasNoDestination(std::string_view opcode, const std::vector<std::string>& mods) {
-  if ((opcode == "bar" || opcode == "barrier") && std::find(mods.begin(), mods.end(), ".red") != mods.end())
-    return false; // bar.red.popc.u32 d, ...
-  static constexpr std::string_view kNoDest[] = {
-      "st", "red", "bar", "barrier", "prefetch", "prefetchu", "membar", "fence", "trap",
-      "brkpt", "pmevent", "nanosleep", "sust", "sured", "cp", "applypriority", "discard",
-      "griddepcontrol", "setmaxnreg", "stmatrix", "multimem", "exit", "ret", "bra", "brx",
-      "call", "elect", "wgmma", "tcgen05", "cp.async",
-  };
-  for (std::string_view o : kNoDest)
-    if (opcode == o) return true;
-  return false;
-}
-
-bool isIdentStart(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%';
-}
-bool isIdentChar(char c) { return isIdentStart(c) || std::isdigit(static_cast<unsigned char>(c)); }
-
 // Ori's .ori text reads names shaped like registers (R1, P0, UR2, B3, RZ, PT),
 // "c" and SR_* as something else; such PTX names get a suffix.
 bool clashesWithOri(std::string_view n) {
@@ -66,55 +46,6 @@ bool clashesWithOri(std::string_view n) {
         std::all_of(n.begin() + prefix.size(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
       return true;
   return false;
-}
-
-ori::Variable convertVariable(const Variable& v, ori::Space space, std::string_view file) {
-  auto fail = [&](std::string msg) -> void {
-    throw DiagnosticError({std::string(file), v.loc.line, v.loc.col, std::move(msg)});
-  };
-  ori::Variable out;
-  out.space = space;
-  out.name = v.name;
-  PtxType t = parseType(v.type);
-  if (t.kind == PtxType::None || t.kind == PtxType::Pred || t.bits < 8 || t.bits > 64 || (t.bits & (t.bits - 1)))
-    fail(fmt::format("variable '{}' has type '{}', which has no memory layout here", v.name, v.type));
-  static constexpr std::string_view kKeep[] = {"u8", "s8", "b8", "u16", "s16", "b16", "f16", "u32", "s32",
-                                               "b32", "f32", "u64", "s64", "b64", "f64"};
-  std::string_view bare = std::string_view(v.type).substr(1);
-  bool keep = std::find(std::begin(kKeep), std::end(kKeep), bare) != std::end(kKeep);
-  out.type = keep ? std::string(bare) : fmt::format("b{}", t.bits);
-  out.elemSize = t.bits / 8;
-  uint64_t count = v.vectorMod == ".v2" ? 2 : v.vectorMod == ".v4" ? 4 : v.vectorMod == ".v8" ? 8 : 1;
-  bool array = count > 1 || !v.dims.empty();
-  for (const auto& d : v.dims) {
-    uint64_t n = d ? *d : std::max<uint64_t>(1, v.init.size() / std::max<uint64_t>(count, 1));
-    if (n == 0 || n > (1u << 24)) fail(fmt::format("array '{}' has a bad length", v.name));
-    count *= n;
-    if (count * out.elemSize > (1u << 24)) fail(fmt::format("variable '{}' is larger than 16 MiB", v.name));
-  }
-  out.count = array ? uint32_t(count) : 0;
-  out.align = v.align ? v.align : out.elemSize;
-  if (v.init.size() > count) fail(fmt::format("too many initializers for '{}'", v.name));
-  for (const Operand& o : v.init) {
-    uint64_t bits = 0;
-    if (o.kind == Operand::Kind::Int) bits = uint64_t(o.ival);
-    else if (o.kind == Operand::Kind::Float)
-      bits = out.elemSize == 4 ? std::bit_cast<uint32_t>(float(o.fval)) : std::bit_cast<uint64_t>(o.fval);
-    else fail(fmt::format("initializer of '{}' is not a number; address initializers are not supported", v.name));
-    for (uint32_t b = 0; b < out.elemSize; ++b) out.init.push_back(uint8_t(bits >> (8 * b)));
-  }
-  return out;
-}
-
-ori::Param convertParam(const Variable& v, std::string_view file) {
-  ori::Variable tmp = convertVariable(v, ori::Space::Param, file);
-  ori::Param p;
-  p.type = tmp.type;
-  p.name = tmp.name;
-  p.size = tmp.size();
-  p.align = tmp.align;
-  p.count = tmp.count;
-  return p;
 }
 
 } // namespace
@@ -227,16 +158,35 @@ NameRef FunctionLowerer::resolve(const std::string& name) {
       ref.reg = it->second;
       return ref;
     }
-    auto allocateIn = [&](const std::string& type) {
+    auto allocateIn = [&](const std::string& type, const std::string& key, const std::string& oriName) {
       ori::Reg r = f_.newReg(type == "pred" ? ori::RegFile::P : ori::RegFile::R);
-      f_.regNames[r] = uniqueRegName(name);
+      f_.regNames[r] = uniqueRegName(oriName);
       f_.regTypes[r] = type;
-      s.regs[name] = r;
+      s.regs[key] = r;
       ref.kind = NameRef::Register;
       ref.reg = r;
     };
+    // v.x .. v.w, v.r .. v.a: an element of a vector register, "v.x" in s.regs and v_x in Ori
+    // (an Ori register name has no '.').
+    if (size_t dot = name.size() - 2; name.size() > 2 && name[dot] == '.' && !s.vectors.empty()) {
+      std::string base = name.substr(0, dot);
+      const char* xyzw = "xyzw";
+      int e = -1;
+      for (int k = 0; k < 4; ++k)
+        if (name[dot + 1] == xyzw[k] || name[dot + 1] == "rgba"[k]) e = k;
+      if (auto v = s.vectors.find(base); v != s.vectors.end() && e >= 0 && uint32_t(e) < v->second.count) {
+        std::string key = base + "." + xyzw[e];
+        if (auto it = s.regs.find(key); it != s.regs.end()) {
+          ref.kind = NameRef::Register;
+          ref.reg = it->second;
+        } else {
+          allocateIn(v->second.type, key, base + "_" + xyzw[e]);
+        }
+        return ref;
+      }
+    }
     if (auto it = s.regTypes.find(name); it != s.regTypes.end()) {
-      allocateIn(it->second);
+      allocateIn(it->second, name, name);
       return ref;
     }
     for (const RangeDecl& d : s.ranges) {
@@ -246,7 +196,7 @@ NameRef FunctionLowerer::resolve(const std::string& name) {
           !std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
         continue;
       if (std::stoul(std::string(digits)) < d.count) {
-        allocateIn(d.type);
+        allocateIn(d.type, name, name);
         return ref;
       }
     }
@@ -284,6 +234,15 @@ NameRef FunctionLowerer::resolve(const std::string& name) {
   if (om_.findFunction(name)) {
     ref.kind = NameRef::Function;
     ref.symbol = name;
+    // `.alias name, target;` (PTX ISA 11.6.3): name is target, which a call then calls.
+    for (const TopLevel& item : ast_.items)
+      if (item.kind == TopLevel::Kind::Directive && item.text.starts_with(".alias")) {
+        std::string t = item.text.substr(6);
+        std::erase_if(t, [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ';'; });
+        if (size_t comma = t.find(','); comma != std::string::npos && t.substr(0, comma) == name &&
+            om_.findFunction(t.substr(comma + 1)))
+          ref.symbol = t.substr(comma + 1);
+      }
   }
   return ref;
 }
@@ -299,10 +258,17 @@ bool FunctionLowerer::isTexref(const std::string& name) const {
 void FunctionLowerer::declare(const Variable& v) {
   Scope& s = scopes_.back();
   if (v.space == ".reg") {
-    if (!v.vectorMod.empty()) fail(v.loc, fmt::format("vector register '{}' is not supported", v.name));
     PtxType t = parseType(v.type);
     if (t.kind == PtxType::None) fail(v.loc, fmt::format("register '{}' has unknown type '{}'", v.name, v.type));
     std::string type = v.type.substr(1);
+    if (!v.vectorMod.empty()) { // `.reg .v4 .f32 v;` (PTX ISA 5.4.2: .v2 and .v4 registers)
+      if (v.vectorMod != ".v2" && v.vectorMod != ".v4")
+        fail(v.loc, fmt::format("vector register '{}' is {}; registers are .v2 or .v4", v.name, v.vectorMod));
+      if (v.rangeCount) fail(v.loc, fmt::format("'{}<{}>': a range of vector registers is not supported", v.name, *v.rangeCount));
+      if (t.kind == PtxType::Pred) fail(v.loc, fmt::format("vector register '{}' of predicates", v.name));
+      s.vectors[v.name] = {type, v.vectorMod == ".v2" ? 2u : 4u};
+      return;
+    }
     if (v.rangeCount) s.ranges.push_back({v.name, type, *v.rangeCount});
     else s.regTypes[v.name] = type;
     return;
@@ -316,6 +282,14 @@ void FunctionLowerer::declare(const Variable& v) {
     // A function-scope .global/.const is a module variable only this function sees.
     ori::Variable mv = convertVariable(v, v.space == ".global" ? ori::Space::Global : ori::Space::Const, ast_.fileName);
     mv.name = uniqueVarName(v.name);
+    for (ori::Variable::AddrInit& a : mv.addrInit) { // names as this scope sees them
+      NameRef r = resolve(a.symbol);
+      if (r.kind != NameRef::Variable && r.kind != NameRef::Function)
+        fail(v.loc, fmt::format("the initializer of '{}' names '{}', which is no variable or function", v.name, a.symbol));
+      if (r.kind == NameRef::Variable && isParamVariable(r.symbol))
+        fail(v.loc, fmt::format("the initializer of '{}' names '{}', a parameter", v.name, a.symbol));
+      a.symbol = r.symbol;
+    }
     s.vars[v.name] = mv.name;
     om_.variables.push_back(std::move(mv));
     return;
@@ -414,9 +388,12 @@ void FunctionLowerer::statement(const Statement& s) {
     // .loc and .file (debug data) are dropped; a .pragma stays with the labelled block it
     // stands in (nvcc puts `.pragma "nounroll";` at a loop's header: without it ptxas 13.0
     // unrolls the loop). One in a block without a label has nowhere to go and is dropped.
-    if (s.directive.text.rfind(".pragma", 0) == 0 && !needBlock_ && !f_.blocks.empty() &&
-        !f_.blocks.back().label.empty())
+    if (s.directive.text.rfind(".pragma", 0) != 0) break;
+    if (!needBlock_ && !f_.blocks.empty() && !f_.blocks.back().label.empty())
       f_.blockDirectives[f_.blocks.back().label].push_back(s.directive.text);
+    else
+      warnings_.add(s.directive.loc, fmt::format("'{}' is dropped: it stands in no labelled block, which "
+                                                 "--emit=ptx could print it in", s.directive.text));
     break;
   case Statement::Kind::Scope:
     if (s.scope.open) scopes_.emplace_back();
@@ -434,73 +411,21 @@ void FunctionLowerer::instruction(const Instruction& pi) {
       fail(pi.guard->loc, fmt::format("guard '{}' is not a declared predicate register", pi.guard->name));
     guard_ = ori::Operand::reg_(g.reg, pi.guard->negated);
   }
-  for (const Operand& o : pi.operands) numberRegisters(o);
+  std::optional<Instruction> expanded = expandVectorRegisters(pi);
+  const Instruction& use = expanded ? *expanded : pi;
+  for (const Operand& o : use.operands) numberRegisters(o);
+  checkOperandForms(use);
   std::copy(std::begin(f_.nextReg), std::end(f_.nextReg), std::begin(regMark_));
-  if (lowerInstruction(pi)) {
+  honored_.clear();
+  current_ = &use;
+  if (lowerInstruction(use) && allHonored(use)) {
     commit();
   } else {
     rollback();
     opaque(pi);
     commit();
+    warnings_.add(pi);
   }
-}
-
-// The instruction's own text with every register replaced by a placeholder:
-// @dN for the Nth def, @uN for the Nth use (ptx/ptx.h).
-void FunctionLowerer::opaque(const Instruction& pi) {
-  ori::Instr in;
-  in.op = ori::Opcode::OPAQUE;
-  const std::string& t = pi.text;
-  size_t mnemonicEnd = 0;
-  while (mnemonicEnd < t.size() && !std::isspace(static_cast<unsigned char>(t[mnemonicEnd]))) ++mnemonicEnd;
-  bool firstIsDef = !hasNoDestination(pi.opcode, pi.mods);
-  bool rmw = pi.opcode == "wgmma"; // reads its accumulator destination too
-  std::string out = t.substr(0, mnemonicEnd);
-  int depth = 0;
-  bool inFirst = true;
-  auto placeholder = [&](auto& list, char tag, ori::Reg r) {
-    for (size_t k = 0; k < list.size(); ++k)
-      if (list[k].reg == r) return fmt::format("@{}{}", tag, k);
-    list.push_back(ori::Operand::reg_(r));
-    return fmt::format("@{}{}", tag, list.size() - 1);
-  };
-  for (size_t i = mnemonicEnd; i < t.size();) {
-    char c = t[i];
-    if (c == '[' || c == '{' || c == '(') ++depth;
-    if (c == ']' || c == '}' || c == ')') --depth;
-    if (c == ',' && depth == 0) inFirst = false;
-    if (std::isdigit(static_cast<unsigned char>(c))) { // a number, with any letters (0f3F80...)
-      size_t j = i;
-      while (j < t.size() && (isIdentChar(t[j]) || t[j] == '.')) ++j;
-      out.append(t, i, j - i);
-      i = j;
-      continue;
-    }
-    if (!isIdentStart(c)) { out += c; ++i; continue; }
-    size_t j = i;
-    while (j < t.size() && isIdentChar(t[j])) ++j;
-    std::string name = t.substr(i, j - i);
-    if (j < t.size() && t[j] == '.' && name[0] == '%') { // %tid.x
-      size_t k = j + 1;
-      while (k < t.size() && isIdentChar(t[k])) ++k;
-      std::string dotted = t.substr(i, k - i);
-      for (auto [n, s] : kSpecialRegs)
-        if (n == dotted) { name = dotted; j = k; }
-    }
-    i = j;
-    NameRef ref = resolve(name);
-    if (ref.kind == NameRef::Register) {
-      bool def = inFirst && firstIsDef;
-      if (def && rmw) placeholder(in.srcs, 'u', ref.reg);
-      out += def ? placeholder(in.dsts, 'd', ref.reg) : placeholder(in.srcs, 'u', ref.reg);
-      continue;
-    }
-    if (name[0] == '%' && ref.kind == NameRef::None && !isUnmodelledSpecialRegister(name))
-      fail(pi.loc, fmt::format("undeclared register '{}'", name));
-    out += name;
-  }
-  in.opaqueText = std::move(out);
-  emit(std::move(in));
 }
 
 void FunctionLowerer::finish() {
@@ -540,106 +465,6 @@ void FunctionLowerer::run() {
   loc_ = pf_.loc;
   for (const Statement& s : pf_.body) statement(s);
   finish();
-}
-
-namespace {
-// A function the PTX calls without declaring it (OptiX's _rt_* runtime functions in PTX that
-// expects the OptiX runtime to supply them) gets a declaration without parameters, so its
-// CALLs keep the target by name. A `%name` target is a register (an indirect call).
-void declareCallTargets(const Module& ast, ori::Module& om) {
-  std::set<std::string> globals;
-  for (const TopLevel& item : ast.items)
-    if (item.kind == TopLevel::Kind::Variable) globals.insert(item.variable.name);
-  for (const TopLevel& item : ast.items) {
-    if (item.kind != TopLevel::Kind::Function) continue;
-    for (const Statement& st : item.function.body) {
-      if (st.kind != Statement::Kind::Instr || st.instr.opcode != "call") continue;
-      for (const Operand& o : st.instr.operands) {
-        if (o.kind != Operand::Kind::Name) continue;
-        if (!o.name.starts_with('%') && !om.findFunction(o.name) && !globals.count(o.name)) {
-          ori::Function& f = om.functions.emplace_back();
-          f.name = o.name;
-          f.loc = o.loc;
-        }
-        break; // the first name is the target
-      }
-    }
-  }
-}
-} // namespace
-
-ori::ParseResult lower(const Module& ast) {
-  ori::ParseResult result;
-  try {
-    ori::Module om;
-    om.fileName = ast.fileName;
-    if (!ast.version.empty()) om.ptxDirectives.push_back(".version " + ast.version);
-    if (!ast.target.empty()) om.ptxDirectives.push_back(".target " + ast.target);
-    om.ptxDirectives.push_back(fmt::format(".address_size {}", ast.addressSize));
-    // Declare every function first so calls can name functions defined later.
-    for (const TopLevel& item : ast.items) {
-      if (item.kind != TopLevel::Kind::Function) continue;
-      const Function& pf = item.function;
-      ori::Function* f = nullptr;
-      for (ori::Function& g : om.functions)
-        if (g.name == pf.name) f = &g;
-      if (f && !f->isDeclaration() && pf.hasBody)
-        throw DiagnosticError({ast.fileName, pf.loc.line, pf.loc.col, fmt::format("function '{}' is defined twice", pf.name)});
-      if (!f) {
-        om.functions.emplace_back();
-        f = &om.functions.back();
-      }
-      f->name = pf.name;
-      f->isEntry = pf.isEntry;
-      f->loc = pf.loc;
-      f->params.clear();
-      f->returns.clear();
-      for (const Variable& v : pf.params) f->params.push_back(convertParam(v, ast.fileName));
-      for (const Variable& v : pf.returns) f->returns.push_back(convertParam(v, ast.fileName));
-      ori::layoutParams(f->params, f->isEntry ? ori::kParamBase : 0);
-      ori::layoutParams(f->returns, 0);
-      f->ptxDirectives = pf.performanceDirectives;
-    }
-    declareCallTargets(ast, om);
-    for (const TopLevel& item : ast.items) {
-      if (item.kind == TopLevel::Kind::Variable) {
-        const Variable& v = item.variable;
-        PtxType t = parseType(v.type);
-        bool hasLayout = t.kind != PtxType::None && t.kind != PtxType::Pred; // not .texref/.surfref
-        if (hasLayout && (v.space == ".global" || v.space == ".const" || v.space == ".shared")) {
-          ori::Space s = v.space == ".global" ? ori::Space::Global : v.space == ".const" ? ori::Space::Const : ori::Space::Shared;
-          om.variables.push_back(convertVariable(v, s, ast.fileName));
-        } else {
-          om.ptxDirectives.push_back(v.text + ";");
-        }
-      } else if (item.kind == TopLevel::Kind::Directive) {
-        // .file and .section carry debug data that names labels; dropped.
-        if (!item.text.starts_with(".file") && !item.text.starts_with(".section") && !item.text.starts_with("@@"))
-          om.ptxDirectives.push_back(item.text);
-      }
-    }
-    for (const TopLevel& item : ast.items) {
-      if (item.kind != TopLevel::Kind::Function || !item.function.hasBody) continue;
-      const Function& pf = item.function;
-      ori::Function* f = nullptr;
-      for (ori::Function& g : om.functions)
-        if (g.name == pf.name) f = &g;
-      FunctionLowerer(ast, pf, om, *f).run();
-    }
-    for (const ori::Function& f : om.functions)
-      if (f.isEntry && f.isDeclaration())
-        throw DiagnosticError({ast.fileName, f.loc.line, f.loc.col, fmt::format(".entry '{}' has no body", f.name)});
-    result.module = std::move(om);
-  } catch (const DiagnosticError& e) {
-    result.error = e.diag;
-  }
-  return result;
-}
-
-ori::ParseResult parseAndLower(std::string_view text, std::string_view fileName) {
-  ParseResult parsed = parse(text, fileName);
-  if (parsed.error) return {std::nullopt, parsed.error};
-  return lower(*parsed.module);
 }
 
 } // namespace ori::ptx

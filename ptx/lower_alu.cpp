@@ -34,14 +34,49 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     return reg(tmp);
   };
   if (!o.selector.empty() || o.minus) throw NotNative{}; // video selectors and `-a`: lower_video.cpp's
+  // `base+off` (PTX accepts a register or an address plus an integer as a source and adds
+  // them: ptxas 13.0 gives `add.s32 d, %r2+1, %r3` the SASS of an add of 1 first, at the
+  // operand's width: 32 bits for `%r+4294967297` adds 1, 64 bits add the full offset).
+  auto plusOffset = [&](OOp base, bool wide) {
+    ori::Reg tmp = newTemp(ori::RegFile::R, wide ? "b64" : "b32");
+    ori::Instr add = make(Opcode::IADD3, {}, {reg(tmp)}, {std::move(base), imm(wide ? o.ival : int64_t(uint32_t(o.ival))), kRZ});
+    if (wide) add.mods.set(Mod::W64);
+    emit(std::move(add));
+    honored(o);
+    return reg(tmp);
+  };
+  // In the families whose shapes the reader checks, a predicate where an integer goes (or the
+  // reverse) and a variable's address outside mov and cvta are errors, as ptxas 13.0 has them
+  // ("Arguments mismatch", "Argument 1 of instruction 'add': must be register").
+  const std::string& opcode = current_ ? current_->opcode : std::string();
+  const bool checked = current_ && isShapedFamily(opcode) && t.kind != PtxType::None;
+  auto reject = [&](const std::string& why) {
+    if (checked) fail(o.loc, why);
+    throw NotNative{};
+  };
+  // An offset is added at the operand's width, 32 or 64 bits, then the slot reads the sum's
+  // bits: ptxas 13.0 gives `add.f32 d, %r2+4, f` the SASS of an integer add then add.f32 of
+  // its bits, and `add.s32 d, g+4, r` that of the address's low word plus 4.
+  auto offsetWidth = [&]() -> bool {
+    if (t.kind == PtxType::Pred || t.bits < 8 || t.bits > 64 ||
+        (t.kind != PtxType::Signed && t.kind != PtxType::Unsigned && t.kind != PtxType::Bits && t.bits < 32))
+      reject(fmt::format("'{}{:+}': an offset has no meaning in this operand of '{}'", o.name, o.ival, opcode));
+    return t.bits == 64;
+  };
   switch (o.kind) {
   case Operand::Kind::Name: {
     NameRef r = resolve(o.name);
     switch (r.kind) {
     case NameRef::Register:
-      if (r.reg.isPredicate() != (t.kind == PtxType::Pred)) throw NotNative{};
+      if (r.reg.isPredicate() != (t.kind == PtxType::Pred))
+        reject(fmt::format("'{}' is {} register; this operand of '{}' takes {}", o.name,
+                           r.reg.isPredicate() ? "a predicate" : "not a predicate", opcode,
+                           t.kind == PtxType::Pred ? "a predicate" : "a value of its type"));
+      if (o.ival != 0) return plusOffset(reg(r.reg), offsetWidth()); // an integer register (checkForm)
+      if (o.negated) honored(o);
       return reg(r.reg, o.negated);
     case NameRef::Special: {
+      if (t.kind == PtxType::Pred) reject(fmt::format("'{}' is no predicate: this operand of '{}' takes one", o.name, opcode));
       if (kinds & ori::K_SREG) return OOp::special(r.sreg);
       ori::Reg tmp = newTemp(ori::RegFile::R, "b32");
       emit(make(Opcode::S2R, {}, {reg(tmp)}, {OOp::special(r.sreg)}));
@@ -49,9 +84,29 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     }
     case NameRef::Variable:
     case NameRef::Function:
+    case NameRef::EntryParam: {
+      // A kernel parameter's address (`mov.u64 %rd, p`) is its offset from the first parameter
+      // (ptxas 13.0 gives `mov.u64 %rd, a` of a second parameter after a .u64 the SASS of
+      // `mov.u64 %rd, 8`), which `ld.param [%rd]` reads (ptx/lower_mem.cpp).
+      const bool param = r.kind == NameRef::EntryParam;
+      if (o.ival != 0) { // the address plus the offset: ptxas takes `add.s64 d, g+4, 0`, `p+4` too
+        bool wide = offsetWidth();
+        return plusOffset(viaMov(OOp::symbol(r.symbol), true), wide);
+      }
+      // (but not `g` alone outside mov's source and cvta: not in a mov's packed vector either)
+      if (checked && (opcode == "mov" ? !(kinds & ori::K_SYM) : opcode != "cvta"))
+        fail(o.loc, fmt::format("'{}' is not a register: '{}' takes {} address only in mov{}", o.name, opcode,
+                                param ? "a parameter's" : "a variable's", param ? "" : " and cvta"));
+      if (param) {
+        if ((kinds & ori::K_SYM) && t.bits == 64 && opcode == "mov") return OOp::symbol(r.symbol);
+        throw NotNative{}; // a 32-bit parameter address: OPAQUE, as 32-bit addresses are
+      }
+      // A kernel's own .param variables (call slots) have no address a register may hold
+      // there: `ld.param [%rd]` in a kernel reads the kernel's parameters (lower_mem.cpp).
+      if (f_.isEntry && isParamVariable(r.symbol)) throw NotNative{};
       if (kinds & ori::K_SYM) return OOp::symbol(r.symbol);
       return viaMov(OOp::symbol(r.symbol), true);
-    case NameRef::EntryParam: throw NotNative{}; // the address of a kernel parameter
+    }
     case NameRef::None:
       if (o.name[0] == '%' && !isUnmodelledSpecialRegister(o.name))
         fail(o.loc, fmt::format("undeclared register '{}'", o.name));
@@ -60,11 +115,14 @@ OOp FunctionLowerer::source(const Operand& o, PtxType t, uint16_t kinds) {
     throw NotNative{};
   }
   case Operand::Kind::Int:
-    if (t.kind == PtxType::Pred) throw NotNative{};
+    // A constant predicate (`selp.b32 d, a, b, 1;`, `vote.sync.ballot.b32 d, 1, m;`): true when
+    // nonzero (ptxas 13.0 gives 2, -1 and 0x100 the SASS of 1).
+    if (t.kind == PtxType::Pred) return OOp::reg_(ori::PT, o.ival == 0);
     if (t.bits != 64 && (o.ival < INT32_MIN || o.ival > int64_t(UINT32_MAX))) throw NotNative{};
     if (kinds & ori::K_IMM) return imm(o.ival);
     return viaMov(imm(o.ival), t.bits == 64);
   case Operand::Kind::Float: {
+    if (t.kind == PtxType::Pred) reject(fmt::format("a floating-point number is no predicate ('{}' takes one here)", opcode));
     // A binary32 instruction with a 0d literal rounds it; keep only exact ones.
     if (t.kind == PtxType::Float && t.bits == 32 && !o.floatIsF32 && double(float(o.fval)) != o.fval) throw NotNative{};
     if (t.kind == PtxType::Float && (kinds & ori::K_FIMM)) return OOp::floatImm(o.fval);
@@ -235,7 +293,12 @@ bool Lowering::mov() {
   if (ops[1].kind == Operand::Kind::Name) {
     NameRef r = L.resolve(ops[1].name);
     if (r.kind == NameRef::Special) {
-      if (t.bits == 64) return false; // 64-bit reads of 32-bit special registers: leave to ptxas
+      if (t.bits == 64) { // ptxas 13.0: "Arguments mismatch" for mov.u64 of a 32-bit one
+        if (r.sreg != ori::SpecialReg::GRIDID)
+          L.fail(ops[1].loc, fmt::format("'{}' is a 32-bit special register: mov.{} cannot read it",
+                                         ops[1].name, pi.mods.empty() ? "u64" : pi.mods.back().substr(1)));
+        return false; // %gridid, 64 bits since PTX ISA 3.0: left to ptxas
+      }
       if (t.bits == 16) { // the low half, as PTX's mov.u16 of a 32-bit special register reads it
         ori::Reg s = temp32();
         emit(make(Opcode::S2R, {}, {reg(s)}, {OOp::special(r.sreg)}));

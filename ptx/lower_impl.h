@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -24,6 +25,17 @@ PtxType parseType(std::string_view mod); // ".s32" -> {Signed, 32}; ".f16x2" -> 
 // %clock64, %envreg3, ...: valid PTX special registers that Ori does not model.
 bool isUnmodelledSpecialRegister(std::string_view name);
 
+// A module variable as Ori has it (lower_module.cpp): layout, linkage, initial bytes and the
+// address initializers (their symbols as written).
+ori::Variable convertVariable(const Variable& v, ori::Space space, std::string_view file);
+// The module with its `.func`s' `.reg` parameters and return values made .param ones, and the
+// calls to them passing .param variables (lower_regparams.cpp); nullopt when it has none.
+std::optional<Module> withRegisterParams(const Module& m);
+
+// An instruction family whose operand shapes the reader checks (lower_forms.cpp): add, setp,
+// mov, ld, st, bra ... A wrong operand kind in it is an error, not an OPAQUE instruction.
+bool isShapedFamily(std::string_view opcode);
+
 // What a name means in the current scope.
 struct NameRef {
   enum Kind : uint8_t { None, Register, Special, Variable, EntryParam, Function } kind = None;
@@ -33,10 +45,35 @@ struct NameRef {
   const ori::Param* param = nullptr; // EntryParam
 };
 
+// The warnings of one module's lowering: "'MNEMONIC' is kept as an opaque instruction", at
+// most kPerMnemonic for each mnemonic (opcode and modifiers as written), then one note with
+// how many more there were.
+class OpaqueWarnings {
+public:
+  static constexpr uint32_t kPerMnemonic = 10;
+  explicit OpaqueWarnings(std::string file) : file_(std::move(file)) {}
+  void add(const Instruction& pi);
+  void add(SrcLoc loc, std::string message); // any other warning of the reader
+  std::vector<ori::Warning> finish(); // the warnings in order, then the notes
+
+private:
+  struct Count {
+    uint32_t n = 0;
+    SrcLoc firstLeftOut;
+  };
+  std::string file_;
+  std::vector<ori::Warning> list_;
+  std::map<std::string, Count> counts_;
+  std::vector<std::string> order_; // mnemonics in the order they first passed kPerMnemonic
+};
+
+// The mnemonic of an instruction as written: "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32".
+std::string mnemonic(const Instruction& pi);
+
 class FunctionLowerer {
 public:
-  FunctionLowerer(const Module& ast, const Function& pf, ori::Module& om, ori::Function& f)
-      : ast_(ast), pf_(pf), om_(om), f_(f) {}
+  FunctionLowerer(const Module& ast, const Function& pf, ori::Module& om, ori::Function& f, OpaqueWarnings& warnings)
+      : ast_(ast), pf_(pf), om_(om), f_(f), warnings_(warnings) {}
   void run(); // throws DiagnosticError
 
   // --- used by lower_instr.cpp ---
@@ -50,6 +87,9 @@ public:
   // directly (K_REG | K_IMM ...); anything else goes through a MOV.
   ori::Operand source(const Operand& o, PtxType t, uint16_t kinds);
   ori::Reg destination(const Operand& o); // a register destination (sinks '_' give RZ/PT)
+  // Records that a lowering applied operand o's offset (`%r1+4`, `sym+8`) or negation (`!%p`):
+  // an instruction whose lowering leaves one of them unapplied stays OPAQUE instead.
+  void honored(const Operand& o) { honored_.insert({o.loc.line, o.loc.col}); }
   // Instructions of one PTX instruction are collected and committed only when
   // the whole lowering succeeds.
   void emit(ori::Instr in);               // with the current guard and location
@@ -76,22 +116,38 @@ public:
   const Function& pf_;
   ori::Module& om_;
   ori::Function& f_;
+  OpaqueWarnings& warnings_;
 
 private:
   struct RangeDecl {
     std::string prefix, type;
     uint32_t count;
   };
+  struct VectorReg {
+    std::string type; // of an element: "f32"
+    uint32_t count;   // 2 or 4
+  };
   struct Scope {
     // Looked up by name only, never walked in order.
     std::unordered_map<std::string, ori::Reg> regs;        // declared (or allocated from a range)
     std::unordered_map<std::string, std::string> regTypes; // declared but not yet allocated
+    // `.reg .v4 .f32 v;`: v's elements are registers of their own, named "v.x" .. "v.w" here
+    // (v.r .. v.a are the same ones) and allocated on first use like the others.
+    std::unordered_map<std::string, VectorReg> vectors;
     std::vector<RangeDecl> ranges;
     std::unordered_map<std::string, std::string> vars; // PTX variable name -> Ori variable name
   };
 
   void collectLabels();
   void declare(const Variable& v);
+  // lower_forms.cpp: operand forms no instruction has are errors; `v` (a vector register) is
+  // the vector operand of its elements.
+  void checkOperandForms(const Instruction& pi);
+  void checkForm(const Operand& o, size_t k, bool firstIsDef, Operand::Kind container, const Instruction& pi);
+  std::optional<Instruction> expandVectorRegisters(const Instruction& pi);
+  bool allHonored(const Instruction& pi) const;
+  // The vector register `name` names in scope, or nullptr.
+  const VectorReg* vectorRegister(const std::string& name) const;
   void statement(const Statement& s);
   void instruction(const Instruction& pi);
   std::string uniqueRegName(const std::string& name);
@@ -114,6 +170,8 @@ private:
   void numberRegisters(const Operand& o);
 
   std::map<ori::Reg, ori::Reg> high128_; // .b128 registers: low half -> high half
+  std::set<std::pair<uint32_t, uint32_t>> honored_; // operand locations (see honored())
+  const Instruction* current_ = nullptr; // the instruction being lowered (source() reads its opcode)
   std::vector<ori::Instr> pending_;
   std::vector<ori::Reg> pendingTemps_;
   uint32_t regMark_[ori::kNumRegFiles] = {}; // f_.nextReg before the current lowering

@@ -234,6 +234,15 @@ static std::optional<Access> accessFor(Lowering& lw, bool isLoad, int64_t extra)
   switch (r.kind) {
   case NameRef::Register: {
     if (!r.reg.isGeneral()) return std::nullopt;
+    // ld.param through a register in a kernel: the address `mov.u64 %rd, p` gave a kernel
+    // parameter, its offset in the parameters (docs/ptx.md, "Conventions of the lowering"),
+    // which constant bank 0 holds from kParamBase on.
+    if (isLoad && space == ori::Space::Param && lw.L.f_.isEntry && off >= 0 && off <= 0xFFFF) {
+      OOp c = OOp::cbank(0, off + ori::kParamBase);
+      c.hasReg = true;
+      c.reg = r.reg;
+      return Access{Opcode::LDC, c};
+    }
     auto op = space ? byBase(*space) : std::optional<Opcode>(isLoad ? Opcode::LD : Opcode::ST);
     if (!op) return std::nullopt;
     return Access{*op, OOp::mem(r.reg, off)};

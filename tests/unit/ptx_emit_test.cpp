@@ -297,7 +297,11 @@ TEST(PtxEmitMemory, ConstantBankParameters) {
   EXPECT_HAS(t, "mov.b32 %ori_r7, 0;"); // past every parameter: 0, as in the interpreter
   EXPECT_HAS(t, "ld.param.b32 %ori_r8, [d+4];");
   EXPECT_HAS(emitError(kernel("  LDC R1, c[0x3][0x0]")), "bad.ori:3:3: error: c[0x3][0x0]: constant bank 3");
-  EXPECT_HAS(emitError(kernel("  LDC R1, c[0x0][R2+0x210]")), "register-indexed");
+  // A register-indexed read in a kernel: ld.param through a register holding a parameter's
+  // address (`mov.u64 R2, p`); in a .func it has no PTX form.
+  EXPECT_HAS(emitOk(kernel("  MOV.64 R2, RZ\n  LDC R1, c[0x0][R2+0x218]")), "ld.param.b32 %ori_r1, [%ori_r2+8];");
+  EXPECT_HAS(emitError(kernel("  LDC R1, c[0x0][R2+0x8]")), "register-indexed");
+  EXPECT_HAS(emitError(".func f()\n{\n  LDC R1, c[0x0][R2+0x218]\n  RET\n}\n" + kernel("  CALL f")), "register-indexed");
   EXPECT_HAS(emitError(".func f()\n{\n  LDC R1, c[0x0][0x210]\n  RET\n}\n" + kernel("  CALL f")), "in .func 'f'");
 }
 

@@ -265,13 +265,13 @@ TEST(PtxLowerNumbering, RegistersInOperandOrder) {
 }
 
 // A lowering that declines gives back the numbers of the temporaries it made:
-// sub.s64 moves `g` into a temporary (R1) before it finds that it cannot
-// negate INT64_MIN and the instruction stays OPAQUE. %r1 is then R1 and the
-// add's S2R temporary R2, as if the sub had never been tried.
+// sub.s64 moves `g` into a temporary and adds 8 into another (R1, R2) before it
+// finds that it cannot negate INT64_MIN and the instruction stays OPAQUE. %r1 is
+// then R1 and the add's S2R temporary R2, as if the sub had never been tried.
 TEST(PtxLowerNumbering, DeclinedLoweringGivesBackItsTemporaries) {
   ori::ParseResult r = ori::ptx::parseAndLower(
       ".version 8.0\n.target sm_90\n.address_size 64\n.global .b32 g;\n.visible .entry k()\n{\n"
-      ".reg .b64 %rd<3>;\n.reg .b32 %r<3>;\nsub.s64 %rd1, g, 0x8000000000000000;\nadd.s32 %r1, %tid.x, 1;\n"
+      ".reg .b64 %rd<3>;\n.reg .b32 %r<3>;\nsub.s64 %rd1, g+8, 0x8000000000000000;\nadd.s32 %r1, %tid.x, 1;\n"
       "st.global.u32 [%rd1], %r1;\nret;\n}\n",
       "declined.ptx");
   ASSERT_TRUE(r.module) << r.error->str();

@@ -57,6 +57,28 @@ std::vector<ErrorCase> errorCases() {
        "bad.ptx:1:10: error: expected a version number such as 7.0 after '.version', found '7'"},
       {"DuplicateVersion", ".version 7.0\n.version 7.0\n",
        "bad.ptx:2:1: error: duplicate '.version' directive"},
+      {"VersionUnknown", ".version 99.0\n",
+       "bad.ptx:1:10: error: PTX ISA version 99.0 is not one this reader knows (1.0-1.5, 2.0-2.3, 3.0-3.2, "
+       "4.0-4.3, 5.0-5.1, 6.0-6.5, 7.0-7.8, 8.0-8.8 and 9.0)"},
+      {"VersionBetweenKnownOnes", ".version 6.6\n",
+       "bad.ptx:1:10: error: PTX ISA version 6.6 is not one this reader knows (1.0-1.5, 2.0-2.3, 3.0-3.2, "
+       "4.0-4.3, 5.0-5.1, 6.0-6.5, 7.0-7.8, 8.0-8.8 and 9.0)"},
+      {"TargetUnknown", ".version 9.0\n.target sm_91\n",
+       "bad.ptx:2:9: error: target 'sm_91' is not one this reader knows (sm_ or compute_ followed by 10, 11, "
+       "12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90(a), "
+       "100(a,f), 101(a,f), 103(a,f), 110(a,f), 120(a,f), 121(a,f), then texmode_unified, "
+       "texmode_independent, debug, map_f64_to_f32)"},
+      {"TargetSuffixNotTaken", ".version 9.0\n.target sm_90f\n",
+       "bad.ptx:2:9: error: target 'sm_90f' is not one this reader knows (sm_ or compute_ followed by 10, 11, "
+       "12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90(a), "
+       "100(a,f), 101(a,f), 103(a,f), 110(a,f), 120(a,f), 121(a,f), then texmode_unified, "
+       "texmode_independent, debug, map_f64_to_f32)"},
+      {"TargetTwoArchitectures", ".version 9.0\n.target sm_90, sm_80\n",
+       "bad.ptx:2:16: error: second target architecture 'sm_80' in '.target'"},
+      {"UnknownInstruction", fn("\tfrobnicate.s32 %r1, %r2;\n"),
+       "bad.ptx:6:2: error: 'frobnicate' is not a PTX ISA 9.0 instruction"},
+      {"InstructionNameIsCaseSensitive", fn("\tADD.s32 %r1, %r2, %r3;\n"),
+       "bad.ptx:6:2: error: 'ADD' is not a PTX ISA 9.0 instruction"},
       {"TargetMissing", ".version 7.0\n.target\n",
        "bad.ptx:3:1: error: expected a target name such as sm_90, found end of file"},
       {"AddressSize48", ".version 7.0\n.address_size 48\n",
@@ -104,8 +126,10 @@ std::vector<ErrorCase> errorCases() {
        "bad.ptx:4:16: error: expected ']' after the array size, found ';'"},
       {"InitializerNotClosed", kHead + ".global .u32 x[2] = {1, 2\n",
        "bad.ptx:5:1: error: expected ',' or '}' in the initializer, found end of file"},
-      {"InitializerExpression", kHead + ".global .u32 x = 1*2;\n",
-       "bad.ptx:4:19: error: expected ',' or ';' after the declaration, found '*'"},
+      {"InitializerExpressionIncomplete", kHead + ".global .u32 x = 1*;\n",
+       "bad.ptx:4:20: error: expected a number in the constant expression, found ';'"},
+      {"InitializerFloatExpression", kHead + ".global .f32 x = 1.5*2;\n",
+       "bad.ptx:4:21: error: constant expression type mismatch: '*' has an integer and a floating-point operand"},
       {"InitializerEmptyBraces", kHead + ".global .u32 x[1] = {};\n",
        "bad.ptx:4:22: error: expected an initializer value, found '}'"},
       {"InitializerTooDeep",

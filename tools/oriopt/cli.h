@@ -57,7 +57,12 @@ struct Options {
   bool run = false, runStats = false;
   ori::LaunchRequest launch;
   std::vector<std::string> dumpBuffers, saveBuffers;
+  bool strict = false;     // the reader's warnings are errors
+  bool dumpLayout = false; // --run: where the variables live (layout.cpp)
 };
+
+// layout.cpp: --dump-layout's lines for the launch of cfg.
+std::string formatLayout(const ori::Module& m, const ori::RunConfig& cfg);
 
 // Declares every option of `o` on `app` (options.cpp).
 void addOptions(CLI::App& app, Options& o);

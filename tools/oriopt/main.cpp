@@ -91,6 +91,7 @@ int runAndPrint(const Options& o, const Module& m, const std::string& fileName) 
   RunResult r = runKernel(m, plan.config);
   if (r.kind == RunResult::Kind::Error) usageError(r.message);
   std::string out = formatExit(r, fileName) + "\n";
+  if (o.dumpLayout) out += formatLayout(m, plan.config);
   // --run-stats: the instructions executed; for an ok run whether it did real work (more than
   // every warp leaving through the first block, interp/auto_launch.h), for the others the detail.
   if (o.runStats) {
@@ -146,10 +147,13 @@ int runMain(const Options& o) {
   std::string text;
   if (!readFile(o.input, text)) usageError(fmt::format("cannot read '{}'", o.input));
   ParseResult parsed = parseModule(text, fileName);
+  // The reader's warnings (an instruction kept as OPAQUE); --strict: errors, exit status 1.
+  for (const Warning& w : parsed.warnings) std::cerr << w.str(o.strict && !w.note) << "\n";
   if (parsed.error) {
     std::cerr << parsed.error->str() << "\n";
     return 1;
   }
+  if (o.strict && !parsed.warnings.empty()) return 1;
   Module& m = *parsed.module;
   BlockProfile profile;
   if (!o.profile.empty()) {

@@ -160,6 +160,16 @@ void addOptions(CLI::App& app, Options& o) {
       ->option_text("NAME=INT")->allow_extra_args(false);
   app.add_option("--only-thread", o.launch.onlyThread, "Run only this thread of the launch (CTA index * threads per CTA + thread index, x fastest), alone: barriers pass at once")
       ->option_text("N");
+  app.add_flag("--strict", o.strict,
+               "Make the reader's warnings errors: an instruction kept as OPAQUE (not run, not proved, not optimized) "
+               "stops with exit status 1");
+  app.add_option("--shared-dynamic", o.launch.sharedDynamic,
+                 "--run: the launch's dynamic shared memory in bytes, where the .extern .shared arrays live "
+                 "(default: the rest of the 228 KiB shared window); a shared access past it faults")
+      ->option_text("BYTES");
+  app.add_flag("--dump-layout", o.dumpLayout,
+               "After --run's exit line, print where each .global, .const and .shared variable lives and the "
+               "shared memory's static and dynamic parts");
   app.add_option("--max-steps", o.launch.maxSteps,
                  "Warp instructions (all warps together) before --run reports a timeout (default 10000000, with --auto-params 20000000)")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
 }

@@ -82,20 +82,23 @@ int runCrossCheck(const std::string& only, uint64_t samples, uint64_t seed, bool
 }
 
 // PTX (a .ptx file, or text whose first directive is .version) is lowered as oriopt lowers it;
-// anything else is read as .ori (pipeline/oriopt.h, InputKind::Auto).
-std::optional<ori::Module> readModule(const std::string& path) {
+// anything else is read as .ori (pipeline/oriopt.h, InputKind::Auto). The PTX reader's
+// warnings (an instruction kept as OPAQUE) are printed, and with --strict they are errors.
+std::optional<ori::Module> readModule(const std::string& path, bool strict) {
   ori::ParseResult r = ori::parseModuleFile(path);
+  for (const ori::Warning& w : r.warnings) fmt::print(stderr, "{}\n", w.str(strict && !w.note));
   if (r.error) {
     fmt::print(stderr, "{}\n", r.error->str());
     return std::nullopt;
   }
+  if (strict && !r.warnings.empty()) return std::nullopt;
   return std::move(*r.module);
 }
 
 // Translation validation: one line per function; exit status 1 if any is refuted.
 int runTv(const std::vector<std::string>& files, const std::string& function, unsigned unroll, unsigned timeout,
-          unsigned budget, unsigned inlineDepth, bool canonical) {
-  std::optional<ori::Module> src = readModule(files[0]), tgt = readModule(files[1]);
+          unsigned budget, unsigned inlineDepth, bool canonical, bool strict) {
+  std::optional<ori::Module> src = readModule(files[0], strict), tgt = readModule(files[1], strict);
   if (!src || !tgt) return 1;
   if (canonical) { // registers read before written pair up (ir/canonical.h)
     src = ori::canonicalModule(*src);
@@ -167,6 +170,9 @@ int main(int argc, char** argv) {
   app.add_option("--budget,--verify-budget", budget, "seconds per function, all its Z3 queries together (--tv)")
       ->check(CLI::Range(1u, 86400u));
   app.set_version_flag("--version", std::string("oriverify ") + ORIOPT_VERSION);
+  bool strict = false;
+  app.add_flag("--strict", strict,
+               "--tv on .ptx files: the PTX reader's warnings (an instruction kept as OPAQUE) are errors");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -175,7 +181,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
-    if (!tvFiles.empty()) return runTv(tvFiles, function, unroll, timeout, budget, inlineDepth, canonical);
+    if (!tvFiles.empty()) return runTv(tvFiles, function, unroll, timeout, budget, inlineDepth, canonical, strict);
     return crosscheck ? runCrossCheck(only, samples, seed, verbose) : runObligations(only, list, timing);
   } catch (const std::exception& e) {
     fmt::print(stderr, "oriverify: error: {}\n", e.what());
