@@ -54,7 +54,6 @@ uint64_t floatAdd(Mod type, bool ftz, uint64_t old, uint64_t b) {
 // The generic address Ra lies in which window (docs/interpreter.md, "Memory").
 bool inWindow(uint64_t a, uint64_t base, uint64_t size) { return a - base < size; }
 
-uint64_t roundUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 // CREATEPOLICY's value (docs/interpreter.md, "Cache policies"): .CVT gives the access property
 // a as it is; otherwise bits 1..0 the kind (1 fractional, 2 range), 3..2 the primary priority
