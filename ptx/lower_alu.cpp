@@ -388,8 +388,9 @@ bool Lowering::addSub() {
   OOp a = src(1, t), b = src(2, t);
   if (sub) {
     if (b.kind == OOp::Kind::Imm) {
-      if (t.bits == 64 && b.imm == INT64_MIN) return false;
-      b.imm = -b.imm;
+      // a - b = a + (-b) mod 2^width; -INT64_MIN is INT64_MIN itself (nvcc -O0 writes
+      // `sub.s64 d, a, -9223372036854775808` for `x - LLONG_MIN`).
+      b.imm = int64_t(0 - uint64_t(b.imm));
     } else {
       b.neg = true;
     }

@@ -118,7 +118,9 @@ std::optional<Shape> shapeOf(std::string_view op) {
     return Shape{kScalar, kScalar, kScalar};
   // lop3.BoolOp.b32 d|p, a, b, c, immLut, q (PTX ISA 8.2) writes a pair too
   if (op == "setp" || op == "set" || op == "lop3") return Shape{uint8_t(kScalar | kPair), kScalar, kScalar};
-  if (op == "cvt") return Shape{kScalar, kScalar, kScalar};
+  // cvt.rs{.relu}.satfinite.{e4m3x4,e5m2x4,...}.f32 d, {a, b, e, f}, rbits (PTX ISA 9.0,
+  // 9.7.9.21) takes a vector source
+  if (op == "cvt") return Shape{kScalar, uint8_t(kScalar | kVector), kScalar};
   if (op == "mov") return Shape{uint8_t(kScalar | kVector), uint8_t(kScalar | kVector), 0};
   if (op == "ld" || op == "ldu") return Shape{uint8_t(kScalar | kVector), kAddress, kScalar};
   // st.async [a], b, [mbar]: a later address
@@ -161,7 +163,7 @@ void FunctionLowerer::checkOperandForms(const Instruction& pi) {
     if (d && d->kind == Operand::Kind::Sink)
       fail(d->loc, fmt::format("'{}' cannot discard its result: '_' stands in a pair or vector only", pi.opcode));
     // Each register the first operand names must be of the class the instruction writes: a
-    // predicate for setp (both of its pair), for the second of lop3's pair and for an
+    // predicate for setp (both of its pair) and testp, for the second of lop3's pair and for an
     // instruction of type .pred; else not one (ptxas: "Arguments mismatch"; the lowering would
     // write a predicate with an integer instruction).
     const bool predType = std::any_of(pi.mods.begin(), pi.mods.end(), [](const std::string& m) { return m == ".pred"; });
@@ -177,7 +179,7 @@ void FunctionLowerer::checkOperandForms(const Instruction& pi) {
                                 pred ? "a predicate" : "a value"));
     };
     if (d) {
-      const bool pred = pi.opcode == "setp" || predType;
+      const bool pred = pi.opcode == "setp" || pi.opcode == "testp" || predType; // testp writes a predicate
       if (d->kind == Operand::Kind::Pair) {
         destination(d->elems[0], pred);
         destination(d->elems[1], true);

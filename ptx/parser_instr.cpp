@@ -177,6 +177,11 @@ void Parser::name(Operand& o) {
     o.kind = Operand::Kind::Sink;
     return;
   }
+  if (o.name == "WARP_SZ" && !o.negated) { // the predefined constant (PTX ISA 9.0, 5.4.1): 32
+    o.kind = Operand::Kind::Int;
+    o.ival = 32;
+    return;
+  }
   o.kind = Operand::Kind::Name;
   componentSuffix(o);
   if (!o.negated) o.ival = offsetTerms();

@@ -158,7 +158,7 @@ inline const std::map<std::string, std::string> kCannotEmit = {
     {"unsupported_opaque.ori", "its OPAQUE text is SASS (FCHK), not PTX"},
     {"no_ptx_form.ori", "the emitter's own error test: MATCH.ANY with a predicate result"},
     {"report.ori", "the report's escaping test: a function named odd$1%x.y is no PTX identifier"},
-    {"emit_refused.ori", "the round trip's test of an emit error: LDC c[0x0][R2+0x210] (register-indexed)"},
+    {"emit_refused.ori", "the round trip's test of an emit error: LDC c[0x0][R2+0x210] (register-indexed) in a .func"},
     {"fault_place.ori", "the fault-place test of an unsupported instruction: its OPAQUE text is SASS (NANOSLEEP)"},
 };
 
