@@ -111,7 +111,9 @@ bool runGroup(const Instr& in, const std::vector<const ConcreteInputs*>& xs, uin
   RunConfig cfg;
   cfg.threads = ntid;
   cfg.ctas = nctaid;
-  cfg.maxSteps = 1000;
+  // The harness is straight-line: 1,000 warp instructions a warp bound it (maxSteps counts
+  // every warp's together, and an S2R launch has up to 32 warps a CTA).
+  cfg.maxSteps = 1000 * ((uint64_t(ntid) + 31) / 32) * nctaid;
   std::vector<uint8_t> inp(kIn * xs.size()), outp(kOut * xs.size());
   for (size_t k = 0; k < xs.size(); ++k) {
     const ConcreteInputs& x = *xs[k];
