@@ -55,7 +55,7 @@ def _validate_checks(bin_dir, checks):
                                     "no --report; see scripts/cuda-host-diff-campaign)")
             r = subprocess.run([orifuzz, "--check", c, "--runs", "0", "--out", tmp], capture_output=True, text=True)
             if r.returncode != 0:
-                raise CampaignError(f"--check {c}: {r.stderr.strip().removeprefix('orifuzz: error: ')}")
+                raise CampaignError(r.stderr.strip().removeprefix("orifuzz: error: ") or f"--check {c}: orifuzz exit {r.returncode}")
 
 
 def _corpus_files(corpus, pattern, names):
@@ -134,7 +134,9 @@ def cmd_resubmit(a):
         print(f"oriopt-campaign: reran {len(todo)} tasks here")
         return 0
     s = spec["slurm"]
-    job = slurm.submit(a.dir, spec, todo, TOOL, s["throttle"], s["partition"], s["time"], s["extra"])
+    # The first submission's sbatch arguments, but not those that would keep the rerun waiting.
+    extra = [x for x in s["extra"] if not x.startswith(("--hold", "--begin", "-H"))]
+    job = slurm.submit(a.dir, spec, todo, TOOL, s["throttle"], s["partition"], s["time"], extra)
     spec["jobs"].append(job)
     write_json(campaign_path(a.dir), spec)
     print(f"oriopt-campaign: resubmitted {len(todo)} tasks as job {job}: {slurm.array_ranges(todo)}")

@@ -27,7 +27,15 @@ def check_controller():
     if not shutil.which("sbatch"):
         raise CampaignError("sbatch: not installed (scripts/bootstrap installs slurm-wlm); "
                             "use --local to run the tasks here without Slurm")
-    r = _run(["scontrol", "ping"])
+    conf = os.environ.get("SLURM_CONF")
+    if conf and not os.path.isfile(conf):
+        # scontrol would retry for a minute before saying so
+        raise CampaignError(f"SLURM_CONF={conf}: no such file, so no Slurm controller to submit to; "
+                            "start one (tests/cluster/slurm-one-node) or use --local")
+    try:
+        r = _run(["scontrol", "ping"], timeout=15)
+    except CampaignError as e:
+        raise CampaignError(f"no Slurm controller answers: {e}")
     if r.returncode != 0 or "UP" not in r.stdout:
         detail = (r.stdout + r.stderr).strip().replace("\n", "; ")
         raise CampaignError(f"no Slurm controller answers (scontrol ping: {detail or 'exit ' + str(r.returncode)}); "
