@@ -9,7 +9,6 @@
 # flags (no Docker), and `make fuzz-smoke` (part of `make test`) runs each target briefly.
 # Optional: ORIOPT_CORPUS_DIR (default: shared/corpus inside the source tree, else ../shared/corpus).
 set -euo pipefail  # also when run as `bash build.sh`
-set -euo pipefail # also when run as `bash build.sh`
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${OUT:?}" "${WORK:?}" "${CC:?}" "${CXX:?}" "${LIB_FUZZING_ENGINE:?}"
 CFLAGS=${CFLAGS:-}
