@@ -90,6 +90,20 @@ def local(d):
     run("compare", f"{d}/fuzz-1", f"{d}/fuzz-4", expect=1, contains="incomplete")
     run("resubmit", f"{d}/fuzz-4", contains="reran 1 tasks")
     run("compare", f"{d}/fuzz-1", f"{d}/fuzz-4", contains="the same results")
+    # A tool that crashes: the task is failed, its shard missing, the crash kept in the report.
+    fake = f"{d}/crashing-bin"
+    os.makedirs(fake)
+    with open(f"{fake}/orifuzz", "w") as f:
+        f.write('#!/bin/sh\n# --runs 0 validates the check; any real run crashes\n'
+                'case " $* " in *" --runs 0 "*) exit 0;; esac\n'
+                'echo "orifuzz: crashed in run 7; reproduce it alone with --replay RUN" >&2\nkill -SEGV $$\n')
+    os.chmod(f"{fake}/orifuzz", 0o755)
+    run("submit", "--local", "--bin", fake, "--check", "cfg-diff", "--runs", "20", "--shards", "2", f"{d}/crash")
+    run("status", f"{d}/crash", contains="2 failed")
+    run("collect", f"{d}/crash", contains="INCOMPLETE")
+    rep = report(f"{d}/crash")
+    assert_true(rep["checks"]["cfg-diff"]["missing_shards"] == [0, 1] and rep["checks"]["cfg-diff"]["crashes"] == [7, 7],
+                "a crashing tool leaves its shards missing and the crashing run in the report")
     # Results of another campaign copied in.
     shutil.copy(f"{d}/verify-4/results/task-0.json", f"{d}/fuzz-4/results/task-0.json")
     run("collect", f"{d}/fuzz-4", expect=1, contains="belongs to campaign")

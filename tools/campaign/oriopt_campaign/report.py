@@ -68,6 +68,8 @@ def status(d):
     total = spec["fuzz"]["runs"] * len(spec["fuzz"]["checks"]) if spec["kind"] == "fuzz" else len(spec["verify"]["files"])
     print(f"campaign {spec['id']} ({spec['kind']}, {spec['tasks']} tasks, jobs {','.join(spec['jobs']) or 'local'})")
     print("tasks: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    if not spec.get("local") and slurm.queue_states(spec.get("jobs", [])) is None:
+        print("squeue does not answer: tasks without a result are counted missing")
     print(f"{what}: {runs} of {total} so far, {failures} failing")
     for t, state, r in states:
         if state in ("failed", "missing"):
