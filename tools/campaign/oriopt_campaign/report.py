@@ -48,6 +48,14 @@ def _progress(d, t):
     return best
 
 
+def _verify_progress(d, t):
+    """Files finished by a running verify task: those of its latest attempt's logs but the last."""
+    logs = [n for n in os.listdir(os.path.join(d, "logs")) if n.startswith(f"task-{t}.attempt-") and n.endswith(".err")]
+    attempts = {n.split(".")[1] for n in logs}
+    last = max(attempts, key=lambda a: int(a.removeprefix("attempt-")), default=None)
+    return max(0, sum(1 for n in logs if n.split(".")[1] == last) - 1)
+
+
 def status(d):
     spec = load_spec(d)
     states = task_states(d, spec)
@@ -64,6 +72,8 @@ def status(d):
         elif r:
             runs += len(r.get("files", []))
             failures += sum(1 for f in r.get("files", []) if f["status"] != "ok")
+        elif state == "running":
+            runs += _verify_progress(d, t)
     what = "runs" if spec["kind"] == "fuzz" else "files"
     total = spec["fuzz"]["runs"] * len(spec["fuzz"]["checks"]) if spec["kind"] == "fuzz" else len(spec["verify"]["files"])
     print(f"campaign {spec['id']} ({spec['kind']}, {spec['tasks']} tasks, jobs {','.join(spec['jobs']) or 'local'})")
@@ -101,7 +111,8 @@ def collect(d):
     if spec["kind"] == "fuzz":
         f = spec["fuzz"]
         report.update({"runs": f["runs"], "seed": f["seed"], "size": f["size"]})
-        checks = {c: {"runs": f["runs"], "runs_done": 0, "failures": [], "missing_shards": [], "seconds": 0.0}
+        checks = {c: {"runs": f["runs"], "runs_done": 0, "failures": [], "missing_shards": [], "seconds": 0.0,
+                     "cpu_seconds": 0.0}
                   for c in f["checks"]}
         for t, state, r in states:
             c = checks[describe_task(spec, t)["check"]]
@@ -113,13 +124,15 @@ def collect(d):
             o = r["orifuzz"]
             c["runs_done"] += o["done"]
             c["seconds"] += o["seconds"]
+            c["cpu_seconds"] += r.get("cpu_seconds", 0)
             for x in o["failures"]:
                 c["failures"].append({k: x[k] for k in ("run", "size", "message", "shrunk_message", "reproducer",
                                                          "replay")})
         for name, c in checks.items():
             c["failures"].sort(key=lambda x: x["run"])
             c["complete"] = not c["missing_shards"]
-            c["runs_per_cpu_second"] = round(c["runs_done"] / c["seconds"], 1) if c["seconds"] else None
+            # CPU time of the tasks (user + system of orifuzz), so other load does not count
+            c["runs_per_cpu_second"] = round(c["runs_done"] / c["cpu_seconds"], 1) if c["cpu_seconds"] else None
             for x in c["failures"]:
                 sarif.append(_sarif_result(f"orifuzz/{name}", "error",
                                            f"run {x['run']}: {x['shrunk_message'] or x['message']} "
@@ -149,6 +162,9 @@ def collect(d):
                                                f"oriopt {x['status']} (exit {x['exit']}): "
                                                f"{x.get('stderr_tail', '')[-300:]}", os.path.join(v["corpus"], x["file"])))
         report["files"] = {k: files[k] for k in sorted(files)}
+        done = [x for x in files.values() if x["status"] not in ("crashed", "timeout")]
+        report["files_per_cpu_hour"] = (round(len(done) * 3600 / report["cpu_seconds"], 1)
+                                        if report["cpu_seconds"] else None)
         report["missing_files"] = sorted(set(v["files"]) - {k for k, x in files.items()
                                                              if x["status"] not in ("crashed", "timeout")})
         report["verdicts"] = totals
@@ -172,7 +188,7 @@ def _print_report(spec, rep):
           f"CPU {rep['cpu_seconds']:.1f} s")
     if rep["kind"] == "fuzz":
         for name, c in rep["checks"].items():
-            rate = f", {c['runs_per_cpu_second']} runs/s per core" if c["runs_per_cpu_second"] else ""
+            rate = f", {c['runs_per_cpu_second']} runs per CPU second" if c["runs_per_cpu_second"] else ""
             print(f"  {name}: {c['runs_done']} of {c['runs']} runs, {len(c['failures'])} failures{rate}"
                   + (f"; MISSING shards {c['missing_shards']}" if c["missing_shards"] else ""))
             for x in c["failures"][:10]:
@@ -181,7 +197,8 @@ def _print_report(spec, rep):
                 print(f"    ... {len(c['failures']) - 10} more in report.json")
     else:
         print(f"  {len(rep['files'])} files: " + ", ".join(f"{v} {k}" for k, v in rep["file_status"].items())
-              + "; functions: " + ", ".join(f"{v} {k}" for k, v in rep["verdicts"].items()))
+              + "; functions: " + ", ".join(f"{v} {k}" for k, v in rep["verdicts"].items())
+              + (f"; {rep['files_per_cpu_hour']} files per CPU hour" if rep["files_per_cpu_hour"] else ""))
         if rep["missing_files"]:
             print(f"  MISSING {len(rep['missing_files'])} files: {' '.join(rep['missing_files'][:20])}")
     for m in rep["missing"]:
