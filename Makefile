@@ -66,7 +66,7 @@ fuzz: fuzz-configure
 
 # A bounded libFuzzer run of each target (part of `make test`): the PTX parser seeded with the
 # shared corpus and its saved crashes, the .ori parser with fuzz/corpus/ori and the examples, the
-# pipeline (--impl=both) with both. A crash, leak or timeout fails the run and leaves the input in
+# pipeline (--impl=both) with those and the small PTX kernels of tests/filetests/ptx-run. A crash, leak or timeout fails the run and leaves the input in
 # $(FUZZ_BUILD)/crashes/.
 fuzz-smoke: fuzz
 	mkdir -p $(FUZZ_BUILD)/work/ptx $(FUZZ_BUILD)/work/ori $(FUZZ_BUILD)/work/pipeline $(FUZZ_BUILD)/crashes
@@ -78,7 +78,7 @@ fuzz-smoke: fuzz
 	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/ori fuzz/corpus/ori examples
 	$(FUZZ_OUT)/fuzz_pipeline -max_total_time=$(FUZZ_PIPELINE_SECONDS) -timeout=25 -max_len=4096 -rss_limit_mb=2048 \
 	  -dict=$(FUZZ_OUT)/fuzz_pipeline.dict \
-	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/pipeline fuzz/corpus/ori examples
+	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/pipeline fuzz/corpus/ori examples tests/filetests/ptx-run
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD)

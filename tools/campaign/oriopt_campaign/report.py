@@ -7,6 +7,7 @@ runs or files it should have covered.
 
 import json
 import os
+import pathlib
 
 from . import slurm
 from .spec import CampaignError, describe_task, load_result, load_spec, same_work, task_name, write_json
@@ -88,6 +89,8 @@ def status(d):
 
 
 def _sarif_result(rule, level, text, uri, function=None):
+    if os.path.isabs(uri):
+        uri = pathlib.Path(uri).as_uri()
     loc = {"physicalLocation": {"artifactLocation": {"uri": uri}}}
     if function:
         loc["logicalLocations"] = [{"name": function, "kind": "function"}]
