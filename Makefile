@@ -66,8 +66,8 @@ fuzz: fuzz-configure
 
 # A bounded libFuzzer run of each target (part of `make test`): the PTX parser seeded with the
 # shared corpus and its saved crashes, the .ori parser with fuzz/corpus/ori and the examples, the
-# pipeline (--impl=both) with those and the small PTX kernels of tests/filetests/ptx-run. A crash, leak or timeout fails the run and leaves the input in
-# $(FUZZ_BUILD)/crashes/.
+# pipeline (--impl=both) with those and the small PTX kernels of tests/filetests/ptx-run. A crash,
+# leak or timeout fails the run and leaves the input in $(FUZZ_BUILD)/crashes/.
 fuzz-smoke: fuzz
 	mkdir -p $(FUZZ_BUILD)/work/ptx $(FUZZ_BUILD)/work/ori $(FUZZ_BUILD)/work/pipeline $(FUZZ_BUILD)/crashes
 	$(FUZZ_OUT)/fuzz_ptx_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
