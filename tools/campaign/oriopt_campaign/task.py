@@ -7,6 +7,7 @@ to requeue it (SLURM_RESTART_COUNT says which attempt this is); the second crash
 the result.
 """
 
+import json
 import os
 import re
 import resource
@@ -50,7 +51,6 @@ def _fuzz(d, spec, t, desc, log_base):
         rc = subprocess.run(argv, stdout=out, stderr=err).returncode
     res = {"check": check, "shard": shard, "exit": rc, "command": argv}
     try:
-        import json
         with open(report) as fh:
             res["orifuzz"] = json.load(fh)
     except (OSError, ValueError):
@@ -129,9 +129,11 @@ def run_task(d, t):
         res = _fuzz(d, spec, t, desc, log_base)
     else:
         files = [_verify_file(d, spec, name, log_base) for name in desc["files"]]
+        statuses = {f["status"] for f in files}
+        # a timeout is not retried (it would most likely time out again); a crash is, once
         res = {"files": files,
-               "status": "crashed" if any(f["status"] in ("crashed", "timeout") for f in files)
-               else "failures" if any(f["status"] in ("refuted", "error") for f in files) else "ok"}
+               "status": "crashed" if "crashed" in statuses else "timeout" if "timeout" in statuses
+               else "failures" if statuses & {"refuted", "error"} else "ok"}
     info.update(res)
     info["ended"] = now_iso()
     info["start_epoch"], info["end_epoch"] = t0, time.time()
