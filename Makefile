@@ -66,8 +66,8 @@ fuzz: fuzz-configure
 
 # A bounded libFuzzer run of each target (part of `make test`): the PTX parser seeded with the
 # shared corpus and its saved crashes, the .ori parser with fuzz/corpus/ori and the examples, the
-# pipeline (--impl=both) with those and the small PTX kernels of tests/filetests/ptx-run. A crash,
-# leak or timeout fails the run and leaves the input in $(FUZZ_BUILD)/crashes/.
+# pipeline (--impl=both) with those, the small PTX kernels of tests/filetests/ptx-run and its saved
+# findings (fuzz/corpus/pipeline-crashes). A crash, leak or timeout fails the run and leaves the input in $(FUZZ_BUILD)/crashes/.
 fuzz-smoke: fuzz
 	mkdir -p $(FUZZ_BUILD)/work/ptx $(FUZZ_BUILD)/work/ori $(FUZZ_BUILD)/work/pipeline $(FUZZ_BUILD)/crashes
 	$(FUZZ_OUT)/fuzz_ptx_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
@@ -78,7 +78,8 @@ fuzz-smoke: fuzz
 	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/ori fuzz/corpus/ori examples
 	$(FUZZ_OUT)/fuzz_pipeline -max_total_time=$(FUZZ_PIPELINE_SECONDS) -timeout=25 -max_len=4096 -rss_limit_mb=2048 \
 	  -dict=$(FUZZ_OUT)/fuzz_pipeline.dict \
-	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/pipeline fuzz/corpus/ori examples tests/filetests/ptx-run
+	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/pipeline fuzz/corpus/ori examples tests/filetests/ptx-run \
+	  fuzz/corpus/pipeline-crashes
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD)
