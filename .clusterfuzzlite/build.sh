@@ -4,7 +4,8 @@
 # with its seed corpus ($OUT/NAME_seed_corpus.zip) and dictionary ($OUT/NAME.dict):
 #   fuzz_ptx_parser   the PTX reader          seeds: the shared corpus, tests/filetests PTX, saved crashes
 #   fuzz_ori_parser   the .ori reader         seeds: fuzz/corpus/ori, examples, tests/filetests .ori
-#   fuzz_pipeline     --pipeline=ptxas -O3 --impl=both on what the reader accepts   seeds: both
+#   fuzz_pipeline     --pipeline=ptxas -O3 --impl=both on what the reader accepts   seeds: both, and
+#                     its saved findings (fuzz/corpus/pipeline-crashes)
 # Intermediate files go to $WORK/cmake-build. `make fuzz` runs this script here with libFuzzer
 # flags (no Docker), and `make fuzz-smoke` (part of `make test`) runs each target briefly.
 # Optional: ORIOPT_CORPUS_DIR (default: shared/corpus inside the source tree, else ../shared/corpus).
@@ -67,7 +68,8 @@ for t in "${targets[@]}"; do
 done
 zip_seeds "$OUT/fuzz_ptx_parser_seed_corpus.zip" .ptx "${ptx_seeds[@]}"
 zip_seeds "$OUT/fuzz_ori_parser_seed_corpus.zip" .ori "${ori_seeds[@]}"
-zip_seeds "$OUT/fuzz_pipeline_seed_corpus.zip" .ptx,.ori "${ptx_seeds[@]}" "${ori_seeds[@]}"
+zip_seeds "$OUT/fuzz_pipeline_seed_corpus.zip" .ptx,.ori,-hang "${ptx_seeds[@]}" "${ori_seeds[@]}" \
+  "$src/fuzz/corpus/pipeline-crashes"
 cp "$src/.clusterfuzzlite/ptx.dict" "$OUT/fuzz_ptx_parser.dict"
 cp "$src/.clusterfuzzlite/ori.dict" "$OUT/fuzz_ori_parser.dict"
 cat "$src/.clusterfuzzlite/ptx.dict" "$src/.clusterfuzzlite/ori.dict" >"$OUT/fuzz_pipeline.dict"
