@@ -583,6 +583,7 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
     shardIndex = i;
     shards = n;
   }
+  if (cuda && !o.reportPath.empty()) usageError("--report is not supported by cuda-host-diff");
   try {
     if (cuda) return runCudaCheck(o, shardIndex, shards);
     return runCampaign(o, *check, shardIndex, shards);

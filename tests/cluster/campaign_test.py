@@ -111,6 +111,7 @@ def local(d):
     run("submit", "--local", "--check", "no-such-check", f"{d}/bad1", expect=1, contains="no such check")
     run("submit", "--local", "--corpus", f"{d}/no-such-dir", f"{d}/bad2", expect=1, contains="no such directory")
     run("submit", "--local", "--check", "cfg-diff", f"{d}/fuzz-1", expect=1, contains="already holds campaign")
+    run("submit", "--local", "--check", "cfg-diff", "--runs", "many", f"{d}/bad4", expect=1, contains="invalid int")
     run("status", f"{d}/no-such-dir", expect=1, contains="no such results directory")
     run("status", CORPUS, expect=1, contains="not a campaign's results directory")
     run("compare", f"{d}/fuzz-1", f"{d}/verify-1", expect=1, contains="not the same campaign")

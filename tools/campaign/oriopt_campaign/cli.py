@@ -166,8 +166,16 @@ def cmd_compare(a):
     return 1 if diffs else 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors exit 1 like every other bad input (argparse's own status is 2)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"oriopt-campaign: error: {message}\n")
+
+
 def parser():
-    p = argparse.ArgumentParser(prog="oriopt-campaign", description=__doc__, epilog=EXAMPLES,
+    p = _Parser(prog="oriopt-campaign", description=__doc__, epilog=EXAMPLES,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("submit", help="submit a campaign as one Slurm job array (or run it here with --local)")
