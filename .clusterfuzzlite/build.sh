@@ -10,7 +10,11 @@
 # flags (no Docker), and `make fuzz-smoke` (part of `make test`) runs each target briefly.
 # Optional: ORIOPT_CORPUS_DIR (default: shared/corpus inside the source tree, else ../shared/corpus).
 set -euo pipefail  # also when run as `bash build.sh`
+# The source tree: the one this script sits in (.clusterfuzzlite/build.sh), or, where the Dockerfile
+# copied it to $SRC/build.sh, the working directory ($SRC/oriopt).
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+[ -f "$src/.clusterfuzzlite/build.sh" ] || src=$PWD
+[ -f "$src/.clusterfuzzlite/build.sh" ] || { echo "build.sh: run it from the oriopt source tree" >&2; exit 1; }
 : "${OUT:?}" "${WORK:?}" "${CC:?}" "${CXX:?}" "${LIB_FUZZING_ENGINE:?}"
 CFLAGS=${CFLAGS:-}
 CXXFLAGS=${CXXFLAGS:-}
