@@ -48,28 +48,38 @@ run: bootstrap configure build
 bench: build
 	$(BUILD)/bin/oriopt_bench $(BENCH_ARGS)
 
+# The libFuzzer targets are built by .clusterfuzzlite/build.sh, the script OSS-Fuzz and
+# ClusterFuzzLite run, here with libFuzzer's flags and no Docker (docs/campaigns.md): the targets,
+# their seed corpora (.zip) and dictionaries land in $(FUZZ_BUILD)/out.
+FUZZ_OUT := $(abspath $(FUZZ_BUILD))/out
+FUZZ_FLAGS ?= -O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address,undefined \
+  -fno-sanitize-recover=all -fsanitize=fuzzer-no-link
+FUZZ_PIPELINE_SECONDS ?= 30
+
 fuzz-configure: bootstrap
-	@if [ -f $(FUZZ_BUILD)/CMakeCache.txt ]; then \
-	  cmake -S . -B $(FUZZ_BUILD) -DORIOPT_LIBFUZZER=ON $(CMAKE_ARGS); \
-	else \
-	  CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G "$(GENERATOR)" \
-	    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORIOPT_LIBFUZZER=ON $(CMAKE_ARGS); \
-	fi
 
 fuzz: fuzz-configure
-	cmake --build $(FUZZ_BUILD) -j $(JOBS)
-	@echo "fuzz: harnesses are in $(FUZZ_BUILD)/bin/ (run e.g. $(FUZZ_BUILD)/bin/fuzz_NAME -max_total_time=60)"
+	CC=clang CXX=clang++ CFLAGS="$(FUZZ_FLAGS)" CXXFLAGS="$(FUZZ_FLAGS)" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
+	  OUT=$(FUZZ_OUT) WORK=$(abspath $(FUZZ_BUILD)) JOBS=$(JOBS) \
+	  CMAKE_LAUNCHER=$$(command -v ccache || true) bash .clusterfuzzlite/build.sh
+	@echo "fuzz: targets are in $(FUZZ_OUT)/ (run e.g. $(FUZZ_OUT)/fuzz_NAME -dict=$(FUZZ_OUT)/fuzz_NAME.dict -max_total_time=60)"
 
-# A bounded libFuzzer run of each parser (part of `make test`): the PTX parser seeded with the
-# shared corpus and its saved crashes, the .ori parser with fuzz/corpus/ori and the examples.
-# A crash, leak or timeout fails the run and leaves the input in $(FUZZ_BUILD)/crashes/.
-fuzz-smoke: fuzz-configure
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_ptx_parser fuzz_ori_parser
-	mkdir -p $(FUZZ_BUILD)/work/ptx $(FUZZ_BUILD)/work/ori $(FUZZ_BUILD)/crashes
-	$(FUZZ_BUILD)/bin/fuzz_ptx_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+# A bounded libFuzzer run of each target (part of `make test`): the PTX parser seeded with the
+# shared corpus and its saved crashes, the .ori parser with fuzz/corpus/ori and the examples, the
+# pipeline (--impl=both) with those, the small PTX kernels of tests/filetests/ptx-run and its saved
+# findings (fuzz/corpus/pipeline-crashes). A crash, leak or timeout fails the run and leaves the input in $(FUZZ_BUILD)/crashes/.
+fuzz-smoke: fuzz
+	mkdir -p $(FUZZ_BUILD)/work/ptx $(FUZZ_BUILD)/work/ori $(FUZZ_BUILD)/work/pipeline $(FUZZ_BUILD)/crashes
+	$(FUZZ_OUT)/fuzz_ptx_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  -dict=$(FUZZ_OUT)/fuzz_ptx_parser.dict \
 	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/ptx ../shared/corpus/ptx fuzz/corpus/ptx-crashes
-	$(FUZZ_BUILD)/bin/fuzz_ori_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	$(FUZZ_OUT)/fuzz_ori_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  -dict=$(FUZZ_OUT)/fuzz_ori_parser.dict \
 	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/ori fuzz/corpus/ori examples
+	$(FUZZ_OUT)/fuzz_pipeline -max_total_time=$(FUZZ_PIPELINE_SECONDS) -timeout=25 -max_len=4096 -rss_limit_mb=2048 \
+	  -dict=$(FUZZ_OUT)/fuzz_pipeline.dict \
+	  -artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/work/pipeline fuzz/corpus/ori examples tests/filetests/ptx-run \
+	  fuzz/corpus/pipeline-crashes
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD)

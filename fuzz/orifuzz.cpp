@@ -44,6 +44,7 @@
 #include "fuzz/dce_checks.h"
 #include "fuzz/kernel_gen.h"
 #include "fuzz/liveness_checks.h"
+#include "fuzz/orifuzz_report.h"
 #include "fuzz/roundtrip_checks.h"
 #include "fuzz/switch_checks.h"
 #include "fuzz/switch_gen.h"
@@ -196,6 +197,7 @@ struct Options {
   std::string shard = "0/1";
   int size = rc::kNominalSize;
   std::string outDir = ".";
+  std::string reportPath; // --report: JSON summary (fuzz/orifuzz_report.h)
   int64_t replay = -1;
   bool listChecks = false, keepGoing = false;
   // cuda-host-diff only (fuzz/cuda_host_diff.h)
@@ -280,6 +282,9 @@ extern "C" void onCrash(int sig) {
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
+
+// The shrunk failure message of the last reportFailure call (for --report).
+std::string lastShrunkMessage;
 
 struct Shrunk {
   Function f;
@@ -410,6 +415,7 @@ std::string reportFailure(const Options& o, const Check& c, uint64_t run, int si
                           const Function& f, const std::string& message) {
   std::cerr << fmt::format("\norifuzz: {}: run {} (seed {}, size {}) failed: {}\n", c.name, run, o.seed, size, message);
   Shrunk r = shrink(c, s, f, message);
+  lastShrunkMessage = r.message;
   std::cerr << fmt::format("orifuzz: shrunk from {} to {} blocks in {} steps ({} evaluations): {}\n", f.blocks.size(),
                            r.f.blocks.size(), r.taken, r.steps, r.message);
   std::string text = printFunction(r.f);
@@ -433,6 +439,11 @@ std::string reportFailure(const Options& o, const Check& c, uint64_t run, int si
   return path.string();
 }
 
+// The replay command of run `run` (what the reproducer's first line says).
+std::string replayCommand(const Options& o, const Check& c, uint64_t run) {
+  return fmt::format("orifuzz --check {} --seed {} --size {} --replay {}", c.name, o.seed, o.size, run);
+}
+
 int runCampaign(const Options& o, const Check& c, uint64_t shardIndex, uint64_t shards) {
   std::signal(SIGSEGV, onCrash);
   std::signal(SIGABRT, onCrash);
@@ -447,6 +458,7 @@ int runCampaign(const Options& o, const Check& c, uint64_t shardIndex, uint64_t 
   uint64_t end = o.replay >= 0 ? uint64_t(o.replay) + 1 : o.runs;
   uint64_t step = o.replay >= 0 ? 1 : shards;
   const uint64_t total = first < end ? (end - first + step - 1) / step : 0;
+  fuzzreport::Report report{c.name, o.seed, o.runs, shardIndex, shards, o.size, 0, total, o.keepGoing, 0, {}};
   auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   auto progress = [&](const char* ending) {
     double s = seconds();
@@ -472,7 +484,8 @@ int runCampaign(const Options& o, const Check& c, uint64_t shardIndex, uint64_t 
     maxBlocks = std::max(maxBlocks, f.blocks.size());
     if (!message.empty()) {
       ++failures;
-      reportFailure(o, c, run, size, s, f, message);
+      std::string path = reportFailure(o, c, run, size, s, f, message);
+      report.failures.push_back({run, size, message, lastShrunkMessage, path, replayCommand(o, c, run)});
       if (!o.keepGoing) break;
     }
     if (auto now = Clock::now(); now - lastProgress >= std::chrono::seconds(1)) {
@@ -486,6 +499,14 @@ int runCampaign(const Options& o, const Check& c, uint64_t shardIndex, uint64_t 
       "{:.1f} s\n",
       failures ? "FAILED" : "passed", c.name, done, o.seed, shardIndex, shards, o.size,
       done ? double(blocks) / double(done) : 0.0, maxBlocks, failures, seconds());
+  if (!o.reportPath.empty()) {
+    report.done = done;
+    report.seconds = seconds();
+    if (!fuzzreport::write(report, o.reportPath)) {
+      std::cerr << fmt::format("orifuzz: error: cannot write the report {}\n", o.reportPath);
+      return 1;
+    }
+  }
   return failures ? 1 : 0;
 }
 
@@ -510,6 +531,10 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
       ->option_text("K");
   app.add_option("--out", o.outDir, "Directory for reproducers (default .)")->option_text("DIR");
   app.add_option("--replay", o.replay, "Run only this run index of the campaign")->check(CLI::NonNegativeNumber);
+  app.add_option("--report", o.reportPath,
+                 "Write a JSON summary (runs done, failing runs with reproducer and replay command) to FILE "
+                 "(docs/campaigns.md)")
+      ->option_text("FILE");
   app.add_flag("--keep-going", o.keepGoing, "Report every failing run instead of stopping at the first");
   app.add_flag("--list-checks", o.listChecks, "List the checks and exit");
   app.add_option("--batch", o.batch, "cuda-host-diff: kernels per nvcc and g++ call (default 100)")
@@ -558,6 +583,7 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
     shardIndex = i;
     shards = n;
   }
+  if (cuda && !o.reportPath.empty()) usageError("--report is not supported by cuda-host-diff");
   try {
     if (cuda) return runCudaCheck(o, shardIndex, shards);
     return runCampaign(o, *check, shardIndex, shards);

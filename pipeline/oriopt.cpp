@@ -15,7 +15,12 @@ bool startsLikePtx(std::string_view t) {
   while (i < t.size()) {
     if (std::isspace(static_cast<unsigned char>(t[i]))) ++i;
     else if (t.substr(i, 2) == "//") i = std::min(t.size(), t.find('\n', i));
-    else if (t.substr(i, 2) == "/*") i = std::min(t.size(), t.find("*/", i) + 2);
+    else if (t.substr(i, 2) == "/*") {
+      // An unterminated comment ends the text (npos + 2 would wrap round to 1: a hang that
+      // fuzz_pipeline found).
+      const size_t end = t.find("*/", i + 2);
+      i = end == std::string_view::npos ? t.size() : end + 2;
+    }
     else break;
   }
   return t.substr(i, 8) == ".version";
