@@ -8,7 +8,7 @@ FUZZ_BUILD ?= build-fuzz
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 30
 BENCH_ARGS ?=
 GENERATOR := $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
 
@@ -54,7 +54,7 @@ bench: build
 FUZZ_OUT := $(abspath $(FUZZ_BUILD))/out
 FUZZ_FLAGS ?= -O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address,undefined \
   -fno-sanitize-recover=all -fsanitize=fuzzer-no-link
-FUZZ_PIPELINE_SECONDS ?= 30
+FUZZ_PIPELINE_SECONDS ?= 20
 
 fuzz-configure: bootstrap
 
