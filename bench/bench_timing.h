@@ -19,8 +19,7 @@ inline double threadCpuMs() {
   return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
 }
 
-template <typename Input, typename Pass>
-double bestMs(const Input& input, Pass pass, int calls) {
+template <typename Input, typename Pass> double bestMs(const Input &input, Pass pass, int calls) {
   double best = 1e300;
   for (int k = 0; k < calls; ++k) {
     Input copy = input;
@@ -36,13 +35,15 @@ double bestMs(const Input& input, Pass pass, int calls) {
 // time it at each size beside the pass: a pass cannot grow less from 10k to 1M than one
 // read of its function, which at 10k comes from the caches and at 1M from memory
 // (docs/performance.md, "What the 2x bars measure").
-inline uint64_t readEveryInstruction(const Function& f) {
+inline uint64_t readEveryInstruction(const Function &f) {
   uint64_t sum = 0;
-  for (const Block& b : f.blocks)
-    for (const Instr& in : b.instrs) {
+  for (const Block &b : f.blocks)
+    for (const Instr &in : b.instrs) {
       sum += uint64_t(in.op) + (in.guard ? 1 : 0);
-      for (const Operand& d : in.dsts) sum += uint64_t(d.kind);
-      for (const Operand& s : in.srcs) sum += uint64_t(s.kind);
+      for (const Operand &d : in.dsts)
+        sum += uint64_t(d.kind);
+      for (const Operand &s : in.srcs)
+        sum += uint64_t(s.kind);
     }
   return sum;
 }

@@ -31,27 +31,29 @@ BitVector randomVector(uint32_t numBits, uint32_t seed) {
     x = x * 1664525u + 1013904223u; // LCG (Numerical Recipes)
     v.words()[i] = x;
   }
-  if (numBits % 32) v.words()[v.wordCount() - 1] &= (1u << (numBits % 32)) - 1;
+  if (numBits % 32)
+    v.words()[v.wordCount() - 1] &= (1u << (numBits % 32)) - 1;
   return v;
 }
 
 struct Vectors {
   explicit Vectors(int64_t bits)
-      : n(uint32_t(bits / 32)), dst(randomVector(uint32_t(bits), 1)), a(randomVector(uint32_t(bits), 2)),
-        b(randomVector(uint32_t(bits), 3)), c(randomVector(uint32_t(bits), 4)) {}
+      : n(uint32_t(bits / 32)), dst(randomVector(uint32_t(bits), 1)),
+        a(randomVector(uint32_t(bits), 2)), b(randomVector(uint32_t(bits), 3)),
+        c(randomVector(uint32_t(bits), 4)) {}
   uint32_t n;
   BitVector dst, a, b, c;
   int64_t bytes() const { return int64_t(n) * 4; }
 };
 
-void count(benchmark::State& state, const Vectors& v, int vectorsMoved) {
+void count(benchmark::State &state, const Vectors &v, int vectorsMoved) {
   state.SetBytesProcessed(int64_t(state.iterations()) * v.bytes() * vectorsMoved);
   state.counters["bits"] = double(v.n) * 32;
 }
 
-using Body = void (*)(benchmark::State&, const BitKernels&);
+using Body = void (*)(benchmark::State &, const BitKernels &);
 
-void orInto(benchmark::State& s, const BitKernels& k) {
+void orInto(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
   for (auto _ : s) {
     k.orInto(v.dst.words(), v.a.words(), v.n);
@@ -59,7 +61,7 @@ void orInto(benchmark::State& s, const BitKernels& k) {
   }
   count(s, v, 2);
 }
-void orIfChangedFirst(benchmark::State& s, const BitKernels& k) {
+void orIfChangedFirst(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
   v.a.words()[0] |= 1;
   bool changed = false;
@@ -68,10 +70,11 @@ void orIfChangedFirst(benchmark::State& s, const BitKernels& k) {
     changed |= k.orIfChanged(v.dst.words(), v.a.words(), v.n);
     benchmark::ClobberMemory();
   }
-  if (!changed) s.SkipWithError("no change");
+  if (!changed)
+    s.SkipWithError("no change");
   count(s, v, 2);
 }
-void orIfChangedConverged(benchmark::State& s, const BitKernels& k) {
+void orIfChangedConverged(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
   k.orInto(v.dst.words(), v.a.words(), v.n);
   bool changed = false;
@@ -79,10 +82,11 @@ void orIfChangedConverged(benchmark::State& s, const BitKernels& k) {
     changed |= k.orIfChanged(v.dst.words(), v.a.words(), v.n);
     benchmark::ClobberMemory();
   }
-  if (changed) s.SkipWithError("changed");
+  if (changed)
+    s.SkipWithError("changed");
   count(s, v, 2);
 }
-void andInto(benchmark::State& s, const BitKernels& k) {
+void andInto(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
   for (auto _ : s) {
     k.andInto(v.dst.words(), v.a.words(), v.n);
@@ -90,7 +94,7 @@ void andInto(benchmark::State& s, const BitKernels& k) {
   }
   count(s, v, 2);
 }
-void xorInto(benchmark::State& s, const BitKernels& k) {
+void xorInto(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
   for (auto _ : s) {
     k.xorInto(v.dst.words(), v.a.words(), v.n);
@@ -98,7 +102,7 @@ void xorInto(benchmark::State& s, const BitKernels& k) {
   }
   count(s, v, 2);
 }
-void assignAnd(benchmark::State& s, const BitKernels& k) {
+void assignAnd(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
   for (auto _ : s) {
     k.assignAnd(v.dst.words(), v.a.words(), v.b.words(), v.n);
@@ -106,7 +110,7 @@ void assignAnd(benchmark::State& s, const BitKernels& k) {
   }
   count(s, v, 3);
 }
-void orWithAndNot(benchmark::State& s, const BitKernels& k) {
+void orWithAndNot(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
   for (auto _ : s) {
     k.orWithAndNot(v.dst.words(), v.a.words(), v.b.words(), v.c.words(), v.n);
@@ -114,7 +118,7 @@ void orWithAndNot(benchmark::State& s, const BitKernels& k) {
   }
   count(s, v, 4);
 }
-void orWithAndNotIfChangedFirst(benchmark::State& s, const BitKernels& k) {
+void orWithAndNotIfChangedFirst(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
   v.a.words()[0] |= 1; // gen has bit 0
   bool changed = false;
@@ -123,10 +127,11 @@ void orWithAndNotIfChangedFirst(benchmark::State& s, const BitKernels& k) {
     changed |= k.orWithAndNotIfChanged(v.dst.words(), v.a.words(), v.b.words(), v.c.words(), v.n);
     benchmark::ClobberMemory();
   }
-  if (!changed) s.SkipWithError("no change");
+  if (!changed)
+    s.SkipWithError("no change");
   count(s, v, 4);
 }
-void orWithAndNotIfChangedConverged(benchmark::State& s, const BitKernels& k) {
+void orWithAndNotIfChangedConverged(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
   k.orWithAndNot(v.dst.words(), v.a.words(), v.b.words(), v.c.words(), v.n);
   bool changed = false;
@@ -134,25 +139,29 @@ void orWithAndNotIfChangedConverged(benchmark::State& s, const BitKernels& k) {
     changed |= k.orWithAndNotIfChanged(v.dst.words(), v.a.words(), v.b.words(), v.c.words(), v.n);
     benchmark::ClobberMemory();
   }
-  if (changed) s.SkipWithError("changed");
+  if (changed)
+    s.SkipWithError("changed");
   count(s, v, 4);
 }
-void popcount(benchmark::State& s, const BitKernels& k) {
+void popcount(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
-  for (auto _ : s) benchmark::DoNotOptimize(k.popcount(v.a.words(), v.n));
+  for (auto _ : s)
+    benchmark::DoNotOptimize(k.popcount(v.a.words(), v.n));
   count(s, v, 1);
 }
-void isSubsetOf(benchmark::State& s, const BitKernels& k) {
+void isSubsetOf(benchmark::State &s, const BitKernels &k) {
   Vectors v(s.range(0));
   std::memcpy(v.b.words(), v.a.words(), size_t(v.bytes())); // a ⊆ a: the whole vector is read
   bool subset = true;
-  for (auto _ : s) subset &= k.isSubsetOf(v.a.words(), v.b.words(), v.n);
-  if (!subset) s.SkipWithError("not a subset");
+  for (auto _ : s)
+    subset &= k.isSubsetOf(v.a.words(), v.b.words(), v.n);
+  if (!subset)
+    s.SkipWithError("not a subset");
   count(s, v, 2);
 }
 
 // The bandwidth reference: memcpy of one vector's bytes (n read + n written).
-void memcpyReference(benchmark::State& s) {
+void memcpyReference(benchmark::State &s) {
   Vectors v(s.range(0));
   for (auto _ : s) {
     std::memcpy(v.dst.words(), v.a.words(), size_t(v.bytes()));
@@ -162,7 +171,7 @@ void memcpyReference(benchmark::State& s) {
 }
 
 const struct {
-  const char* name;
+  const char *name;
   Body body;
 } kOps[] = {
     {"or", orInto},
@@ -180,16 +189,17 @@ const struct {
 
 // BM_Bitvector/<op>/<kernels>/<bits>, and BM_Bitvector/memcpy/<bits>.
 const bool kRegistered = [] {
-  std::vector<const BitKernels*> sets{&ori::optimized::scalarKernels(),
-                                      &ori::optimized::sse2Kernels()};
-  if (const BitKernels* avx2 = ori::optimized::avx2Kernels()) sets.push_back(avx2);
+  std::vector<const BitKernels *> sets{&ori::optimized::scalarKernels(),
+                                       &ori::optimized::sse2Kernels()};
+  if (const BitKernels *avx2 = ori::optimized::avx2Kernels())
+    sets.push_back(avx2);
   benchmark::RegisterBenchmark("BM_Bitvector/memcpy", memcpyReference)
       ->RangeMultiplier(8)
       ->Range(kMinBits, kMaxBits);
-  for (const auto& op : kOps)
-    for (const BitKernels* k : sets)
+  for (const auto &op : kOps)
+    for (const BitKernels *k : sets)
       benchmark::RegisterBenchmark((std::string("BM_Bitvector/") + op.name + "/" + k->name).c_str(),
-                                   [body = op.body, k](benchmark::State& s) { body(s, *k); })
+                                   [body = op.body, k](benchmark::State &s) { body(s, *k); })
           ->RangeMultiplier(8)
           ->Range(kMinBits, kMaxBits);
   return true;

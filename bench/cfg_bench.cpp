@@ -29,9 +29,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
-#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -71,7 +71,8 @@ enum class Shape { Random, Chain };
 Instr branchTo(uint32_t target, bool guarded) {
   Instr in;
   in.op = Opcode::BRA;
-  if (guarded) in.guard = Operand::reg_(P(0));
+  if (guarded)
+    in.guard = Operand::reg_(P(0));
   in.srcs.push_back(Operand::label(target));
   return in;
 }
@@ -79,7 +80,8 @@ Instr branchTo(uint32_t target, bool guarded) {
 Instr exitInstr(bool guarded) {
   Instr in;
   in.op = Opcode::EXIT;
-  if (guarded) in.guard = Operand::reg_(P(0));
+  if (guarded)
+    in.guard = Operand::reg_(P(0));
   return in;
 }
 
@@ -92,15 +94,17 @@ Instr exitInstr(bool guarded) {
 // Blocks that just fall through are empty, which keeps 1M blocks small.
 class StructuredCfg {
 public:
-  StructuredCfg(Function& f, uint32_t n) : f_(f), n_(n), rng_(0x5eed0000u + n) {}
+  StructuredCfg(Function &f, uint32_t n) : f_(f), n_(n), rng_(0x5eed0000u + n) {}
 
   void build() {
     f_.blocks.reserve(n_);
     // Statements still open when `stop` is reached close with at most a few
     // blocks each (nothing opens any more); the rest is fall-through padding.
     const uint32_t stop = n_ > 512 ? n_ - 256 : 0;
-    while (size() < stop) statement(0, nullptr);
-    while (size() + 1 < n_) block();
+    while (size() < stop)
+      statement(0, nullptr);
+    while (size() + 1 < n_)
+      block();
     f_.blocks[block()].instrs.push_back(exitInstr(false));
   }
 
@@ -120,13 +124,15 @@ private:
   void retarget(uint32_t b, uint32_t target) { f_.blocks[b].instrs.back().srcs[0].target = target; }
   bool open(int depth) const { return depth < 6 && n_ > 512 && size() < n_ - 256; }
 
-  void body(int depth, LoopCtx* loop) {
-    for (uint32_t k = 1 + below(3); k > 0; --k) statement(depth, loop);
+  void body(int depth, LoopCtx *loop) {
+    for (uint32_t k = 1 + below(3); k > 0; --k)
+      statement(depth, loop);
   }
 
-  void statement(int depth, LoopCtx* loop) {
+  void statement(int depth, LoopCtx *loop) {
     const uint32_t compound = 50 - 8 * uint32_t(depth); // percent
-    if (!open(depth) || below(100) >= compound) return basic(loop);
+    if (!open(depth) || below(100) >= compound)
+      return basic(loop);
     const uint32_t r = below(100);
     if (r < 55) { // if, 20 in 55 with an else
       const uint32_t cond = block();
@@ -152,7 +158,8 @@ private:
       body(depth + 1, &ctx);
       const uint32_t latch = block();
       end(latch, branchTo(ctx.header, !whileLoop));
-      for (uint32_t b : ctx.breaks) retarget(b, size());
+      for (uint32_t b : ctx.breaks)
+        retarget(b, size());
     } else { // switch
       const uint32_t sw = block();
       const uint32_t table = uint32_t(f_.jumpTables.size());
@@ -171,12 +178,14 @@ private:
           end(caseEnds.back(), branchTo(0, false));
         }
       }
-      if (below(4) == 0) f_.jumpTables[table].targets.push_back(f_.jumpTables[table].targets[0]); // shared case
-      for (uint32_t b : caseEnds) retarget(b, size());
+      if (below(4) == 0)
+        f_.jumpTables[table].targets.push_back(f_.jumpTables[table].targets[0]); // shared case
+      for (uint32_t b : caseEnds)
+        retarget(b, size());
     }
   }
 
-  void basic(LoopCtx* loop) {
+  void basic(LoopCtx *loop) {
     const uint32_t b = block();
     const uint32_t r = below(1000);
     if (r < 30) {
@@ -191,7 +200,7 @@ private:
     }
   }
 
-  Function& f_;
+  Function &f_;
   const uint32_t n_;
   std::mt19937_64 rng_;
 };
@@ -217,10 +226,11 @@ Function makeCfg(Shape shape, uint32_t n) {
 }
 
 // Generated graphs, made once per (shape, size).
-const Function& cfgOf(Shape shape, uint32_t n) {
+const Function &cfgOf(Shape shape, uint32_t n) {
   static std::map<std::pair<Shape, uint32_t>, std::unique_ptr<Function>> cache;
-  auto& slot = cache[{shape, n}];
-  if (!slot) slot = std::make_unique<Function>(makeCfg(shape, n));
+  auto &slot = cache[{shape, n}];
+  if (!slot)
+    slot = std::make_unique<Function>(makeCfg(shape, n));
   return *slot;
 }
 
@@ -232,7 +242,7 @@ struct Csr {
 
 // Successors by the rules of rules/cfg.h (duplicates kept: they do not change
 // the RPO or the idoms).
-Csr buildCsr(const Function& f) {
+Csr buildCsr(const Function &f) {
   const uint32_t n = uint32_t(f.blocks.size());
   Csr g;
   g.succStart.resize(n + 1);
@@ -240,32 +250,42 @@ Csr buildCsr(const Function& f) {
   for (uint32_t b = 0; b < n; ++b) {
     g.succStart[b] = uint32_t(g.succ.size());
     const bool hasNext = b + 1 < n;
-    const std::vector<Instr>& is = f.blocks[b].instrs;
+    const std::vector<Instr> &is = f.blocks[b].instrs;
     if (is.empty()) {
-      if (hasNext) g.succ.push_back(b + 1);
+      if (hasNext)
+        g.succ.push_back(b + 1);
       continue;
     }
-    const Instr& last = is.back();
+    const Instr &last = is.back();
     bool falls = last.isGuarded();
     switch (last.op) {
     case Opcode::EXIT:
-    case Opcode::RET: break;
-    case Opcode::BRA: g.succ.push_back(last.srcs[0].target); break;
+    case Opcode::RET:
+      break;
+    case Opcode::BRA:
+      g.succ.push_back(last.srcs[0].target);
+      break;
     case Opcode::BRX:
     case Opcode::JMX:
-      for (uint32_t t : f.jumpTables[last.srcs[1].target].targets) g.succ.push_back(t);
+      for (uint32_t t : f.jumpTables[last.srcs[1].target].targets)
+        g.succ.push_back(t);
       break;
-    default: falls = true;
+    default:
+      falls = true;
     }
-    if (falls && hasNext) g.succ.push_back(b + 1);
+    if (falls && hasNext)
+      g.succ.push_back(b + 1);
   }
   g.succStart[n] = uint32_t(g.succ.size());
   g.predStart.assign(n + 2, 0);
-  for (uint32_t s : g.succ) ++g.predStart[s + 2];
-  for (uint32_t b = 0; b < n; ++b) g.predStart[b + 2] += g.predStart[b + 1];
+  for (uint32_t s : g.succ)
+    ++g.predStart[s + 2];
+  for (uint32_t b = 0; b < n; ++b)
+    g.predStart[b + 2] += g.predStart[b + 1];
   g.pred.resize(g.succ.size());
   for (uint32_t b = 0; b < n; ++b)
-    for (uint32_t e = g.succStart[b]; e < g.succStart[b + 1]; ++e) g.pred[g.predStart[g.succ[e] + 1]++] = b;
+    for (uint32_t e = g.succStart[b]; e < g.succStart[b + 1]; ++e)
+      g.pred[g.predStart[g.succ[e] + 1]++] = b;
   g.predStart.pop_back();
   return g;
 }
@@ -275,7 +295,7 @@ struct CsrOrder {
   std::vector<int32_t> rpoNumber;
 };
 
-CsrOrder csrRpo(const Csr& g) {
+CsrOrder csrRpo(const Csr &g) {
   const uint32_t n = uint32_t(g.succStart.size() - 1);
   CsrOrder o;
   o.rpoNumber.assign(n, -1);
@@ -285,7 +305,7 @@ CsrOrder csrRpo(const Csr& g) {
   std::vector<uint8_t> seen(n, 0);
   seen[0] = 1;
   while (!stack.empty()) {
-    auto& [b, e] = stack.back();
+    auto &[b, e] = stack.back();
     if (e < g.succStart[b + 1]) {
       uint32_t s = g.succ[e++];
       if (!seen[s]) {
@@ -298,15 +318,17 @@ CsrOrder csrRpo(const Csr& g) {
     stack.pop_back();
   }
   o.rpo.assign(post.rbegin(), post.rend());
-  for (uint32_t i = 0; i < o.rpo.size(); ++i) o.rpoNumber[o.rpo[i]] = int32_t(i);
+  for (uint32_t i = 0; i < o.rpo.size(); ++i)
+    o.rpoNumber[o.rpo[i]] = int32_t(i);
   return o;
 }
 
 // CHK in RPO-number space; returns idom by RPO number.
-std::vector<int32_t> csrChk(const Csr& g, const CsrOrder& o) {
+std::vector<int32_t> csrChk(const Csr &g, const CsrOrder &o) {
   const uint32_t m = uint32_t(o.rpo.size());
   std::vector<int32_t> doms(m, -1);
-  if (m == 0) return doms;
+  if (m == 0)
+    return doms;
   doms[0] = 0;
   for (bool changed = true; changed;) {
     changed = false;
@@ -315,14 +337,17 @@ std::vector<int32_t> csrChk(const Csr& g, const CsrOrder& o) {
       int32_t d = -1;
       for (uint32_t e = g.predStart[b]; e < g.predStart[b + 1]; ++e) {
         int32_t p = o.rpoNumber[g.pred[e]];
-        if (p < 0 || doms[size_t(p)] < 0) continue;
+        if (p < 0 || doms[size_t(p)] < 0)
+          continue;
         if (d < 0) {
           d = p;
           continue;
         }
         while (p != d) {
-          while (p > d) p = doms[size_t(p)];
-          while (d > p) d = doms[size_t(d)];
+          while (p > d)
+            p = doms[size_t(p)];
+          while (d > p)
+            d = doms[size_t(d)];
         }
       }
       if (doms[i] != d) {
@@ -342,23 +367,25 @@ std::vector<int32_t> csrChk(const Csr& g, const CsrOrder& o) {
 struct LlvmPeer {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module;
-  llvm::Function* function = nullptr;
-  std::vector<llvm::BasicBlock*> blocks; // by bix
+  llvm::Function *function = nullptr;
+  std::vector<llvm::BasicBlock *> blocks; // by bix
 };
 
-std::unique_ptr<LlvmPeer> makeLlvmPeer(const CfgFacts& cfg) {
+std::unique_ptr<LlvmPeer> makeLlvmPeer(const CfgFacts &cfg) {
   auto peer = std::make_unique<LlvmPeer>();
-  llvm::LLVMContext& c = peer->context;
+  llvm::LLVMContext &c = peer->context;
   peer->module = std::make_unique<llvm::Module>("cfg", c);
-  auto* i1 = llvm::Type::getInt1Ty(c);
-  auto* i32 = llvm::Type::getInt32Ty(c);
-  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {i1, i32}, false);
-  llvm::Function* f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "cfg", peer->module.get());
-  llvm::Value* cond = f->getArg(0);
-  llvm::Value* sel = f->getArg(1);
-  llvm::BasicBlock* entry = llvm::BasicBlock::Create(c, "entry", f);
-  std::vector<llvm::BasicBlock*> bbs(cfg.succs.size());
-  for (auto& bb : bbs) bb = llvm::BasicBlock::Create(c, "", f);
+  auto *i1 = llvm::Type::getInt1Ty(c);
+  auto *i32 = llvm::Type::getInt32Ty(c);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {i1, i32}, false);
+  llvm::Function *f =
+      llvm::Function::Create(type, llvm::Function::ExternalLinkage, "cfg", peer->module.get());
+  llvm::Value *cond = f->getArg(0);
+  llvm::Value *sel = f->getArg(1);
+  llvm::BasicBlock *entry = llvm::BasicBlock::Create(c, "entry", f);
+  std::vector<llvm::BasicBlock *> bbs(cfg.succs.size());
+  for (auto &bb : bbs)
+    bb = llvm::BasicBlock::Create(c, "", f);
   llvm::BranchInst::Create(bbs[0], entry);
   for (size_t b = 0; b < bbs.size(); ++b) {
     const std::span<const uint32_t> s = cfg.succs[b];
@@ -369,7 +396,7 @@ std::unique_ptr<LlvmPeer> makeLlvmPeer(const CfgFacts& cfg) {
     } else if (s.size() == 2) {
       llvm::BranchInst::Create(bbs[s[0]], bbs[s[1]], cond, bbs[b]);
     } else {
-      auto* sw = llvm::SwitchInst::Create(sel, bbs[s[0]], unsigned(s.size() - 1), bbs[b]);
+      auto *sw = llvm::SwitchInst::Create(sel, bbs[s[0]], unsigned(s.size() - 1), bbs[b]);
       for (size_t k = 1; k < s.size(); ++k)
         sw->addCase(llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(i32), k), bbs[s[k]]);
     }
@@ -379,10 +406,11 @@ std::unique_ptr<LlvmPeer> makeLlvmPeer(const CfgFacts& cfg) {
   return peer;
 }
 
-const LlvmPeer& llvmOf(Shape shape, uint32_t n) {
+const LlvmPeer &llvmOf(Shape shape, uint32_t n) {
   static std::map<std::pair<Shape, uint32_t>, std::unique_ptr<LlvmPeer>> cache;
-  auto& slot = cache[{shape, n}];
-  if (!slot) slot = makeLlvmPeer(optimized::computeCfg(cfgOf(shape, n)));
+  auto &slot = cache[{shape, n}];
+  if (!slot)
+    slot = makeLlvmPeer(optimized::computeCfg(cfgOf(shape, n)));
   return *slot;
 }
 #endif
@@ -391,7 +419,7 @@ const LlvmPeer& llvmOf(Shape shape, uint32_t n) {
 // The timed bodies. Each returns something that depends on its whole result.
 using Body = std::function<size_t()>;
 
-Body optimizedFull(const Function& f) {
+Body optimizedFull(const Function &f) {
   return [&f] {
     CfgFacts cfg = optimized::computeCfg(f);
     DomFacts dom = optimized::computeDominators(f, cfg);
@@ -399,31 +427,31 @@ Body optimizedFull(const Function& f) {
     return cfg.rpo.size() + dom.idom.size() + loops.loops.size();
   };
 }
-Body optimizedCfgDom(const Function& f) {
+Body optimizedCfgDom(const Function &f) {
   return [&f] {
     CfgFacts cfg = optimized::computeCfg(f);
     return optimized::computeDominators(f, cfg).idom.size() + cfg.rpo.size();
   };
 }
-Body optimizedDomOnly(const Function& f, std::shared_ptr<const CfgFacts> cfg) {
+Body optimizedDomOnly(const Function &f, std::shared_ptr<const CfgFacts> cfg) {
   return [&f, cfg] { return optimized::computeDominators(f, *cfg).idom.size(); };
 }
 #if defined(ORIOPT_HAVE_REFERENCE)
-Body referenceFull(const Function& f) {
+Body referenceFull(const Function &f) {
   return [&f] {
     CfgFacts cfg = reference::computeCfg(f);
     DomFacts dom = reference::computeDominators(f, cfg);
     return cfg.rpo.size() + dom.idom.size() + reference::computeLoops(f, cfg, dom).loops.size();
   };
 }
-Body referenceCfgDom(const Function& f) {
+Body referenceCfgDom(const Function &f) {
   return [&f] {
     CfgFacts cfg = reference::computeCfg(f);
     return reference::computeDominators(f, cfg).idom.size() + cfg.rpo.size();
   };
 }
 #endif
-Body csrFloor(const Function& f) {
+Body csrFloor(const Function &f) {
   return [&f] {
     Csr g = buildCsr(f);
     CsrOrder o = csrRpo(g);
@@ -434,13 +462,13 @@ Body csrFloorDomOnly(std::shared_ptr<const std::pair<Csr, CsrOrder>> ready) {
   return [ready] { return csrChk(ready->first, ready->second).size(); };
 }
 #if defined(ORIOPT_HAVE_LLVM)
-Body llvmDomTree(const LlvmPeer& peer) {
+Body llvmDomTree(const LlvmPeer &peer) {
   return [&peer] {
     llvm::DominatorTree dt(*peer.function);
     return size_t(dt.getRootNode() != nullptr);
   };
 }
-Body llvmDomTreeLoops(const LlvmPeer& peer) {
+Body llvmDomTreeLoops(const LlvmPeer &peer) {
   return [&peer] {
     llvm::DominatorTree dt(*peer.function);
     llvm::LoopInfo li(dt);
@@ -449,38 +477,50 @@ Body llvmDomTreeLoops(const LlvmPeer& peer) {
 }
 #endif
 
-Shape shapeOf(const benchmark::State& state) { return state.range(1) == 0 ? Shape::Random : Shape::Chain; }
+Shape shapeOf(const benchmark::State &state) {
+  return state.range(1) == 0 ? Shape::Random : Shape::Chain;
+}
 
-void runBody(benchmark::State& state, const Body& body) {
-  for (auto _ : state) benchmark::DoNotOptimize(body());
+void runBody(benchmark::State &state, const Body &body) {
+  for (auto _ : state)
+    benchmark::DoNotOptimize(body());
   state.counters["ns/block"] =
       benchmark::Counter(double(state.range(0)), benchmark::Counter::kIsIterationInvariantRate |
                                                      benchmark::Counter::kInvert);
 }
 
-void BM_CfgOptimizedFull(benchmark::State& s) { runBody(s, optimizedFull(cfgOf(shapeOf(s), uint32_t(s.range(0))))); }
-void BM_CfgOptimizedCfgDom(benchmark::State& s) {
+void BM_CfgOptimizedFull(benchmark::State &s) {
+  runBody(s, optimizedFull(cfgOf(shapeOf(s), uint32_t(s.range(0)))));
+}
+void BM_CfgOptimizedCfgDom(benchmark::State &s) {
   runBody(s, optimizedCfgDom(cfgOf(shapeOf(s), uint32_t(s.range(0)))));
 }
-void BM_CfgOptimizedDomOnly(benchmark::State& s) {
-  const Function& f = cfgOf(shapeOf(s), uint32_t(s.range(0)));
+void BM_CfgOptimizedDomOnly(benchmark::State &s) {
+  const Function &f = cfgOf(shapeOf(s), uint32_t(s.range(0)));
   runBody(s, optimizedDomOnly(f, std::make_shared<const CfgFacts>(optimized::computeCfg(f))));
 }
-void BM_CfgCsrFloor(benchmark::State& s) { runBody(s, csrFloor(cfgOf(shapeOf(s), uint32_t(s.range(0))))); }
-void BM_CfgCsrFloorDomOnly(benchmark::State& s) {
+void BM_CfgCsrFloor(benchmark::State &s) {
+  runBody(s, csrFloor(cfgOf(shapeOf(s), uint32_t(s.range(0)))));
+}
+void BM_CfgCsrFloorDomOnly(benchmark::State &s) {
   Csr g = buildCsr(cfgOf(shapeOf(s), uint32_t(s.range(0))));
   CsrOrder o = csrRpo(g);
-  runBody(s, csrFloorDomOnly(std::make_shared<const std::pair<Csr, CsrOrder>>(std::move(g), std::move(o))));
+  runBody(s, csrFloorDomOnly(
+                 std::make_shared<const std::pair<Csr, CsrOrder>>(std::move(g), std::move(o))));
 }
 #if defined(ORIOPT_HAVE_REFERENCE)
-void BM_CfgReferenceFull(benchmark::State& s) { runBody(s, referenceFull(cfgOf(shapeOf(s), uint32_t(s.range(0))))); }
-void BM_CfgReferenceCfgDom(benchmark::State& s) {
+void BM_CfgReferenceFull(benchmark::State &s) {
+  runBody(s, referenceFull(cfgOf(shapeOf(s), uint32_t(s.range(0)))));
+}
+void BM_CfgReferenceCfgDom(benchmark::State &s) {
   runBody(s, referenceCfgDom(cfgOf(shapeOf(s), uint32_t(s.range(0)))));
 }
 #endif
 #if defined(ORIOPT_HAVE_LLVM)
-void BM_CfgLlvmDomTree(benchmark::State& s) { runBody(s, llvmDomTree(llvmOf(shapeOf(s), uint32_t(s.range(0))))); }
-void BM_CfgLlvmDomTreeLoops(benchmark::State& s) {
+void BM_CfgLlvmDomTree(benchmark::State &s) {
+  runBody(s, llvmDomTree(llvmOf(shapeOf(s), uint32_t(s.range(0)))));
+}
+void BM_CfgLlvmDomTreeLoops(benchmark::State &s) {
   runBody(s, llvmDomTreeLoops(llvmOf(shapeOf(s), uint32_t(s.range(0)))));
 }
 #endif
@@ -490,15 +530,16 @@ void BM_CfgLlvmDomTreeLoops(benchmark::State& s) {
 // each loop: quadratic in the 67k loops of the random shape).
 constexpr int64_t kLargestReference = 100000;
 
-void sizesUpTo(benchmark::internal::Benchmark* b, int64_t largest) {
+void sizesUpTo(benchmark::internal::Benchmark *b, int64_t largest) {
   b->ArgNames({"blocks", "chain"});
   for (int64_t shape : {0, 1})
     for (int64_t n : {1000, 10000, 100000, 1000000})
-      if (n <= largest) b->Args({n, shape});
+      if (n <= largest)
+        b->Args({n, shape});
   b->Unit(benchmark::kMillisecond);
 }
-void sizes(benchmark::internal::Benchmark* b) { sizesUpTo(b, 1000000); }
-void referenceSizes(benchmark::internal::Benchmark* b) { sizesUpTo(b, kLargestReference); }
+void sizes(benchmark::internal::Benchmark *b) { sizesUpTo(b, 1000000); }
+void referenceSizes(benchmark::internal::Benchmark *b) { sizesUpTo(b, kLargestReference); }
 
 BENCHMARK(BM_CfgOptimizedFull)->Apply(sizes);
 BENCHMARK(BM_CfgOptimizedCfgDom)->Apply(sizes);
@@ -519,11 +560,10 @@ using bench::threadCpuMs;
 // ---------------------------------------------------------------------------
 // Every variant in one run, in rounds of one call each, interleaved (in a
 // shuffled order) so that load from elsewhere on the machine hits all of them
-// alike; the best thread CPU time of each is kept. A variant drops out of the rounds once it has used
-// its time budget (the reference at 1M blocks runs once or twice). factsCopy
-// copies a ready CfgFacts: the cost of allocating the result alone, which
-// every computeCfg returning CfgFacts pays. Prints a table; the counters hold
-// the same figures for --benchmark_format=json.
+// alike; the best thread CPU time of each is kept. A variant drops out of the rounds once it has
+// used its time budget (the reference at 1M blocks runs once or twice). factsCopy copies a ready
+// CfgFacts: the cost of allocating the result alone, which every computeCfg returning CfgFacts
+// pays. Prints a table; the counters hold the same figures for --benchmark_format=json.
 struct Variant {
   std::string name;
   Body body;
@@ -531,10 +571,10 @@ struct Variant {
   int calls = 0;
 };
 
-void BM_CfgRatios(benchmark::State& state) {
+void BM_CfgRatios(benchmark::State &state) {
   const Shape shape = shapeOf(state);
   const uint32_t n = uint32_t(state.range(0));
-  const Function& f = cfgOf(shape, n);
+  const Function &f = cfgOf(shape, n);
   auto readyCfg = std::make_shared<const CfgFacts>(optimized::computeCfg(f));
   Csr g = buildCsr(f);
   CsrOrder o = csrRpo(g);
@@ -548,13 +588,15 @@ void BM_CfgRatios(benchmark::State& state) {
   vs.push_back({"factsCopy", [readyCfg] { return CfgFacts(*readyCfg).rpo.size(); }});
 #if defined(ORIOPT_HAVE_REFERENCE)
   if (n <= kLargestReference) {
-    vs.push_back({"refDomOnly", [&f, readyCfg] { return reference::computeDominators(f, *readyCfg).idom.size(); }});
+    vs.push_back({"refDomOnly", [&f, readyCfg] {
+                    return reference::computeDominators(f, *readyCfg).idom.size();
+                  }});
     vs.push_back({"refCfgDom", referenceCfgDom(f)});
     vs.push_back({"refFull", referenceFull(f)});
   }
 #endif
 #if defined(ORIOPT_HAVE_LLVM)
-  const LlvmPeer& peer = llvmOf(shape, n);
+  const LlvmPeer &peer = llvmOf(shape, n);
   vs.push_back({"llvmDom", llvmDomTree(peer)});
   vs.push_back({"llvmDomLoops", llvmDomTreeLoops(peer)});
 #endif
@@ -565,18 +607,20 @@ void BM_CfgRatios(benchmark::State& state) {
   const DomFacts dom = optimized::computeDominators(f, *readyCfg);
   {
     std::vector<int32_t> floor = csrChk(readyCsr->first, readyCsr->second);
-    const std::vector<uint32_t>& rpo = readyCsr->second.rpo;
+    const std::vector<uint32_t> &rpo = readyCsr->second.rpo;
     for (uint32_t i = 1; i < rpo.size(); ++i)
       if (dom.idom[rpo[i]] != int32_t(rpo[size_t(floor[i])]))
         return state.SkipWithError("the CSR floor's idoms differ from the optimized half's");
 #if defined(ORIOPT_HAVE_LLVM)
     llvm::DominatorTree dt(*peer.function);
-    std::map<const llvm::BasicBlock*, int32_t> bixOf;
-    for (size_t b = 0; b < peer.blocks.size(); ++b) bixOf[peer.blocks[b]] = int32_t(b);
+    std::map<const llvm::BasicBlock *, int32_t> bixOf;
+    for (size_t b = 0; b < peer.blocks.size(); ++b)
+      bixOf[peer.blocks[b]] = int32_t(b);
     for (size_t b = 1; b < peer.blocks.size(); ++b) {
-      const llvm::DomTreeNode* node = dt.getNode(peer.blocks[b]);
+      const llvm::DomTreeNode *node = dt.getNode(peer.blocks[b]);
       int32_t idom = node && node->getIDom() ? bixOf[node->getIDom()->getBlock()] : kNoBlock;
-      if (idom != dom.idom[b]) return state.SkipWithError("LLVM's idoms differ from the optimized half's");
+      if (idom != dom.idom[b])
+        return state.SkipWithError("LLVM's idoms differ from the optimized half's");
     }
 #endif
   }
@@ -586,14 +630,16 @@ void BM_CfgRatios(benchmark::State& state) {
   // Each round in another order, so that no variant always runs on the heap
   // its neighbour left (at 1M blocks that alone can double a time).
   std::vector<size_t> order(vs.size());
-  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  for (size_t k = 0; k < order.size(); ++k)
+    order[k] = k;
   std::mt19937 shuffle(42);
   for (auto _ : state)
     for (int r = 0; r < maxRounds; ++r) {
       std::shuffle(order.begin(), order.end(), shuffle);
       for (size_t k : order) {
-        Variant& v = vs[k];
-        if (v.calls > 0 && v.spent >= budgetMs) continue;
+        Variant &v = vs[k];
+        if (v.calls > 0 && v.spent >= budgetMs)
+          continue;
         const double t0 = threadCpuMs();
         benchmark::DoNotOptimize(v.body());
         const double ms = threadCpuMs() - t0;
@@ -604,37 +650,43 @@ void BM_CfgRatios(benchmark::State& state) {
     }
 
   std::map<std::string, double> t;
-  for (const Variant& v : vs) {
+  for (const Variant &v : vs) {
     t[v.name] = v.best;
     state.counters[v.name + "_ms"] = v.best;
   }
-  auto ratio = [&](const std::string& a, const std::string& b) {
+  auto ratio = [&](const std::string &a, const std::string &b) {
     return t.count(a) && t.count(b) ? t[a] / t[b] : 0.0;
   };
-  auto cell = [](double v, const char* unit) { return v > 0 ? fmt::format("{:.2f}{}", v, unit) : std::string("-"); };
-  std::string table = fmt::format(
-      "\nCFG analyses, {} shape, {} blocks ({} reachable, {} edges, {} loops); best thread CPU ms of up to {} calls\n"
-      "{:<18} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}\n",
-      shape == Shape::Random ? "random" : "chain", n, readyCfg->rpo.size(), readyCsr->first.succ.size(),
-      optimized::computeLoops(f, *readyCfg, dom).loops.size(), maxRounds, "", "optimized", "reference", "LLVM 14",
-      "CSR floor", "ref/opt", "LLVM/opt", "opt/floor");
+  auto cell = [](double v, const char *unit) {
+    return v > 0 ? fmt::format("{:.2f}{}", v, unit) : std::string("-");
+  };
+  std::string table = fmt::format("\nCFG analyses, {} shape, {} blocks ({} reachable, {} edges, {} "
+                                  "loops); best thread CPU ms of up to {} calls\n"
+                                  "{:<18} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}\n",
+                                  shape == Shape::Random ? "random" : "chain", n,
+                                  readyCfg->rpo.size(), readyCsr->first.succ.size(),
+                                  optimized::computeLoops(f, *readyCfg, dom).loops.size(),
+                                  maxRounds, "", "optimized", "reference", "LLVM 14", "CSR floor",
+                                  "ref/opt", "LLVM/opt", "opt/floor");
   const struct {
-    const char* row;
+    const char *row;
     std::string opt, ref, llvm, floor;
   } rows[] = {{"dominators only", "optDomOnly", "refDomOnly", "llvmDom", "floorDomOnly"},
               {"CFG + dominators", "optCfgDom", "refCfgDom", "llvmDom", "floor"},
               {"CFG + dom + loops", "optFull", "refFull", "llvmDomLoops", "floor"}};
-  for (const auto& r : rows) {
-    table += fmt::format("{:<18} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}\n", r.row, cell(t[r.opt], ""),
-                         cell(t.count(r.ref) ? t[r.ref] : 0, ""), cell(t.count(r.llvm) ? t[r.llvm] : 0, ""),
-                         cell(t[r.floor], ""), cell(ratio(r.ref, r.opt), "x"), cell(ratio(r.llvm, r.opt), "x"),
+  for (const auto &r : rows) {
+    table += fmt::format("{:<18} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}\n", r.row,
+                         cell(t[r.opt], ""), cell(t.count(r.ref) ? t[r.ref] : 0, ""),
+                         cell(t.count(r.llvm) ? t[r.llvm] : 0, ""), cell(t[r.floor], ""),
+                         cell(ratio(r.ref, r.opt), "x"), cell(ratio(r.llvm, r.opt), "x"),
                          cell(ratio(r.opt, r.floor), "x"));
     state.counters[std::string(r.opt) + ":ref/opt"] = ratio(r.ref, r.opt);
     state.counters[std::string(r.opt) + ":llvm/opt"] = ratio(r.llvm, r.opt);
     state.counters[std::string(r.opt) + ":opt/floor"] = ratio(r.opt, r.floor);
   }
-  table += fmt::format("{:<18} {:>10}   (copying a ready CfgFacts: the cost of allocating the result)\n",
-                       "CfgFacts copy", cell(t["factsCopy"], ""));
+  table +=
+      fmt::format("{:<18} {:>10}   (copying a ready CfgFacts: the cost of allocating the result)\n",
+                  "CfgFacts copy", cell(t["factsCopy"], ""));
   std::fputs(table.c_str(), stdout);
   std::fflush(stdout);
 }

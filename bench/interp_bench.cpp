@@ -26,7 +26,7 @@
 namespace ori {
 namespace {
 
-const char* const kReduction = R"(.entry reduce(.u64 in, .u64 out)
+const char *const kReduction = R"(.entry reduce(.u64 in, .u64 out)
 {
   S2R R0, SR_TID.X
   S2R R9, SR_CTAID.X
@@ -72,10 +72,11 @@ skip:
 
 constexpr uint32_t kThreads = 256, kCtas = 16;
 
-const Module& reduction() {
+const Module &reduction() {
   static const Module m = [] {
     ParseResult r = parseOri(kReduction, "reduce.ori");
-    if (!r.module) throw std::runtime_error(r.error->str());
+    if (!r.module)
+      throw std::runtime_error(r.error->str());
     return std::move(*r.module);
   }();
   return m;
@@ -87,20 +88,22 @@ RunConfig launch() {
   cfg.ctas = kCtas;
   cfg.maxSteps = uint64_t(1) << 40;
   std::vector<uint8_t> in(size_t(kThreads) * kCtas * 32);
-  for (size_t k = 0; k < in.size(); ++k) in[k] = uint8_t(k * 7 + 1);
+  for (size_t k = 0; k < in.size(); ++k)
+    in[k] = uint8_t(k * 7 + 1);
   cfg.buffers["in"] = std::move(in);
   cfg.buffers["out"] = std::vector<uint8_t>(kCtas * 4);
   return cfg;
 }
 
 // Lane instructions per second of thread CPU time: the best of `runs` runs of `cfg`.
-double bestRate(const RunConfig& cfg, int runs) {
+double bestRate(const RunConfig &cfg, int runs) {
   double best = 0;
   for (int k = 0; k < runs; ++k) {
     const double t0 = bench::threadCpuMs();
     RunResult r = runKernel(reduction(), cfg);
     const double ms = bench::threadCpuMs() - t0;
-    if (r.kind != RunResult::Kind::Ok) throw std::runtime_error(r.message);
+    if (r.kind != RunResult::Kind::Ok)
+      throw std::runtime_error(r.message);
     best = std::max(best, double(r.laneSteps) / (ms * 1e-3));
   }
   return best;
@@ -123,17 +126,19 @@ double noMemoryFastPathRate() {
   return rate;
 }
 
-void BM_InterpReduction(benchmark::State& state) {
+void BM_InterpReduction(benchmark::State &state) {
   const int mode = int(state.range(0));
   const bool simt = mode == 0;
   double rate = 0, ratio = 0;
   for (auto _ : state) {
     rate = simt ? simtRate() : mode == 1 ? oneThreadRate() : noMemoryFastPathRate();
-    if (!simt) ratio = simtRate() / rate;
+    if (!simt)
+      ratio = simtRate() / rate;
   }
   state.SetLabel(simt ? "simt" : mode == 1 ? "one-thread" : "simt-no-mem-fast");
   state.counters["lane_instr/s"] = rate;
-  if (!simt) state.counters["ratio"] = ratio;
+  if (!simt)
+    state.counters["ratio"] = ratio;
 }
 BENCHMARK(BM_InterpReduction)->Arg(0)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kMillisecond);
 

@@ -71,8 +71,9 @@ Instr instr(Opcode op) {
 
 class LiveFunction {
 public:
-  LiveFunction(Function& f, uint32_t blocks, uint32_t regs)
-      : f_(f), n_(blocks), regs_(regs), defsPerBlock_(std::max(4u, (5 * regs / 4 + blocks - 1) / blocks)),
+  LiveFunction(Function &f, uint32_t blocks, uint32_t regs)
+      : f_(f), n_(blocks), regs_(regs),
+        defsPerBlock_(std::max(4u, (5 * regs / 4 + blocks - 1) / blocks)),
         window_(std::min(regs / 4, 512u)), rng_(0x11fe0000u ^ (uint64_t(blocks) << 20) ^ regs) {}
 
   void build() {
@@ -82,15 +83,17 @@ public:
       Reg counter; // defined before the loop, incremented by the latch
     };
     std::vector<Loop> loops;
-    uint32_t ifTarget = 0;  // while b < ifTarget, b is in the body of an if
-    size_t ifVisible = 0;   // visible_.size() at the if
+    uint32_t ifTarget = 0; // while b < ifTarget, b is in the body of an if
+    size_t ifVisible = 0;  // visible_.size() at the if
     for (uint32_t b = 0; b < n_; ++b) {
-      Block& block = f_.blocks[b];
+      Block &block = f_.blocks[b];
       block.label = fmt::format("L{}", b);
       block.labelId = 0x10u * b;
-      if (b == ifTarget) visible_.resize(ifVisible); // the if's defs are not read after it
+      if (b == ifTarget)
+        visible_.resize(ifVisible); // the if's defs are not read after it
       const bool inIf = b < ifTarget;
-      for (uint32_t k = 0; k < defsPerBlock_; ++k) block.instrs.push_back(iadd3());
+      for (uint32_t k = 0; k < defsPerBlock_; ++k)
+        block.instrs.push_back(iadd3());
       const uint32_t limit = loops.empty() ? n_ - 1 : loops.back().latch; // stay inside the loop
       if (b + 1 == n_) {
         block.instrs.push_back(instr(Opcode::EXIT));
@@ -122,7 +125,8 @@ private:
   // The register of the visible def `back` places before the last one; past
   // the first def, registers not defined yet (uninitialized).
   Reg read(size_t back) {
-    if (back < visible_.size()) return nth(visible_[visible_.size() - 1 - back]);
+    if (back < visible_.size())
+      return nth(visible_[visible_.size() - 1 - back]);
     return nth(-1 - int64_t(back - visible_.size()));
   }
 
@@ -144,7 +148,7 @@ private:
   }
 
   // ISETP of `pred`, reading `counter` and the last def, then @pred BRA target.
-  void branch(Block& block, Reg pred, Reg counter, uint32_t target) {
+  void branch(Block &block, Reg pred, Reg counter, uint32_t target) {
     Instr isetp = instr(Opcode::ISETP);
     isetp.mods.set(Mod::LT);
     isetp.mods.set(Mod::AND);
@@ -157,7 +161,7 @@ private:
     block.instrs.push_back(std::move(bra));
   }
 
-  Function& f_;
+  Function &f_;
   const uint32_t n_, regs_, defsPerBlock_, window_;
   int64_t defs_ = 0;
   std::vector<int64_t> visible_; // the defs later code may read, oldest first
@@ -170,9 +174,9 @@ struct Case {
 };
 
 // Generated functions, made once per (blocks, regs).
-const Case& caseOf(uint32_t blocks, uint32_t regs) {
+const Case &caseOf(uint32_t blocks, uint32_t regs) {
   static std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<Case>> cache;
-  auto& slot = cache[{blocks, regs}];
+  auto &slot = cache[{blocks, regs}];
   if (!slot) {
     slot = std::make_unique<Case>();
     LiveFunction(slot->f, blocks, regs).build();
@@ -182,7 +186,7 @@ const Case& caseOf(uint32_t blocks, uint32_t regs) {
 }
 
 // The size counters, and whether the function is what the shape promises.
-bool describe(benchmark::State& state, const Case& c, uint32_t regs) {
+bool describe(benchmark::State &state, const Case &c, uint32_t regs) {
   state.counters["blocks"] = double(c.f.blocks.size());
   state.counters["regs"] = double(regs);
   state.counters["instrs"] = double(c.f.instrCount());
@@ -200,16 +204,18 @@ bool describe(benchmark::State& state, const Case& c, uint32_t regs) {
 // take 2.2 s against 0.3 s for the next ones.
 
 // The mean size of LiveIn over the blocks.
-double meanLiveIn(const LivenessFacts& facts) {
+double meanLiveIn(const LivenessFacts &facts) {
   double total = 0;
-  for (const auto& in : facts.liveIn) total += double(in.size());
+  for (const auto &in : facts.liveIn)
+    total += double(in.size());
   return facts.liveIn.empty() ? 0 : total / double(facts.liveIn.size());
 }
 
-void BM_LivenessOptimized(benchmark::State& state) {
+void BM_LivenessOptimized(benchmark::State &state) {
   const uint32_t blocks = uint32_t(state.range(0)), regs = uint32_t(state.range(1));
-  const Case& c = caseOf(blocks, regs);
-  if (!describe(state, c, regs)) return;
+  const Case &c = caseOf(blocks, regs);
+  if (!describe(state, c, regs))
+    return;
   double live = meanLiveIn(optimized::computeLiveness(c.f, c.cfg)); // warm-up (see Warm-up above)
   for (auto _ : state) {
     LivenessFacts facts = optimized::computeLiveness(c.f, c.cfg);
@@ -220,10 +226,11 @@ void BM_LivenessOptimized(benchmark::State& state) {
 }
 
 #if defined(ORIOPT_HAVE_REFERENCE)
-void BM_LivenessReference(benchmark::State& state) {
+void BM_LivenessReference(benchmark::State &state) {
   const uint32_t blocks = uint32_t(state.range(0)), regs = uint32_t(state.range(1));
-  const Case& c = caseOf(blocks, regs);
-  if (!describe(state, c, regs)) return;
+  const Case &c = caseOf(blocks, regs);
+  if (!describe(state, c, regs))
+    return;
   LivenessFacts reference = reference::computeLiveness(c.f, c.cfg); // warm-up (see Warm-up above)
   double spent = 0;
   for (auto _ : state) {
@@ -237,10 +244,12 @@ void BM_LivenessReference(benchmark::State& state) {
   constexpr int kOptimizedRuns = 5;
   LivenessFacts optimizedFacts = optimized::computeLiveness(c.f, c.cfg); // warm-up
   const double t0 = threadSeconds();
-  for (int k = 0; k < kOptimizedRuns; ++k) optimizedFacts = optimized::computeLiveness(c.f, c.cfg);
+  for (int k = 0; k < kOptimizedRuns; ++k)
+    optimizedFacts = optimized::computeLiveness(c.f, c.cfg);
   const double optimizedSeconds = (threadSeconds() - t0) / kOptimizedRuns;
   if (!(optimizedFacts == reference)) {
-    state.SkipWithError(("the halves differ: " + firstDifference(reference, optimizedFacts)).c_str());
+    state.SkipWithError(
+        ("the halves differ: " + firstDifference(reference, optimizedFacts)).c_str());
     return;
   }
   state.counters["live"] = meanLiveIn(reference);
@@ -265,17 +274,19 @@ struct Traffic {
 };
 Traffic gTraffic;
 
-bool countingOrIfChanged(uint32_t* d, const uint32_t* s, uint32_t n) {
+bool countingOrIfChanged(uint32_t *d, const uint32_t *s, uint32_t n) {
   uint32_t first = 0;
-  while (first < n && (~d[first] & s[first]) == 0) ++first;
+  while (first < n && (~d[first] & s[first]) == 0)
+    ++first;
   gTraffic.readWords += 2 * uint64_t(n);
   gTraffic.writtenWords += n - first;
   return optimized::bestKernels().orIfChanged(d, s, n);
 }
-bool countingOrWithAndNotIfChanged(uint32_t* d, const uint32_t* gen, const uint32_t* in, const uint32_t* kill,
-                                   uint32_t n) {
+bool countingOrWithAndNotIfChanged(uint32_t *d, const uint32_t *gen, const uint32_t *in,
+                                   const uint32_t *kill, uint32_t n) {
   uint32_t first = 0;
-  while (first < n && (~d[first] & (gen[first] | (in[first] & ~kill[first]))) == 0) ++first;
+  while (first < n && (~d[first] & (gen[first] | (in[first] & ~kill[first]))) == 0)
+    ++first;
   gTraffic.readWords += 4 * uint64_t(n);
   gTraffic.writtenWords += n - first;
   return optimized::bestKernels().orWithAndNotIfChanged(d, gen, in, kill, n);
@@ -285,34 +296,39 @@ bool countingOrWithAndNotIfChanged(uint32_t* d, const uint32_t* gen, const uint3
 // numbered densely from 0, so a register's bit is its number), by the
 // definitions: backwards through each block, an unguarded def clears gen and
 // sets kill, a use sets gen.
-void buildGenKill(LivenessSets& sets, const Function& f) {
-  auto set = [](uint32_t* w, uint32_t i) { w[i / 32] |= 1u << (i % 32); };
-  auto clear = [](uint32_t* w, uint32_t i) { w[i / 32] &= ~(1u << (i % 32)); };
+void buildGenKill(LivenessSets &sets, const Function &f) {
+  auto set = [](uint32_t *w, uint32_t i) { w[i / 32] |= 1u << (i % 32); };
+  auto clear = [](uint32_t *w, uint32_t i) { w[i / 32] &= ~(1u << (i % 32)); };
   for (uint32_t b = 0; b < f.blocks.size(); ++b)
     for (auto it = f.blocks[b].instrs.rbegin(); it != f.blocks[b].instrs.rend(); ++it) {
       if (!it->isGuarded())
         for (Reg r : it->defs())
-          if (r.file == RegFile::R) clear(sets.gen(b), r.num), set(sets.kill(b), r.num);
+          if (r.file == RegFile::R)
+            clear(sets.gen(b), r.num), set(sets.kill(b), r.num);
       for (Reg r : it->uses())
-        if (r.file == RegFile::R) set(sets.gen(b), r.num);
+        if (r.file == RegFile::R)
+          set(sets.gen(b), r.num);
     }
 }
 
 // Whether the solved LiveIn sets hold the R registers of `facts`.
-bool sameLiveIn(const LivenessSets& sets, const LivenessFacts& facts) {
+bool sameLiveIn(const LivenessSets &sets, const LivenessFacts &facts) {
   for (uint32_t b = 0; b < sets.blocks(); ++b) {
     std::vector<uint32_t> want(sets.words(), 0);
     for (Reg r : facts.liveIn[b])
-      if (r.file == RegFile::R) want[r.num / 32] |= 1u << (r.num % 32);
-    if (std::memcmp(want.data(), sets.in(b), want.size() * sizeof(uint32_t)) != 0) return false;
+      if (r.file == RegFile::R)
+        want[r.num / 32] |= 1u << (r.num % 32);
+    if (std::memcmp(want.data(), sets.in(b), want.size() * sizeof(uint32_t)) != 0)
+      return false;
   }
   return true;
 }
 
-void BM_LivenessSolver(benchmark::State& state) {
+void BM_LivenessSolver(benchmark::State &state) {
   const uint32_t blocks = uint32_t(state.range(0)), regs = uint32_t(state.range(1));
-  const Case& c = caseOf(blocks, regs);
-  if (!describe(state, c, regs)) return;
+  const Case &c = caseOf(blocks, regs);
+  if (!describe(state, c, regs))
+    return;
   LivenessSets sets(blocks, regs);
   buildGenKill(sets, c.f);
   const std::vector<uint32_t> order = optimized::solverOrder(c.cfg);

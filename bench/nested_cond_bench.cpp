@@ -33,14 +33,16 @@ Function makeChains(uint32_t units, bool combinable) {
     f.blocks[b].labelId = 0x10u * b;
   }
   const Operand tid = Operand::reg_(R(0));
-  f.blocks[0].instrs.push_back(makeInstr(Opcode::S2R, {tid}, {Operand::special(SpecialReg::TID_X)}));
+  f.blocks[0].instrs.push_back(
+      makeInstr(Opcode::S2R, {tid}, {Operand::special(SpecialReg::TID_X)}));
   for (uint32_t u = 0; u < units; ++u) {
     const uint32_t first = u * per, next = first + per;
     for (uint32_t k = 0; k + 1 < per; ++k) {
       const Reg p = P(2 * u + k);
-      f.blocks[first + k].instrs.push_back(makeInstr(Opcode::ISETP, {Operand::reg_(p), Operand::reg_(PT)},
-                                                {tid, Operand::immediate(int64_t(u + k)), Operand::reg_(PT)},
-                                                {Mod::GT, Mod::U32, Mod::AND}));
+      f.blocks[first + k].instrs.push_back(
+          makeInstr(Opcode::ISETP, {Operand::reg_(p), Operand::reg_(PT)},
+                    {tid, Operand::immediate(int64_t(u + k)), Operand::reg_(PT)},
+                    {Mod::GT, Mod::U32, Mod::AND}));
       Instr bra = makeInstr(Opcode::BRA, {}, {Operand::label(next)});
       bra.guard = Operand::reg_(p, true);
       f.blocks[first + k].instrs.push_back(bra);
@@ -55,7 +57,7 @@ Function makeChains(uint32_t units, bool combinable) {
 
 using bench::bestMs;
 
-void BM_NestedCondRatios(benchmark::State& state) {
+void BM_NestedCondRatios(benchmark::State &state) {
   std::map<uint32_t, double> opt, ref, none;
   std::map<uint32_t, uint32_t> combined;
   for (auto _ : state) {
@@ -65,26 +67,34 @@ void BM_NestedCondRatios(benchmark::State& state) {
         return state.SkipWithError("the generated function is malformed");
       Function check = f;
       combined[units] = optimized::optimizeNestedCondBranches(check).combined;
-      opt[units] = bestMs(f, [](Function& h) { return optimized::optimizeNestedCondBranches(h).combined; }, 3);
-      none[units] = bestMs(g, [](Function& h) { return optimized::optimizeNestedCondBranches(h).combined; }, 5);
+      opt[units] = bestMs(
+          f, [](Function &h) { return optimized::optimizeNestedCondBranches(h).combined; }, 3);
+      none[units] = bestMs(
+          g, [](Function &h) { return optimized::optimizeNestedCondBranches(h).combined; }, 5);
 #if defined(ORIOPT_HAVE_REFERENCE)
       Function r = f;
       if (reference::optimizeNestedCondBranches(r).combined != combined[units] || r != check)
         return state.SkipWithError("the halves disagree on the benchmark function");
       if (units <= 300)
-        ref[units] = bestMs(f, [](Function& h) { return reference::optimizeNestedCondBranches(h).combined; }, 1);
+        ref[units] = bestMs(
+            f, [](Function &h) { return reference::optimizeNestedCondBranches(h).combined; }, 1);
 #endif
     }
   }
-  std::string table = "\nOptimizeNestedCondBranches (phase 38): units of if (a && b) store, one combination each\n";
-  for (const auto& [units, ms] : opt) {
-    table += fmt::format("  {} units ({} blocks, {} combined): optimized {:.2f} ms", units, units * 3 + 1,
-                         combined[units], ms);
-    if (ref.count(units)) table += fmt::format(", reference {:.1f} ms, reference/optimized {:.1f}x", ref[units], ref[units] / ms);
-    table += fmt::format("; nothing to combine ({} blocks): {:.3f} ms\n", units * 2 + 1, none[units]);
+  std::string table =
+      "\nOptimizeNestedCondBranches (phase 38): units of if (a && b) store, one combination each\n";
+  for (const auto &[units, ms] : opt) {
+    table += fmt::format("  {} units ({} blocks, {} combined): optimized {:.2f} ms", units,
+                         units * 3 + 1, combined[units], ms);
+    if (ref.count(units))
+      table += fmt::format(", reference {:.1f} ms, reference/optimized {:.1f}x", ref[units],
+                           ref[units] / ms);
+    table +=
+        fmt::format("; nothing to combine ({} blocks): {:.3f} ms\n", units * 2 + 1, none[units]);
   }
   std::fputs(table.c_str(), stdout);
-  if (ref.count(300)) state.counters["ref/opt_300"] = ref[300] / opt[300];
+  if (ref.count(300))
+    state.counters["ref/opt_300"] = ref[300] / opt[300];
   state.counters["opt_ms_1000"] = opt[1000];
 }
 BENCHMARK(BM_NestedCondRatios)->Iterations(1)->Unit(benchmark::kMillisecond);

@@ -20,8 +20,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "ir/ori.h"
 #include "bench/bench_timing.h"
+#include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"
 #if defined(ORIOPT_HAVE_REFERENCE)
@@ -38,37 +38,47 @@ Function makeSwitches(uint32_t blocks) {
   for (uint32_t g = 0; made < blocks; ++g) {
     std::vector<uint32_t> values;
     const uint32_t kind = g % 3, cases = kind == 2 ? 3 : 8;
-    for (uint32_t k = 0; k < cases; ++k) values.push_back(kind == 1 ? uint32_t(rng() % 1000000) * 7 + k : k);
+    for (uint32_t k = 0; k < cases; ++k)
+      values.push_back(kind == 1 ? uint32_t(rng() % 1000000) * 7 + k : k);
     t += fmt::format("J{}:\n  IADD3 R2, R2, R1, RZ\n", g);
     for (uint32_t k = 0; k < cases; ++k)
-      t += fmt::format("  ISETP.EQ.U32.AND P{}, PT, R0, {:#x}, PT\n  @P{} BRA B{}_{}\n", p, values[k], p, g, k), ++p;
+      t += fmt::format("  ISETP.EQ.U32.AND P{}, PT, R0, {:#x}, PT\n  @P{} BRA B{}_{}\n", p,
+                       values[k], p, g, k),
+          ++p;
     t += fmt::format("  BRA D{}\n", g);
-    for (uint32_t k = 0; k < cases; ++k) t += fmt::format("B{}_{}:\n  MOV R1, {:#x}\n  BRA J{}\n", g, k, k + 1, g + 1);
+    for (uint32_t k = 0; k < cases; ++k)
+      t += fmt::format("B{}_{}:\n  MOV R1, {:#x}\n  BRA J{}\n", g, k, k + 1, g + 1);
     t += fmt::format("D{}:\n  MOV R1, RZ\n", g);
     made += 2 * cases + 3;
-    if (made >= blocks) t += fmt::format("J{}:\n  LDC.64 R4, c[0x0][0x210]\n  STG.E [R4], R2\n  EXIT\n", g + 1);
+    if (made >= blocks)
+      t += fmt::format("J{}:\n  LDC.64 R4, c[0x0][0x210]\n  STG.E [R4], R2\n  EXIT\n", g + 1);
   }
   t += "}\n";
   ParseResult r = parseOri(t, "switches.ori");
-  if (!r.module) throw std::runtime_error("bad benchmark text: " + r.error->message);
+  if (!r.module)
+    throw std::runtime_error("bad benchmark text: " + r.error->message);
   return std::move(r.module->functions[0]);
 }
 
-const Function& switchesOf(uint32_t n) {
+const Function &switchesOf(uint32_t n) {
   static std::map<uint32_t, std::unique_ptr<Function>> cache;
-  auto& slot = cache[n];
-  if (!slot) slot = std::make_unique<Function>(makeSwitches(n));
+  auto &slot = cache[n];
+  if (!slot)
+    slot = std::make_unique<Function>(makeSwitches(n));
   return *slot;
 }
 
 using bench::bestMs;
 
-void BM_SwitchOptRatios(benchmark::State& state) {
-  const Function& f10k = switchesOf(10000);
-  if (!verifyFunction(f10k).empty()) return state.SkipWithError("the generated function is malformed");
+void BM_SwitchOptRatios(benchmark::State &state) {
+  const Function &f10k = switchesOf(10000);
+  if (!verifyFunction(f10k).empty())
+    return state.SkipWithError("the generated function is malformed");
   Function check = f10k;
   const SwitchOptCounts counts = optimized::doSwitchOpt(check, SwitchOptOptions{});
-  auto phase30 = [](Function& g) { return optimized::doSwitchOpt(g, SwitchOptOptions{}).lowered(); };
+  auto phase30 = [](Function &g) {
+    return optimized::doSwitchOpt(g, SwitchOptOptions{}).lowered();
+  };
   double opt10k = 0, ref10k = 0;
   std::map<uint32_t, double> perBlockNs, jmxNs, readNs;
   for (auto _ : state) {
@@ -84,9 +94,12 @@ void BM_SwitchOptRatios(benchmark::State& state) {
     for (int round = 0; round < 3; ++round) {
       opt10k = std::min(opt10k, bestMs(f10k, phase30, 7));
 #if defined(ORIOPT_HAVE_REFERENCE)
-      ref10k = std::min(ref10k, bestMs(f10k, [](Function& g) {
-        return reference::doSwitchOpt(g, SwitchOptOptions{}).lowered();
-      }, 1));
+      ref10k = std::min(
+          ref10k,
+          bestMs(
+              f10k,
+              [](Function &g) { return reference::doSwitchOpt(g, SwitchOptOptions{}).lowered(); },
+              1));
 #endif
     }
 #if !defined(ORIOPT_HAVE_REFERENCE)
@@ -96,36 +109,47 @@ void BM_SwitchOptRatios(benchmark::State& state) {
     // machine's speed during the run then reaches every size's best time, not one size's.
     for (int round = 0; round < 3; ++round)
       for (uint32_t n : {10000u, 100000u, 1000000u}) {
-        const Function& f = switchesOf(n);
-        // More runs where one is short: on a shared machine the best of few 6 ms runs is often a slow one.
-        const double ns =
-            bestMs(f, phase30, n >= 1000000 ? 1 : n >= 100000 ? 3 : 7) * 1e6 / double(f.blocks.size());
+        const Function &f = switchesOf(n);
+        // More runs where one is short: on a shared machine the best of few 6 ms runs is often a
+        // slow one.
+        const double ns = bestMs(f, phase30,
+                                 n >= 1000000  ? 1
+                                 : n >= 100000 ? 3
+                                               : 7) *
+                          1e6 / double(f.blocks.size());
         perBlockNs[n] = round == 0 ? ns : std::min(perBlockNs[n], ns);
         Function lowered = f;
         optimized::doSwitchOpt(lowered, SwitchOptOptions{});
-        const double jmx = bestMs(lowered, [](Function& g) { return expandJmxComputation(g); }, 2) *
+        const double jmx = bestMs(
+                               lowered, [](Function &g) { return expandJmxComputation(g); }, 2) *
                            1e6 / double(lowered.blocks.size());
         jmxNs[n] = round == 0 ? jmx : std::min(jmxNs[n], jmx);
-        const double read =
-            bestMs(f, [](Function& g) { return bench::readEveryInstruction(g); }, 3) * 1e6 / double(f.blocks.size());
+        const double read = bestMs(
+                                f, [](Function &g) { return bench::readEveryInstruction(g); }, 3) *
+                            1e6 / double(f.blocks.size());
         readNs[n] = round == 0 ? read : std::min(readNs[n], read);
       }
   }
   std::string table = fmt::format(
-      "\nDoSwitchOpt (phase 30) on a {}-block function ({} switches: {} jump tables, {} BSTs, {} kept small, {} "
+      "\nDoSwitchOpt (phase 30) on a {}-block function ({} switches: {} jump tables, {} BSTs, {} "
+      "kept small, {} "
       "kept shallow; {} blocks erased)\n"
       "  optimized {:.2f} ms, reference {:.2f} ms: reference/optimized {:.1f}x\n"
       "  optimized, ns per block:",
-      f10k.blocks.size(), counts.switches, counts.jumpTables, counts.bsts, counts.keptSmall, counts.keptShallow,
-      counts.erasedBlocks, opt10k, ref10k, ref10k > 0 ? ref10k / opt10k : 0.0);
-  auto growth = [](std::map<uint32_t, double>& ns) {
-    return fmt::format("  (1M/10k: {:.2f}x, 1M/100k: {:.2f}x)\n", ns[1000000] / ns[10000], ns[1000000] / ns[100000]);
+      f10k.blocks.size(), counts.switches, counts.jumpTables, counts.bsts, counts.keptSmall,
+      counts.keptShallow, counts.erasedBlocks, opt10k, ref10k, ref10k > 0 ? ref10k / opt10k : 0.0);
+  auto growth = [](std::map<uint32_t, double> &ns) {
+    return fmt::format("  (1M/10k: {:.2f}x, 1M/100k: {:.2f}x)\n", ns[1000000] / ns[10000],
+                       ns[1000000] / ns[100000]);
   };
-  for (const auto& [n, ns] : perBlockNs) table += fmt::format("  {}: {:.0f}", n, ns);
+  for (const auto &[n, ns] : perBlockNs)
+    table += fmt::format("  {}: {:.0f}", n, ns);
   table += growth(perBlockNs) + "  phase 80, ns per block:";
-  for (const auto& [n, ns] : jmxNs) table += fmt::format("  {}: {:.1f}", n, ns);
+  for (const auto &[n, ns] : jmxNs)
+    table += fmt::format("  {}: {:.1f}", n, ns);
   table += growth(jmxNs) + "  floor (one read of every instruction), ns per block:";
-  for (const auto& [n, ns] : readNs) table += fmt::format("  {}: {:.1f}", n, ns);
+  for (const auto &[n, ns] : readNs)
+    table += fmt::format("  {}: {:.1f}", n, ns);
   table += growth(readNs);
   std::fputs(table.c_str(), stdout);
   state.counters["ref/opt_10k"] = ref10k > 0 ? ref10k / opt10k : 0.0;

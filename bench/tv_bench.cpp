@@ -24,7 +24,8 @@ namespace {
 using namespace ori;
 
 Module loopFreeKernel(int instrs) {
-  std::string text = ".entry k(.u32 a, .u32 b, .u64 out)\n{\n  MOV.64 R4, c[0x0][0x218]\n  MOV R1, c[0x0][0x210]\n";
+  std::string text = ".entry k(.u32 a, .u32 b, .u64 out)\n{\n  MOV.64 R4, c[0x0][0x218]\n  MOV R1, "
+                     "c[0x0][0x210]\n";
   for (int g = 0; 8 * g + 2 < instrs; ++g) {
     text += fmt::format("  IADD3 R1, R1, c[0x0][0x214], 0x{:x}\n", g + 1);
     text += fmt::format("  LOP3.LUT R2, R1, R3, 0x{:x}, 0x96\n", 3 * g + 5);
@@ -37,18 +38,21 @@ Module loopFreeKernel(int instrs) {
   }
   text += "  EXIT\n}\n";
   ParseResult r = parseOri(text, "tv_bench.ori");
-  if (r.error) throw std::runtime_error(r.error->str());
+  if (r.error)
+    throw std::runtime_error(r.error->str());
   return std::move(*r.module);
 }
 
-void BM_TvDeadCodeRemoved(benchmark::State& state) {
+void BM_TvDeadCodeRemoved(benchmark::State &state) {
   const Module src = loopFreeKernel(int(state.range(0)));
   Module tgt = src;
   const auto t0 = std::chrono::steady_clock::now();
   const uint32_t removed = optimized::oriPerformLiveDead(tgt.functions[0]);
-  const double phaseSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double phaseSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   size_t n = 0;
-  for (const Block& b : src.functions[0].blocks) n += b.instrs.size();
+  for (const Block &b : src.functions[0].blocks)
+    n += b.instrs.size();
   verify::TvOptions opts;
   opts.timeoutSeconds = 600;
   opts.budgetSeconds = 600;
@@ -57,12 +61,15 @@ void BM_TvDeadCodeRemoved(benchmark::State& state) {
     const auto t = std::chrono::steady_clock::now();
     verify::TvResult r = verify::validateFunction(src, tgt, "k", opts);
     tvSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-    if (r.verdict != verify::TvResult::Verdict::Proved) state.SkipWithError(r.line().c_str());
+    if (r.verdict != verify::TvResult::Verdict::Proved)
+      state.SkipWithError(r.line().c_str());
   }
   state.counters["instructions"] = double(n);
   state.counters["removed"] = removed;
-  state.counters["instr/s"] = benchmark::Counter(double(n) * double(state.iterations()), benchmark::Counter::kIsRate);
-  state.counters["tv/phase16"] = tvSeconds / double(state.iterations()) / std::max(phaseSeconds, 1e-9);
+  state.counters["instr/s"] =
+      benchmark::Counter(double(n) * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["tv/phase16"] =
+      tvSeconds / double(state.iterations()) / std::max(phaseSeconds, 1e-9);
 }
 
 // The same kernels with their blocks first laid out backwards (bix0 first, then the others
@@ -70,18 +77,22 @@ void BM_TvDeadCodeRemoved(benchmark::State& state) {
 // phase 112's output: the two sides reach their blocks in other orders, so their merged states
 // are different terms and Z3 has to show them equal (the dead-code case above is mostly
 // terms the two sides share).
-void BM_TvBlocksPlacedInSourceOrder(benchmark::State& state) {
+void BM_TvBlocksPlacedInSourceOrder(benchmark::State &state) {
   Module src = loopFreeKernel(int(state.range(0)));
-  Function& f = src.functions[0];
+  Function &f = src.functions[0];
   std::vector<uint32_t> order{0};
-  for (uint32_t b = uint32_t(f.blocks.size()); b-- > 1;) order.push_back(b);
-  if (!optimized::reorderBlocks(f, order)) throw std::runtime_error("reorderBlocks refused");
+  for (uint32_t b = uint32_t(f.blocks.size()); b-- > 1;)
+    order.push_back(b);
+  if (!optimized::reorderBlocks(f, order))
+    throw std::runtime_error("reorderBlocks refused");
   Module tgt = src;
   const auto t0 = std::chrono::steady_clock::now();
   optimized::placeBlocksInSourceOrder(tgt.functions[0]);
-  const double phaseSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double phaseSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   size_t n = 0;
-  for (const Block& b : f.blocks) n += b.instrs.size();
+  for (const Block &b : f.blocks)
+    n += b.instrs.size();
   verify::TvOptions opts;
   opts.timeoutSeconds = 600;
   opts.budgetSeconds = 600;
@@ -90,14 +101,29 @@ void BM_TvBlocksPlacedInSourceOrder(benchmark::State& state) {
     const auto t = std::chrono::steady_clock::now();
     verify::TvResult r = verify::validateFunction(src, tgt, "k", opts);
     tvSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-    if (r.verdict != verify::TvResult::Verdict::Proved) state.SkipWithError(r.line().c_str());
+    if (r.verdict != verify::TvResult::Verdict::Proved)
+      state.SkipWithError(r.line().c_str());
   }
   state.counters["instructions"] = double(n);
-  state.counters["instr/s"] = benchmark::Counter(double(n) * double(state.iterations()), benchmark::Counter::kIsRate);
-  state.counters["tv/phase112"] = tvSeconds / double(state.iterations()) / std::max(phaseSeconds, 1e-9);
+  state.counters["instr/s"] =
+      benchmark::Counter(double(n) * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["tv/phase112"] =
+      tvSeconds / double(state.iterations()) / std::max(phaseSeconds, 1e-9);
 }
 
-BENCHMARK(BM_TvDeadCodeRemoved)->Arg(250)->Arg(500)->Arg(1000)->Arg(2000)->Unit(benchmark::kSecond)->Iterations(1);
-BENCHMARK(BM_TvBlocksPlacedInSourceOrder)->Arg(250)->Arg(500)->Arg(1000)->Arg(2000)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_TvDeadCodeRemoved)
+    ->Arg(250)
+    ->Arg(500)
+    ->Arg(1000)
+    ->Arg(2000)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+BENCHMARK(BM_TvBlocksPlacedInSourceOrder)
+    ->Arg(250)
+    ->Arg(500)
+    ->Arg(1000)
+    ->Arg(2000)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 } // namespace

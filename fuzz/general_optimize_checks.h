@@ -19,12 +19,12 @@ namespace ori::checks {
 // verifyFunction; phase 29 run again finds no use to replace and no SEL or guard to
 // simplify (unless the first run stopped at kGeneralOptimizeRounds); phase 13 within its
 // budget.
-std::string generalOptimizeDiff(const Function& f, bool evaluate = false);
+std::string generalOptimizeDiff(const Function &f, bool evaluate = false);
 // The interpreter gives the same result before and after phases 13, 29, 58 and
 // 13+29+58 on three launch inputs (fuzz/dce_checks.h inputsFor).
-std::string generalOptimizeBehaviour(const Function& f, bool evaluate = false);
+std::string generalOptimizeBehaviour(const Function &f, bool evaluate = false);
 // The translation validator never refutes what phases 13, 29 and 58 make of the
 // function (a refutation is a failure; unknown is not).
-std::string generalOptimizeProof(const Function& f, bool evaluate = false);
+std::string generalOptimizeProof(const Function &f, bool evaluate = false);
 
 } // namespace ori::checks

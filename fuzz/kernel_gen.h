@@ -32,10 +32,10 @@
 namespace ori::gen {
 
 struct KernelOptions {
-  int maxStatements = 8; // per statement list (scaled by the generation size)
-  int maxDepth = 3;      // nesting of loops, branches and switches
-  int maxTrips = 6;      // loop bound: at most this many iterations
-  int maxThreads = 3;    // kernelInputs: threads per CTA when it picks "a few"
+  int maxStatements = 8;     // per statement list (scaled by the generation size)
+  int maxDepth = 3;          // nesting of loops, branches and switches
+  int maxTrips = 6;          // loop bound: at most this many iterations
+  int maxThreads = 3;        // kernelInputs: threads per CTA when it picks "a few"
   int warpLevelPercent = 35; // kernels with warp-level instructions and barriers
   // Each thread uses its own part of the buffer (R54 = buf + (tid & 63) * kBufferBytes). Off:
   // every thread uses the first part and there are no warp-level instructions, for checks of
@@ -62,7 +62,7 @@ inline constexpr KernelOptions kCleanupOneThreadKernels{8, 3, 6, 3, 0, false, 35
 inline constexpr KernelOptions kEvaluateKernels{8, 3, 6, 3, 35, true, 30, 25};
 inline constexpr KernelOptions kEvaluateOneThreadKernels{8, 3, 6, 3, 0, false, 30, 25};
 
-inline constexpr uint32_t kBufferBytes = 256;            // each thread's part
+inline constexpr uint32_t kBufferBytes = 256;                     // each thread's part
 inline constexpr uint32_t kLaunchBufferBytes = 64 * kBufferBytes; // the whole buffer
 inline constexpr uint64_t kMaxSteps = 1'000'000;
 
@@ -88,5 +88,5 @@ rc::Gen<Function> cfgWithRegisters(CfgOptions opts = {});
 
 namespace ori {
 // RapidCheck prints launch inputs as the oriopt --run options that repeat them.
-void showValue(const RunConfig& cfg, std::ostream& os);
+void showValue(const RunConfig &cfg, std::ostream &os);
 } // namespace ori

@@ -13,16 +13,16 @@ namespace ori::checks {
 
 // The reference and optimized halves give equal LivenessFacts ("" as well
 // when reference/ is not built).
-std::string livenessHalvesAgree(const Function& f);
+std::string livenessHalvesAgree(const Function &f);
 
 // The optimized half against the definition, by brute force: a register is
 // live at a point iff some path from there (through the CFG's successors)
 // reaches a use of it before an unguarded def; sets, pressure (ir/facts.h)
 // and the uninitialized list follow from that. A path search per register
 // and point: for fuzzer-sized functions only.
-std::string livenessMatchesDefinition(const Function& f);
+std::string livenessMatchesDefinition(const Function &f);
 
 // Both: the `liveness-diff` check of orifuzz.
-std::string livenessDiff(const Function& f);
+std::string livenessDiff(const Function &f);
 
 } // namespace ori::checks

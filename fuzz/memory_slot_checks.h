@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "rules/convert_memory_to_register.h"
 #include "ir/ir.h"
+#include "rules/convert_memory_to_register.h"
 
 namespace ori::checks {
 
@@ -21,12 +21,12 @@ inline constexpr int kMemToRegVariants = 3;
 // function (text and label ids) and counts; each result passes verifyFunction; no load or
 // store of a promoted slot is left (each promotion replaced all its accesses); phase 37 run
 // again promotes nothing (unless the first run stopped at kMidRounds).
-std::string memToRegDiff(const Function& f);
+std::string memToRegDiff(const Function &f);
 // The interpreter gives the same result before and after ConvertMemoryToRegister and phase 37
 // (defaults, and every slot promoted) on three launch inputs (fuzz/dce_checks.h inputsFor).
 // *compared (if given) counts the runs compared (compareRuns) of changed functions.
-std::string memToRegBehaviour(const Function& f, size_t* compared = nullptr);
+std::string memToRegBehaviour(const Function &f, size_t *compared = nullptr);
 // The translation validator never refutes what they make of the function.
-std::string memToRegProof(const Function& f);
+std::string memToRegProof(const Function &f);
 
 } // namespace ori::checks

@@ -26,12 +26,12 @@
 namespace ori::gen {
 
 struct Options {
-  int maxBlocks = 10;      // per function, at least 1
-  int maxInstrs = 6;       // per block
-  int maxFunctions = 3;    // per module
-  bool opaque = true;      // OPAQUE instructions
-  bool variables = true;   // .global/.shared/... variables and [sym] operands
-  bool calls = true;       // CALL (to functions of the module)
+  int maxBlocks = 10;    // per function, at least 1
+  int maxInstrs = 6;     // per block
+  int maxFunctions = 3;  // per module
+  bool opaque = true;    // OPAQUE instructions
+  bool variables = true; // .global/.shared/... variables and [sym] operands
+  bool calls = true;     // CALL (to functions of the module)
 };
 
 // What instructions of a generated function may refer to besides its own
@@ -58,6 +58,6 @@ rc::Gen<Module> module(Options opts = {});
 
 namespace ori {
 // RapidCheck prints counterexamples as .ori text.
-void showValue(const Function& f, std::ostream& os);
-void showValue(const Module& m, std::ostream& os);
+void showValue(const Function &f, std::ostream &os);
+void showValue(const Module &m, std::ostream &os);
 } // namespace ori

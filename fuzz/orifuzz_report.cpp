@@ -8,9 +8,9 @@
 
 namespace ori::fuzzreport {
 
-bool write(const Report& r, const std::string& path) {
+bool write(const Report &r, const std::string &path) {
   nlohmann::json failures = nlohmann::json::array();
-  for (const Failure& f : r.failures)
+  for (const Failure &f : r.failures)
     failures.push_back({{"run", f.run},
                         {"size", f.size},
                         {"message", f.message},
@@ -35,7 +35,8 @@ bool write(const Report& r, const std::string& path) {
     std::ofstream out(tmp, std::ios::binary);
     out << j.dump(1) << "\n";
     out.close();
-    if (!out) return false;
+    if (!out)
+      return false;
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);

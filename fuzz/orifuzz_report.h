@@ -30,6 +30,6 @@ struct Report {
 
 // Writes the report as JSON (written to FILE.tmp, then renamed, so a reader never sees half of
 // it); false when it cannot be written.
-bool write(const Report& r, const std::string& path);
+bool write(const Report &r, const std::string &path);
 
 } // namespace ori::fuzzreport

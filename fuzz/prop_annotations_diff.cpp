@@ -56,7 +56,8 @@ RC_GTEST_PROP(AnnotationProps, ReferenceEqualsOptimized, ()) {
   CfgFacts cfg = optimized::computeCfg(f);
   AnnotationFacts r = reference::analyzeControlFlow(f, cfg, withPrevious ? &prev : nullptr, force);
   AnnotationFacts o = optimized::analyzeControlFlow(f, cfg, withPrevious ? &prev : nullptr, force);
-  if (!(r == o)) RC_FAIL(firstDifference(r, o));
+  if (!(r == o))
+    RC_FAIL(firstDifference(r, o));
 }
 #endif
 
@@ -72,11 +73,13 @@ RC_GTEST_PROP(AnnotationProps, MatchTheirDefinitionsAndTheNaturalLoops, ()) {
   RC_ASSERT(!a.reentrancyGuard);
 
   std::vector<uint32_t> rpo(n, 0);
-  for (uint32_t b = 0; b < n; ++b) rpo[b] = cfg.rpoNumber[b] == kNoBlock ? 0 : uint32_t(cfg.rpoNumber[b]) + 1;
+  for (uint32_t b = 0; b < n; ++b)
+    rpo[b] = cfg.rpoNumber[b] == kNoBlock ? 0 : uint32_t(cfg.rpoNumber[b]) + 1;
   std::vector<std::pair<uint32_t, uint32_t>> edges; // numbered blocks only
   for (uint32_t u = 0; u < n; ++u)
     for (uint32_t v : cfg.succs[u])
-      if (rpo[u] && rpo[v]) edges.emplace_back(u, v);
+      if (rpo[u] && rpo[v])
+        edges.emplace_back(u, v);
   std::vector<uint32_t> exitOf(n, 0), latchPred(n, 0);
   for (auto [u, v] : edges)
     if (rpo[v] <= rpo[u]) {
@@ -87,7 +90,7 @@ RC_GTEST_PROP(AnnotationProps, MatchTheirDefinitionsAndTheNaturalLoops, ()) {
 
   bool earlyExit = false;
   for (uint32_t b = 0; b < n; ++b) {
-    const BA& x = a.blocks[b];
+    const BA &x = a.blocks[b];
     const uint32_t before = b < prev.blocks.size() ? prev.blocks[b].flags : 0;
     RC_ASSERT(x.rpoNumber == rpo[b]);
     RC_ASSERT((x.flags & BA::kResetMask) == (before & BA::kResetMask));
@@ -104,7 +107,8 @@ RC_GTEST_PROP(AnnotationProps, MatchTheirDefinitionsAndTheNaturalLoops, ()) {
     // With a depth-first RPO every block but the entry has a smaller predecessor (its DFS parent).
     RC_ASSERT(bool(x.flags & BA::kHasPred) == (force || b != 0));
     bool inLoop = false;
-    for (uint32_t h = 0; h < n; ++h) inLoop = inLoop || covers(h, rpo[b]);
+    for (uint32_t h = 0; h < n; ++h)
+      inLoop = inLoop || covers(h, rpo[b]);
     RC_ASSERT(bool(x.flags & BA::kInLoop) == inLoop);
   }
   RC_ASSERT(a.earlyExitObserved == earlyExit);
@@ -112,17 +116,20 @@ RC_GTEST_PROP(AnnotationProps, MatchTheirDefinitionsAndTheNaturalLoops, ()) {
   bool violation = false;
   for (auto [u, v] : edges)
     for (uint32_t h = 0; h < n; ++h)
-      if (covers(h, rpo[v]) && rpo[v] != rpo[h] && !covers(h, rpo[u])) violation = true;
+      if (covers(h, rpo[v]) && rpo[v] != rpo[h] && !covers(h, rpo[u]))
+        violation = true;
   RC_ASSERT(a.rpoViolation == violation);
 
   std::vector<bool> naturalHeader(n, false);
-  for (const Loop& l : loops.loops) {
+  for (const Loop &l : loops.loops) {
     naturalHeader[l.header] = true;
     RC_ASSERT(bool(a.blocks[l.header].flags & BA::kLoopHeader));
-    for (uint32_t b : l.body) RC_ASSERT(bool(a.blocks[b].flags & BA::kInLoop));
+    for (uint32_t b : l.body)
+      RC_ASSERT(bool(a.blocks[b].flags & BA::kInLoop));
   }
   for (uint32_t b = 0; b < n; ++b)
-    if ((a.blocks[b].flags & BA::kLoopHeader) && rpo[b] && !naturalHeader[b]) RC_ASSERT(a.rpoViolation);
+    if ((a.blocks[b].flags & BA::kLoopHeader) && rpo[b] && !naturalHeader[b])
+      RC_ASSERT(a.rpoViolation);
 }
 
 // bix0 .. bix(n-2) a chain, bix(n-2) branching back to bix1, bix(n-1) EXIT:
@@ -153,7 +160,8 @@ TEST(AnnotationLarge, MillionBlockLoop) {
   EXPECT_EQ(a.blocks[1].latchPredOrExit, n - 1);
   EXPECT_EQ(a.blocks[n - 2].flags, BA::kHasPred | BA::kAnalysisOk | BA::kInLoop);
   EXPECT_EQ(a.blocks[n - 2].latchPredOrExit, 2u);
-  for (uint32_t i = 2; i + 2 < n; ++i) ASSERT_EQ(a.blocks[i].flags, BA::kHasPred | BA::kInLoop) << i;
+  for (uint32_t i = 2; i + 2 < n; ++i)
+    ASSERT_EQ(a.blocks[i].flags, BA::kHasPred | BA::kInLoop) << i;
   EXPECT_EQ(a.blocks[n - 1].flags, BA::kHasPred);
   EXPECT_EQ(a.blocks[0].flags, 0u);
   EXPECT_FALSE(a.rpoViolation);

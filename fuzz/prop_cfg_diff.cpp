@@ -28,8 +28,9 @@
 namespace ori {
 namespace {
 
-void require(const std::string& problem) {
-  if (!problem.empty()) RC_FAIL(problem);
+void require(const std::string &problem) {
+  if (!problem.empty())
+    RC_FAIL(problem);
 }
 
 RC_GTEST_PROP(CfgProps, GeneratedCfgsVerify, ()) {
@@ -77,7 +78,8 @@ RC_GTEST_PROP(CfgProps, LoopsAreTheNaturalLoopsOfDominatingBackedges, ()) {
 TEST(CfgChecks, EachCheckRejectsAWrongFact) {
   Function f;
   f.blocks.resize(3);
-  for (uint32_t i = 0; i < 3; ++i) f.blocks[i].label = fmt::format("L{}", i);
+  for (uint32_t i = 0; i < 3; ++i)
+    f.blocks[i].label = fmt::format("L{}", i);
   Instr cond;
   cond.op = Opcode::BRA;
   cond.guard = Operand::reg_(P(0));

@@ -38,7 +38,7 @@ namespace ori {
 namespace {
 
 // The instructions of a small template kernel, for instrumenting.
-const std::vector<Instr>& templateInstrs() {
+const std::vector<Instr> &templateInstrs() {
   static const std::vector<Instr> instrs = [] {
     ParseResult r = parseOri(R"(.entry t(.u64 out)
 {
@@ -50,8 +50,10 @@ const std::vector<Instr>& templateInstrs() {
   STG.E [R2], R1
   EXIT
 }
-)", "template.ori");
-    if (!r.module) throw std::runtime_error(r.error->str());
+)",
+                             "template.ori");
+    if (!r.module)
+      throw std::runtime_error(r.error->str());
     return r.module->functions.at(0).blocks.at(0).instrs;
   }();
   return instrs;
@@ -62,16 +64,18 @@ const std::vector<Instr>& templateInstrs() {
 // With keepBraOnly, a block holding only an unguarded BRA stays bare (no path
 // hash), so phase 15 can thread through it.
 Function instrument(Function f, bool keepBraOnly = false) {
-  const std::vector<Instr>& t = templateInstrs();
+  const std::vector<Instr> &t = templateInstrs();
   for (uint32_t b = 0; b < f.blocks.size(); ++b) {
-    const auto& old = f.blocks[b].instrs;
-    if (keepBraOnly && b > 0 && old.size() == 1 && old[0].op == Opcode::BRA && !old[0].isGuarded()) continue;
+    const auto &old = f.blocks[b].instrs;
+    if (keepBraOnly && b > 0 && old.size() == 1 && old[0].op == Opcode::BRA && !old[0].isGuarded())
+      continue;
     std::vector<Instr> out;
-    if (b == 0) out.assign(t.begin(), t.begin() + 4);
+    if (b == 0)
+      out.assign(t.begin(), t.begin() + 4);
     Instr hash = t[4];
     hash.srcs[2] = Operand::immediate(int64_t(b) + 1);
     out.push_back(hash);
-    for (const Instr& in : f.blocks[b].instrs) {
+    for (const Instr &in : f.blocks[b].instrs) {
       if (in.op == Opcode::EXIT || in.op == Opcode::RET) {
         Instr store = t[5];
         store.guard = in.guard;
@@ -84,7 +88,7 @@ Function instrument(Function f, bool keepBraOnly = false) {
   f.params = {Param{"u64", "out", 8, 8, 0, 0}};
   layoutParams(f.params, kParamBase);
   uint32_t index = 0; // docs/ori-format.md section 5
-  for (Block& b : f.blocks) {
+  for (Block &b : f.blocks) {
     b.labelId = 0x10 * index;
     index += uint32_t(b.instrs.size());
   }
@@ -92,7 +96,7 @@ Function instrument(Function f, bool keepBraOnly = false) {
   return f;
 }
 
-RunResult run(const Function& f, uint64_t maxSteps) {
+RunResult run(const Function &f, uint64_t maxSteps) {
   Module m;
   m.functions.push_back(f);
   RunConfig cfg;
@@ -107,7 +111,7 @@ RunResult run(const Function& f, uint64_t maxSteps) {
 // block twice; the budget counts warp instructions, and the 4 lanes' paths may
 // all diverge, so 4 paths) and compares how they end. A fault names the
 // lowest-numbered thread that faults, whichever side of a branch runs first.
-void expectSameBehaviour(const Function& before, const Function& after) {
+void expectSameBehaviour(const Function &before, const Function &after) {
   const uint64_t budget = 4 * (2 * std::max(before.instrCount(), after.instrCount()) + 64);
   const RunResult a = run(before, budget), b = run(after, budget);
   RC_ASSERT(a.kind != RunResult::Kind::Unsupported);
@@ -119,23 +123,27 @@ void expectSameBehaviour(const Function& before, const Function& after) {
     RC_ASSERT(a.thread == b.thread);
     RC_ASSERT(a.addr == b.addr);
   }
-  if (a.kind == RunResult::Kind::Ok) RC_ASSERT(a.buffers == b.buffers);
+  if (a.kind == RunResult::Kind::Ok)
+    RC_ASSERT(a.buffers == b.buffers);
 }
 
-std::vector<uint32_t> labelIds(const Function& f) {
+std::vector<uint32_t> labelIds(const Function &f) {
   std::vector<uint32_t> ids;
-  for (const Block& b : f.blocks) ids.push_back(b.labelId);
+  for (const Block &b : f.blocks)
+    ids.push_back(b.labelId);
   return ids;
 }
 
-void expectVerifies(const Function& f) {
+void expectVerifies(const Function &f) {
   std::vector<std::string> problems = verifyFunction(f);
-  if (!problems.empty()) RC_FAIL(problems.front() + "\n" + printFunction(f));
+  if (!problems.empty())
+    RC_FAIL(problems.front() + "\n" + printFunction(f));
 }
 
 // Runs a pass of both halves on copies of f; checks they agree and verify.
 template <typename OptimizedPass, typename ReferencePass>
-Function applyBoth(const Function& f, OptimizedPass optimizedPass, [[maybe_unused]] ReferencePass referencePass) {
+Function applyBoth(const Function &f, OptimizedPass optimizedPass,
+                   [[maybe_unused]] ReferencePass referencePass) {
   Function o = f;
   optimizedPass(o);
 #if defined(ORIOPT_HAVE_REFERENCE)
@@ -160,15 +168,18 @@ Function applyBoth(const Function& f, OptimizedPass optimizedPass, [[maybe_unuse
 // inside blocks, as phase 6 expects to find it).
 Function stripUnusedLabels(Function f) {
   std::vector<bool> named(f.blocks.size(), false);
-  for (const Block& b : f.blocks)
-    for (const Instr& in : b.instrs)
-      for (const Operand& o : in.srcs)
-        if (o.kind == Operand::Kind::Label) named[o.target] = true;
-  for (const JumpTable& jt : f.jumpTables)
-    for (uint32_t t : jt.targets) named[t] = true;
+  for (const Block &b : f.blocks)
+    for (const Instr &in : b.instrs)
+      for (const Operand &o : in.srcs)
+        if (o.kind == Operand::Kind::Label)
+          named[o.target] = true;
+  for (const JumpTable &jt : f.jumpTables)
+    for (uint32_t t : jt.targets)
+      named[t] = true;
   for (size_t b = 1; b < f.blocks.size(); ++b) {
-    const Block& prev = f.blocks[b - 1];
-    if (!named[b] && !prev.instrs.empty() && prev.instrs.back().info().is(CONTROL)) f.blocks[b].label.clear();
+    const Block &prev = f.blocks[b - 1];
+    if (!named[b] && !prev.instrs.empty() && prev.instrs.back().info().is(CONTROL))
+      f.blocks[b].label.clear();
   }
   return f;
 }
@@ -178,17 +189,20 @@ Function joinUnlabelled(Function f) {
   std::vector<Block> joined;
   for (uint32_t b = 0; b < f.blocks.size(); ++b) {
     if (b > 0 && f.blocks[b].label.empty())
-      for (Instr& in : f.blocks[b].instrs) joined.back().instrs.push_back(std::move(in));
+      for (Instr &in : f.blocks[b].instrs)
+        joined.back().instrs.push_back(std::move(in));
     else
       joined.push_back(std::move(f.blocks[b]));
     newIndex[b] = uint32_t(joined.size() - 1);
   }
-  for (Block& b : joined)
-    for (Instr& in : b.instrs)
-      for (Operand& o : in.srcs)
-        if (o.kind == Operand::Kind::Label) o.target = newIndex[o.target];
-  for (JumpTable& jt : f.jumpTables)
-    for (uint32_t& t : jt.targets) t = newIndex[t];
+  for (Block &b : joined)
+    for (Instr &in : b.instrs)
+      for (Operand &o : in.srcs)
+        if (o.kind == Operand::Kind::Label)
+          o.target = newIndex[o.target];
+  for (JumpTable &jt : f.jumpTables)
+    for (uint32_t &t : jt.targets)
+      t = newIndex[t];
   f.blocks = std::move(joined);
   return f;
 }
@@ -196,14 +210,16 @@ Function joinUnlabelled(Function f) {
 RC_GTEST_PROP(CfgTransformProps, Phase6SplitsJoinedBlocksBackAsTheParserWould, ()) {
   const Function f = stripUnusedLabels(instrument(*gen::cfgFunction()));
   const Function joined = joinUnlabelled(f);
-  const Function split = applyBoth(joined, BOTH([](Function& g) { optimized::setControlFlowOpLastInBB(g); },
-                                                [](Function& g) { reference::setControlFlowOpLastInBB(g); }));
+  const Function split =
+      applyBoth(joined, BOTH([](Function &g) { optimized::setControlFlowOpLastInBB(g); },
+                             [](Function &g) { reference::setControlFlowOpLastInBB(g); }));
   // Expected: f itself, the stripped blocks named L_split0, L_split1, ... in
   // order (cfg_gen's labels are L<number>, so no name is taken).
   Function want = f;
   uint32_t k = 0;
   for (size_t b = 1; b < want.blocks.size(); ++b)
-    if (want.blocks[b].label.empty()) want.blocks[b].label = "L_split" + std::to_string(k++);
+    if (want.blocks[b].label.empty())
+      want.blocks[b].label = "L_split" + std::to_string(k++);
   RC_ASSERT(printFunction(split) == printFunction(want));
   RC_ASSERT(labelIds(split) == labelIds(want));
   expectSameBehaviour(f, split);
@@ -216,19 +232,22 @@ RC_GTEST_PROP(CfgTransformProps, Phase6SplitsJoinedBlocksBackAsTheParserWould, (
 RC_GTEST_PROP(CfgTransformProps, EraseKeepsExactlyTheReachableBlocks, ()) {
   const Function f = instrument(*gen::cfgFunction());
   const CfgFacts cfg = optimized::computeCfg(f);
-  const Function erased = applyBoth(f, BOTH([](Function& g) { optimized::eraseUnreachableBlocks(g); },
-                                            [](Function& g) { reference::eraseUnreachableBlocks(g); }));
+  const Function erased =
+      applyBoth(f, BOTH([](Function &g) { optimized::eraseUnreachableBlocks(g); },
+                        [](Function &g) { reference::eraseUnreachableBlocks(g); }));
   std::vector<uint32_t> kept;
   for (uint32_t b = 0; b < f.blocks.size(); ++b)
-    if (cfg.rpoNumber[b] != kNoBlock) kept.push_back(b); // cfg_gen has no BSSY: kept = reachable
+    if (cfg.rpoNumber[b] != kNoBlock)
+      kept.push_back(b); // cfg_gen has no BSSY: kept = reachable
   RC_ASSERT(erased.blocks.size() == kept.size());
   for (size_t i = 0; i < kept.size(); ++i) {
-    const Block& a = f.blocks[kept[i]];
-    const Block& b = erased.blocks[i];
+    const Block &a = f.blocks[kept[i]];
+    const Block &b = erased.blocks[i];
     RC_ASSERT(a.label == b.label);
     RC_ASSERT(a.labelId == b.labelId);
     RC_ASSERT(a.instrs.size() == b.instrs.size());
-    for (size_t j = 0; j < a.instrs.size(); ++j) RC_ASSERT(printInstr(f, a.instrs[j]) == printInstr(erased, b.instrs[j]));
+    for (size_t j = 0; j < a.instrs.size(); ++j)
+      RC_ASSERT(printInstr(f, a.instrs[j]) == printInstr(erased, b.instrs[j]));
   }
   RC_ASSERT(optimized::computeCfg(erased).rpo.size() == kept.size());
   expectSameBehaviour(f, erased);
@@ -237,7 +256,7 @@ RC_GTEST_PROP(CfgTransformProps, EraseKeepsExactlyTheReachableBlocks, ()) {
 // f without BRAs that jump to the next block (phase 112 may remove those).
 std::string withoutBranchesToNext(Function f) {
   for (uint32_t b = 0; b + 1 < f.blocks.size(); ++b) {
-    std::vector<Instr>& instrs = f.blocks[b].instrs;
+    std::vector<Instr> &instrs = f.blocks[b].instrs;
     if (!instrs.empty() && instrs.back().op == Opcode::BRA && !instrs.back().isGuarded() &&
         instrs.back().srcs[0].target == b + 1)
       instrs.pop_back();
@@ -251,13 +270,16 @@ RC_GTEST_PROP(CfgTransformProps, Phase112UndoesAReordering, ()) {
   const auto keys = *rc::gen::container<std::vector<uint32_t>>(n, rc::gen::inRange(0u, 64u));
   std::vector<uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin() + (n > 0 ? 1 : 0), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+  std::stable_sort(order.begin() + (n > 0 ? 1 : 0), order.end(),
+                   [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
 
-  const Function moved = applyBoth(f, BOTH([&](Function& g) { optimized::reorderBlocks(g, order); },
-                                           [&](Function& g) { reference::reorderBlocks(g, order); }));
+  const Function moved =
+      applyBoth(f, BOTH([&](Function &g) { optimized::reorderBlocks(g, order); },
+                        [&](Function &g) { reference::reorderBlocks(g, order); }));
   expectSameBehaviour(f, moved);
-  const Function placed = applyBoth(moved, BOTH([](Function& g) { optimized::placeBlocksInSourceOrder(g); },
-                                                [](Function& g) { reference::placeBlocksInSourceOrder(g); }));
+  const Function placed =
+      applyBoth(moved, BOTH([](Function &g) { optimized::placeBlocksInSourceOrder(g); },
+                            [](Function &g) { reference::placeBlocksInSourceOrder(g); }));
   expectSameBehaviour(f, placed);
   const std::vector<uint32_t> ids = labelIds(placed);
   RC_ASSERT(std::is_sorted(ids.begin(), ids.end()));
@@ -279,13 +301,15 @@ RC_GTEST_PROP(CfgTransformProps, TwoReorderingsAndPhase112KeepBehaviour, ()) {
     const auto keys = *rc::gen::container<std::vector<uint32_t>>(n, rc::gen::inRange(0u, 64u));
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin() + (n > 0 ? 1 : 0), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-    g = applyBoth(g, BOTH([&](Function& h) { optimized::reorderBlocks(h, order); },
-                          [&](Function& h) { reference::reorderBlocks(h, order); }));
+    std::stable_sort(order.begin() + (n > 0 ? 1 : 0), order.end(),
+                     [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+    g = applyBoth(g, BOTH([&](Function &h) { optimized::reorderBlocks(h, order); },
+                          [&](Function &h) { reference::reorderBlocks(h, order); }));
     expectSameBehaviour(f, g);
   }
-  const Function placed = applyBoth(g, BOTH([](Function& h) { optimized::placeBlocksInSourceOrder(h); },
-                                            [](Function& h) { reference::placeBlocksInSourceOrder(h); }));
+  const Function placed =
+      applyBoth(g, BOTH([](Function &h) { optimized::placeBlocksInSourceOrder(h); },
+                        [](Function &h) { reference::placeBlocksInSourceOrder(h); }));
   expectSameBehaviour(f, placed);
   const std::vector<uint32_t> ids = labelIds(placed);
   RC_ASSERT(std::is_sorted(ids.begin(), ids.end()));
@@ -311,34 +335,42 @@ BranchOptCounts checkBranchOpt() {
     t.labelId = 0x10 * (n + k) + 0x8000;
     Instr bra;
     bra.op = Opcode::BRA;
-    bra.srcs.push_back(Operand::label(percent() < 60 ? uint32_t(percent()) % n : n + uint32_t(percent()) % trampolines));
+    bra.srcs.push_back(Operand::label(percent() < 60 ? uint32_t(percent()) % n
+                                                     : n + uint32_t(percent()) % trampolines));
     t.instrs.push_back(bra);
     g.blocks.push_back(std::move(t));
   }
   for (uint32_t b = 0; b < n; ++b) {
-    std::vector<Instr>& instrs = g.blocks[b].instrs;
-    if (instrs.empty() || instrs.back().op != Opcode::BRA) continue;
-    Instr& bra = instrs.back();
-    if (trampolines > 0 && percent() < 40) bra.srcs[0].target = n + uint32_t(percent()) % trampolines;
-    if (percent() < 40) instrs.erase(instrs.begin(), instrs.end() - 1); // drop the NOPs: maybe BRA-only
-    if (instrs.back().isGuarded() && percent() < 20) instrs.back().guard = Operand::reg_(PT, percent() < 50);
+    std::vector<Instr> &instrs = g.blocks[b].instrs;
+    if (instrs.empty() || instrs.back().op != Opcode::BRA)
+      continue;
+    Instr &bra = instrs.back();
+    if (trampolines > 0 && percent() < 40)
+      bra.srcs[0].target = n + uint32_t(percent()) % trampolines;
+    if (percent() < 40)
+      instrs.erase(instrs.begin(), instrs.end() - 1); // drop the NOPs: maybe BRA-only
+    if (instrs.back().isGuarded() && percent() < 20)
+      instrs.back().guard = Operand::reg_(PT, percent() < 50);
   }
   const Function f = instrument(g, true);
   const int64_t budget = percent() < 80 ? -1 : percent() % 6;
   BranchOptCounts counts, reference;
-  const Function out = applyBoth(f, BOTH([&](Function& h) { counts = optimized::oriBranchOpt(h, budget); },
-                                         [&](Function& h) { reference = reference::oriBranchOpt(h, budget); }));
+  const Function out =
+      applyBoth(f, BOTH([&](Function &h) { counts = optimized::oriBranchOpt(h, budget); },
+                        [&](Function &h) { reference = reference::oriBranchOpt(h, budget); }));
 #if defined(ORIOPT_HAVE_REFERENCE)
   RC_ASSERT(counts == reference);
 #endif
-  if (budget >= 0) RC_ASSERT(int64_t(counts.rewrites()) <= budget);
+  if (budget >= 0)
+    RC_ASSERT(int64_t(counts.rewrites()) <= budget);
   expectSameBehaviour(f, out);
   const CfgFacts cfg = optimized::computeCfg(out);
   if (counts.rewrites() > 0)
-    for (uint32_t b = 0; b < out.blocks.size(); ++b) RC_ASSERT(cfg.rpoNumber[b] != kNoBlock);
+    for (uint32_t b = 0; b < out.blocks.size(); ++b)
+      RC_ASSERT(cfg.rpoNumber[b] != kNoBlock);
   if (budget < 0)
     for (uint32_t b = 1; b < out.blocks.size(); ++b)
-      for (const Instr& in : out.blocks[b].instrs)
+      for (const Instr &in : out.blocks[b].instrs)
         RC_ASSERT(!(in.op == Opcode::BRA && in.guard && in.guard->reg.isConst()));
   return counts;
 }
@@ -396,7 +428,8 @@ TEST(CfgTransformLarge, LongChain) {
   // Reverse the blocks after bix 0: every fall-through breaks and gets a BRA;
   // phase 112 puts them back and removes exactly those BRAs again.
   std::vector<uint32_t> order{0};
-  for (uint32_t b = n - 1; b >= 1; --b) order.push_back(b);
+  for (uint32_t b = n - 1; b >= 1; --b)
+    order.push_back(b);
   Function r = f;
   ASSERT_TRUE(optimized::reorderBlocks(r, order));
   EXPECT_EQ(r.blocks.size(), size_t(n));

@@ -24,18 +24,21 @@ RC_GTEST_PROP(ConvertMemoryToRegisterProps, HalvesAgree, ()) {
   RC_CLASSIFY(c.slotsKeptByCost > 0, "kept a slot by cost");
   RC_CLASSIFY(c.slotsUninitialized > 0, "kept an uninitialized slot");
   RC_CLASSIFY(c.variablesEscaping > 0, "a variable escapes");
-  if (std::string d = checks::memToRegDiff(f); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::memToRegDiff(f); !d.empty())
+    RC_FAIL(d);
 }
 
 RC_GTEST_PROP(ConvertMemoryToRegisterProps, HalvesAgreeOnArbitraryFunctions, ()) {
   const Function f = *gen::function();
-  if (std::string d = checks::memToRegDiff(f); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::memToRegDiff(f); !d.empty())
+    RC_FAIL(d);
 }
 
 RC_GTEST_PROP(ConvertMemoryToRegisterProps, BehaviourUnchanged, ()) {
   const Function f = *gen::slotKernel();
   size_t compared = 0;
-  if (std::string d = checks::memToRegBehaviour(f, &compared); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::memToRegBehaviour(f, &compared); !d.empty())
+    RC_FAIL(d);
   RC_CLASSIFY(compared > 0, "a changed kernel's runs compared");
 }
 
@@ -48,9 +51,11 @@ RC_GTEST_PROP(ConvertMemoryToRegisterProps, CostModelOnHotSlots, ()) {
   Function g = f;
   const MemToRegCounts c = optimized::convertMemoryToRegister(g, MemToRegOptions{});
   RC_CLASSIFY(c.slotsKeptByCost > 0, "kept a slot by cost");
-  if (std::string d = checks::memToRegDiff(f); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::memToRegDiff(f); !d.empty())
+    RC_FAIL(d);
   size_t compared = 0;
-  if (std::string d = checks::memToRegBehaviour(f, &compared); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::memToRegBehaviour(f, &compared); !d.empty())
+    RC_FAIL(d);
 }
 
 } // namespace

@@ -31,20 +31,23 @@ RC_GTEST_PROP(DceProps, HalvesAgreeAndShapeOnKernels, ()) {
   Function split = f;
   RC_CLASSIFY(optimized::oriSplitLiveRanges(split) > 0, "phase 19 split something");
   std::string d = checks::dceDiff(f);
-  if (!d.empty()) RC_FAIL(d);
+  if (!d.empty())
+    RC_FAIL(d);
 }
 
 RC_GTEST_PROP(DceProps, HalvesAgreeOnCfgsWithRegisters, ()) {
   Function f = *gen::cfgWithRegisters();
   std::string d = checks::dceDiff(f);
-  if (!d.empty()) RC_FAIL(d);
+  if (!d.empty())
+    RC_FAIL(d);
 }
 
 RC_GTEST_PROP(DceProps, HalvesAgreeOnArbitraryFunctions, ()) {
   Function f = *gen::function();
   for (int phase : {10, 16, 19}) {
     std::string d = checks::dcePhaseHalvesAgree(f, phase);
-    if (!d.empty()) RC_FAIL(d);
+    if (!d.empty())
+      RC_FAIL(d);
   }
 }
 
@@ -53,7 +56,8 @@ RC_GTEST_PROP(DceProps, KeepsTheInterpretersResult, ()) {
   std::vector<RunConfig> inputs = {*gen::kernelInputs(), *gen::kernelInputs()};
   size_t compared = 0;
   std::string d = checks::dceKeepsBehaviour(m, inputs, &compared);
-  if (!d.empty()) RC_FAIL(d);
+  if (!d.empty())
+    RC_FAIL(d);
   RC_CLASSIFY(compared == 8, "all 8 runs compared");
   RC_ASSERT(compared > 0u); // the generator's kernels run to completion
 }

@@ -31,17 +31,20 @@ RC_GTEST_PROP(GeneralOptimizeProps, HalvesAgree, ()) {
   RC_CLASSIFY(r.counts.removed > 0, "29 removed a copy");
   RC_CLASSIFY(ce.branchesDeleted + ce.branchesUnconditional > 0, "13 rewrote a branch");
   RC_CLASSIFY(cl.movesMerged > 0, "58 merged a move");
-  if (std::string d = checks::generalOptimizeDiff(f); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::generalOptimizeDiff(f); !d.empty())
+    RC_FAIL(d);
 }
 
 RC_GTEST_PROP(GeneralOptimizeProps, HalvesAgreeOnArbitraryFunctions, ()) {
   const Function f = *gen::function();
-  if (std::string d = checks::generalOptimizeDiff(f); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::generalOptimizeDiff(f); !d.empty())
+    RC_FAIL(d);
 }
 
 RC_GTEST_PROP(GeneralOptimizeProps, BehaviourUnchanged, ()) {
   const Function f = *gen::kernel(gen::kCleanupKernels);
-  if (std::string d = checks::generalOptimizeBehaviour(f); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::generalOptimizeBehaviour(f); !d.empty())
+    RC_FAIL(d);
 }
 
 // --fold=evaluate (rules/general_optimize_evaluate.h): the halves agree and behaviour is kept
@@ -53,12 +56,14 @@ RC_GTEST_PROP(GeneralOptimizeProps, EvaluateHalvesAgree, ()) {
   o.evaluate = true;
   const GeneralOptimizeResult r = optimized::generalOptimize(g, o);
   RC_CLASSIFY(r.counts.evaluated > 0, "29 evaluated");
-  if (std::string d = checks::generalOptimizeDiff(f, true); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::generalOptimizeDiff(f, true); !d.empty())
+    RC_FAIL(d);
 }
 
 RC_GTEST_PROP(GeneralOptimizeProps, EvaluateBehaviourUnchanged, ()) {
   const Function f = *gen::kernel(gen::kEvaluateKernels);
-  if (std::string d = checks::generalOptimizeBehaviour(f, true); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::generalOptimizeBehaviour(f, true); !d.empty())
+    RC_FAIL(d);
 }
 
 // The evaluate rules fire on a fair share of the generated kernels (at least 40% of 200,

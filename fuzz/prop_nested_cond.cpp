@@ -19,7 +19,7 @@
 namespace ori {
 namespace {
 
-uint32_t combinations(const Function& f) {
+uint32_t combinations(const Function &f) {
   Function g = f;
   return optimized::optimizeNestedCondBranches(g).combined;
 }
@@ -27,25 +27,29 @@ uint32_t combinations(const Function& f) {
 RC_GTEST_PROP(NestedCondProps, HalvesAgreeOnKernels, ()) {
   Function f = *gen::kernel();
   RC_CLASSIFY(combinations(f) > 0, "combined something");
-  if (std::string d = checks::nestedCondDiff(f); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::nestedCondDiff(f); !d.empty())
+    RC_FAIL(d);
 }
 
 // Irreducible loops, self loops and unreachable blocks: for robustness (about 0.3% combine).
 RC_GTEST_PROP(NestedCondProps, HalvesAgreeOnCfgsWithRegisters, ()) {
   Function f = *gen::cfgWithRegisters();
   RC_CLASSIFY(combinations(f) > 0, "combined something");
-  if (std::string d = checks::nestedCondDiff(f); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::nestedCondDiff(f); !d.empty())
+    RC_FAIL(d);
 }
 
 RC_GTEST_PROP(NestedCondProps, HalvesAgreeOnArbitraryFunctions, ()) {
   Function f = *gen::function();
-  if (std::string d = checks::nestedCondDiff(f); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::nestedCondDiff(f); !d.empty())
+    RC_FAIL(d);
 }
 
 RC_GTEST_PROP(NestedCondProps, KeepsTheInterpretersResult, ()) {
   Function f = *gen::kernel();
   RC_CLASSIFY(combinations(f) > 0, "combined something");
-  if (std::string d = checks::nestedCondBehaviour(f); !d.empty()) RC_FAIL(d);
+  if (std::string d = checks::nestedCondBehaviour(f); !d.empty())
+    RC_FAIL(d);
 }
 
 } // namespace

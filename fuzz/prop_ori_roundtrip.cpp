@@ -17,7 +17,7 @@
 namespace ori {
 namespace {
 
-std::string firstProblem(const std::vector<std::string>& problems) {
+std::string firstProblem(const std::vector<std::string> &problems) {
   return problems.empty() ? std::string() : problems.front();
 }
 
@@ -36,7 +36,8 @@ RC_GTEST_PROP(OriGenProps, FunctionParsePrintIsIdentity, ()) {
   m.functions.push_back(*gen::function());
   std::string text = printModule(m);
   ParseResult r = parseOri(text, "gen.ori");
-  if (r.error) RC_FAIL("the printed text does not parse: " + r.error->str());
+  if (r.error)
+    RC_FAIL("the printed text does not parse: " + r.error->str());
   RC_ASSERT(*r.module == m);
 }
 
@@ -44,7 +45,8 @@ RC_GTEST_PROP(OriGenProps, ModuleParsePrintIsIdentity, ()) {
   Module m = *gen::module();
   std::string text = printModule(m);
   ParseResult r = parseOri(text, "gen.ori");
-  if (r.error) RC_FAIL("the printed text does not parse: " + r.error->str());
+  if (r.error)
+    RC_FAIL("the printed text does not parse: " + r.error->str());
   RC_ASSERT(*r.module == m);
   RC_ASSERT(firstProblem(verifyModule(*r.module)) == "");
 }
@@ -67,13 +69,13 @@ TEST(OriGenCoverage, SampleCoversTheFormat) {
   std::set<Mod> mods;
   bool guarded = false, negGuard = false, emptyBlock = false, unlabelled = false, named = false,
        typed = false, tables = false, fvars = false, mvars = false, nan = false, negZero = false,
-       memSym = false, cbankReg = false, returns = false, arrays = false, declaration = false, ptx = false,
-       callLists = false, movSym = false;
+       memSym = false, cbankReg = false, returns = false, arrays = false, declaration = false,
+       ptx = false, callLists = false, movSym = false;
   for (int seed = 0; seed < 1500; ++seed) {
     Module m = gen::module()(rc::Random(uint64_t(seed) * 7919 + 1), 20 + seed % 81).value();
     mvars |= !m.variables.empty();
     ptx |= !m.ptxDirectives.empty();
-    for (const Function& f : m.functions) {
+    for (const Function &f : m.functions) {
       declaration |= f.isDeclaration();
       ptx |= !f.ptxDirectives.empty();
       named |= !f.regNames.empty();
@@ -81,20 +83,23 @@ TEST(OriGenCoverage, SampleCoversTheFormat) {
       tables |= !f.jumpTables.empty();
       fvars |= !f.variables.empty();
       returns |= !f.returns.empty();
-      for (const Param& p : f.params) arrays |= p.count > 0;
+      for (const Param &p : f.params)
+        arrays |= p.count > 0;
       for (size_t b = 0; b < f.blocks.size(); ++b) {
-        const Block& blk = f.blocks[b];
+        const Block &blk = f.blocks[b];
         emptyBlock |= blk.instrs.empty();
         unlabelled |= b > 0 && blk.label.empty();
-        for (const Instr& in : blk.instrs) {
+        for (const Instr &in : blk.instrs) {
           ops.insert(in.op);
-          for (Mod md : in.mods.list()) mods.insert(md);
+          for (Mod md : in.mods.list())
+            mods.insert(md);
           guarded |= in.guard.has_value();
           callLists |= in.op == Opcode::CALL && !in.dsts.empty() && in.srcs.size() > 1;
           movSym |= in.op == Opcode::MOV && in.srcs[0].kind == Operand::Kind::Symbol;
           negGuard |= in.guard && in.guard->neg;
-          for (std::span<const Operand> list : {std::span<const Operand>(in.dsts), std::span<const Operand>(in.srcs)})
-            for (const Operand& o : list) {
+          for (std::span<const Operand> list :
+               {std::span<const Operand>(in.dsts), std::span<const Operand>(in.srcs)})
+            for (const Operand &o : list) {
               kinds.insert(o.kindBit());
               nan |= o.kind == Operand::Kind::FImm && std::isnan(o.fimm);
               negZero |= o.kind == Operand::Kind::FImm && o.fimm == 0 && std::signbit(o.fimm);
@@ -110,16 +115,17 @@ TEST(OriGenCoverage, SampleCoversTheFormat) {
   size_t usedMods = 0;
   for (int m = 0; m < kNumMods; ++m) {
     bool allowedSomewhere = false;
-    for (int o = 0; o < kNumOpcodes; ++o) allowedSomewhere |= opInfo(Opcode(o)).allowedMods.test(Mod(m));
+    for (int o = 0; o < kNumOpcodes; ++o)
+      allowedSomewhere |= opInfo(Opcode(o)).allowedMods.test(Mod(m));
     if (allowedSomewhere) {
       ++usedMods;
       EXPECT_TRUE(mods.count(Mod(m))) << "modifier ." << modText(Mod(m)) << " never generated";
     }
   }
   EXPECT_GT(usedMods, 50u);
-  EXPECT_TRUE(guarded && negGuard && emptyBlock && unlabelled && named && typed && tables && fvars && mvars &&
-              nan && negZero && memSym && cbankReg && returns && arrays && declaration && ptx && callLists &&
-              movSym);
+  EXPECT_TRUE(guarded && negGuard && emptyBlock && unlabelled && named && typed && tables &&
+              fvars && mvars && nan && negZero && memSym && cbankReg && returns && arrays &&
+              declaration && ptx && callLists && movSym);
 }
 
 } // namespace

@@ -36,9 +36,10 @@ namespace ori {
 namespace {
 
 // Blocks reachable from bix 0.
-std::vector<bool> reachable(const CfgFacts& cfg) {
+std::vector<bool> reachable(const CfgFacts &cfg) {
   std::vector<bool> seen(cfg.succs.size(), false);
-  if (seen.empty()) return seen;
+  if (seen.empty())
+    return seen;
   std::vector<uint32_t> work{0};
   seen[0] = true;
   while (!work.empty()) {
@@ -57,14 +58,18 @@ std::vector<bool> reachable(const CfgFacts& cfg) {
 RC_GTEST_PROP(RpoIterativeProps, ReferenceEqualsOptimized, ()) {
   Function f = *gen::cfgFunction();
   const CfgFacts cfg = optimized::computeCfg(f);
-  RpoSlots r = reference::computeRpoIterativeSlots(cfg), o = optimized::computeRpoIterativeSlots(cfg);
-  if (!(r == o)) RC_FAIL("sub_BDE150 slots: " + firstDifference(r, o));
+  RpoSlots r = reference::computeRpoIterativeSlots(cfg),
+           o = optimized::computeRpoIterativeSlots(cfg);
+  if (!(r == o))
+    RC_FAIL("sub_BDE150 slots: " + firstDifference(r, o));
   CfgFacts rc = reference::computeCfgIterative(f), oc = optimized::computeCfgIterative(f);
-  if (!(rc == oc)) RC_FAIL("iterative CfgFacts: " + firstDifference(rc, oc));
+  if (!(rc == oc))
+    RC_FAIL("iterative CfgFacts: " + firstDifference(rc, oc));
   for (EraseMarks marks : {EraseMarks::PredCount, EraseMarks::Unvisited}) {
     r = reference::computeEraseSlots(cfg, marks);
     o = optimized::computeEraseSlots(cfg, marks);
-    if (!(r == o)) RC_FAIL("sub_BDE6C0 slots: " + firstDifference(r, o));
+    if (!(r == o))
+      RC_FAIL("sub_BDE6C0 slots: " + firstDifference(r, o));
   }
 }
 #endif
@@ -81,9 +86,11 @@ RC_GTEST_PROP(RpoIterativeProps, IterativeNumbersTheReachableBlocksFromTheTop, (
   RC_ASSERT(s.counter == n - 1 - r);
   for (int32_t b = 0; b < n; ++b) {
     RC_ASSERT((s.rpoNumber[size_t(b)] != kNoBlock) == bool(reach[size_t(b)]));
-    if (reach[size_t(b)]) RC_ASSERT(s.rpoArray[size_t(s.rpoNumber[size_t(b)])] == b);
+    if (reach[size_t(b)])
+      RC_ASSERT(s.rpoArray[size_t(s.rpoNumber[size_t(b)])] == b);
   }
-  for (int32_t slot = 0; slot < n; ++slot) RC_ASSERT((s.rpoArray[size_t(slot)] == kNoBlock) == (slot <= s.counter));
+  for (int32_t slot = 0; slot < n; ++slot)
+    RC_ASSERT((s.rpoArray[size_t(slot)] == kNoBlock) == (slot <= s.counter));
   RC_ASSERT(s.rpoArray[size_t(s.counter + 1)] == 0); // the entry takes the lowest slot written
 
   const CfgFacts it = optimized::computeCfgIterative(f);
@@ -94,7 +101,8 @@ RC_GTEST_PROP(RpoIterativeProps, IterativeNumbersTheReachableBlocksFromTheTop, (
   // expansion pushed it: it is popped, and numbered, after everything above it).
   for (size_t i = 1; i < it.rpo.size(); ++i) {
     bool before = false;
-    for (uint32_t p : it.preds[it.rpo[i]]) before = before || (it.rpoNumber[p] != kNoBlock && it.rpoNumber[p] < int32_t(i));
+    for (uint32_t p : it.preds[it.rpo[i]])
+      before = before || (it.rpoNumber[p] != kNoBlock && it.rpoNumber[p] < int32_t(i));
     RC_ASSERT(before);
   }
 }
@@ -102,18 +110,23 @@ RC_GTEST_PROP(RpoIterativeProps, IterativeNumbersTheReachableBlocksFromTheTop, (
 RC_GTEST_PROP(RpoIterativeProps, IterativeOrderKeepsDominatorsAndLoops, ()) {
   Function f = *gen::cfgFunction();
   const CfgFacts dfs = optimized::computeCfg(f), it = optimized::computeCfgIterative(f);
-  const DomFacts dd = optimized::computeDominators(f, dfs), di = optimized::computeDominators(f, it);
-  if (!(dd == di)) RC_FAIL("idom over the iterative order: " + firstDifference(dd, di));
+  const DomFacts dd = optimized::computeDominators(f, dfs),
+                 di = optimized::computeDominators(f, it);
+  if (!(dd == di))
+    RC_FAIL("idom over the iterative order: " + firstDifference(dd, di));
   // A dominator is expanded before everything it dominates and popped after
   // it, so a backedge to a dominator is a backedge in both orders.
   const std::set<std::pair<uint32_t, uint32_t>> back(it.backedges.begin(), it.backedges.end());
   for (auto [src, dst] : dfs.backedges) {
     bool dominates = dst == src;
-    for (int32_t x = dd.idom[src]; x != kNoBlock && !dominates; x = dd.idom[size_t(x)]) dominates = uint32_t(x) == dst;
-    if (dominates) RC_ASSERT(back.count({src, dst}) == 1u);
+    for (int32_t x = dd.idom[src]; x != kNoBlock && !dominates; x = dd.idom[size_t(x)])
+      dominates = uint32_t(x) == dst;
+    if (dominates)
+      RC_ASSERT(back.count({src, dst}) == 1u);
   }
   const LoopFacts ld = optimized::computeLoops(f, dfs, dd), li = optimized::computeLoops(f, it, di);
-  if (!(ld == li)) RC_FAIL("loops over the iterative order: " + firstDifference(ld, li));
+  if (!(ld == li))
+    RC_FAIL("loops over the iterative order: " + firstDifference(ld, li));
 }
 
 // With every mark 1, sub_BDE6C0 driven over bix 0, 1, ... is a depth-first
@@ -127,8 +140,10 @@ RC_GTEST_PROP(RpoIterativeProps, EraseWithUnvisitedMarksIsTheDfsRpoForest, ()) {
   RC_ASSERT(s.counter == -1);
   for (int32_t b = 0; b < n; ++b) {
     const int32_t slot = s.rpoNumber[size_t(b)];
-    if (cfg.rpoNumber[size_t(b)] != kNoBlock) RC_ASSERT(slot == n - r + cfg.rpoNumber[size_t(b)]);
-    else RC_ASSERT(slot >= 0 && slot < n - r);
+    if (cfg.rpoNumber[size_t(b)] != kNoBlock)
+      RC_ASSERT(slot == n - r + cfg.rpoNumber[size_t(b)]);
+    else
+      RC_ASSERT(slot >= 0 && slot < n - r);
   }
 }
 
@@ -149,7 +164,7 @@ RC_GTEST_PROP(RpoIterativeProps, EraseWithPredCountsNumbersTheBlocksThatHavePred
 
 // A function with the given successor lists: block b ends in EXIT when it
 // has none, else in `BRX R0` through a table listing them in order.
-Function graphFunction(const std::vector<std::vector<uint32_t>>& succs) {
+Function graphFunction(const std::vector<std::vector<uint32_t>> &succs) {
   Function f;
   f.name = "g";
   f.isEntry = true;
@@ -210,11 +225,14 @@ TEST(RpoIterativeSearch, SmallestGraphsWhereTheBackedgesDiffer) {
           fewestEdges = edges;
           smallest.clear();
         }
-        if (edges == fewestEdges) smallest.push_back(succs);
+        if (edges == fewestEdges)
+          smallest.push_back(succs);
       }
       size_t k = 0;
-      while (k < n && ++pick[k] == lists.size()) pick[k++] = 0;
-      if (k == n) break;
+      while (k < n && ++pick[k] == lists.size())
+        pick[k++] = 0;
+      if (k == n)
+        break;
     }
   }
   EXPECT_EQ(differing[1], 0u);
@@ -223,8 +241,9 @@ TEST(RpoIterativeSearch, SmallestGraphsWhereTheBackedgesDiffer) {
   EXPECT_EQ(fewestEdges, 3u);
   const std::vector<std::vector<uint32_t>> ifThen{{2, 1}, {2}, {}};
   EXPECT_NE(std::find(smallest.begin(), smallest.end(), ifThen), smallest.end());
-  std::printf("graphs where the backedges differ: 3 blocks %zu of 4096; %zu with the fewest edges (%zu)\n",
-              differing[3], smallest.size(), fewestEdges);
+  std::printf(
+      "graphs where the backedges differ: 3 blocks %zu of 4096; %zu with the fewest edges (%zu)\n",
+      differing[3], smallest.size(), fewestEdges);
 }
 
 // A 1,000,000-block chain with a guarded BRA back to the entry: no recursion

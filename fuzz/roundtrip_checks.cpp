@@ -7,7 +7,7 @@
 
 namespace ori::checks {
 
-std::string roundTripProof(const Function& f) {
+std::string roundTripProof(const Function &f) {
   Module m;
   m.fileName = "random";
   m.functions.push_back(f);
@@ -15,9 +15,11 @@ std::string roundTripProof(const Function& f) {
   opts.tv.timeoutSeconds = 5;
   opts.tv.budgetSeconds = 10;
   RoundTripReport rep = checkRoundTrip(m, opts);
-  if (rep.error) return fmt::format("the round trip stopped ({}): {}", rep.stage, rep.error->str());
-  if (rep.moduleDifference) return "the module differs: " + rep.moduleDifference->str();
-  for (const RoundTripFunction& r : rep.functions)
+  if (rep.error)
+    return fmt::format("the round trip stopped ({}): {}", rep.stage, rep.error->str());
+  if (rep.moduleDifference)
+    return "the module differs: " + rep.moduleDifference->str();
+  for (const RoundTripFunction &r : rep.functions)
     if (r.tv && r.tv->verdict == verify::TvResult::Verdict::Refuted)
       return fmt::format("{} refutes the round trip: {}", r.direction, r.str());
   return "";

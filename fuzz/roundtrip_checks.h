@@ -12,6 +12,6 @@ namespace ori::checks {
 // it comes back equal up to register and label names, or differs and the translation validator
 // refutes neither direction (unknown is allowed: the validator's bounds); else one line with the
 // refutation and the first difference. The emitter refusing f, or its text not lowering, fails.
-std::string roundTripProof(const Function& f);
+std::string roundTripProof(const Function &f);
 
 } // namespace ori::checks

@@ -20,8 +20,8 @@
 namespace ori::gen {
 
 struct SlotKernelOptions {
-  int maxStatements = 10; // per statement list
-  int maxDepth = 2;       // nesting of ifs and loops
+  int maxStatements = 10;       // per statement list
+  int maxDepth = 2;             // nesting of ifs and loops
   int keepInMemoryPercent = 35; // kernels with an escape, an indexed load or a byte store
   int hotSlotPercent = 15;      // kernels whose frame accesses are mostly loads of frame[0]
 };

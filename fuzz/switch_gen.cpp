@@ -21,10 +21,11 @@ struct Writer {
   std::string text;
   uint32_t nextPred = 0, nextLabel = 0, nextTemp = 40;
   bool isSigned = false;
-  bool narrow = false; // nvcc's 16-bit switches: S masked, range splits on SGXT(S, 16) (examples/switch16.cu)
-  void line(const std::string& s) { text += "  " + s + "\n"; }
+  bool narrow =
+      false; // nvcc's 16-bit switches: S masked, range splits on SGXT(S, 16) (examples/switch16.cu)
+  void line(const std::string &s) { text += "  " + s + "\n"; }
   std::string label() { return fmt::format("N{}", nextLabel++); }
-  std::string cmp(const char* op, uint32_t c) {
+  std::string cmp(const char *op, uint32_t c) {
     const std::string p = fmt::format("P{}", nextPred++);
     line(fmt::format("ISETP.{}.{}.AND {}, PT, R0, {}, PT", op, isSigned ? "S32" : "U32", p,
                      c == 0 ? std::string("RZ") : fmt::format("{:#x}", c)));
@@ -32,11 +33,13 @@ struct Writer {
   }
 };
 
-bool less(uint32_t a, uint32_t b, bool isSigned) { return isSigned ? int32_t(a) < int32_t(b) : a < b; }
+bool less(uint32_t a, uint32_t b, bool isSigned) {
+  return isSigned ? int32_t(a) < int32_t(b) : a < b;
+}
 
 // nvcc's shape: a range split `S > pivot` over sorted cases, leaves testing EQ
 // (the last one sometimes NE with the body as fall-through), trampolines.
-void tree(Writer& w, const std::vector<Case>& cs, size_t lo, size_t hi, bool trampolines) {
+void tree(Writer &w, const std::vector<Case> &cs, size_t lo, size_t hi, bool trampolines) {
   if (hi - lo <= 3) {
     for (size_t k = lo; k < hi; ++k) {
       const bool last = k + 1 == hi;
@@ -84,8 +87,9 @@ rc::Gen<Function> switchKernel() {
     const int shape = *rc::gen::inRange(0, 4); // dense, sparse, runs, extreme
     const uint32_t count = uint32_t(*rc::gen::inRange(1, 26));
     // Sometimes few bodies: the switches bit tests are for (three destinations at most).
-    const uint32_t bodies = *rc::gen::inRange(0, 3) == 0 ? std::min(count, uint32_t(*rc::gen::inRange(1, 4)))
-                                                        : uint32_t(*rc::gen::inRange(1, int(count) + 1));
+    const uint32_t bodies = *rc::gen::inRange(0, 3) == 0
+                                ? std::min(count, uint32_t(*rc::gen::inRange(1, 4)))
+                                : uint32_t(*rc::gen::inRange(1, int(count) + 1));
     std::set<uint32_t> values;
     const uint32_t base = shape == 3 ? (*rc::gen::arbitrary<bool>() ? 0x7FFFFFF0u : 0xFFFFFFF0u)
                                      : uint32_t(*rc::gen::inRange(-40, 40));
@@ -97,10 +101,18 @@ rc::Gen<Function> switchKernel() {
         continue;
       }
       switch (shape) {
-      case 0: v = base + uint32_t(*rc::gen::inRange(0, int(count) + 3)); break;
-      case 1: v = *rc::gen::inRange<uint32_t>(0, *rc::gen::arbitrary<bool>() ? 1000u : 0xFFFFFFFFu); break;
-      case 2: v = base + uint32_t(values.size()); break; // one run
-      default: v = base + uint32_t(*rc::gen::inRange(0, 32)); break;
+      case 0:
+        v = base + uint32_t(*rc::gen::inRange(0, int(count) + 3));
+        break;
+      case 1:
+        v = *rc::gen::inRange<uint32_t>(0, *rc::gen::arbitrary<bool>() ? 1000u : 0xFFFFFFFFu);
+        break;
+      case 2:
+        v = base + uint32_t(values.size());
+        break; // one run
+      default:
+        v = base + uint32_t(*rc::gen::inRange(0, 32));
+        break;
       }
       values.insert(v);
     }
@@ -114,14 +126,19 @@ rc::Gen<Function> switchKernel() {
     if (w.narrow || bitTests) {
       w.isSigned = false;
       std::set<uint32_t> masked;
-      for (uint32_t v : values) masked.insert(v & (bitTests ? 31u : mask));
+      for (uint32_t v : values)
+        masked.insert(v & (bitTests ? 31u : mask));
       values = masked;
     }
     std::vector<Case> cs;
-    for (uint32_t v : values) cs.push_back({v, shape == 2 ? uint32_t(values.size() % bodies) : *rc::gen::inRange(0u, bodies)});
+    for (uint32_t v : values)
+      cs.push_back(
+          {v, shape == 2 ? uint32_t(values.size() % bodies) : *rc::gen::inRange(0u, bodies)});
     if (shape == 2) // runs: consecutive values share bodies in blocks of a few
-      for (size_t k = 0; k < cs.size(); ++k) cs[k].body = uint32_t(k / 3) % bodies;
-    std::sort(cs.begin(), cs.end(), [&](const Case& a, const Case& b) { return less(a.value, b.value, w.isSigned); });
+      for (size_t k = 0; k < cs.size(); ++k)
+        cs[k].body = uint32_t(k / 3) % bodies;
+    std::sort(cs.begin(), cs.end(),
+              [&](const Case &a, const Case &b) { return less(a.value, b.value, w.isSigned); });
 
     w.text = ".entry sw(.u64 out, .u32 sel)\n{\n";
     if (w.narrow) {
@@ -133,18 +150,22 @@ rc::Gen<Function> switchKernel() {
     w.line("MOV R1, 0xdead");
     const bool linear = linearChain;
     const bool interleave = *rc::gen::arbitrary<bool>();
-    const bool readAgain = *rc::gen::inRange(0, 8) == 0; // a compare's predicate read after the switch
+    const bool readAgain =
+        *rc::gen::inRange(0, 8) == 0; // a compare's predicate read after the switch
     if (bitTests) {
       // The bit register is sometimes made twice (nvcc remakes it after a few tests, as in
       // sw_ranges.cu) and sometimes read again after the switch (which must stop a lowering).
       const std::string p = fmt::format("P{}", w.nextPred++);
       w.line(fmt::format("ISETP.GT.U32.AND {}, PT, R0, {:#x}, PT", p, cs.back().value));
       w.line(fmt::format("@{} BRA dflt", p));
-      if (interleave) w.line("MOV R5, 0x7"); // an unrelated instruction: the block is no bit test
+      if (interleave)
+        w.line("MOV R5, 0x7"); // an unrelated instruction: the block is no bit test
       std::vector<std::pair<uint32_t, uint32_t>> masks; // (body, mask) by first value
-      for (const Case& c : cs) {
-        auto it = std::find_if(masks.begin(), masks.end(), [&](const auto& m) { return m.first == c.body; });
-        if (it == masks.end()) it = masks.insert(masks.end(), {c.body, 0u});
+      for (const Case &c : cs) {
+        auto it = std::find_if(masks.begin(), masks.end(),
+                               [&](const auto &m) { return m.first == c.body; });
+        if (it == masks.end())
+          it = masks.insert(masks.end(), {c.body, 0u});
         it->second |= 1u << c.value;
       }
       const bool remake = *rc::gen::arbitrary<bool>();
@@ -166,7 +187,8 @@ rc::Gen<Function> switchKernel() {
       w.nextTemp = bit; // join reads the last bit register when readAgain
     } else if (linear) {
       std::vector<Case> order = cs;
-      if (*rc::gen::arbitrary<bool>()) std::reverse(order.begin(), order.end());
+      if (*rc::gen::arbitrary<bool>())
+        std::reverse(order.begin(), order.end());
       // Runs of consecutive values with one body are sometimes tested at once, as nvcc
       // does: IADD3 t, S, -first, RZ; ISETP.LT.U32 t, length (a range check).
       const bool ranges = *rc::gen::arbitrary<bool>();
@@ -174,25 +196,29 @@ rc::Gen<Function> switchKernel() {
       for (size_t k = 0; k < order.size();) {
         size_t end = k + 1;
         while (ranges && end < order.size() && order[end].body == order[k].body &&
-               order[end].value == order[end - 1].value + (order[k].value < order[end].value ? 1u : 0u - 1u))
+               order[end].value ==
+                   order[end - 1].value + (order[k].value < order[end].value ? 1u : 0u - 1u))
           ++end;
         std::string p;
         if (end - k >= 2) {
           const uint32_t first = std::min(order[k].value, order[end - 1].value);
           w.line(fmt::format("IADD3 R{}, R0, {:#x}, RZ", temp, 0u - first));
           p = fmt::format("P{}", w.nextPred++);
-          w.line(fmt::format("ISETP.LT.U32.AND {}, PT, R{}, {:#x}, PT", p, temp++, uint32_t(end - k)));
+          w.line(
+              fmt::format("ISETP.LT.U32.AND {}, PT, R{}, {:#x}, PT", p, temp++, uint32_t(end - k)));
         } else {
           p = w.cmp("EQ", order[k].value);
         }
-        if (k == 0 && interleave) w.line("MOV R5, 0x7");
+        if (k == 0 && interleave)
+          w.line("MOV R5, 0x7");
         w.line(fmt::format("@{} BRA Body{}", p, order[k].body));
         k = end;
       }
       w.line("BRA dflt");
     } else {
       // The head's compare must be followed by its branch: interleave before it.
-      if (interleave) w.line("MOV R5, 0x7");
+      if (interleave)
+        w.line("MOV R5, 0x7");
       tree(w, cs, 0, cs.size(), *rc::gen::arbitrary<bool>());
     }
     // An unreachable region: nothing branches to it.
@@ -207,23 +233,26 @@ rc::Gen<Function> switchKernel() {
     w.text += "dflt:\n";
     w.line("MOV R1, 0xd0");
     w.text += "join:\n";
-    if (readAgain) w.line(bitTests ? fmt::format("IADD3 R1, R1, R{}, RZ", w.nextTemp) : "SEL R1, R1, 0x55, P0");
+    if (readAgain)
+      w.line(bitTests ? fmt::format("IADD3 R1, R1, R{}, RZ", w.nextTemp) : "SEL R1, R1, 0x55, P0");
     w.line("LDC.64 R2, c[0x0][0x210]");
     w.line("STG.E [R2], R1");
     w.line("EXIT");
     w.text += "}\n";
     ParseResult r = parseOri(w.text, "switch.ori");
-    if (!r.module) throw std::runtime_error("switch generator made bad text: " + r.error->message + "\n" + w.text);
+    if (!r.module)
+      throw std::runtime_error("switch generator made bad text: " + r.error->message + "\n" +
+                               w.text);
     return r.module->functions[0];
   });
 }
 
-std::vector<uint32_t> interestingSelectors(const Function& f) {
+std::vector<uint32_t> interestingSelectors(const Function &f) {
   std::set<uint32_t> out{0, 1, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
-  for (const Block& b : f.blocks)
-    for (const Instr& in : b.instrs)
+  for (const Block &b : f.blocks)
+    for (const Instr &in : b.instrs)
       if (in.op == Opcode::ISETP)
-        for (const Operand& o : in.srcs)
+        for (const Operand &o : in.srcs)
           if (o.kind == Operand::Kind::Imm) {
             const uint32_t c = uint32_t(o.imm);
             out.insert({c - 1, c, c + 1});

@@ -25,6 +25,6 @@ rc::Gen<Function> switchKernel();
 
 // Selector values worth running a switch kernel on: every constant its
 // compares use, one below and one above, 0, the extremes of both orders.
-std::vector<uint32_t> interestingSelectors(const Function& f);
+std::vector<uint32_t> interestingSelectors(const Function &f);
 
 } // namespace ori::gen

@@ -94,13 +94,18 @@ struct AutoField {
   Kind kind = Kind::Integer;
   uint64_t offset = 0; // from the parameter's or variable's first byte
   uint32_t width = 4;  // bytes
-  uint64_t value = 0;  // Integer/Float: the bits stored; Pointer: the buffer's size; Surface: its handle
-  unsigned dims = 0;   // Surface: 1, 2 or 3 (autoSurface)
-  std::vector<AutoField> children; // Pointer: pointers and handles stored in its buffer (offsets in it)
-  bool texture = false;   // Surface: a TEX reads it (a normalized texture)
-  bool everyWord = false; // a child: the value goes into every 8-byte word at offset % 8 (an indexed array)
-  uint32_t floatWords = 0; // Pointer: its buffer holds binary32 (4) or binary64 (8) words (autoBufferBytes)
-  uint64_t pointerOffset = 0; // Pointer: where in its buffer it points (the middle for one used below itself)
+  uint64_t value =
+      0; // Integer/Float: the bits stored; Pointer: the buffer's size; Surface: its handle
+  unsigned dims = 0; // Surface: 1, 2 or 3 (autoSurface)
+  std::vector<AutoField>
+      children;         // Pointer: pointers and handles stored in its buffer (offsets in it)
+  bool texture = false; // Surface: a TEX reads it (a normalized texture)
+  bool everyWord =
+      false; // a child: the value goes into every 8-byte word at offset % 8 (an indexed array)
+  uint32_t floatWords =
+      0; // Pointer: its buffer holds binary32 (4) or binary64 (8) words (autoBufferBytes)
+  uint64_t pointerOffset =
+      0; // Pointer: where in its buffer it points (the middle for one used below itself)
 };
 
 // The surface autoLaunch binds to a handle that SULD/SUST of `dims` coordinates use: 1 MiB of
@@ -121,26 +126,27 @@ struct AutoBinding {
   std::string name;
   Kind kind = Kind::Integer;
   uint64_t value = 0;
-  std::string type;             // the parameter's type ("f32", "u64", "b8", ...)
-  uint64_t size = 0;            // Bytes: the bytes given (the parameter's or variable's size)
-  std::vector<AutoField> fields; // Bytes, by offset; the bytes no field covers are 0
+  std::string type;                // the parameter's type ("f32", "u64", "b8", ...)
+  uint64_t size = 0;               // Bytes: the bytes given (the parameter's or variable's size)
+  std::vector<AutoField> fields;   // Bytes, by offset; the bytes no field covers are 0
   std::vector<AutoField> children; // Buffer: pointers stored in the buffer (offsets in it)
   uint32_t floatWords = 0;         // Buffer: binary32 (4) or binary64 (8) words (autoBufferBytes)
-  bool unsure = false;          // Buffer: chosen because the value reaches an unknown callee
+  bool unsure = false;             // Buffer: chosen because the value reaches an unknown callee
 };
 
 // The bindings, parameters in order, then module variables in module order.
-std::vector<AutoBinding> autoBindings(const Module& m, const Function& kernel, const AutoLaunchOptions& o);
+std::vector<AutoBinding> autoBindings(const Module &m, const Function &kernel,
+                                      const AutoLaunchOptions &o);
 
 // Binds into `cfg` (entry, launch and step budget left as they are) every parameter it does not
 // bind yet (params, buffers, paramBytes) and every module variable cfg.variableBytes leaves, as
 // `bindings` say; the buffers that pointer fields name are cfg.extraBuffers "NAME+0xOFF" (a
 // variable: "@NAME+0xOFF"), their addresses placed by layoutLaunch. Returns the bindings used.
-std::vector<AutoBinding> bindAuto(const Module& m, const Function& kernel, std::vector<AutoBinding> bindings,
-                                  RunConfig& cfg);
+std::vector<AutoBinding> bindAuto(const Module &m, const Function &kernel,
+                                  std::vector<AutoBinding> bindings, RunConfig &cfg);
 
 // The launch autoLaunch makes: entry, threads, ctas, maxSteps and every parameter bound.
-RunConfig autoLaunch(const Module& m, const Function& kernel, const AutoLaunchOptions& o);
+RunConfig autoLaunch(const Module &m, const Function &kernel, const AutoLaunchOptions &o);
 
 // The buffers' initial bytes: 32-bit little-endian words k % 17 + 1 (a size that is not a
 // multiple of 4 ends with the low bytes of the next word). floatWords 4 or 8: the same numbers
@@ -150,22 +156,22 @@ std::vector<uint8_t> autoBufferBytes(uint64_t size, uint32_t floatWords = 0);
 
 // "p=buf[4194304] n=256 x=1:f32 s={+0:buf +8:256} @dim={+0:256 +4:1:f32}", one entry per
 // binding, in order.
-std::string formatBindings(const std::vector<AutoBinding>& bindings);
+std::string formatBindings(const std::vector<AutoBinding> &bindings);
 
 // Warp instructions a warp executes when it leaves the kernel through its first block: the
 // instructions of bix 0, plus the longest run of blocks that only leave (EXIT, RET, NOP,
 // BSYNC, WARPSYNC, unguarded BRA) that a successor of bix 0 starts.
-uint64_t firstBlockExitSteps(const Function& kernel);
+uint64_t firstBlockExitSteps(const Function &kernel);
 
 // A straight-line kernel: one block, no branch, no guarded EXIT or RET (it runs the same
 // instructions whatever its inputs), with an unguarded store (ST*, ATOM, RED, SUST).
-bool isStraightLine(const Function& kernel);
+bool isStraightLine(const Function &kernel);
 
 // Whether an Ok run did real work: it executed more warp instructions than every warp of
 // the launch leaving through the first block would (firstBlockExitSteps x warps); a
 // straight-line kernel has no early way out, so running it at all is its work. Another
 // kernel of one block (one without a store, or with a guarded EXIT) never counts: it cannot
 // be told apart from one that left.
-bool didRealWork(const Function& kernel, const RunConfig& cfg, const RunResult& r);
+bool didRealWork(const Function &kernel, const RunConfig &cfg, const RunResult &r);
 
 } // namespace ori

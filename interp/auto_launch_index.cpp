@@ -17,11 +17,11 @@ namespace ori::auto_detail {
 namespace {
 
 struct Form {
-  const Variable* var = nullptr;
+  const Variable *var = nullptr;
   int64_t slot = -1; // bank-0 offset of the parameter slot, or -1
   int64_t scale = 0, disp = 0;
   bool unknown = false;
-  friend bool operator==(const Form&, const Form&) = default;
+  friend bool operator==(const Form &, const Form &) = default;
 };
 
 Form unknownForm() {
@@ -30,17 +30,21 @@ Form unknownForm() {
   return f;
 }
 
-Form add(const Form& a, const Form& b, bool negB) {
-  if (a.unknown || b.unknown) return unknownForm();
-  if (negB && b.var) return unknownForm();
+Form add(const Form &a, const Form &b, bool negB) {
+  if (a.unknown || b.unknown)
+    return unknownForm();
+  if (negB && b.var)
+    return unknownForm();
   Form r = a;
   if (b.var) {
-    if (r.var) return unknownForm();
+    if (r.var)
+      return unknownForm();
     r.var = b.var;
   }
   int64_t bs = negB ? -b.scale : b.scale;
   if (b.slot >= 0) {
-    if (r.slot >= 0 && r.slot != b.slot) return unknownForm();
+    if (r.slot >= 0 && r.slot != b.slot)
+      return unknownForm();
     r.slot = b.slot;
     r.scale += bs;
   }
@@ -48,10 +52,11 @@ Form add(const Form& a, const Form& b, bool negB) {
   return r;
 }
 
-bool isConst(const Form& f) { return !f.unknown && !f.var && f.slot < 0; }
+bool isConst(const Form &f) { return !f.unknown && !f.var && f.slot < 0; }
 
-Form times(const Form& f, int64_t k) {
-  if (f.unknown || f.var) return unknownForm();
+Form times(const Form &f, int64_t k) {
+  if (f.unknown || f.var)
+    return unknownForm();
   Form r = f;
   r.scale *= k;
   r.disp *= k;
@@ -60,18 +65,20 @@ Form times(const Form& f, int64_t k) {
 
 class IndexFlow {
 public:
-  IndexFlow(const Module& m, const Function& f) : m_(m), f_(f) {
+  IndexFlow(const Module &m, const Function &f) : m_(m), f_(f) {
     for (int round = 0; round < 16; ++round) {
       bool changed = false;
-      for (const Block& b : f.blocks)
-        for (const Instr& in : b.instrs) {
-          if (in.dsts.empty() || in.dsts[0].kind != Operand::Kind::Reg || !in.dsts[0].reg.isGeneral() ||
-              in.dsts[0].reg.isConst())
+      for (const Block &b : f.blocks)
+        for (const Instr &in : b.instrs) {
+          if (in.dsts.empty() || in.dsts[0].kind != Operand::Kind::Reg ||
+              !in.dsts[0].reg.isGeneral() || in.dsts[0].reg.isConst())
             continue;
           std::optional<Form> v = eval(in);
-          if (!v) continue; // a source not known yet
+          if (!v)
+            continue; // a source not known yet
           for (size_t k = 0; k < in.dsts.size(); ++k) {
-            if (in.dsts[k].kind != Operand::Kind::Reg || in.dsts[k].reg.isConst()) continue;
+            if (in.dsts[k].kind != Operand::Kind::Reg || in.dsts[k].reg.isConst())
+              continue;
             Form nv = k == 0 ? *v : unknownForm();
             auto [it, fresh] = forms_.emplace(in.dsts[k].reg, nv);
             if (!fresh && !(it->second == nv) && !it->second.unknown) {
@@ -81,11 +88,12 @@ public:
             changed |= fresh;
           }
         }
-      if (!changed) break;
+      if (!changed)
+        break;
     }
   }
 
-  std::optional<Form> of(const Operand& o) const {
+  std::optional<Form> of(const Operand &o) const {
     switch (o.kind) {
     case Operand::Kind::Imm: {
       Form c;
@@ -93,11 +101,14 @@ public:
       return c;
     }
     case Operand::Kind::Reg: {
-      if (o.reg.isConst()) return Form{};
+      if (o.reg.isConst())
+        return Form{};
       auto it = forms_.find(o.reg);
-      if (it == forms_.end()) return std::nullopt;
+      if (it == forms_.end())
+        return std::nullopt;
       Form r = it->second;
-      if (o.neg) r = times(r, -1);
+      if (o.neg)
+        r = times(r, -1);
       return r;
     }
     case Operand::Kind::CBank:
@@ -109,94 +120,118 @@ public:
       }
       return unknownForm();
     case Operand::Kind::Symbol: {
-      const Variable* v = findVariable(m_, f_, o.sym);
-      if (!v || (v->space != Space::Global && v->space != Space::Const)) return unknownForm();
+      const Variable *v = findVariable(m_, f_, o.sym);
+      if (!v || (v->space != Space::Global && v->space != Space::Const))
+        return unknownForm();
       Form a;
       a.var = v;
       return a;
     }
-    default: return unknownForm();
+    default:
+      return unknownForm();
     }
   }
 
 private:
-  std::optional<Form> eval(const Instr& in) const {
-    auto src = [&](size_t k) -> std::optional<Form> { return k < in.srcs.size() ? of(in.srcs[k]) : std::optional<Form>(Form{}); };
+  std::optional<Form> eval(const Instr &in) const {
+    auto src = [&](size_t k) -> std::optional<Form> {
+      return k < in.srcs.size() ? of(in.srcs[k]) : std::optional<Form>(Form{});
+    };
     switch (in.op) {
-    case Opcode::MOV: case Opcode::LDC:
-      if (in.op == Opcode::LDC && !(in.srcs.size() == 1 && in.srcs[0].kind == Operand::Kind::CBank)) return unknownForm();
+    case Opcode::MOV:
+    case Opcode::LDC:
+      if (in.op == Opcode::LDC && !(in.srcs.size() == 1 && in.srcs[0].kind == Operand::Kind::CBank))
+        return unknownForm();
       return src(0);
     case Opcode::IADD3: {
       std::optional<Form> a = src(0), b = src(1), c = src(2);
-      if (!a || !b || !c) return std::nullopt;
+      if (!a || !b || !c)
+        return std::nullopt;
       Form a2 = *a; // `-a` was applied by of()
       return add(add(a2, *b, false), *c, false);
     }
     case Opcode::IMAD: {
-      if (in.has(Mod::HI)) return unknownForm();
+      if (in.has(Mod::HI))
+        return unknownForm();
       std::optional<Form> a = src(0), b = src(1), c = src(2);
-      if (!a || !b || !c) return std::nullopt;
+      if (!a || !b || !c)
+        return std::nullopt;
       Form p = isConst(*b) ? times(*a, b->disp) : isConst(*a) ? times(*b, a->disp) : unknownForm();
       return add(p, *c, false);
     }
     case Opcode::SHL: {
       std::optional<Form> a = src(0), b = src(1);
-      if (!a || !b) return std::nullopt;
-      if (!isConst(*b) || b->disp < 0 || b->disp > 30) return unknownForm();
+      if (!a || !b)
+        return std::nullopt;
+      if (!isConst(*b) || b->disp < 0 || b->disp > 30)
+        return unknownForm();
       return times(*a, int64_t(1) << b->disp);
     }
     case Opcode::LEA: {
       std::optional<Form> a = src(0), b = src(1), s = src(2);
-      if (!a || !b || !s) return std::nullopt;
-      if (!isConst(*s) || s->disp < 0 || s->disp > 30) return unknownForm();
+      if (!a || !b || !s)
+        return std::nullopt;
+      if (!isConst(*s) || s->disp < 0 || s->disp > 30)
+        return unknownForm();
       return add(times(*a, int64_t(1) << s->disp), *b, false);
     }
-    default: return unknownForm();
+    default:
+      return unknownForm();
     }
   }
 
-  const Module& m_;
-  const Function& f_;
+  const Module &m_;
+  const Function &f_;
   std::map<Reg, Form> forms_;
 };
 
 } // namespace
 
-unsigned accessWidth(const Instr& in) {
-  if (in.has(Mod::W64)) return 8;
-  if (in.has(Mod::U8) || in.has(Mod::S8)) return 1;
-  if (in.has(Mod::U16) || in.has(Mod::S16)) return 2;
+unsigned accessWidth(const Instr &in) {
+  if (in.has(Mod::W64))
+    return 8;
+  if (in.has(Mod::U8) || in.has(Mod::S8))
+    return 1;
+  if (in.has(Mod::U16) || in.has(Mod::S16))
+    return 2;
   return 4;
 }
 
-std::vector<IndexUse> indexUses(const Module& m, const Function& kernel) {
+std::vector<IndexUse> indexUses(const Module &m, const Function &kernel) {
   IndexFlow flow(m, kernel);
   // Registers whose value is compared: ISETP sources, and what MOV copies into them.
   std::set<Reg> compared;
-  for (const Block& b : kernel.blocks)
-    for (const Instr& in : b.instrs)
+  for (const Block &b : kernel.blocks)
+    for (const Instr &in : b.instrs)
       if (in.op == Opcode::ISETP)
         for (size_t k = 0; k < 2 && k < in.srcs.size(); ++k)
-          if (in.srcs[k].kind == Operand::Kind::Reg) compared.insert(in.srcs[k].reg);
+          if (in.srcs[k].kind == Operand::Kind::Reg)
+            compared.insert(in.srcs[k].reg);
   for (bool changed = true; changed;) {
     changed = false;
-    for (const Block& b : kernel.blocks)
-      for (const Instr& in : b.instrs)
-        if (in.op == Opcode::MOV && !in.dsts.empty() && !in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Reg &&
-            in.dsts[0].kind == Operand::Kind::Reg && compared.count(in.dsts[0].reg))
+    for (const Block &b : kernel.blocks)
+      for (const Instr &in : b.instrs)
+        if (in.op == Opcode::MOV && !in.dsts.empty() && !in.srcs.empty() &&
+            in.srcs[0].kind == Operand::Kind::Reg && in.dsts[0].kind == Operand::Kind::Reg &&
+            compared.count(in.dsts[0].reg))
           changed |= compared.insert(in.srcs[0].reg).second;
   }
   std::vector<IndexUse> out;
-  for (const Block& b : kernel.blocks)
-    for (const Instr& in : b.instrs) {
-      if (!(in.info().flags & MEMORY) || in.srcs.empty()) continue;
-      const Operand& a = in.srcs[0];
-      if (a.kind != Operand::Kind::Mem || !a.hasReg) continue;
+  for (const Block &b : kernel.blocks)
+    for (const Instr &in : b.instrs) {
+      if (!(in.info().flags & MEMORY) || in.srcs.empty())
+        continue;
+      const Operand &a = in.srcs[0];
+      if (a.kind != Operand::Kind::Mem || !a.hasReg)
+        continue;
       std::optional<Form> f = flow.of(Operand::reg_(a.reg));
-      if (!f || f->unknown) continue;
+      if (!f || f->unknown)
+        continue;
       Form full = *f;
-      if (!a.sym.empty()) full = add(full, flow.of(Operand::symbol(a.sym)).value_or(unknownForm()), false);
-      if (full.unknown || !full.var || full.slot < 0 || full.scale <= 0) continue;
+      if (!a.sym.empty())
+        full = add(full, flow.of(Operand::symbol(a.sym)).value_or(unknownForm()), false);
+      if (full.unknown || !full.var || full.slot < 0 || full.scale <= 0)
+        continue;
       IndexUse u;
       u.var = full.var;
       u.paramOffset = uint64_t(full.slot);
@@ -204,7 +239,8 @@ std::vector<IndexUse> indexUses(const Module& m, const Function& kernel) {
       u.disp = full.disp + a.imm;
       u.width = isAtomic(in.op) ? atomicBytes(in.mods) : accessWidth(in);
       bool isLoad = in.op == Opcode::LD || in.op == Opcode::LDG;
-      u.bound = isLoad && !in.dsts.empty() && in.dsts[0].kind == Operand::Kind::Reg && compared.count(in.dsts[0].reg);
+      u.bound = isLoad && !in.dsts.empty() && in.dsts[0].kind == Operand::Kind::Reg &&
+                compared.count(in.dsts[0].reg);
       out.push_back(u);
     }
   return out;
@@ -223,7 +259,8 @@ constexpr size_t kMaxTerms = 12;
 // a * b, or nullopt past kMaxCoef.
 std::optional<int64_t> mul(int64_t a, int64_t b) {
   __int128 r = __int128(a) * b;
-  if (r > kMaxCoef || r < -kMaxCoef) return std::nullopt;
+  if (r > kMaxCoef || r < -kMaxCoef)
+    return std::nullopt;
   return int64_t(r);
 }
 
@@ -235,75 +272,96 @@ Poly unknownPoly() {
 
 // p stays known only with few, small terms.
 Poly checked(Poly p) {
-  if (p.unknown) return p;
-  std::erase_if(p.terms, [](const auto& kv) { return kv.second == 0; });
-  if (p.terms.size() > kMaxTerms || p.disp > kMaxCoef || p.disp < -kMaxCoef) return unknownPoly();
-  for (const auto& kv : p.terms)
-    if (kv.second > kMaxCoef || kv.second < -kMaxCoef) return unknownPoly();
+  if (p.unknown)
+    return p;
+  std::erase_if(p.terms, [](const auto &kv) { return kv.second == 0; });
+  if (p.terms.size() > kMaxTerms || p.disp > kMaxCoef || p.disp < -kMaxCoef)
+    return unknownPoly();
+  for (const auto &kv : p.terms)
+    if (kv.second > kMaxCoef || kv.second < -kMaxCoef)
+      return unknownPoly();
   return p;
 }
 
-Poly plus(const Poly& a, const Poly& b) {
-  if (a.unknown || b.unknown || (a.var && b.var)) return unknownPoly();
+Poly plus(const Poly &a, const Poly &b) {
+  if (a.unknown || b.unknown || (a.var && b.var))
+    return unknownPoly();
   Poly r = a;
-  if (b.var) r.var = b.var;
-  for (const auto& [k, c] : b.terms) r.terms[k] += c;
+  if (b.var)
+    r.var = b.var;
+  for (const auto &[k, c] : b.terms)
+    r.terms[k] += c;
   r.disp += b.disp;
   return checked(std::move(r));
 }
 
-Poly scaled(const Poly& a, int64_t k) {
-  if (a.unknown || (a.var && k != 1)) return unknownPoly();
+Poly scaled(const Poly &a, int64_t k) {
+  if (a.unknown || (a.var && k != 1))
+    return unknownPoly();
   Poly r = a;
-  for (auto& kv : r.terms) {
+  for (auto &kv : r.terms) {
     auto v = mul(kv.second, k);
-    if (!v) return unknownPoly();
+    if (!v)
+      return unknownPoly();
     kv.second = *v;
   }
   auto d = mul(r.disp, k);
-  if (!d) return unknownPoly();
+  if (!d)
+    return unknownPoly();
   r.disp = *d;
   return checked(std::move(r));
 }
 
-bool isConstant(const Poly& p) { return !p.unknown && !p.var && p.terms.empty(); }
+bool isConstant(const Poly &p) { return !p.unknown && !p.var && p.terms.empty(); }
 
-Poly product(const Poly& a, const Poly& b) {
-  if (a.unknown || b.unknown || a.var || b.var) return unknownPoly();
-  if (isConstant(a)) return scaled(b, a.disp);
-  if (isConstant(b)) return scaled(a, b.disp);
+Poly product(const Poly &a, const Poly &b) {
+  if (a.unknown || b.unknown || a.var || b.var)
+    return unknownPoly();
+  if (isConstant(a))
+    return scaled(b, a.disp);
+  if (isConstant(b))
+    return scaled(a, b.disp);
   Poly r;
-  for (const auto& [ka, ca] : a.terms) {
-    if (ka.second != kNoAtom) return unknownPoly();
-    for (const auto& [kb, cb] : b.terms) {
-      if (kb.second != kNoAtom) return unknownPoly();
+  for (const auto &[ka, ca] : a.terms) {
+    if (ka.second != kNoAtom)
+      return unknownPoly();
+    for (const auto &[kb, cb] : b.terms) {
+      if (kb.second != kNoAtom)
+        return unknownPoly();
       auto c = mul(ca, cb);
-      if (!c) return unknownPoly();
+      if (!c)
+        return unknownPoly();
       r.terms[{std::min(ka.first, kb.first), std::max(ka.first, kb.first)}] += *c;
     }
   }
   Poly da = scaled(a, b.disp), db = scaled(b, a.disp);
   Poly s = plus(r, da);
   s = plus(s, db);
-  if (s.unknown) return s;
+  if (s.unknown)
+    return s;
   auto dd = mul(a.disp, b.disp);
-  if (!dd) return unknownPoly();
+  if (!dd)
+    return unknownPoly();
   s.disp -= *dd; // a.disp * b.disp was added twice (in da and db)
   return checked(std::move(s));
 }
 
 } // namespace
 
-PolyFlow::PolyFlow(const Module& m, const Function& f) : m_(m), f_(f) {
+PolyFlow::PolyFlow(const Module &m, const Function &f) : m_(m), f_(f) {
   for (int round = 0; round < 16; ++round) {
     bool changed = false;
-    for (const Block& b : f.blocks)
-      for (const Instr& in : b.instrs) {
-        if (in.dsts.empty()) continue;
+    for (const Block &b : f.blocks)
+      for (const Instr &in : b.instrs) {
+        if (in.dsts.empty())
+          continue;
         std::optional<Poly> v = eval(in);
-        if (!v) continue; // a source not known yet
+        if (!v)
+          continue; // a source not known yet
         for (size_t k = 0; k < in.dsts.size(); ++k) {
-          if (in.dsts[k].kind != Operand::Kind::Reg || in.dsts[k].reg.isConst() || !in.dsts[k].reg.isGeneral()) continue;
+          if (in.dsts[k].kind != Operand::Kind::Reg || in.dsts[k].reg.isConst() ||
+              !in.dsts[k].reg.isGeneral())
+            continue;
           Poly nv = k == 0 && !in.isGuarded() ? *v : unknownPoly();
           auto [it, fresh] = forms_.emplace(in.dsts[k].reg, nv);
           if (!fresh && !(it->second == nv) && !it->second.unknown) {
@@ -313,11 +371,12 @@ PolyFlow::PolyFlow(const Module& m, const Function& f) : m_(m), f_(f) {
           changed |= fresh;
         }
       }
-    if (!changed) break;
+    if (!changed)
+      break;
   }
 }
 
-std::optional<Poly> PolyFlow::of(const Operand& o) const {
+std::optional<Poly> PolyFlow::of(const Operand &o) const {
   std::optional<Poly> r;
   switch (o.kind) {
   case Operand::Kind::Imm: {
@@ -327,9 +386,11 @@ std::optional<Poly> PolyFlow::of(const Operand& o) const {
     break;
   }
   case Operand::Kind::Reg: {
-    if (o.reg.isConst()) return Poly{};
+    if (o.reg.isConst())
+      return Poly{};
     auto it = forms_.find(o.reg);
-    if (it == forms_.end() || it->second.unknown) return std::nullopt;
+    if (it == forms_.end() || it->second.unknown)
+      return std::nullopt;
     r = o.neg ? scaled(it->second, -1) : it->second;
     break;
   }
@@ -342,20 +403,30 @@ std::optional<Poly> PolyFlow::of(const Operand& o) const {
     break;
   case Operand::Kind::SReg:
     switch (o.sreg) {
-    case SpecialReg::TID_X: case SpecialReg::TID_Y: case SpecialReg::TID_Z: case SpecialReg::CTAID_X:
-    case SpecialReg::CTAID_Y: case SpecialReg::CTAID_Z: case SpecialReg::NTID_X: case SpecialReg::NTID_Y:
-    case SpecialReg::NTID_Z: case SpecialReg::NCTAID_X: case SpecialReg::NCTAID_Y: case SpecialReg::NCTAID_Z:
+    case SpecialReg::TID_X:
+    case SpecialReg::TID_Y:
+    case SpecialReg::TID_Z:
+    case SpecialReg::CTAID_X:
+    case SpecialReg::CTAID_Y:
+    case SpecialReg::CTAID_Z:
+    case SpecialReg::NTID_X:
+    case SpecialReg::NTID_Y:
+    case SpecialReg::NTID_Z:
+    case SpecialReg::NCTAID_X:
+    case SpecialReg::NCTAID_Y:
+    case SpecialReg::NCTAID_Z:
     case SpecialReg::LANEID: {
       Poly s;
       s.terms[{sregAtom(o.sreg), kNoAtom}] = 1;
       r = s;
       break;
     }
-    default: break;
+    default:
+      break;
     }
     break;
   case Operand::Kind::Symbol: {
-    const Variable* v = findVariable(m_, f_, o.sym);
+    const Variable *v = findVariable(m_, f_, o.sym);
     if (v && (v->space == Space::Global || v->space == Space::Const)) {
       Poly a;
       a.var = v;
@@ -363,36 +434,43 @@ std::optional<Poly> PolyFlow::of(const Operand& o) const {
     }
     break;
   }
-  default: break;
+  default:
+    break;
   }
-  if (!r || r->unknown) return std::nullopt;
+  if (!r || r->unknown)
+    return std::nullopt;
   return r;
 }
 
-std::optional<Poly> PolyFlow::address(const Operand& a) const {
-  if (a.kind != Operand::Kind::Mem) return std::nullopt;
+std::optional<Poly> PolyFlow::address(const Operand &a) const {
+  if (a.kind != Operand::Kind::Mem)
+    return std::nullopt;
   Poly p;
   p.disp = a.imm;
   if (a.hasReg) {
     std::optional<Poly> r = of(Operand::reg_(a.reg));
-    if (!r) return std::nullopt;
+    if (!r)
+      return std::nullopt;
     p = plus(p, *r);
   }
   if (!a.sym.empty()) {
     std::optional<Poly> s = of(Operand::symbol(a.sym));
-    if (!s) return std::nullopt;
+    if (!s)
+      return std::nullopt;
     p = plus(p, *s);
   }
-  if (p.unknown) return std::nullopt;
+  if (p.unknown)
+    return std::nullopt;
   return p;
 }
 
-std::optional<Poly> PolyFlow::eval(const Instr& in) const {
+std::optional<Poly> PolyFlow::eval(const Instr &in) const {
   // nullopt: a source not known yet (no definition seen); unknownPoly(): not a Poly.
   bool pending = false;
   auto src = [&](size_t k) -> Poly {
-    if (k >= in.srcs.size()) return Poly{};
-    const Operand& o = in.srcs[k];
+    if (k >= in.srcs.size())
+      return Poly{};
+    const Operand &o = in.srcs[k];
     if (o.kind == Operand::Kind::Reg && !o.reg.isConst() && !forms_.count(o.reg)) {
       pending = true;
       return unknownPoly();
@@ -401,50 +479,67 @@ std::optional<Poly> PolyFlow::eval(const Instr& in) const {
   };
   Poly r = unknownPoly();
   switch (in.op) {
-  case Opcode::MOV: case Opcode::S2R: r = src(0); break;
-  case Opcode::LDC:
-    if (in.srcs.size() == 1 && in.srcs[0].kind == Operand::Kind::CBank) r = src(0);
+  case Opcode::MOV:
+  case Opcode::S2R:
+    r = src(0);
     break;
-  case Opcode::IADD3: r = plus(plus(src(0), src(1)), src(2)); break;
+  case Opcode::LDC:
+    if (in.srcs.size() == 1 && in.srcs[0].kind == Operand::Kind::CBank)
+      r = src(0);
+    break;
+  case Opcode::IADD3:
+    r = plus(plus(src(0), src(1)), src(2));
+    break;
   case Opcode::IMAD:
-    if (!in.has(Mod::HI)) r = plus(product(src(0), src(1)), src(2));
+    if (!in.has(Mod::HI))
+      r = plus(product(src(0), src(1)), src(2));
     break;
   case Opcode::SHL: {
     Poly a = src(0), b = src(1);
-    if (isConstant(b) && b.disp >= 0 && b.disp <= 30) r = scaled(a, int64_t(1) << b.disp);
+    if (isConstant(b) && b.disp >= 0 && b.disp <= 30)
+      r = scaled(a, int64_t(1) << b.disp);
     break;
   }
   case Opcode::LEA: {
     Poly a = src(0), b = src(1), s = src(2);
-    if (!in.has(Mod::HI) && isConstant(s) && s.disp >= 0 && s.disp <= 30) r = plus(scaled(a, int64_t(1) << s.disp), b);
+    if (!in.has(Mod::HI) && isConstant(s) && s.disp >= 0 && s.disp <= 30)
+      r = plus(scaled(a, int64_t(1) << s.disp), b);
     break;
   }
   case Opcode::LOP3: {
     // not a: truth table bit 4 (a=1, b=c=0) clear and bit 0 (a=b=c=0) set, b and c zero.
     Poly a = src(0);
-    const bool zeroBC = in.srcs.size() == 4 && isConstant(src(1)) && src(1).disp == 0 && isConstant(src(2)) &&
-                        src(2).disp == 0 && in.srcs[3].kind == Operand::Kind::Imm;
-    if (zeroBC && (in.srcs[3].imm & 0x11) == 0x01) r = plus(scaled(a, -1), checked(Poly{nullptr, {}, -1, false}));
+    const bool zeroBC = in.srcs.size() == 4 && isConstant(src(1)) && src(1).disp == 0 &&
+                        isConstant(src(2)) && src(2).disp == 0 &&
+                        in.srcs[3].kind == Operand::Kind::Imm;
+    if (zeroBC && (in.srcs[3].imm & 0x11) == 0x01)
+      r = plus(scaled(a, -1), checked(Poly{nullptr, {}, -1, false}));
     break;
   }
-  default: break;
+  default:
+    break;
   }
-  if (pending) return std::nullopt;
+  if (pending)
+    return std::nullopt;
   return r;
 }
 
-std::optional<std::pair<int64_t, int64_t>> polyRange(
-    const Poly& p, const std::function<std::optional<std::pair<int64_t, int64_t>>(int64_t)>& range) {
-  if (p.unknown) return std::nullopt;
+std::optional<std::pair<int64_t, int64_t>>
+polyRange(const Poly &p,
+          const std::function<std::optional<std::pair<int64_t, int64_t>>(int64_t)> &range) {
+  if (p.unknown)
+    return std::nullopt;
   constexpr int64_t kLimit = int64_t(1) << 62;
   __int128 lo = p.disp, hi = p.disp;
-  for (const auto& [k, c] : p.terms) {
+  for (const auto &[k, c] : p.terms) {
     auto a = range(k.first);
-    if (!a) return std::nullopt;
+    if (!a)
+      return std::nullopt;
     __int128 tlo = a->first, thi = a->second;
     if (k.second != kNoAtom) {
       auto b = range(k.second);
-      if (!b) return std::nullopt;
+      if (!b)
+        return std::nullopt;
       __int128 v[4] = {tlo * b->first, tlo * b->second, thi * b->first, thi * b->second};
       tlo = std::min({v[0], v[1], v[2], v[3]});
       thi = std::max({v[0], v[1], v[2], v[3]});
@@ -452,29 +547,46 @@ std::optional<std::pair<int64_t, int64_t>> polyRange(
     __int128 x = tlo * c, y = thi * c;
     lo += std::min(x, y);
     hi += std::max(x, y);
-    if (lo < -kLimit || hi > kLimit) return std::nullopt;
+    if (lo < -kLimit || hi > kLimit)
+      return std::nullopt;
   }
   return std::pair<int64_t, int64_t>{int64_t(lo), int64_t(hi)};
 }
 
-std::optional<std::pair<int64_t, int64_t>> sregRange(int64_t atom, const Dim3& threads, const Dim3& ctas) {
-  if (atom >= 0) return std::nullopt;
+std::optional<std::pair<int64_t, int64_t>> sregRange(int64_t atom, const Dim3 &threads,
+                                                     const Dim3 &ctas) {
+  if (atom >= 0)
+    return std::nullopt;
   const uint32_t t[3] = {threads.x, threads.y, threads.z}, c[3] = {ctas.x, ctas.y, ctas.z};
   switch (SpecialReg(-1 - atom)) {
-  case SpecialReg::TID_X: return std::pair<int64_t, int64_t>{0, int64_t(t[0]) - 1};
-  case SpecialReg::TID_Y: return std::pair<int64_t, int64_t>{0, int64_t(t[1]) - 1};
-  case SpecialReg::TID_Z: return std::pair<int64_t, int64_t>{0, int64_t(t[2]) - 1};
-  case SpecialReg::CTAID_X: return std::pair<int64_t, int64_t>{0, int64_t(c[0]) - 1};
-  case SpecialReg::CTAID_Y: return std::pair<int64_t, int64_t>{0, int64_t(c[1]) - 1};
-  case SpecialReg::CTAID_Z: return std::pair<int64_t, int64_t>{0, int64_t(c[2]) - 1};
-  case SpecialReg::NTID_X: return std::pair<int64_t, int64_t>{t[0], t[0]};
-  case SpecialReg::NTID_Y: return std::pair<int64_t, int64_t>{t[1], t[1]};
-  case SpecialReg::NTID_Z: return std::pair<int64_t, int64_t>{t[2], t[2]};
-  case SpecialReg::NCTAID_X: return std::pair<int64_t, int64_t>{c[0], c[0]};
-  case SpecialReg::NCTAID_Y: return std::pair<int64_t, int64_t>{c[1], c[1]};
-  case SpecialReg::NCTAID_Z: return std::pair<int64_t, int64_t>{c[2], c[2]};
-  case SpecialReg::LANEID: return std::pair<int64_t, int64_t>{0, 31};
-  default: return std::nullopt;
+  case SpecialReg::TID_X:
+    return std::pair<int64_t, int64_t>{0, int64_t(t[0]) - 1};
+  case SpecialReg::TID_Y:
+    return std::pair<int64_t, int64_t>{0, int64_t(t[1]) - 1};
+  case SpecialReg::TID_Z:
+    return std::pair<int64_t, int64_t>{0, int64_t(t[2]) - 1};
+  case SpecialReg::CTAID_X:
+    return std::pair<int64_t, int64_t>{0, int64_t(c[0]) - 1};
+  case SpecialReg::CTAID_Y:
+    return std::pair<int64_t, int64_t>{0, int64_t(c[1]) - 1};
+  case SpecialReg::CTAID_Z:
+    return std::pair<int64_t, int64_t>{0, int64_t(c[2]) - 1};
+  case SpecialReg::NTID_X:
+    return std::pair<int64_t, int64_t>{t[0], t[0]};
+  case SpecialReg::NTID_Y:
+    return std::pair<int64_t, int64_t>{t[1], t[1]};
+  case SpecialReg::NTID_Z:
+    return std::pair<int64_t, int64_t>{t[2], t[2]};
+  case SpecialReg::NCTAID_X:
+    return std::pair<int64_t, int64_t>{c[0], c[0]};
+  case SpecialReg::NCTAID_Y:
+    return std::pair<int64_t, int64_t>{c[1], c[1]};
+  case SpecialReg::NCTAID_Z:
+    return std::pair<int64_t, int64_t>{c[2], c[2]};
+  case SpecialReg::LANEID:
+    return std::pair<int64_t, int64_t>{0, 31};
+  default:
+    return std::nullopt;
   }
 }
 

@@ -18,15 +18,15 @@
 namespace ori::auto_detail {
 
 struct IndexUse {
-  const Variable* var = nullptr; // the module variable addressed
-  uint64_t paramOffset = 0;      // the parameter slot (its offset in constant bank 0) that indexes it
-  int64_t scale = 0, disp = 0;   // the access is at var + scale * value + disp
-  unsigned width = 4;            // bytes accessed
-  bool bound = false;            // a load whose value is compared (an ISETP source): a count
+  const Variable *var = nullptr; // the module variable addressed
+  uint64_t paramOffset = 0;    // the parameter slot (its offset in constant bank 0) that indexes it
+  int64_t scale = 0, disp = 0; // the access is at var + scale * value + disp
+  unsigned width = 4;          // bytes accessed
+  bool bound = false;          // a load whose value is compared (an ISETP source): a count
 };
 
 // Every access of the kernel (not its callees) at such an address, with scale > 0.
-std::vector<IndexUse> indexUses(const Module& m, const Function& kernel);
+std::vector<IndexUse> indexUses(const Module &m, const Function &kernel);
 
 // A polynomial of degree at most 2 over atoms, plus at most one module variable's address:
 // `&var + sum coef * a * b + disp`. An atom is a parameter slot (its offset in constant bank
@@ -34,11 +34,12 @@ std::vector<IndexUse> indexUses(const Module& m, const Function& kernel);
 constexpr int64_t kNoAtom = INT64_MIN;
 inline int64_t sregAtom(SpecialReg s) { return -1 - int64_t(s); }
 struct Poly {
-  const Variable* var = nullptr;
-  std::map<std::pair<int64_t, int64_t>, int64_t> terms; // (atom, atom or kNoAtom) -> coefficient, none 0
+  const Variable *var = nullptr;
+  std::map<std::pair<int64_t, int64_t>, int64_t>
+      terms; // (atom, atom or kNoAtom) -> coefficient, none 0
   int64_t disp = 0;
   bool unknown = false;
-  friend bool operator==(const Poly&, const Poly&) = default;
+  friend bool operator==(const Poly &, const Poly &) = default;
 };
 
 // Each register's value of a function as a Poly, to a fixed point, flow-insensitively: MOV and
@@ -50,43 +51,45 @@ struct Poly {
 // choose launch parameters, never to run anything.
 class PolyFlow {
 public:
-  PolyFlow(const Module& m, const Function& f);
+  PolyFlow(const Module &m, const Function &f);
   // The operand's value (a register, immediate, bank-0 slot, special register or symbol), or
   // nullopt when unknown.
-  std::optional<Poly> of(const Operand& o) const;
+  std::optional<Poly> of(const Operand &o) const;
   // The address of a memory operand [R + sym + imm], or nullopt.
-  std::optional<Poly> address(const Operand& mem) const;
+  std::optional<Poly> address(const Operand &mem) const;
 
 private:
-  std::optional<Poly> eval(const Instr& in) const;
-  const Module& m_;
-  const Function& f_;
+  std::optional<Poly> eval(const Instr &in) const;
+  const Module &m_;
+  const Function &f_;
   std::map<Reg, Poly> forms_;
 };
 
 // The smallest and largest value of p's terms plus disp (not its variable) when each atom
 // takes any value in range(atom) (inclusive bounds; nullopt: unbounded). nullopt when some
 // atom is unbounded or a bound leaves 62 bits.
-std::optional<std::pair<int64_t, int64_t>> polyRange(
-    const Poly& p, const std::function<std::optional<std::pair<int64_t, int64_t>>(int64_t)>& range);
+std::optional<std::pair<int64_t, int64_t>>
+polyRange(const Poly &p,
+          const std::function<std::optional<std::pair<int64_t, int64_t>>(int64_t)> &range);
 
 // The range of a special register in a launch of `threads` x `ctas` (tid, ctaid, ntid, nctaid,
 // laneid), or nullopt.
-std::optional<std::pair<int64_t, int64_t>> sregRange(int64_t atom, const Dim3& threads, const Dim3& ctas);
+std::optional<std::pair<int64_t, int64_t>> sregRange(int64_t atom, const Dim3 &threads,
+                                                     const Dim3 &ctas);
 
 // Bytes a load or store accesses (1, 2, 4 or 8: its width modifier).
-unsigned accessWidth(const Instr& in);
+unsigned accessWidth(const Instr &in);
 
 // Rule 6 (auto_launch.h, interp/auto_launch_products.cpp): products of integer parameters in a
 // buffer's address. `out` holds the parameters' bindings, in order; `chosen` the integer ones
 // by bank offset (both updated).
-void boundProducts(const Module& m, const Function& kernel, const AutoLaunchOptions& o, std::vector<AutoBinding>& out,
-                   std::map<uint64_t, uint64_t>& chosen);
+void boundProducts(const Module &m, const Function &kernel, const AutoLaunchOptions &o,
+                   std::vector<AutoBinding> &out, std::map<uint64_t, uint64_t> &chosen);
 
 // Rule 6b: products of integer counts (parameters and fields of .const variables) in a shared
 // address, by where the factors' values come from. `out`: every binding (parameters and
 // variables), whose integer values it lowers.
-void boundCountProducts(const Module& m, const Function& kernel, const AutoLaunchOptions& o,
-                        std::vector<AutoBinding>& out);
+void boundCountProducts(const Module &m, const Function &kernel, const AutoLaunchOptions &o,
+                        std::vector<AutoBinding> &out);
 
 } // namespace ori::auto_detail

@@ -19,7 +19,7 @@ bool evaluatedOpcode(Opcode op);
 
 // Whether operand `o` is a constant evaluateConstant reads: an integer
 // immediate, RZ/URZ, PT/UPT (with or without `!`).
-bool isConstantOperand(const Operand& o);
+bool isConstantOperand(const Operand &o);
 
 // What an unguarded integer, logic or predicate instruction (IADD3, IMAD in every
 // form, LOP3, PLOP3, SHF, SHL, SHR, IMNMX, LEA, ISETP, SGXT, PRMT, POPC, FLO,
@@ -27,6 +27,6 @@ bool isConstantOperand(const Operand& o);
 // destination, the 64-bit container (general registers) or 0/1 (predicates);
 // constant destinations (RZ, PT) get 0. nullopt for anything else, and where the
 // interpreter refuses the instruction (a missing modifier, a malformed operand).
-std::optional<std::vector<uint64_t>> evaluateConstant(const Instr& in);
+std::optional<std::vector<uint64_t>> evaluateConstant(const Instr &in);
 
 } // namespace ori

@@ -26,13 +26,13 @@ struct Dim3 {
   Dim3(uint32_t x_) : x(x_) {} // NOLINT: a plain count is a 1-D launch
   Dim3(uint32_t x_, uint32_t y_, uint32_t z_) : x(x_), y(y_), z(z_) {}
   uint64_t count() const { return uint64_t(x) * y * z; }
-  friend bool operator==(const Dim3&, const Dim3&) = default;
+  friend bool operator==(const Dim3 &, const Dim3 &) = default;
 };
 // "32", "32x4", "32x4x2": as --threads and --ctas take it (trailing 1s left out).
-std::string formatDim3(const Dim3& d);
+std::string formatDim3(const Dim3 &d);
 
 // Bounds on a launch (a configuration beyond them is an Error result).
-inline constexpr uint32_t kMaxThreadsPerCta = 1024;   // CUDA's limit; z at most 64
+inline constexpr uint32_t kMaxThreadsPerCta = 1024;              // CUDA's limit; z at most 64
 inline constexpr uint64_t kMaxLaunchThreads = uint64_t(1) << 24; // all CTAs together
 
 // A surface or texture (docs/interpreter.md, "Surfaces and textures"): widthBytes x height x
@@ -41,22 +41,22 @@ inline constexpr uint64_t kMaxLaunchThreads = uint64_t(1) << 24; // all CTAs tog
 // 1, a 2-D one depth = 1. TEX sees texels of 16 bytes (four 32-bit channels), widthBytes / 16
 // of them in a row.
 struct Surface {
-  uint64_t handle = 0;                   // not 0; distinct among the launch's surfaces
+  uint64_t handle = 0; // not 0; distinct among the launch's surfaces
   uint32_t widthBytes = 0, height = 1, depth = 1;
-  std::vector<uint8_t> bytes;            // at most widthBytes * height * depth; the rest 0
-  bool normalized = false;               // TEX: f32 coordinates in [0, 1) span the texture
+  std::vector<uint8_t> bytes; // at most widthBytes * height * depth; the rest 0
+  bool normalized = false;    // TEX: f32 coordinates in [0, 1) span the texture
 };
 inline constexpr uint64_t kMaxSurfaceBytes = uint64_t(64) << 20; // each surface
 
 struct RunConfig {
-  std::string entry;          // empty: the module's only .entry (error if several)
-  Dim3 threads = 1;           // ntid; tid runs over it, x fastest
-  Dim3 ctas = 1;              // nctaid; CTAs run one after another, x fastest
+  std::string entry; // empty: the module's only .entry (error if several)
+  Dim3 threads = 1;  // ntid; tid runs over it, x fastest
+  Dim3 ctas = 1;     // nctaid; CTAs run one after another, x fastest
   // Warp instructions executed (an instruction counts once for the warp, however many lanes
   // run it), all warps and CTAs together; beyond it the run ends in Timeout.
   uint64_t maxSteps = 10'000'000;
-  std::map<std::string, uint64_t> params;                // scalar parameter values by name
-  std::map<std::string, std::vector<uint8_t>> buffers;   // parameter name -> initial bytes
+  std::map<std::string, uint64_t> params;              // scalar parameter values by name
+  std::map<std::string, std::vector<uint8_t>> buffers; // parameter name -> initial bytes
   // A third way to bind a parameter: its bytes from its first one (at most its size; the rest
   // 0), for structs and arrays passed by value, which `params` fills only up to 8 bytes.
   std::map<std::string, std::vector<uint8_t>> paramBytes;
@@ -94,27 +94,30 @@ struct RunResult {
   // Timeout/Fault/Unsupported/Deadlock: the thread (linear index cta * threads per CTA + thread
   // index in the CTA; for Timeout and Deadlock the first active lane of the warp).
   uint32_t thread = 0;
-  uint64_t warpSteps = 0;  // warp instructions executed (the step budget's unit)
-  uint64_t laneSteps = 0;  // lane instructions: each warp instruction times the lanes that ran it
+  uint64_t warpSteps = 0; // warp instructions executed (the step budget's unit)
+  uint64_t laneSteps = 0; // lane instructions: each warp instruction times the lanes that ran it
   // Warp executions of BRA, BRX and JMX (guarded or not, taken or not), and those of them
   // whose active lanes went more than one way (a divergence: docs/interpreter.md, "Warps").
   uint64_t branches = 0, divergentBranches = 0;
-  uint64_t addr = 0;       // Fault: the faulting address (BRX: the out-of-range index)
-  std::string mnemonic;    // Unsupported and Fault: e.g. "OPAQUE" or "VOTE"
-  uint32_t line = 0;       // Unsupported and Fault: source line of the instruction
-  uint32_t column = 0;     // ... and its column
-  std::string instrText;   // ... and the instruction as the .ori printer writes it
+  uint64_t addr = 0;     // Fault: the faulting address (BRX: the out-of-range index)
+  std::string mnemonic;  // Unsupported and Fault: e.g. "OPAQUE" or "VOTE"
+  uint32_t line = 0;     // Unsupported and Fault: source line of the instruction
+  uint32_t column = 0;   // ... and its column
+  std::string instrText; // ... and the instruction as the .ori printer writes it
   // Unsupported and Fault: the warp that stopped there, as the linear index of its lane 0,
   // and its lanes that ran the instruction (Unsupported) or faulted in it (bit i: lane i).
   uint64_t warpFirstThread = 0;
   uint32_t lanes = 0;
-  std::string message;     // Error (bad configuration) and a human-readable detail for the others
-  std::map<std::string, std::vector<uint8_t>> buffers; // final contents of every bound buffer (and extra one)
-  std::map<std::string, std::vector<uint8_t>> variables; // final contents of the module's .global variables
-  std::map<std::string, std::vector<uint8_t>> surfaces;  // final contents of every surface (all its bytes)
+  std::string message; // Error (bad configuration) and a human-readable detail for the others
+  std::map<std::string, std::vector<uint8_t>>
+      buffers; // final contents of every bound buffer (and extra one)
+  std::map<std::string, std::vector<uint8_t>>
+      variables; // final contents of the module's .global variables
+  std::map<std::string, std::vector<uint8_t>>
+      surfaces; // final contents of every surface (all its bytes)
 };
 
-RunResult runKernel(const Module& m, const RunConfig& cfg);
+RunResult runKernel(const Module &m, const RunConfig &cfg);
 
 // Where runKernel places what the kernel of `cfg` can address (docs/interpreter.md,
 // "Memory"); the translation validator builds counterexamples that replay on it.
@@ -125,13 +128,14 @@ struct LaunchLayout {
   };
   std::vector<Bytes> global; // mapped global memory: .global variables, then buffers, by address
   std::vector<std::string> globalNames; // the variable or parameter each region of `global` is
-  std::map<const Variable*, uint64_t> variables; // .global: generic address; .const/.shared: window
-                                                 // offset; .local/.param: offset in its frame area
-  std::vector<uint8_t> constData;   // the const window (c[0x3]) from offset 0
-  std::vector<Bytes> sharedInit;    // initial bytes in the shared window (the rest: zero)
-  std::vector<Bytes> localInit;     // the kernel frame's local area (the rest: zero)
-  std::vector<Bytes> paramInit;     // the kernel frame's .param variables (the rest: zero)
-  std::vector<uint8_t> cbank0;      // constant bank 0 from offset 0 (beyond it, and other banks: 0)
+  std::map<const Variable *, uint64_t>
+      variables;                  // .global: generic address; .const/.shared: window
+                                  // offset; .local/.param: offset in its frame area
+  std::vector<uint8_t> constData; // the const window (c[0x3]) from offset 0
+  std::vector<Bytes> sharedInit;  // initial bytes in the shared window (the rest: zero)
+  std::vector<Bytes> localInit;   // the kernel frame's local area (the rest: zero)
+  std::vector<Bytes> paramInit;   // the kernel frame's .param variables (the rest: zero)
+  std::vector<uint8_t> cbank0;    // constant bank 0 from offset 0 (beyond it, and other banks: 0)
   // Shared memory of the launch: the static .shared variables in [0, sharedStatic), the
   // dynamic memory (every .extern .shared array) at sharedDynamicBase, sharedDynamicSize bytes.
   uint64_t sharedStatic = 0, sharedDynamicBase = 0, sharedDynamicSize = 0;
@@ -141,16 +145,16 @@ struct LaunchLayout {
     uint64_t localSize = 0, localAlign = 1;
     std::map<std::string, uint64_t> params;
   };
-  std::map<const Function*, Frame> frames;
+  std::map<const Function *, Frame> frames;
 };
 // The layout, or the configuration error runKernel would report.
-std::variant<LaunchLayout, std::string> layoutLaunch(const Module& m, const RunConfig& cfg);
+std::variant<LaunchLayout, std::string> layoutLaunch(const Module &m, const RunConfig &cfg);
 
 // "exit: ok threads=T", "exit: timeout thread=T", "exit: fault thread=T addr=0x..",
 // "exit: deadlock thread=T", "exit: unsupported \"MNEMONIC\" at FILE:LINE" (no trailing newline).
-std::string formatExit(const RunResult& r, const std::string& file);
+std::string formatExit(const RunResult &r, const std::string &file);
 // Where a Fault or Unsupported run stopped: "FILE:LINE:COL: 'INSTRUCTION' in lanes 4-5 (threads
 // 36-37)", the lanes of the warp that faulted there or ran it; "" for the other kinds.
-std::string formatStopPlace(const RunResult& r, const std::string& file);
+std::string formatStopPlace(const RunResult &r, const std::string &file);
 
 } // namespace ori

@@ -16,16 +16,21 @@ struct IntType {
   unsigned bits = 32;
   bool isSigned = true;
 };
-IntType intType(const Instr& in, bool defaultSigned) {
-  if (in.has(Mod::U32)) return {32, false};
-  if (in.has(Mod::S32)) return {32, true};
-  if (in.has(Mod::U64)) return {64, false};
-  if (in.has(Mod::S64)) return {64, true};
-  if (in.has(Mod::W64)) return {64, defaultSigned};
+IntType intType(const Instr &in, bool defaultSigned) {
+  if (in.has(Mod::U32))
+    return {32, false};
+  if (in.has(Mod::S32))
+    return {32, true};
+  if (in.has(Mod::U64))
+    return {64, false};
+  if (in.has(Mod::S64))
+    return {64, true};
+  if (in.has(Mod::W64))
+    return {64, defaultSigned};
   return {32, defaultSigned};
 }
 
-unsigned widthOf(const Instr& in) { return in.has(Mod::W64) ? 64 : 32; }
+unsigned widthOf(const Instr &in) { return in.has(Mod::W64) ? 64 : 32; }
 
 bool lessThan(uint64_t a, uint64_t b, IntType t) {
   return t.isSigned ? signExtend(a, t.bits) < signExtend(b, t.bits) : a < b;
@@ -33,20 +38,30 @@ bool lessThan(uint64_t a, uint64_t b, IntType t) {
 
 bool compare(Mod cmp, uint64_t a, uint64_t b, IntType t) {
   switch (cmp) {
-  case Mod::LT: return lessThan(a, b, t);
-  case Mod::EQ: return a == b;
-  case Mod::LE: return !lessThan(b, a, t);
-  case Mod::GT: return lessThan(b, a, t);
-  case Mod::NE: return a != b;
-  case Mod::GE: return !lessThan(a, b, t);
-  default: unsupported(fmt::format("integer comparison .{}", modText(cmp)));
+  case Mod::LT:
+    return lessThan(a, b, t);
+  case Mod::EQ:
+    return a == b;
+  case Mod::LE:
+    return !lessThan(b, a, t);
+  case Mod::GT:
+    return lessThan(b, a, t);
+  case Mod::NE:
+    return a != b;
+  case Mod::GE:
+    return !lessThan(a, b, t);
+  default:
+    unsupported(fmt::format("integer comparison .{}", modText(cmp)));
   }
 }
 
 // Shift of a `bits`-wide value; amounts >= bits give 0 (or the sign fill).
-uint64_t shiftLeft(uint64_t v, uint64_t s, unsigned bits) { return s >= bits ? 0 : maskTo(v << s, bits); }
+uint64_t shiftLeft(uint64_t v, uint64_t s, unsigned bits) {
+  return s >= bits ? 0 : maskTo(v << s, bits);
+}
 uint64_t shiftRight(uint64_t v, uint64_t s, unsigned bits, bool arithmetic) {
-  if (!arithmetic) return s >= bits ? 0 : maskTo(v, bits) >> s;
+  if (!arithmetic)
+    return s >= bits ? 0 : maskTo(v, bits) >> s;
   int64_t x = signExtend(v, bits);
   return maskTo(uint64_t(x >> (s >= bits ? 63 : s)), bits);
 }
@@ -55,7 +70,8 @@ uint64_t shiftRight(uint64_t v, uint64_t s, unsigned bits, bool arithmetic) {
 uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint32_t lut) {
   uint64_t r = 0;
   for (unsigned i = 0; i < 8; ++i)
-    if ((lut >> i) & 1) r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+    if ((lut >> i) & 1)
+      r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
   return r;
 }
 
@@ -80,7 +96,8 @@ uint64_t permute(uint64_t a, uint64_t b, uint32_t sel, std::optional<Mod> mode) 
     if (!mode) {
       unsigned nibble = (sel >> (4 * i)) & 0xf;
       v = byteAt(nibble);
-      if (nibble & 8) v = (v & 0x80) ? 0xff : 0;
+      if (nibble & 8)
+        v = (v & 0x80) ? 0xff : 0;
     } else {
       size_t m = size_t(*mode) - size_t(Mod::F4E);
       v = byteAt(kModes[m][sel & 3][i]);
@@ -94,10 +111,13 @@ uint64_t permute(uint64_t a, uint64_t b, uint32_t sel, std::optional<Mod> mode) 
 // signed: the magnitudes divided, the quotient negated when the signs differ,
 // the remainder taking the dividend's sign (INT_MIN / -1 wraps to INT_MIN).
 uint64_t divide(uint64_t a, uint64_t b, IntType t, bool remainder) {
-  if (b == 0) return maskTo(~uint64_t(0), t.bits);
-  if (!t.isSigned) return remainder ? a % b : a / b;
+  if (b == 0)
+    return maskTo(~uint64_t(0), t.bits);
+  if (!t.isSigned)
+    return remainder ? a % b : a / b;
   bool negA = signExtend(a, t.bits) < 0, negB = signExtend(b, t.bits) < 0;
-  uint64_t ma = maskTo(negA ? uint64_t(0) - a : a, t.bits), mb = maskTo(negB ? uint64_t(0) - b : b, t.bits);
+  uint64_t ma = maskTo(negA ? uint64_t(0) - a : a, t.bits),
+           mb = maskTo(negB ? uint64_t(0) - b : b, t.bits);
   uint64_t r = remainder ? ma % mb : ma / mb;
   bool neg = remainder ? negA : negA != negB;
   return maskTo(neg ? uint64_t(0) - r : r, t.bits);
@@ -105,9 +125,12 @@ uint64_t divide(uint64_t a, uint64_t b, IntType t, bool remainder) {
 
 bool combine(Mod op, bool r, bool c) {
   switch (op) {
-  case Mod::OR: return r || c;
-  case Mod::XOR: return r != c;
-  default: return r && c;
+  case Mod::OR:
+    return r || c;
+  case Mod::XOR:
+    return r != c;
+  default:
+    return r && c;
   }
 }
 
@@ -115,11 +138,11 @@ bool combine(Mod op, bool r, bool c) {
 
 // Shared with interp/interp_float.cpp: the .AND/.OR/.XOR combination of a
 // comparison result with the third source predicate.
-bool combinePredicate(const Instr& in, bool r, bool c) {
+bool combinePredicate(const Instr &in, bool r, bool c) {
   return combine(modOf(in, ModGroup::BoolOp).value_or(Mod::AND), r, c);
 }
 
-bool Machine::execInteger(const Instr& in) {
+bool Machine::execInteger(const Instr &in) {
   switch (in.op) {
   case Opcode::MOV: {
     unsigned w = widthOf(in);
@@ -142,8 +165,10 @@ bool Machine::execInteger(const Instr& in) {
       bool isSigned = !in.has(Mod::U32);
       uint64_t a = readInt(in, 0, 32), b = readInt(in, 1, 32);
       uint64_t p = isSigned ? uint64_t(signExtend(a, 32) * signExtend(b, 32)) : a * b;
-      if (in.has(Mod::WIDE)) writeInt(in, 0, p + readInt(in, 2, 64), 64);
-      else writeInt(in, 0, (p >> 32) + readInt(in, 2, 32), 32);
+      if (in.has(Mod::WIDE))
+        writeInt(in, 0, p + readInt(in, 2, 64), 64);
+      else
+        writeInt(in, 0, (p >> 32) + readInt(in, 2, 32), 32);
       return true;
     }
     unsigned w = widthOf(in); // .U32/.S32 do not change the low bits of a*b+c
@@ -154,7 +179,8 @@ bool Machine::execInteger(const Instr& in) {
     unsigned w = widthOf(in);
     uint64_t a = readInt(in, 0, w), b = readInt(in, 1, w), c = readInt(in, 2, w);
     int64_t lut = readImm(in, 3);
-    if (lut < 0 || lut > 0xff) malformed(fmt::format("LOP3 at line {}: truth table {} is not 8-bit", in.loc.line, lut));
+    if (lut < 0 || lut > 0xff)
+      malformed(fmt::format("LOP3 at line {}: truth table {} is not 8-bit", in.loc.line, lut));
     writeInt(in, 0, lop3(a, b, c, uint32_t(lut)), w);
     return true;
   }
@@ -173,12 +199,14 @@ bool Machine::execInteger(const Instr& in) {
   }
   case Opcode::SHR: {
     IntType t = intType(in, false);
-    writeInt(in, 0, shiftRight(readInt(in, 0, t.bits), readInt(in, 1, 32), t.bits, t.isSigned), t.bits);
+    writeInt(in, 0, shiftRight(readInt(in, 0, t.bits), readInt(in, 1, 32), t.bits, t.isSigned),
+             t.bits);
     return true;
   }
   case Opcode::SHF: {
     auto dir = modOf(in, ModGroup::Dir);
-    if (!dir) unsupported("SHF without a direction (.L or .R)");
+    if (!dir)
+      unsupported("SHF without a direction (.L or .R)");
     IntType t = intType(in, false);
     uint64_t lo = readInt(in, 0, 32), s = readInt(in, 1, 32), hi = readInt(in, 2, 32);
     uint64_t v = hi << 32 | lo;
@@ -205,7 +233,8 @@ bool Machine::execInteger(const Instr& in) {
   }
   case Opcode::ISETP: {
     auto cmp = modOf(in, ModGroup::Cmp);
-    if (!cmp) unsupported("ISETP without a comparison (.LT, .EQ, ...)");
+    if (!cmp)
+      unsupported("ISETP without a comparison (.LT, .EQ, ...)");
     IntType t = intType(in, true);
     bool r = compare(*cmp, readInt(in, 0, t.bits), readInt(in, 1, t.bits), t);
     bool c = readPred(in, 2);
@@ -217,8 +246,11 @@ bool Machine::execInteger(const Instr& in) {
     unsigned w = widthOf(in);
     uint64_t a = readInt(in, 0, w), b = readInt(in, 1, 32);
     uint64_t r = a;
-    if (b == 0) r = 0;
-    else if (b < w) r = in.has(Mod::U32) ? maskTo(a, unsigned(b)) : maskTo(uint64_t(signExtend(a, unsigned(b))), w);
+    if (b == 0)
+      r = 0;
+    else if (b < w)
+      r = in.has(Mod::U32) ? maskTo(a, unsigned(b))
+                           : maskTo(uint64_t(signExtend(a, unsigned(b))), w);
     writeInt(in, 0, r, w);
     return true;
   }
@@ -234,7 +266,8 @@ bool Machine::execInteger(const Instr& in) {
   case Opcode::BREV: {
     unsigned w = widthOf(in);
     uint64_t a = readInt(in, 0, w), r = 0;
-    for (unsigned i = 0; i < w; ++i) r |= ((a >> i) & 1) << (w - 1 - i);
+    for (unsigned i = 0; i < w; ++i)
+      r |= ((a >> i) & 1) << (w - 1 - i);
     writeInt(in, 0, r, w);
     return true;
   }
@@ -243,7 +276,8 @@ bool Machine::execInteger(const Instr& in) {
     // ~a when a < 0); 0xffffffff when there is none. .SH gives width - 1 - position instead.
     IntType t = intType(in, false);
     uint64_t a = readInt(in, 0, t.bits);
-    if (t.isSigned && signExtend(a, t.bits) < 0) a = maskTo(~a, t.bits);
+    if (t.isSigned && signExtend(a, t.bits) < 0)
+      a = maskTo(~a, t.bits);
     uint64_t r = 0xffffffff;
     if (a != 0) {
       unsigned pos = 63 - unsigned(std::countl_zero(a));
@@ -252,43 +286,91 @@ bool Machine::execInteger(const Instr& in) {
     writeInt(in, 0, r, 32);
     return true;
   }
-  case Opcode::IDIV: case Opcode::IREM: {
+  case Opcode::IDIV:
+  case Opcode::IREM: {
     IntType t = intType(in, false);
     uint64_t a = readInt(in, 0, t.bits), b = readInt(in, 1, t.bits);
     writeInt(in, 0, divide(a, b, t, in.op == Opcode::IREM), t.bits);
     return true;
   }
   case Opcode::S2R: {
-    const Operand& o = src(in, 0);
-    if (o.kind != Operand::Kind::SReg) malformed(fmt::format("S2R at line {} reads no special register", in.loc.line));
+    const Operand &o = src(in, 0);
+    if (o.kind != Operand::Kind::SReg)
+      malformed(fmt::format("S2R at line {} reads no special register", in.loc.line));
     uint64_t v = 0;
     const uint32_t lane = th->index % 32;
     switch (o.sreg) {
-    case SpecialReg::TID_X: v = th->tid.x; break;
-    case SpecialReg::TID_Y: v = th->tid.y; break;
-    case SpecialReg::TID_Z: v = th->tid.z; break;
-    case SpecialReg::CTAID_X: v = ctaid.x; break;
-    case SpecialReg::CTAID_Y: v = ctaid.y; break;
-    case SpecialReg::CTAID_Z: v = ctaid.z; break;
-    case SpecialReg::NTID_X: v = ntid.x; break;
-    case SpecialReg::NTID_Y: v = ntid.y; break;
-    case SpecialReg::NTID_Z: v = ntid.z; break;
-    case SpecialReg::NCTAID_X: v = nctaid.x; break;
-    case SpecialReg::NCTAID_Y: v = nctaid.y; break;
-    case SpecialReg::NCTAID_Z: v = nctaid.z; break;
-    case SpecialReg::LANEID: v = lane; break;
+    case SpecialReg::TID_X:
+      v = th->tid.x;
+      break;
+    case SpecialReg::TID_Y:
+      v = th->tid.y;
+      break;
+    case SpecialReg::TID_Z:
+      v = th->tid.z;
+      break;
+    case SpecialReg::CTAID_X:
+      v = ctaid.x;
+      break;
+    case SpecialReg::CTAID_Y:
+      v = ctaid.y;
+      break;
+    case SpecialReg::CTAID_Z:
+      v = ctaid.z;
+      break;
+    case SpecialReg::NTID_X:
+      v = ntid.x;
+      break;
+    case SpecialReg::NTID_Y:
+      v = ntid.y;
+      break;
+    case SpecialReg::NTID_Z:
+      v = ntid.z;
+      break;
+    case SpecialReg::NCTAID_X:
+      v = nctaid.x;
+      break;
+    case SpecialReg::NCTAID_Y:
+      v = nctaid.y;
+      break;
+    case SpecialReg::NCTAID_Z:
+      v = nctaid.z;
+      break;
+    case SpecialReg::LANEID:
+      v = lane;
+      break;
     // Warps are numbered in the CTA in thread-index order (PTX leaves %warpid to the
     // hardware; this is the order the interpreter forms warps in).
-    case SpecialReg::WARPID: v = th->index / 32; break;
-    case SpecialReg::NWARPID: v = warpsPerCta; break;
-    case SpecialReg::LANEMASK_EQ: v = uint32_t(1) << lane; break;
-    case SpecialReg::LANEMASK_LT: v = (uint32_t(1) << lane) - 1; break;
-    case SpecialReg::LANEMASK_LE: v = uint32_t((uint64_t(2) << lane) - 1); break;
-    case SpecialReg::LANEMASK_GT: v = ~uint32_t((uint64_t(2) << lane) - 1); break;
-    case SpecialReg::LANEMASK_GE: v = ~((uint32_t(1) << lane) - 1); break;
-    case SpecialReg::SWINBASE: writeInt(in, 0, kSharedWindowBase, 64); return true; // 64-bit generic addresses
-    case SpecialReg::LWINBASE: writeInt(in, 0, kLocalWindowBase, 64); return true;
-    case SpecialReg::CWINBASE: writeInt(in, 0, kConstWindowBase, 64); return true;
+    case SpecialReg::WARPID:
+      v = th->index / 32;
+      break;
+    case SpecialReg::NWARPID:
+      v = warpsPerCta;
+      break;
+    case SpecialReg::LANEMASK_EQ:
+      v = uint32_t(1) << lane;
+      break;
+    case SpecialReg::LANEMASK_LT:
+      v = (uint32_t(1) << lane) - 1;
+      break;
+    case SpecialReg::LANEMASK_LE:
+      v = uint32_t((uint64_t(2) << lane) - 1);
+      break;
+    case SpecialReg::LANEMASK_GT:
+      v = ~uint32_t((uint64_t(2) << lane) - 1);
+      break;
+    case SpecialReg::LANEMASK_GE:
+      v = ~((uint32_t(1) << lane) - 1);
+      break;
+    case SpecialReg::SWINBASE:
+      writeInt(in, 0, kSharedWindowBase, 64);
+      return true; // 64-bit generic addresses
+    case SpecialReg::LWINBASE:
+      writeInt(in, 0, kLocalWindowBase, 64);
+      return true;
+    case SpecialReg::CWINBASE:
+      writeInt(in, 0, kConstWindowBase, 64);
+      return true;
     default:
       unsupported(fmt::format("{} is not deterministic (it depends on the hardware or the time)",
                               specialRegName(o.sreg)));
@@ -296,7 +378,8 @@ bool Machine::execInteger(const Instr& in) {
     writeInt(in, 0, v, 32);
     return true;
   }
-  default: return execIntegerMore(in);
+  default:
+    return execIntegerMore(in);
   }
 }
 

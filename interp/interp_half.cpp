@@ -14,7 +14,7 @@ uint64_t lane(uint64_t v, unsigned i) { return (v >> (16 * i)) & 0xffff; }
 
 } // namespace
 
-bool Machine::execHalf(const Instr& in) {
+bool Machine::execHalf(const Instr &in) {
   switch (in.op) {
   case Opcode::HMNMX2: {
     fp::Format f = in.has(Mod::BF16) ? fp::kBFloat16 : fp::kHalf;
@@ -24,16 +24,22 @@ bool Machine::execHalf(const Instr& in) {
     uint64_t r = 0;
     for (unsigned i = 0; i < 2; ++i) {
       uint64_t x = lane(a, i), y = lane(b, i);
-      if (ftz) { x = fp::flush(x, f); y = fp::flush(y, f); }
-      uint64_t m = minMaxBits(x, y, takeMin, in.has(Mod::NANMM), in.has(Mod::XORSIGN), f, kCanonicalNaN16);
+      if (ftz) {
+        x = fp::flush(x, f);
+        y = fp::flush(y, f);
+      }
+      uint64_t m =
+          minMaxBits(x, y, takeMin, in.has(Mod::NANMM), in.has(Mod::XORSIGN), f, kCanonicalNaN16);
       r |= (ftz ? fp::flush(m, f) : m) << (16 * i);
     }
     writeInt(in, 0, r, 32);
     return true;
   }
-  case Opcode::HSETP2: case Opcode::HSET2: {
+  case Opcode::HSETP2:
+  case Opcode::HSET2: {
     auto cmp = modOf(in, ModGroup::Cmp);
-    if (!cmp) unsupported(fmt::format("{} without a comparison (.LT, .EQU, ...)", in.info().name));
+    if (!cmp)
+      unsupported(fmt::format("{} without a comparison (.LT, .EQU, ...)", in.info().name));
     fp::Format f = in.has(Mod::BF16) ? fp::kBFloat16 : fp::kHalf;
     bool ftz = in.has(Mod::FTZ);
     uint64_t a = readInt(in, 0, 32), b = readInt(in, 1, 32);
@@ -41,7 +47,10 @@ bool Machine::execHalf(const Instr& in) {
     bool r[2];
     for (unsigned i = 0; i < 2; ++i) {
       uint64_t x = lane(a, i), y = lane(b, i);
-      if (ftz) { x = fp::flush(x, f); y = fp::flush(y, f); }
+      if (ftz) {
+        x = fp::flush(x, f);
+        y = fp::flush(y, f);
+      }
       r[i] = combinePredicate(in, floatCompare(*cmp, fp::decode(x, f), fp::decode(y, f)), c);
     }
     if (in.op == Opcode::HSETP2) {
@@ -49,11 +58,13 @@ bool Machine::execHalf(const Instr& in) {
       writePred(in, 1, r[1]);
       return true;
     }
-    uint64_t one = in.has(Mod::BFV) ? fp::encode(1.0, f, fp::Round::NearestEven, kCanonicalNaN16) : 0xffff;
+    uint64_t one =
+        in.has(Mod::BFV) ? fp::encode(1.0, f, fp::Round::NearestEven, kCanonicalNaN16) : 0xffff;
     writeInt(in, 0, (r[0] ? one : 0) | (r[1] ? one : 0) << 16, 32);
     return true;
   }
-  default: return false;
+  default:
+    return false;
   }
 }
 

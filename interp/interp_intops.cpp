@@ -26,7 +26,8 @@ uint32_t bitMask(uint32_t a, uint32_t b, bool wrap) {
     overflow = overflow || b >= 32;
   }
   uint32_t mask1 = 0;
-  if (!overflow) mask1 = b1 == 0 ? ~uint32_t(0) : ~uint32_t(0) << sum;
+  if (!overflow)
+    mask1 = b1 == 0 ? ~uint32_t(0) : ~uint32_t(0) << sum;
   return mask0 & ~mask1;
 }
 
@@ -34,13 +35,16 @@ uint32_t bitMask(uint32_t a, uint32_t b, bool wrap) {
 // offset > 0 and downwards for offset < 0; offset 0 asks whether bit base is set. None:
 // 0xffffffff. The ISA leaves base > 31 undefined; here it finds nothing.
 uint32_t findNthSet(uint32_t mask, uint32_t base, int32_t offset) {
-  if (base > 31) return 0xffffffff;
-  if (offset == 0) return (mask >> base) & 1 ? base : 0xffffffff;
+  if (base > 31)
+    return 0xffffffff;
+  if (offset == 0)
+    return (mask >> base) & 1 ? base : 0xffffffff;
   // |INT32_MIN| = 2^31 set bits never exist in 32 bits.
   uint64_t count = offset > 0 ? uint64_t(offset) : uint64_t(-int64_t(offset));
   const int step = offset > 0 ? 1 : -1;
   for (int pos = int(base); pos >= 0 && pos < 32; pos += step)
-    if ((mask >> pos) & 1 && --count == 0) return uint32_t(pos);
+    if ((mask >> pos) & 1 && --count == 0)
+      return uint32_t(pos);
   return 0xffffffff;
 }
 
@@ -48,14 +52,15 @@ int64_t clampTo(int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v,
 
 } // namespace
 
-bool Machine::execIntegerMore(const Instr& in) {
+bool Machine::execIntegerMore(const Instr &in) {
   switch (in.op) {
   case Opcode::IADDC: {
     // {carry, d} = a + b + carry-in (.SUB: a + ~b + carry-in), unsigned, one bit wider.
     const unsigned w = in.has(Mod::W64) ? 64 : 32;
     const uint64_t a = readInt(in, 0, w);
     uint64_t b = readInt(in, 1, w);
-    if (in.has(Mod::SUB)) b = maskTo(~b, w);
+    if (in.has(Mod::SUB))
+      b = maskTo(~b, w);
     const unsigned __int128 sum = (unsigned __int128)a + b + (readPred(in, 2) ? 1 : 0);
     writeInt(in, 0, maskTo(uint64_t(sum), w), w);
     writePred(in, 1, ((sum >> w) & 1) != 0);
@@ -77,7 +82,8 @@ bool Machine::execIntegerMore(const Instr& in) {
         sum += (aSigned ? signExtend(h, 16) : int64_t(h)) * byteOf(b, k + i, bSigned);
       }
     } else {
-      for (unsigned i = 0; i < 4; ++i) sum += byteOf(a, i, aSigned) * byteOf(b, i, bSigned);
+      for (unsigned i = 0; i < 4; ++i)
+        sum += byteOf(a, i, aSigned) * byteOf(b, i, bSigned);
     }
     writeInt(in, 0, maskTo(uint64_t(sum), 32), 32);
     return true;
@@ -85,21 +91,30 @@ bool Machine::execIntegerMore(const Instr& in) {
   case Opcode::I2IP: {
     unsigned bits;
     int64_t lo, hi;
-    if (in.has(Mod::U8)) bits = 8, lo = 0, hi = 0xff;
-    else if (in.has(Mod::S8)) bits = 8, lo = -0x80, hi = 0x7f;
-    else if (in.has(Mod::U16)) bits = 16, lo = 0, hi = 0xffff;
-    else if (in.has(Mod::S16)) bits = 16, lo = -0x8000, hi = 0x7fff;
-    else unsupported("I2IP without a result type (.U8 .S8 .U16 .S16)");
+    if (in.has(Mod::U8))
+      bits = 8, lo = 0, hi = 0xff;
+    else if (in.has(Mod::S8))
+      bits = 8, lo = -0x80, hi = 0x7f;
+    else if (in.has(Mod::U16))
+      bits = 16, lo = 0, hi = 0xffff;
+    else if (in.has(Mod::S16))
+      bits = 16, lo = -0x8000, hi = 0x7fff;
+    else
+      unsupported("I2IP without a result type (.U8 .S8 .U16 .S16)");
     const int64_t a = signExtend(readInt(in, 0, 32), 32), b = signExtend(readInt(in, 1, 32), 32);
     const uint64_t c = readInt(in, 2, 32);
-    const uint64_t pa = maskTo(uint64_t(clampTo(a, lo, hi)), bits), pb = maskTo(uint64_t(clampTo(b, lo, hi)), bits);
+    const uint64_t pa = maskTo(uint64_t(clampTo(a, lo, hi)), bits),
+                   pb = maskTo(uint64_t(clampTo(b, lo, hi)), bits);
     uint64_t d = pa << bits | pb;
-    if (bits == 8) d |= c << 16;
+    if (bits == 8)
+      d |= c << 16;
     writeInt(in, 0, maskTo(d, 32), 32);
     return true;
   }
   case Opcode::BMSK:
-    writeInt(in, 0, bitMask(uint32_t(readInt(in, 0, 32)), uint32_t(readInt(in, 1, 32)), in.has(Mod::W)), 32);
+    writeInt(in, 0,
+             bitMask(uint32_t(readInt(in, 0, 32)), uint32_t(readInt(in, 1, 32)), in.has(Mod::W)),
+             32);
     return true;
   case Opcode::FNS:
     writeInt(in, 0,
@@ -107,7 +122,8 @@ bool Machine::execIntegerMore(const Instr& in) {
                         int32_t(uint32_t(readInt(in, 2, 32)))),
              32);
     return true;
-  default: return false;
+  default:
+    return false;
   }
 }
 

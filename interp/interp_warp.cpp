@@ -19,15 +19,19 @@ uint32_t lane0(uint32_t mask) { return uint32_t(std::countr_zero(mask)); }
 
 // VOTE.ALL/ANY/EQ Rd, Pd, Pa: Rd gets the ballot (the executing lanes whose a is true),
 // Pd whether a holds in all of them, in any, or is the same in all.
-void vote(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
+void vote(Machine &m, const Instr &in, Thread *lanes, uint32_t exec) {
   auto mode = modOf(in, ModGroup::VoteOp);
-  if (!mode) malformed(fmt::format("VOTE at line {} needs .ALL, .ANY or .EQ", in.loc.line));
+  if (!mode)
+    malformed(fmt::format("VOTE at line {} needs .ALL, .ANY or .EQ", in.loc.line));
   uint32_t ballot = 0;
   for (uint32_t k = exec; k; k &= k - 1) {
     m.th = &lanes[lane0(k)];
-    if (m.readPred(in, 0)) ballot |= uint32_t(1) << lane0(k);
+    if (m.readPred(in, 0))
+      ballot |= uint32_t(1) << lane0(k);
   }
-  bool p = *mode == Mod::ALL ? ballot == exec : *mode == Mod::ANY ? ballot != 0 : (ballot == 0 || ballot == exec);
+  bool p = *mode == Mod::ALL   ? ballot == exec
+           : *mode == Mod::ANY ? ballot != 0
+                               : (ballot == 0 || ballot == exec);
   for (uint32_t k = exec; k; k &= k - 1) {
     m.th = &lanes[lane0(k)];
     m.writeInt(in, 0, ballot, 32);
@@ -38,9 +42,10 @@ void vote(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
 // SHFL.IDX/UP/DOWN/BFLY Pd, Rd, Ra, b, c, as PTX's shfl.sync defines the source lane j:
 // c holds the clamp in bits 4..0 and the segment mask in bits 12..8; a j outside the
 // segment's bounds makes Pd false and the lane reads its own a.
-void shfl(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
+void shfl(Machine &m, const Instr &in, Thread *lanes, uint32_t exec) {
   auto mode = modOf(in, ModGroup::ShflOp);
-  if (!mode) malformed(fmt::format("SHFL at line {} needs .IDX, .UP, .DOWN or .BFLY", in.loc.line));
+  if (!mode)
+    malformed(fmt::format("SHFL at line {} needs .IDX, .UP, .DOWN or .BFLY", in.loc.line));
   std::array<uint32_t, 32> a{}, src{};
   std::array<bool, 32> inRange{};
   for (uint32_t k = exec; k; k &= k - 1) {
@@ -54,10 +59,22 @@ void shfl(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
     int32_t j = 0;
     bool p = false;
     switch (*mode) {
-    case Mod::UP: j = int32_t(lane) - b; p = j >= maxLane; break;
-    case Mod::DOWN: j = int32_t(lane) + b; p = j <= maxLane; break;
-    case Mod::BFLY: j = int32_t(lane) ^ b; p = j <= maxLane; break;
-    default: j = minLane | (b & ~seg); p = j <= maxLane; break; // IDX
+    case Mod::UP:
+      j = int32_t(lane) - b;
+      p = j >= maxLane;
+      break;
+    case Mod::DOWN:
+      j = int32_t(lane) + b;
+      p = j <= maxLane;
+      break;
+    case Mod::BFLY:
+      j = int32_t(lane) ^ b;
+      p = j <= maxLane;
+      break;
+    default:
+      j = minLane | (b & ~seg);
+      p = j <= maxLane;
+      break; // IDX
     }
     src[lane] = p ? uint32_t(j) : lane;
     inRange[lane] = p;
@@ -72,9 +89,10 @@ void shfl(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
 
 // MATCH.ANY Rd, PT, Ra: the executing lanes whose Ra equals this lane's. MATCH.ALL Rd, Pd,
 // Ra: the executing lanes when all their Ra are equal (Pd true), else 0 (Pd false).
-void match(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
+void match(Machine &m, const Instr &in, Thread *lanes, uint32_t exec) {
   bool all = in.has(Mod::ALL);
-  if (!all && !in.has(Mod::ANY)) malformed(fmt::format("MATCH at line {} needs .ANY or .ALL", in.loc.line));
+  if (!all && !in.has(Mod::ANY))
+    malformed(fmt::format("MATCH at line {} needs .ANY or .ALL", in.loc.line));
   unsigned bits = in.has(Mod::U64) ? 64 : 32;
   std::array<uint64_t, 32> a{};
   for (uint32_t k = exec; k; k &= k - 1) {
@@ -82,11 +100,13 @@ void match(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
     a[lane0(k)] = m.readInt(in, 0, bits);
   }
   bool same = true;
-  for (uint32_t k = exec; k; k &= k - 1) same = same && a[lane0(k)] == a[lane0(exec)];
+  for (uint32_t k = exec; k; k &= k - 1)
+    same = same && a[lane0(k)] == a[lane0(exec)];
   for (uint32_t k = exec; k; k &= k - 1) {
     uint32_t lane = lane0(k), peers = 0;
     for (uint32_t j = exec; j; j &= j - 1)
-      if (a[lane0(j)] == a[lane]) peers |= uint32_t(1) << lane0(j);
+      if (a[lane0(j)] == a[lane])
+        peers |= uint32_t(1) << lane0(j);
     m.th = &lanes[lane];
     m.writeInt(in, 0, all ? (same ? exec : 0) : peers, 32);
     m.writePred(in, 1, all ? same : true);
@@ -95,9 +115,11 @@ void match(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
 
 // REDUX.SUM/MIN/MAX/AND/OR/XOR Rd, Ra: the operation over the executing lanes' 32-bit Ra
 // (SUM wraps; MIN and MAX unsigned unless .S32), given to each of them.
-void redux(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
-  std::optional<Mod> op = in.has(Mod::SUM) ? std::optional<Mod>(Mod::SUM) : modOf(in, ModGroup::AtomOp);
-  if (!op) malformed(fmt::format("REDUX at line {} needs an operation", in.loc.line));
+void redux(Machine &m, const Instr &in, Thread *lanes, uint32_t exec) {
+  std::optional<Mod> op =
+      in.has(Mod::SUM) ? std::optional<Mod>(Mod::SUM) : modOf(in, ModGroup::AtomOp);
+  if (!op)
+    malformed(fmt::format("REDUX at line {} needs an operation", in.loc.line));
   bool isSigned = in.has(Mod::S32);
   uint32_t acc = 0;
   bool first = true;
@@ -106,13 +128,26 @@ void redux(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
     uint32_t v = uint32_t(m.readInt(in, 0, 32));
     auto less = [&](uint32_t x, uint32_t y) { return isSigned ? int32_t(x) < int32_t(y) : x < y; };
     switch (*op) {
-    case Mod::SUM: acc += v; break;
-    case Mod::MIN: acc = first || less(v, acc) ? v : acc; break;
-    case Mod::MAX: acc = first || less(acc, v) ? v : acc; break;
-    case Mod::ATOM_AND: acc = first ? v : acc & v; break;
-    case Mod::ATOM_OR: acc |= v; break;
-    case Mod::ATOM_XOR: acc ^= v; break;
-    default: malformed(fmt::format("REDUX at line {}: .{} is not a reduction", in.loc.line, modText(*op)));
+    case Mod::SUM:
+      acc += v;
+      break;
+    case Mod::MIN:
+      acc = first || less(v, acc) ? v : acc;
+      break;
+    case Mod::MAX:
+      acc = first || less(acc, v) ? v : acc;
+      break;
+    case Mod::ATOM_AND:
+      acc = first ? v : acc & v;
+      break;
+    case Mod::ATOM_OR:
+      acc |= v;
+      break;
+    case Mod::ATOM_XOR:
+      acc ^= v;
+      break;
+    default:
+      malformed(fmt::format("REDUX at line {}: .{} is not a reduction", in.loc.line, modText(*op)));
     }
     first = false;
   }
@@ -126,7 +161,7 @@ void redux(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
 // whether that is this lane. PTX elect.sync elects one lane of the mask and requires every
 // lane of it to execute the instruction (and the executing lane to be in it): the lowest is
 // the choice here, deterministic as the ISA asks, and a function of the lane's own a.
-void elect(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
+void elect(Machine &m, const Instr &in, Thread *lanes, uint32_t exec) {
   for (uint32_t k = exec; k; k &= k - 1) {
     const uint32_t lane = lane0(k);
     m.th = &lanes[lane];
@@ -140,30 +175,47 @@ void elect(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
 // PTX's .sync.aligned: every lane of the warp executes the instruction together. A lane
 // that has exited, is inactive or has its guard false leaves the others without it: the
 // ISA's undefined behaviour is a fault here, never a value.
-void requireWholeWarp(const Instr& in, uint32_t exec) {
+void requireWholeWarp(const Instr &in, uint32_t exec) {
   if (exec != 0xffffffffu)
-    fault(0, fmt::format("{} at line {} needs all 32 lanes of the warp (.sync.aligned); lanes 0x{:08x} execute it",
+    fault(0, fmt::format("{} at line {} needs all 32 lanes of the warp (.sync.aligned); lanes "
+                         "0x{:08x} execute it",
                          mnemonic(in), in.loc.line, exec));
 }
 
 } // namespace
 
-bool execWarpLevel(Machine& m, const Instr& in, Thread* lanes, uint32_t exec) {
+bool execWarpLevel(Machine &m, const Instr &in, Thread *lanes, uint32_t exec) {
   switch (in.op) {
-  case Opcode::VOTE: vote(m, in, lanes, exec); return true;
-  case Opcode::SHFL: shfl(m, in, lanes, exec); return true;
-  case Opcode::MATCH: match(m, in, lanes, exec); return true;
-  case Opcode::REDUX: redux(m, in, lanes, exec); return true;
-  case Opcode::ELECT: elect(m, in, lanes, exec); return true;
-  case Opcode::HMMA: case Opcode::IMMA: case Opcode::DMMA: case Opcode::BMMA:
+  case Opcode::VOTE:
+    vote(m, in, lanes, exec);
+    return true;
+  case Opcode::SHFL:
+    shfl(m, in, lanes, exec);
+    return true;
+  case Opcode::MATCH:
+    match(m, in, lanes, exec);
+    return true;
+  case Opcode::REDUX:
+    redux(m, in, lanes, exec);
+    return true;
+  case Opcode::ELECT:
+    elect(m, in, lanes, exec);
+    return true;
+  case Opcode::HMMA:
+  case Opcode::IMMA:
+  case Opcode::DMMA:
+  case Opcode::BMMA:
     requireWholeWarp(in, exec);
     execMma(m, in, lanes);
     return true;
-  case Opcode::LDSM: case Opcode::STSM: case Opcode::MOVM:
+  case Opcode::LDSM:
+  case Opcode::STSM:
+  case Opcode::MOVM:
     requireWholeWarp(in, exec);
     execMatrixMove(m, in, lanes);
     return true;
-  default: return false;
+  default:
+    return false;
   }
 }
 

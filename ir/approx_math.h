@@ -22,8 +22,8 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 
 namespace ori::approx {
@@ -48,7 +48,8 @@ constexpr std::array<float, 8> ex2Coefficients() {
 // Entry k multiplies s^(2k+1).
 constexpr std::array<float, 5> lg2Coefficients() {
   std::array<float, 5> c{};
-  for (size_t k = 0; k < c.size(); ++k) c[k] = float(2 / (kLn2 * double(2 * k + 1)));
+  for (size_t k = 0; k < c.size(); ++k)
+    c[k] = float(2 / (kLn2 * double(2 * k + 1)));
   return c;
 }
 
@@ -75,19 +76,20 @@ constexpr std::array<float, 6> cosCoefficients() {
 
 // sum c[k] y^k by Horner's rule with fused multiply-adds.
 template <class O, size_t N>
-typename O::F horner(O& o, const typename O::F& y, const std::array<float, N>& c) {
+typename O::F horner(O &o, const typename O::F &y, const std::array<float, N> &c) {
   typename O::F p = o.c(c[N - 1]);
-  for (size_t k = N - 1; k-- > 0;) p = o.fma(p, y, o.c(c[k]));
+  for (size_t k = N - 1; k-- > 0;)
+    p = o.fma(p, y, o.c(c[k]));
   return p;
 }
 
 // 2^x. x is clamped to [-150, 128] (beyond, the result is 0 or infinity either way);
 // n = rint(x), f = x - n (exact, |f| <= 1/2), 2^f by the polynomial, then scaled by 2^n in
 // two exact-or-once-rounded steps so that 2^n need not be representable. NaN gives NaN.
-template <class O>
-typename O::F ex2(O& o, const typename O::F& x) {
+template <class O> typename O::F ex2(O &o, const typename O::F &x) {
   using F = typename O::F;
-  F xc = o.select(o.lt(x, o.c(-150.0f)), o.c(-150.0f), o.select(o.lt(x, o.c(128.0f)), x, o.c(128.0f)));
+  F xc =
+      o.select(o.lt(x, o.c(-150.0f)), o.c(-150.0f), o.select(o.lt(x, o.c(128.0f)), x, o.c(128.0f)));
   F n = o.rint(xc);
   F f = o.sub(xc, n);
   F p = horner(o, f, ex2Coefficients());
@@ -100,11 +102,11 @@ typename O::F ex2(O& o, const typename O::F& x) {
 // log2 x. NaN and x < 0 give NaN, ±0 gives -infinity, +infinity gives +infinity. Otherwise
 // x = m 2^e with m in [sqrt(1/2), sqrt 2] (a subnormal is first scaled by 2^24), and
 // log2 x = e + log2 m with log2 m by the atanh series.
-template <class O>
-typename O::F lg2(O& o, const typename O::F& x) {
+template <class O> typename O::F lg2(O &o, const typename O::F &x) {
   using F = typename O::F;
   constexpr float kInf = std::numeric_limits<float>::infinity();
-  typename O::B special = o.any(o.any(o.isNaN(x), o.isInf(x)), o.any(o.lt(x, o.c(0.0f)), o.eq(x, o.c(0.0f))));
+  typename O::B special =
+      o.any(o.any(o.isNaN(x), o.isInf(x)), o.any(o.lt(x, o.c(0.0f)), o.eq(x, o.c(0.0f))));
   F xs = o.select(special, o.c(1.0f), x);
   typename O::B tiny = o.lt(xs, o.c(0x1p-126f));
   xs = o.select(tiny, o.mul(xs, o.c(0x1p24f)), xs);
@@ -125,8 +127,7 @@ typename O::F lg2(O& o, const typename O::F& x) {
 // k = rint(4t) quarter turns, a = 2 pi (t - k/4) in [-pi/4, pi/4], and the quadrant
 // k mod 4 picks ±sin a or ±cos a. Precision falls as |x| grows, as on the hardware;
 // sin(±0) is ±0.
-template <class O>
-typename O::F sinCos(O& o, const typename O::F& x, bool cosine) {
+template <class O> typename O::F sinCos(O &o, const typename O::F &x, bool cosine) {
   using F = typename O::F;
   typename O::B bad = o.any(o.isNaN(x), o.isInf(x));
   F xs = o.select(bad, o.c(0.0f), x);
@@ -137,11 +138,13 @@ typename O::F sinCos(O& o, const typename O::F& x, bool cosine) {
   F s = o.mul(horner(o, a2, sinCoefficients()), a);
   F c = horner(o, a2, cosCoefficients());
   F q = o.sub(k, o.mul(o.floor(o.mul(k, o.c(0.25f))), o.c(4.0f))); // 0, 1, 2 or 3
-  auto quadrant = [&](const F& q0, const F& q1, const F& q2, const F& q3) {
-    return o.select(o.eq(q, o.c(0.0f)), q0, o.select(o.eq(q, o.c(1.0f)), q1, o.select(o.eq(q, o.c(2.0f)), q2, q3)));
+  auto quadrant = [&](const F &q0, const F &q1, const F &q2, const F &q3) {
+    return o.select(o.eq(q, o.c(0.0f)), q0,
+                    o.select(o.eq(q, o.c(1.0f)), q1, o.select(o.eq(q, o.c(2.0f)), q2, q3)));
   };
   F r = cosine ? quadrant(c, o.neg(s), o.neg(c), s) : quadrant(s, c, o.neg(s), o.neg(c));
-  if (!cosine) r = o.select(o.eq(x, o.c(0.0f)), x, r);
+  if (!cosine)
+    r = o.select(o.eq(x, o.c(0.0f)), x, r);
   return o.select(bad, o.c(std::numeric_limits<float>::quiet_NaN()), r);
 }
 
@@ -149,22 +152,22 @@ typename O::F sinCos(O& o, const typename O::F& x, bool cosine) {
 // x^13, exact rationals rounded once to binary32. On |x| < 0.55 the next term is below 2^-21
 // relative.
 constexpr std::array<float, 7> tanhCoefficients() {
-  return {float(1.0), float(-1.0 / 3), float(2.0 / 15), float(-17.0 / 315), float(62.0 / 2835),
-          float(-1382.0 / 155925), float(21844.0 / 6081075)};
+  return {float(1.0),         float(-1.0 / 3),         float(2.0 / 15),         float(-17.0 / 315),
+          float(62.0 / 2835), float(-1382.0 / 155925), float(21844.0 / 6081075)};
 }
 
 // The coefficients after the first (x^3, x^5, ...), for x + x^3 Q(x^2).
 constexpr std::array<float, 6> tanhCoefficientsTail() {
   std::array<float, 6> c{};
-  for (size_t k = 0; k < c.size(); ++k) c[k] = tanhCoefficients()[k + 1];
+  for (size_t k = 0; k < c.size(); ++k)
+    c[k] = tanhCoefficients()[k + 1];
   return c;
 }
 
 // tanh x. NaN gives NaN, ±infinity ±1, ±0 ±0. |x| < 0.55: x * P(x^2) (a subnormal x comes
 // through as itself); otherwise 1 - 2/(e^(2|x|) + 1) with e^(2|x|) = ex2(2|x| log2 e), the sign
 // of x put back. Exact to about 2^-21 relative (PTX bound: 2^-11).
-template <class O>
-typename O::F tanh(O& o, const typename O::F& x) {
+template <class O> typename O::F tanh(O &o, const typename O::F &x) {
   using F = typename O::F;
   typename O::B negative = o.lt(x, o.c(0.0f));
   F ax = o.select(negative, o.neg(x), x);
@@ -182,7 +185,10 @@ typename O::F tanh(O& o, const typename O::F& x) {
 struct HostOps {
   using F = float;
   using B = bool;
-  static float keep(float r) { volatile float v = r; return v; }
+  static float keep(float r) {
+    volatile float v = r;
+    return v;
+  }
   float c(float x) { return x; }
   float add(float a, float b) { return keep(a + b); }
   float sub(float a, float b) { return keep(a - b); }
@@ -200,7 +206,9 @@ struct HostOps {
   float select(bool b, float x, float y) { return b ? x : y; }
   float pow2(float n) { return std::bit_cast<float>(uint32_t(int(n) + 127) << 23); }
   float exponent(float x) { return float(int(std::bit_cast<uint32_t>(x) >> 23 & 0xff) - 127); }
-  float significand(float x) { return std::bit_cast<float>((std::bit_cast<uint32_t>(x) & 0x807fffffu) | 0x3f800000u); }
+  float significand(float x) {
+    return std::bit_cast<float>((std::bit_cast<uint32_t>(x) & 0x807fffffu) | 0x3f800000u);
+  }
 };
 
 } // namespace ori::approx

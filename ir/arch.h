@@ -16,7 +16,7 @@ struct ArchInfo {
 };
 
 std::span<const ArchInfo> allArchs();
-const ArchInfo* findArch(std::string_view name);
+const ArchInfo *findArch(std::string_view name);
 inline constexpr std::string_view kDefaultArch = "sm_90";
 
 } // namespace ori

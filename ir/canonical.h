@@ -17,9 +17,9 @@ namespace ori {
 // then sources); register names and declared types dropped; block i labelled "B<i>" and jump
 // table i named "T<i>" (statement directives follow their block); nextReg recounted. Only
 // names change: the instructions, their order and the blocks they sit in stay.
-Function canonicalFunction(const Function& f);
+Function canonicalFunction(const Function &f);
 // Every function of the module in canonical form; the rest as it is.
-Module canonicalModule(const Module& m);
+Module canonicalModule(const Module &m);
 
 // Where two functions (or modules) first differ. `left` and `right` are the two sides' texts
 // there, in canonical names; leftLoc/rightLoc the source positions of differing
@@ -38,7 +38,7 @@ struct NameFreeDifference {
 // by instruction), jump tables (targets), function-scope variables, PTX directives, statement
 // directives by block. Not compared: register names and types, block labels and label ids,
 // table names, source positions.
-std::optional<NameFreeDifference> firstDifferenceUpToNames(const Function& a, const Function& b);
+std::optional<NameFreeDifference> firstDifferenceUpToNames(const Function &a, const Function &b);
 
 // Two modules function by function, paired by name.
 struct ModuleComparison {
@@ -50,6 +50,6 @@ struct ModuleComparison {
   std::vector<NameFreeDifference> differ;
   bool allEqual() const { return !module && differ.empty(); }
 };
-ModuleComparison compareModulesUpToNames(const Module& a, const Module& b);
+ModuleComparison compareModulesUpToNames(const Module &a, const Module &b);
 
 } // namespace ori

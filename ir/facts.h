@@ -30,7 +30,8 @@ public:
   AdjacencyLists() = default;
   AdjacencyLists(std::initializer_list<std::initializer_list<uint32_t>> rows);
   // Implicit, so that tests compare with a std::vector<std::vector<uint32_t>>.
-  AdjacencyLists(const std::vector<std::vector<uint32_t>>& rows); // NOLINT(google-explicit-constructor)
+  AdjacencyLists(
+      const std::vector<std::vector<uint32_t>> &rows); // NOLINT(google-explicit-constructor)
   // Takes a finished CSR: offsets.size() == rows + 1, offsets[0] == 0,
   // ascending, offsets.back() == targets.size().
   static AdjacencyLists fromOffsets(std::vector<uint32_t> offsets, std::vector<uint32_t> targets);
@@ -53,7 +54,7 @@ public:
   }
 
   // Equal when they have the same rows (the representation is canonical).
-  friend bool operator==(const AdjacencyLists& a, const AdjacencyLists& b) {
+  friend bool operator==(const AdjacencyLists &a, const AdjacencyLists &b) {
     return a.size() == b.size() &&
            (a.empty() || (a.offsets_ == b.offsets_ && a.targets_ == b.targets_));
   }
@@ -79,14 +80,14 @@ struct CfgFacts {
   // Backedges src -> dst with RPO(dst) <= RPO(src), ordered by src, then by
   // successor order.
   std::vector<std::pair<uint32_t, uint32_t>> backedges;
-  friend bool operator==(const CfgFacts&, const CfgFacts&) = default;
+  friend bool operator==(const CfgFacts &, const CfgFacts &) = default;
 };
 
 // Immediate dominators: idom[b] for each reachable block but the entry,
 // kNoBlock for the entry and for unreachable blocks.
 struct DomFacts {
   std::vector<int32_t> idom;
-  friend bool operator==(const DomFacts&, const DomFacts&) = default;
+  friend bool operator==(const DomFacts &, const DomFacts &) = default;
 };
 
 // Natural loops (spec/000 "Natural Loop Detection"), one per header, ordered
@@ -94,16 +95,18 @@ struct DomFacts {
 struct Loop {
   uint32_t header = 0;
   std::vector<uint32_t> latches; // sources of backedges to the header, ascending
-  std::vector<uint32_t> body;    // blocks that reach a latch without passing the header, plus the header; ascending
-  uint32_t depth = 1;            // 1 for an outermost loop
-  int32_t preheader = kNoBlock;  // the single outside predecessor of the header, if there is exactly one
-  std::vector<uint32_t> exits;   // blocks outside the body with a predecessor inside, ascending
-  friend bool operator==(const Loop&, const Loop&) = default;
+  std::vector<uint32_t>
+      body; // blocks that reach a latch without passing the header, plus the header; ascending
+  uint32_t depth = 1; // 1 for an outermost loop
+  int32_t preheader =
+      kNoBlock; // the single outside predecessor of the header, if there is exactly one
+  std::vector<uint32_t> exits; // blocks outside the body with a predecessor inside, ascending
+  friend bool operator==(const Loop &, const Loop &) = default;
 };
 
 struct LoopFacts {
   std::vector<Loop> loops;
-  friend bool operator==(const LoopFacts&, const LoopFacts&) = default;
+  friend bool operator==(const LoopFacts &, const LoopFacts &) = default;
 };
 
 // The arrays ptxas's RPO numbering routines leave behind, raw: CFG::computeRPO
@@ -112,9 +115,10 @@ struct LoopFacts {
 // once per numbered block (docs/spec-notes.md, "ptxas-iterative RPO vs DFS").
 struct RpoSlots {
   std::vector<int32_t> rpoNumber; // per bix: its slot, kNoBlock if never numbered
-  std::vector<int32_t> rpoArray;  // per slot 0 .. highest bix: the block written there, kNoBlock if none
-  int32_t counter = -1;           // after the walk (sub_BDE150 returns it): -1 iff every slot was written
-  friend bool operator==(const RpoSlots&, const RpoSlots&) = default;
+  std::vector<int32_t>
+      rpoArray;         // per slot 0 .. highest bix: the block written there, kNoBlock if none
+  int32_t counter = -1; // after the walk (sub_BDE150 returns it): -1 iff every slot was written
+  friend bool operator==(const RpoSlots &, const RpoSlots &) = default;
 };
 
 // What sub_BDE6C0's pred_count[] array starts as: the predecessor counts, as
@@ -146,13 +150,13 @@ struct LivenessFacts {
   // Potentially uninitialized registers: live-in at the entry block (some
   // path from the function's start reaches a use without a def); sorted.
   std::vector<Reg> uninitialized;
-  friend bool operator==(const LivenessFacts&, const LivenessFacts&) = default;
+  friend bool operator==(const LivenessFacts &, const LivenessFacts &) = default;
 };
 
 // ptxas's warning (spec/004 "Uninitialized Register Detector", sub_A0B5E0):
 // "Found N potentially uninitialized register(s) in function NAME", or ""
 // when there are none.
-std::string uninitializedWarning(const LivenessFacts& live, std::string_view function);
+std::string uninitializedWarning(const LivenessFacts &live, std::string_view function);
 
 // AnalyzeControlFlow (phase 3, spec/001): the fields ptxas's sub_781F80
 // writes into each BasicBlock record, and its Code Object flag bits. Every
@@ -160,11 +164,11 @@ std::string uninitializedWarning(const LivenessFacts& live, std::string_view fun
 // (spec/001)" gives the readings chosen where the spec contradicts itself.
 struct BlockAnnotation {
   // The +280 flag bits the analysis sets (spec/001 "Storage Layout").
-  static constexpr uint32_t kLoopHeader = 0x10;      // bit 4: target of a backedge
-  static constexpr uint32_t kHasPred = 0x20;         // bit 5: a predecessor with a smaller RPO number
-  static constexpr uint32_t kAnalysisOk = 0x40000;   // bit 18: source of a backedge (latch tail)
-  static constexpr uint32_t kInLoop = 0x800000;      // bit 23: in some [header, exit] RPO interval
-  static constexpr uint32_t kEarlyExit = 0x1;        // bit 0: read (into earlyExitObserved), never written
+  static constexpr uint32_t kLoopHeader = 0x10;    // bit 4: target of a backedge
+  static constexpr uint32_t kHasPred = 0x20;       // bit 5: a predecessor with a smaller RPO number
+  static constexpr uint32_t kAnalysisOk = 0x40000; // bit 18: source of a backedge (latch tail)
+  static constexpr uint32_t kInLoop = 0x800000;    // bit 23: in some [header, exit] RPO interval
+  static constexpr uint32_t kEarlyExit = 0x1; // bit 0: read (into earlyExitObserved), never written
   // On entry flags &= kResetMask: clears bits 4-6, 9-10, 16-18 and 23, keeps
   // every other bit of the previous state (sub_781F80:343).
   static constexpr uint32_t kResetMask = 0xFF78F98Fu;
@@ -178,27 +182,27 @@ struct BlockAnnotation {
   // of its IN_LOOP interval); on any other block the latch-pred RPO, the
   // smallest RPO number of a block it branches back to; else 0.
   uint32_t latchPredOrExit = 0;
-  friend bool operator==(const BlockAnnotation&, const BlockAnnotation&) = default;
+  friend bool operator==(const BlockAnnotation &, const BlockAnnotation &) = default;
 };
 
 struct AnnotationFacts {
   std::vector<BlockAnnotation> blocks; // index = bix
-  bool earlyExitObserved = false; // CO +1369 bit 7: a numbered block has +280 bit 0 set
-  bool reentrancyGuard = false;   // CO +1370 bit 0x10: set while running, clear once done
+  bool earlyExitObserved = false;      // CO +1369 bit 7: a numbered block has +280 bit 0 set
+  bool reentrancyGuard = false;        // CO +1370 bit 0x10: set while running, clear once done
   // CO +1377 bit 5, the RPO-violation latch: some edge enters an IN_LOOP
   // interval [header, exit] elsewhere than at its header (a side entry, as an
   // irreducible loop has), so consumers must not trust the intervals.
   bool rpoViolation = false;
-  friend bool operator==(const AnnotationFacts&, const AnnotationFacts&) = default;
+  friend bool operator==(const AnnotationFacts &, const AnnotationFacts &) = default;
 };
 
 // "" when equal, else a line naming the first difference, e.g.
 // "succs of bix3: reference [4, 5], optimized [5, 4]".
-std::string firstDifference(const CfgFacts& reference, const CfgFacts& optimized);
-std::string firstDifference(const DomFacts& reference, const DomFacts& optimized);
-std::string firstDifference(const LoopFacts& reference, const LoopFacts& optimized);
-std::string firstDifference(const RpoSlots& reference, const RpoSlots& optimized);
-std::string firstDifference(const LivenessFacts& reference, const LivenessFacts& optimized);
-std::string firstDifference(const AnnotationFacts& reference, const AnnotationFacts& optimized);
+std::string firstDifference(const CfgFacts &reference, const CfgFacts &optimized);
+std::string firstDifference(const DomFacts &reference, const DomFacts &optimized);
+std::string firstDifference(const LoopFacts &reference, const LoopFacts &optimized);
+std::string firstDifference(const RpoSlots &reference, const RpoSlots &optimized);
+std::string firstDifference(const LivenessFacts &reference, const LivenessFacts &optimized);
+std::string firstDifference(const AnnotationFacts &reference, const AnnotationFacts &optimized);
 
 } // namespace ori

@@ -34,15 +34,19 @@ inline constexpr Format kE4M3{4, 3, 8}, kE5M2{5, 2}, kTF32{8, 10};
 enum class Round : uint8_t { NearestEven, TowardZero, Down, Up, NearestAway };
 
 inline bool isNaN(uint64_t b, Format f) {
-  if (f.maxExp) return (b & (f.expMask() | f.manMask())) == (f.expMask() | f.manMask());
+  if (f.maxExp)
+    return (b & (f.expMask() | f.manMask())) == (f.expMask() | f.manMask());
   return (b & f.expMask()) == f.expMask() && (b & f.manMask()) != 0;
 }
 // The largest finite magnitude's bits.
 inline uint64_t maxFiniteBits(Format f) {
-  if (f.maxExp) return f.expMask() | (f.manMask() - 1);
+  if (f.maxExp)
+    return f.expMask() | (f.manMask() - 1);
   return (f.expMask() - (uint64_t(1) << f.manBits)) | f.manMask();
 }
-inline bool isSubnormal(uint64_t b, Format f) { return (b & f.expMask()) == 0 && (b & f.manMask()) != 0; }
+inline bool isSubnormal(uint64_t b, Format f) {
+  return (b & f.expMask()) == 0 && (b & f.manMask()) != 0;
+}
 // .FTZ: a subnormal becomes a zero of the same sign.
 inline uint64_t flush(uint64_t b, Format f) { return (b & f.expMask()) == 0 ? b & f.signBit() : b; }
 
@@ -51,44 +55,66 @@ inline double decode(uint64_t b, Format f) {
   bool neg = b & f.signBit();
   uint64_t e = (b & f.expMask()) >> f.manBits, m = b & f.manMask();
   double v;
-  if (isNaN(b, f)) v = std::numeric_limits<double>::quiet_NaN();
-  else if (!f.maxExp && e == (uint64_t(1) << f.expBits) - 1) v = INFINITY;
-  else if (e == 0) v = std::ldexp(double(m), 1 - f.bias() - f.manBits);
-  else v = std::ldexp(double(m | (uint64_t(1) << f.manBits)), int(e) - f.bias() - f.manBits);
+  if (isNaN(b, f))
+    v = std::numeric_limits<double>::quiet_NaN();
+  else if (!f.maxExp && e == (uint64_t(1) << f.expBits) - 1)
+    v = INFINITY;
+  else if (e == 0)
+    v = std::ldexp(double(m), 1 - f.bias() - f.manBits);
+  else
+    v = std::ldexp(double(m | (uint64_t(1) << f.manBits)), int(e) - f.bias() - f.manBits);
   return neg ? -v : v;
 }
 
 // `v` rounded to format f as `r` says; NaN gives `nan`. Overflow gives infinity or the
 // largest finite value by the direction, as IEEE 754 says.
 inline uint64_t encode(double v, Format f, Round r, uint64_t nan) {
-  if (std::isnan(v)) return nan;
+  if (std::isnan(v))
+    return nan;
   uint64_t sign = std::signbit(v) ? f.signBit() : 0;
-  if (std::isinf(v)) return sign | f.expMask();
+  if (std::isinf(v))
+    return sign | f.expMask();
   double a = std::fabs(v);
-  if (a == 0) return sign;
+  if (a == 0)
+    return sign;
   int emin = 1 - f.bias(), emax = f.emax();
   int e = std::ilogb(a);
-  if (e < emin) e = emin;
+  if (e < emin)
+    e = emin;
   double q = std::ldexp(1.0, e - f.manBits); // the spacing of f's values at a's binade
   double scaled = a / q;                     // exact: a power-of-two scaling
   double k = std::floor(scaled), rest = scaled - k;
   bool up = false;
   bool neg = sign != 0;
   switch (r) {
-  case Round::NearestEven: up = rest > 0.5 || (rest == 0.5 && std::fmod(k, 2.0) != 0); break;
-  case Round::TowardZero: up = false; break;
-  case Round::Down: up = neg && rest > 0; break;
-  case Round::Up: up = !neg && rest > 0; break;
-  case Round::NearestAway: up = rest >= 0.5; break;
+  case Round::NearestEven:
+    up = rest > 0.5 || (rest == 0.5 && std::fmod(k, 2.0) != 0);
+    break;
+  case Round::TowardZero:
+    up = false;
+    break;
+  case Round::Down:
+    up = neg && rest > 0;
+    break;
+  case Round::Up:
+    up = !neg && rest > 0;
+    break;
+  case Round::NearestAway:
+    up = rest >= 0.5;
+    break;
   }
-  if (up) k += 1;
+  if (up)
+    k += 1;
   // k * q, possibly one binade up (k = 2^(manBits+1)).
   double res = k * q;
   if (res >= std::ldexp(1.0, emax + 1)) { // overflow
-    bool toInf = r == Round::NearestEven || r == Round::NearestAway || (r == Round::Up && !neg) || (r == Round::Down && neg);
-    return toInf ? sign | f.expMask() : sign | (f.expMask() - (uint64_t(1) << f.manBits)) | f.manMask();
+    bool toInf = r == Round::NearestEven || r == Round::NearestAway || (r == Round::Up && !neg) ||
+                 (r == Round::Down && neg);
+    return toInf ? sign | f.expMask()
+                 : sign | (f.expMask() - (uint64_t(1) << f.manBits)) | f.manMask();
   }
-  if (res < std::ldexp(1.0, emin)) return sign | uint64_t(k); // subnormal (or 0): exponent field 0
+  if (res < std::ldexp(1.0, emin))
+    return sign | uint64_t(k); // subnormal (or 0): exponent field 0
   int re = std::ilogb(res);
   uint64_t m = uint64_t(std::ldexp(res, f.manBits - re)) & f.manMask();
   return sign | (uint64_t(re + f.bias()) << f.manBits) | m;
@@ -98,8 +124,10 @@ inline uint64_t encode(double v, Format f, Round r, uint64_t nan) {
 // finite value gives that value with the sign (every rounding of it would reach or pass it);
 // otherwise `v` rounded. .relu first: a negative value (-0.0 too) is +0.0.
 inline uint64_t encodeSat(double v, Format f, Round r, uint64_t nan, bool satfinite, bool relu) {
-  if (std::isnan(v)) return nan;
-  if (relu && std::signbit(v)) return 0;
+  if (std::isnan(v))
+    return nan;
+  if (relu && std::signbit(v))
+    return 0;
   if (satfinite && std::fabs(v) >= decode(maxFiniteBits(f), f))
     return (std::signbit(v) ? f.signBit() : 0) | maxFiniteBits(f);
   return encode(v, f, r, nan);
@@ -111,8 +139,13 @@ inline uint64_t encodeInt(bool negative, uint64_t magnitude, Format f, Round r, 
   int shift = 0;
   uint64_t m = magnitude;
   bool sticky = false;
-  while (m >> 53) { sticky |= m & 1; m >>= 1; ++shift; }
-  double d = std::ldexp(double(m | uint64_t(sticky)), shift); // exact: 53 bits, the last one odd if inexact
+  while (m >> 53) {
+    sticky |= m & 1;
+    m >>= 1;
+    ++shift;
+  }
+  double d = std::ldexp(double(m | uint64_t(sticky)),
+                        shift); // exact: 53 bits, the last one odd if inexact
   return encode(negative ? -d : d, f, r, nan);
 }
 
@@ -121,13 +154,16 @@ inline uint64_t encodeInt(bool negative, uint64_t magnitude, Format f, Round r, 
 // rounds to odd in double (53 bits, more than two beyond the format's), which then rounds
 // correctly to the format.
 inline double fmaToOdd(double a, double b, double c) {
-  double p = a * b;                          // exact: at most 2 * 24 significant bits
+  double p = a * b; // exact: at most 2 * 24 significant bits
   double s = p + c;
-  if (!std::isfinite(s)) return s;
+  if (!std::isfinite(s))
+    return s;
   double bb = s - p, err = (p - (s - bb)) + (c - bb); // Knuth's TwoSum: s + err == p + c
-  if (err == 0) return s;
-  if ((err > 0) != (s > 0)) s = std::nextafter(s, 0.0); // toward zero: truncated
-  uint64_t bits = std::bit_cast<uint64_t>(s) | 1;       // sticky bit: round to odd
+  if (err == 0)
+    return s;
+  if ((err > 0) != (s > 0))
+    s = std::nextafter(s, 0.0);                   // toward zero: truncated
+  uint64_t bits = std::bit_cast<uint64_t>(s) | 1; // sticky bit: round to odd
   return std::bit_cast<double>(bits);
 }
 

@@ -34,7 +34,7 @@ struct Reg {
   bool isConst() const { return num == kConst; }
   bool isPredicate() const { return file == RegFile::P || file == RegFile::UP; }
   bool isGeneral() const { return file == RegFile::R || file == RegFile::UR; }
-  friend auto operator<=>(const Reg&, const Reg&) = default;
+  friend auto operator<=>(const Reg &, const Reg &) = default;
 };
 
 inline Reg R(uint32_t n) { return {RegFile::R, n}; }
@@ -44,14 +44,37 @@ inline constexpr Reg PT{RegFile::P, Reg::kConst};
 
 // Special registers read by S2R.
 enum class SpecialReg : uint8_t {
-  TID_X, TID_Y, TID_Z, CTAID_X, CTAID_Y, CTAID_Z,
-  NTID_X, NTID_Y, NTID_Z, NCTAID_X, NCTAID_Y, NCTAID_Z,
-  LANEID, WARPID, NWARPID, SMID, NSMID, GRIDID,
-  CLOCKLO, CLOCKHI, GLOBALTIMERLO, GLOBALTIMERHI,
-  LANEMASK_EQ, LANEMASK_LT, LANEMASK_LE, LANEMASK_GT, LANEMASK_GE,
+  TID_X,
+  TID_Y,
+  TID_Z,
+  CTAID_X,
+  CTAID_Y,
+  CTAID_Z,
+  NTID_X,
+  NTID_Y,
+  NTID_Z,
+  NCTAID_X,
+  NCTAID_Y,
+  NCTAID_Z,
+  LANEID,
+  WARPID,
+  NWARPID,
+  SMID,
+  NSMID,
+  GRIDID,
+  CLOCKLO,
+  CLOCKHI,
+  GLOBALTIMERLO,
+  GLOBALTIMERHI,
+  LANEMASK_EQ,
+  LANEMASK_LT,
+  LANEMASK_LE,
+  LANEMASK_GT,
+  LANEMASK_GE,
   // 64-bit generic addresses where the shared and local windows start
   // (PTX cvta.shared / cvta.local add them; docs/interpreter.md).
-  SWINBASE, LWINBASE,
+  SWINBASE,
+  LWINBASE,
   // ... and where the constant window starts (PTX cvta.const adds it; docs/interpreter.md).
   CWINBASE,
 };
@@ -107,7 +130,7 @@ struct Operand {
   // The register this operand reads or writes, if any (Reg, or the index
   // register of CBank and Mem).
   std::optional<Reg> regRead() const;
-  friend bool operator==(const Operand& a, const Operand& b);
+  friend bool operator==(const Operand &a, const Operand &b);
 };
 
 // Operands are copied and moved as bytes by the instruction's operand lists.
@@ -129,33 +152,35 @@ struct Instr {
   std::optional<Operand> guard; // a predicate register operand; neg = @!P
   DstList dsts;
   SrcList srcs;
-  Symbol opaqueText;      // OPAQUE only: the original instruction text (interned: 8 bytes)
-  SrcLoc loc;             // where it came from; not part of equality
+  Symbol opaqueText; // OPAQUE only: the original instruction text (interned: 8 bytes)
+  SrcLoc loc;        // where it came from; not part of equality
 
-  const OpInfo& info() const { return opInfo(op); }
+  const OpInfo &info() const { return opInfo(op); }
   bool has(Mod m) const { return mods.test(m); }
   bool isGuarded() const { return guard.has_value() && !(guard->reg.isConst() && !guard->neg); }
   // Registers written (dests, constants excluded) and read (sources, address
   // and bank index registers, the guard; constants excluded), in operand order.
   std::vector<Reg> defs() const;
   std::vector<Reg> uses() const;
-  friend bool operator==(const Instr& a, const Instr& b);
+  friend bool operator==(const Instr &a, const Instr &b);
 };
 
 // defs() and uses() without building a vector: f(Reg) for each register, in
 // the same order (the optimized half's loops over every instruction use these).
-template <class F>
-void forEachDef(const Instr& in, F&& f) {
-  for (const Operand& d : in.dsts)
-    if (d.kind == Operand::Kind::Reg && !d.reg.isConst()) f(d.reg);
+template <class F> void forEachDef(const Instr &in, F &&f) {
+  for (const Operand &d : in.dsts)
+    if (d.kind == Operand::Kind::Reg && !d.reg.isConst())
+      f(d.reg);
 }
-template <class F>
-void forEachUse(const Instr& in, F&& f) {
-  if (in.guard && !in.guard->reg.isConst()) f(in.guard->reg);
-  for (const Operand& s : in.srcs) {
-    const bool reads = s.kind == Operand::Kind::Reg ||
-                       ((s.kind == Operand::Kind::CBank || s.kind == Operand::Kind::Mem) && s.hasReg);
-    if (reads && !s.reg.isConst()) f(s.reg);
+template <class F> void forEachUse(const Instr &in, F &&f) {
+  if (in.guard && !in.guard->reg.isConst())
+    f(in.guard->reg);
+  for (const Operand &s : in.srcs) {
+    const bool reads =
+        s.kind == Operand::Kind::Reg ||
+        ((s.kind == Operand::Kind::CBank || s.kind == Operand::Kind::Mem) && s.hasReg);
+    if (reads && !s.reg.isConst())
+      f(s.reg);
   }
   // Stores and atomics read their address register; it is a source already.
 }
@@ -164,29 +189,31 @@ void forEachUse(const Instr& in, F&& f) {
 Instr makeInstr(Opcode op, DstList dsts, SrcList srcs, std::initializer_list<Mod> mods = {});
 
 struct Block {
-  std::string label;      // empty when the block starts after a control-flow instruction
+  std::string label; // empty when the block starts after a control-flow instruction
   // Printed as L%x in dumps: 0x10 x the source index of the block's first
   // instruction, fixed when the block is read (passes keep it, as ptxas keeps
   // its label ids); like Instr::loc it is not part of equality.
   uint32_t labelId = 0;
   std::vector<Instr> instrs;
-  friend bool operator==(const Block& a, const Block& b) { return a.label == b.label && a.instrs == b.instrs; }
+  friend bool operator==(const Block &a, const Block &b) {
+    return a.label == b.label && a.instrs == b.instrs;
+  }
 };
 
 struct JumpTable {
   std::string name;
   std::vector<uint32_t> targets; // block indices, in table order
-  friend bool operator==(const JumpTable&, const JumpTable&) = default;
+  friend bool operator==(const JumpTable &, const JumpTable &) = default;
 };
 
 struct Param {
   std::string type; // PTX-style scalar type: "u32", "f32", "b8", ...
   std::string name;
-  uint32_t size = 0;  // bytes (array params: element size x count)
-  uint32_t align = 0; // bytes
-  uint32_t count = 0; // 0 = scalar, else array length
+  uint32_t size = 0;   // bytes (array params: element size x count)
+  uint32_t align = 0;  // bytes
+  uint32_t count = 0;  // 0 = scalar, else array length
   uint32_t offset = 0; // byte offset in constant bank 0 (entries) or param space
-  friend bool operator==(const Param&, const Param&) = default;
+  friend bool operator==(const Param &, const Param &) = default;
 };
 
 // State spaces of variables (PTX .global, .shared, .const, .local, .param).
@@ -198,11 +225,11 @@ std::string_view spaceName(Space s); // "global", "shared", ...
 // operand that names it ([sym+off]) addresses the variable's state space.
 struct Variable {
   Space space = Space::Global;
-  std::string type;  // element type as in Param: "b32", "f32", "u8", ...
+  std::string type; // element type as in Param: "b32", "f32", "u8", ...
   std::string name;
-  uint32_t elemSize = 0; // bytes per element
-  uint32_t count = 0;    // 0 = scalar, else array length
-  uint32_t align = 0;    // bytes
+  uint32_t elemSize = 0;     // bytes per element
+  uint32_t count = 0;        // 0 = scalar, else array length
+  uint32_t align = 0;        // bytes
   std::vector<uint8_t> init; // initial bytes (little endian), at most size(); the rest is zero
   // PTX linkage as written ("visible", "extern", "weak", "common"), empty for a variable of
   // this module only. An "extern" .shared variable is the launch's dynamic shared memory.
@@ -217,11 +244,11 @@ struct Variable {
     std::string symbol;
     int64_t addend = 0;
     bool generic = false;
-    friend bool operator==(const AddrInit&, const AddrInit&) = default;
+    friend bool operator==(const AddrInit &, const AddrInit &) = default;
   };
   std::vector<AddrInit> addrInit;
   uint32_t size() const { return elemSize * (count ? count : 1); }
-  friend bool operator==(const Variable&, const Variable&) = default;
+  friend bool operator==(const Variable &, const Variable &) = default;
 };
 
 // Kernel parameters live in constant bank 0 from this offset, as on sm_90.
@@ -235,7 +262,7 @@ struct Function {
   std::vector<Param> returns; // .func return values
   std::vector<Block> blocks;  // index = bix; bix 0 is the entry
   std::vector<JumpTable> jumpTables;
-  std::vector<Variable> variables;      // function-scope variables
+  std::vector<Variable> variables;     // function-scope variables
   std::map<Reg, std::string> regNames; // registers with source names (PTX %r5)
   std::map<Reg, std::string> regTypes; // declared PTX type of named registers ("b32", "pred")
   // PTX text carried through unchanged for re-emission: performance
@@ -245,7 +272,7 @@ struct Function {
   // stand in, printed again at that block's start. A block a pass erased leaves its entry
   // unprinted.
   std::map<std::string, std::vector<std::string>> blockDirectives;
-  uint32_t nextReg[kNumRegFiles] = {};  // first unused virtual register number per file
+  uint32_t nextReg[kNumRegFiles] = {}; // first unused virtual register number per file
   SrcLoc loc;
 
   Reg newReg(RegFile f) { return {f, nextReg[int(f)]++}; }
@@ -255,7 +282,7 @@ struct Function {
   void recountRegs();
   std::optional<uint32_t> findBlock(std::string_view label) const;
   size_t instrCount() const;
-  friend bool operator==(const Function& a, const Function& b);
+  friend bool operator==(const Function &a, const Function &b);
 };
 
 struct Module {
@@ -265,8 +292,8 @@ struct Module {
   std::vector<std::string> ptxDirectives;
   std::vector<Variable> variables; // module-scope variables
   std::vector<Function> functions;
-  const Function* findFunction(std::string_view name) const;
-  friend bool operator==(const Module& a, const Module& b) {
+  const Function *findFunction(std::string_view name) const;
+  friend bool operator==(const Module &a, const Module &b) {
     return a.ptxDirectives == b.ptxDirectives && a.variables == b.variables &&
            a.functions == b.functions;
   }
@@ -275,10 +302,10 @@ struct Module {
 // The variable or .func parameter a memory operand's symbol names, looked up
 // in the function's variables, then its parameters and return values (.func
 // only: they live in the param space), then the module's variables. Sets *param for parameters.
-const Variable* findVariable(const Module& m, const Function& f, std::string_view name,
-                             const Param** param = nullptr);
+const Variable *findVariable(const Module &m, const Function &f, std::string_view name,
+                             const Param **param = nullptr);
 
 // Offsets of the parameters: naturally aligned, in order, from `base`.
-void layoutParams(std::vector<Param>& params, uint32_t base);
+void layoutParams(std::vector<Param> &params, uint32_t base);
 
 } // namespace ori

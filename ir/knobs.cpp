@@ -39,8 +39,7 @@ constexpr std::array kKnobs = {
     KnobInfo{31, "AllowReassociateCSE", KT::Int, "0", "spec/002 Knobs and Options",
              "Phase 58 fold-eligibility gate with extended-value semantics (unset = 0)."},
     // 002:844 "135 | ConvertMemoryToRegIndexedSizeLimit | OKT_INT | unset".
-    KnobInfo{135, "ConvertMemoryToRegIndexedSizeLimit", KT::Int, "0",
-             "spec/002 Knobs and Options",
+    KnobInfo{135, "ConvertMemoryToRegIndexedSizeLimit", KT::Int, "0", "spec/002 Knobs and Options",
              "Phase 37 convergence-threshold override and indexed-access size limit (unset = 0)."},
     // 002:881 "Register promotion (Mid) | ... threshold-based (default 0.93, knob 136)".
     // No name in the spec: descriptive name.
@@ -53,8 +52,8 @@ constexpr std::array kKnobs = {
              "spec/002 Knobs and Options",
              "When set, the sub_7917F0 body (phase 13; spec/003: phase 15) returns at once."},
     // 002:846 "231 | DisableRedundantBarrierRemoval | OKT_NONE | false | Phase 29 only".
-    KnobInfo{231, "DisableRedundantBarrierRemoval", KT::Bool, "false",
-             "spec/002 Knobs and Options", "When set, phase 29 GeneralOptimize is skipped."},
+    KnobInfo{231, "DisableRedundantBarrierRemoval", KT::Bool, "false", "spec/002 Knobs and Options",
+             "When set, phase 29 GeneralOptimize is skipped."},
     // 003:54 "Queries knob 232 for disable". No name: descriptive; default derived (runs).
     KnobInfo{232, "DisableSyncPatternRestructuring", KT::Bool, "false",
              "spec/003 Phase 14 Vtable Slot 17",
@@ -122,24 +121,28 @@ constexpr std::array kKnobs = {
 
 std::string quoted(std::string_view s) { return fmt::format("'{}'", s); }
 
-std::string describe(const KnobInfo& k) {
-  if (k.index < 0) return fmt::format("knob '{}'", k.name);
+std::string describe(const KnobInfo &k) {
+  if (k.index < 0)
+    return fmt::format("knob '{}'", k.name);
   return fmt::format("knob '{}' ({})", k.name, k.index);
 }
 
-const KnobInfo* findByName(std::string_view name) {
-  for (const KnobInfo& k : kKnobs)
-    if (k.name == name) return &k;
+const KnobInfo *findByName(std::string_view name) {
+  for (const KnobInfo &k : kKnobs)
+    if (k.name == name)
+      return &k;
   return nullptr;
 }
 
-bool parseBool(std::string_view text, bool& out) {
-  if (text == "1" || text == "true") return out = true, true;
-  if (text == "0" || text == "false") return out = false, true;
+bool parseBool(std::string_view text, bool &out) {
+  if (text == "1" || text == "true")
+    return out = true, true;
+  if (text == "0" || text == "false")
+    return out = false, true;
   return false;
 }
 
-bool parseInt(std::string_view text, int64_t& out) {
+bool parseInt(std::string_view text, int64_t &out) {
   bool negative = false;
   if (!text.empty() && text.front() == '-') {
     negative = true;
@@ -151,101 +154,114 @@ bool parseInt(std::string_view text, int64_t& out) {
     text.remove_prefix(2);
   }
   // from_chars accepts neither a sign nor a prefix here, so "--1" and "0x-1" fail.
-  if (text.empty() || text.front() == '-' || text.front() == '+') return false;
+  if (text.empty() || text.front() == '-' || text.front() == '+')
+    return false;
   uint64_t magnitude = 0;
-  const char* end = text.data() + text.size();
+  const char *end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, magnitude, base);
-  if (ec != std::errc() || ptr != end) return false;
+  if (ec != std::errc() || ptr != end)
+    return false;
   constexpr uint64_t kMaxPos = uint64_t(std::numeric_limits<int64_t>::max());
   if (negative) {
-    if (magnitude > kMaxPos + 1) return false;
+    if (magnitude > kMaxPos + 1)
+      return false;
     out = magnitude == kMaxPos + 1 ? std::numeric_limits<int64_t>::min()
                                    : -static_cast<int64_t>(magnitude);
   } else {
-    if (magnitude > kMaxPos) return false;
+    if (magnitude > kMaxPos)
+      return false;
     out = static_cast<int64_t>(magnitude);
   }
   return true;
 }
 
-bool parseFloat(std::string_view text, double& out) {
+bool parseFloat(std::string_view text, double &out) {
   // strtod skips leading white space; we want the whole text to be the number.
   if (text.empty() || text.front() == ' ' || text.front() == '\t' || text.front() == '\n' ||
       text.front() == '\r' || text.front() == '\f' || text.front() == '\v')
     return false;
-  const std::string copy(text);  // strtod needs a terminator
-  char* end = nullptr;
+  const std::string copy(text); // strtod needs a terminator
+  char *end = nullptr;
   const double v = std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size()) return false;
-  if (!std::isfinite(v)) return false;  // nan, inf, overflow
+  if (end != copy.c_str() + copy.size())
+    return false;
+  if (!std::isfinite(v))
+    return false; // nan, inf, overflow
   out = v;
   return true;
 }
 
 // Parses `text` as `k`'s type; returns an error message or nullopt.
-std::optional<std::string> parseValue(const KnobInfo& k, std::string_view text,
-                                      std::variant<bool, int64_t, double, std::string>& out) {
+std::optional<std::string> parseValue(const KnobInfo &k, std::string_view text,
+                                      std::variant<bool, int64_t, double, std::string> &out) {
   switch (k.type) {
-    case KnobType::Bool: {
-      bool b = false;
-      if (!parseBool(text, b))
-        return fmt::format("{} expects a bool (0, 1, true, false), got {}", describe(k),
-                           quoted(text));
-      out = b;
-      return std::nullopt;
-    }
-    case KnobType::Int: {
-      int64_t i = 0;
-      if (!parseInt(text, i))
-        return fmt::format("{} expects an integer (decimal or 0x hex, within int64), got {}",
-                           describe(k), quoted(text));
-      out = i;
-      return std::nullopt;
-    }
-    case KnobType::Float: {
-      double d = 0;
-      if (!parseFloat(text, d))
-        return fmt::format("{} expects a finite floating-point number, got {}", describe(k),
-                           quoted(text));
-      out = d;
-      return std::nullopt;
-    }
-    case KnobType::String:
-      out = std::string(text);
-      return std::nullopt;
+  case KnobType::Bool: {
+    bool b = false;
+    if (!parseBool(text, b))
+      return fmt::format("{} expects a bool (0, 1, true, false), got {}", describe(k),
+                         quoted(text));
+    out = b;
+    return std::nullopt;
+  }
+  case KnobType::Int: {
+    int64_t i = 0;
+    if (!parseInt(text, i))
+      return fmt::format("{} expects an integer (decimal or 0x hex, within int64), got {}",
+                         describe(k), quoted(text));
+    out = i;
+    return std::nullopt;
+  }
+  case KnobType::Float: {
+    double d = 0;
+    if (!parseFloat(text, d))
+      return fmt::format("{} expects a finite floating-point number, got {}", describe(k),
+                         quoted(text));
+    out = d;
+    return std::nullopt;
+  }
+  case KnobType::String:
+    out = std::string(text);
+    return std::nullopt;
   }
   return fmt::format("{} has an invalid type", describe(k));
 }
 
-[[noreturn]] void programmingError(const std::string& message) {
+[[noreturn]] void programmingError(const std::string &message) {
   std::fprintf(stderr, "oriopt: internal error: %s\n", message.c_str());
   std::abort();
 }
 
-}  // namespace
+} // namespace
 
 std::string_view knobTypeName(KnobType type) {
   switch (type) {
-    case KnobType::Bool: return "bool";
-    case KnobType::Int: return "int";
-    case KnobType::Float: return "float";
-    case KnobType::String: return "string";
+  case KnobType::Bool:
+    return "bool";
+  case KnobType::Int:
+    return "int";
+  case KnobType::Float:
+    return "float";
+  case KnobType::String:
+    return "string";
   }
   return "?";
 }
 
 std::span<const KnobInfo> allKnobs() { return kKnobs; }
 
-const KnobInfo* findKnob(std::string_view nameOrIndex) {
-  if (nameOrIndex.empty()) return nullptr;
+const KnobInfo *findKnob(std::string_view nameOrIndex) {
+  if (nameOrIndex.empty())
+    return nullptr;
   const char first = nameOrIndex.front();
   if (first >= '0' && first <= '9') {
     int index = 0;
-    const char* end = nameOrIndex.data() + nameOrIndex.size();
+    const char *end = nameOrIndex.data() + nameOrIndex.size();
     auto [ptr, ec] = std::from_chars(nameOrIndex.data(), end, index);
-    if (ec != std::errc() || ptr != end) return nullptr;
-    for (const KnobInfo& k : kKnobs)
-      if (k.index == index) return &k;
+    if (ec != std::errc() || ptr != end)
+      return nullptr;
+    for (const KnobInfo &k : kKnobs)
+      if (k.index == index)
+        return &k;
     return nullptr;
   }
   return findByName(nameOrIndex);
@@ -262,11 +278,13 @@ KnobSet::KnobSet() {
 }
 
 std::optional<std::string> KnobSet::set(std::string_view nameOrIndex, std::string_view value) {
-  const KnobInfo* k = findKnob(nameOrIndex);
-  if (!k) return fmt::format("unknown knob {}", quoted(nameOrIndex));
+  const KnobInfo *k = findKnob(nameOrIndex);
+  if (!k)
+    return fmt::format("unknown knob {}", quoted(nameOrIndex));
   const size_t i = static_cast<size_t>(k - kKnobs.data());
   Value parsed;
-  if (auto err = parseValue(*k, value, parsed)) return err;
+  if (auto err = parseValue(*k, value, parsed))
+    return err;
   values_[i] = std::move(parsed);
   text_[i] = std::string(value);
   return std::nullopt;
@@ -280,12 +298,13 @@ std::optional<std::string> KnobSet::setFromAssignment(std::string_view text) {
 }
 
 size_t KnobSet::slot(std::string_view name, std::optional<KnobType> expected,
-                     const char* getter) const {
-  const KnobInfo* k = findByName(name);
-  if (!k) programmingError(fmt::format("KnobSet::{}: unknown knob name {}", getter, quoted(name)));
+                     const char *getter) const {
+  const KnobInfo *k = findByName(name);
+  if (!k)
+    programmingError(fmt::format("KnobSet::{}: unknown knob name {}", getter, quoted(name)));
   if (expected && k->type != *expected)
-    programmingError(fmt::format("KnobSet::{}: {} has type {}", getter, describe(*k),
-                                 knobTypeName(k->type)));
+    programmingError(
+        fmt::format("KnobSet::{}: {} has type {}", getter, describe(*k), knobTypeName(k->type)));
   return static_cast<size_t>(k - kKnobs.data());
 }
 
@@ -311,19 +330,18 @@ std::string_view KnobSet::text(std::string_view name) const {
 
 std::string formatKnobTable() {
   size_t nameWidth = 0, defaultWidth = 0;
-  for (const KnobInfo& k : kKnobs) {
+  for (const KnobInfo &k : kKnobs) {
     nameWidth = std::max(nameWidth, k.name.size());
     defaultWidth = std::max(defaultWidth, k.defaultValue.size());
   }
   std::string out;
-  for (const KnobInfo& k : kKnobs) {
+  for (const KnobInfo &k : kKnobs) {
     const std::string index = k.index < 0 ? "-" : std::to_string(k.index);
     const std::string_view def = k.defaultValue.empty() ? "\"\"" : k.defaultValue;
     fmt::format_to(std::back_inserter(out), "{:>3} {:<{}}  {:<6}  {:<{}}  {}\n", index, k.name,
-                   nameWidth, knobTypeName(k.type), def, std::max<size_t>(defaultWidth, 2),
-                   k.spec);
+                   nameWidth, knobTypeName(k.type), def, std::max<size_t>(defaultWidth, 2), k.spec);
   }
   return out;
 }
 
-}  // namespace ori
+} // namespace ori

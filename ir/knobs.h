@@ -23,19 +23,19 @@ enum class KnobType { Bool, Int, Float, String };
 std::string_view knobTypeName(KnobType type);
 
 struct KnobInfo {
-  int index;                      // ptxas knob index, -1 if the spec gives none
-  std::string_view name;          // canonical name, e.g. "MergeEquivalentConditionalFlowBudget"
+  int index;             // ptxas knob index, -1 if the spec gives none
+  std::string_view name; // canonical name, e.g. "MergeEquivalentConditionalFlowBudget"
   KnobType type;
-  std::string_view defaultValue;  // as text, e.g. "0", "true", "0.25"
-  std::string_view spec;          // spec file (short form) and section
-  std::string_view summary;       // one line
+  std::string_view defaultValue; // as text, e.g. "0", "true", "0.25"
+  std::string_view spec;         // spec file (short form) and section
+  std::string_view summary;      // one line
 };
 
 // Every knob: indexed knobs in increasing index order, then the ones without an index.
 std::span<const KnobInfo> allKnobs();
 
 // "464" (decimal index) or a canonical name (exact, case-sensitive). nullptr if unknown.
-const KnobInfo* findKnob(std::string_view nameOrIndex);
+const KnobInfo *findKnob(std::string_view nameOrIndex);
 
 // One line per knob: index (or "-"), name, type, default, spec reference.
 // Backs `oriopt --list-knobs`.
@@ -43,7 +43,7 @@ std::string formatKnobTable();
 
 // The current value of every knob, starting at the registry defaults.
 class KnobSet {
- public:
+public:
   KnobSet();
 
   // Sets a knob from text. Returns an error message naming the knob (unknown knob, or a
@@ -65,12 +65,12 @@ class KnobSet {
   // The current value as text, as last set (or the default). Same rules as the getters.
   std::string_view text(std::string_view name) const;
 
- private:
+private:
   using Value = std::variant<bool, int64_t, double, std::string>;
-  size_t slot(std::string_view name, std::optional<KnobType> expected, const char* getter) const;
+  size_t slot(std::string_view name, std::optional<KnobType> expected, const char *getter) const;
 
-  std::vector<Value> values_;      // parallel to allKnobs()
-  std::vector<std::string> text_;  // parallel to allKnobs()
+  std::vector<Value> values_;     // parallel to allKnobs()
+  std::vector<std::string> text_; // parallel to allKnobs()
 };
 
-}  // namespace ori
+} // namespace ori

@@ -16,8 +16,8 @@ namespace ori {
 // The element type of a matrix.
 enum class MmaElem : uint8_t { F16, BF16, TF32, E4M3, E5M2, F32, F64, S32, U8, S8, U4, S4, B1 };
 
-unsigned mmaElemBits(MmaElem e);      // 16, 32, 8, 4, 1, 64
-const char* mmaElemName(MmaElem e);   // the PTX type: "f16", "tf32", "e4m3", "s32", "b1"
+unsigned mmaElemBits(MmaElem e);    // 16, 32, 8, 4, 1, 64
+const char *mmaElemName(MmaElem e); // the PTX type: "f16", "tf32", "e4m3", "s32", "b1"
 
 // One PTX mma.sync form: D (m x n) = A (m x k) * B (k x n) + C, each fragment spread over the
 // warp as the PTX ISA's "Matrix Fragments for mma.mMnNkK" sections lay it out.
@@ -37,7 +37,7 @@ struct MmaForm {
 
 // The form HMMA/IMMA/DMMA/BMMA's modifiers name (a form ptxas 13.0 accepts for sm_90), or
 // a message saying what is missing or wrong.
-std::variant<MmaForm, std::string> mmaForm(Opcode op, const ModSet& mods);
+std::variant<MmaForm, std::string> mmaForm(Opcode op, const ModSet &mods);
 inline bool isMma(Opcode op) {
   return op == Opcode::HMMA || op == Opcode::IMMA || op == Opcode::DMMA || op == Opcode::BMMA;
 }
@@ -49,9 +49,9 @@ enum class MmaOperand : uint8_t { A, B, C, D };
 struct MmaCoord {
   unsigned q = 0, row = 0, col = 0;
 };
-MmaCoord mmaCoord(const MmaForm& f, MmaOperand which, unsigned lane, unsigned i);
+MmaCoord mmaCoord(const MmaForm &f, MmaOperand which, unsigned lane, unsigned i);
 // Elements of the operand per lane.
-unsigned mmaElems(const MmaForm& f, MmaOperand which);
+unsigned mmaElems(const MmaForm &f, MmaOperand which);
 
 // Every modifier set of `op` that names a form (mmaForm accepts it), in a fixed order:
 // HMMA's shapes x inputs x accumulators (and m8n8k4's layouts and .CF16), IMMA's shapes x A x
@@ -59,9 +59,11 @@ unsigned mmaElems(const MmaForm& f, MmaOperand which);
 std::vector<ModSet> mmaForms(Opcode op);
 
 // The .ori spelling of the shape: "16816".
-std::string mmaShapeText(const MmaForm& f);
+std::string mmaShapeText(const MmaForm &f);
 
 // LDSM/STSM: how many 8x8 matrices (.2, .4; none: one).
-inline unsigned matrixCount(const ModSet& m) { return m.test(Mod::X4) ? 4 : m.test(Mod::X2) ? 2 : 1; }
+inline unsigned matrixCount(const ModSet &m) {
+  return m.test(Mod::X4) ? 4 : m.test(Mod::X2) ? 2 : 1;
+}
 
 } // namespace ori

@@ -30,22 +30,22 @@ struct ParseResult {
 
 ParseResult parseOri(std::string_view text, std::string_view fileName);
 
-std::string printModule(const Module& m);
-std::string printFunction(const Function& f);
+std::string printModule(const Module &m);
+std::string printFunction(const Function &f);
 // One instruction without indentation or newline, e.g. "@!P0 BRA L1".
-std::string printInstr(const Function& f, const Instr& in);
-std::string printOperand(const Function& f, const Operand& o);
-std::string printReg(const Function& f, Reg r);
+std::string printInstr(const Function &f, const Instr &in);
+std::string printOperand(const Function &f, const Operand &o);
+std::string printReg(const Function &f, Reg r);
 
 // A register as the text names it: "R12", "UR3", "P1", "PT" (a constant); nullopt for
 // anything else, or a number too large for a register.
 std::optional<Reg> parseRegisterName(std::string_view text);
 
 // Bits an integer immediate in source k of `in` may have: 8 (LUT), 32 or 64.
-unsigned immediateBits(const Instr& in, size_t k);
+unsigned immediateBits(const Instr &in, size_t k);
 // Whether v may be integer immediate k of `in` (immediateBits: 8 bits unsigned;
 // 32 bits signed or unsigned; 64 bits anything).
-bool immediateFits(const Instr& in, size_t k, int64_t v);
+bool immediateFits(const Instr &in, size_t k, int64_t v);
 // Rules of an instruction's operands and modifiers that the opcode table's slots and
 // groups cannot state. BAR: a destination only with .RED (dstCount, ir/opcodes.h); .RED
 // takes one of .POPC (an R destination) or .AND/.OR (a P destination), at least a barrier
@@ -65,7 +65,7 @@ struct ShapeProblem {
   size_t operand;
   std::string message;
 };
-std::optional<ShapeProblem> checkShape(const Instr& in);
+std::optional<ShapeProblem> checkShape(const Instr &in);
 // A name the parser reads as a label, variable, table or function (not a
 // register, not "c", not SR_..., no '%' or '.').
 bool isValidName(std::string_view name);

@@ -34,7 +34,8 @@ public:
       t.len = uint32_t(i_ - tokenStart_);
       bool eof = t.kind == Token::Eof;
       out.push_back(std::move(t));
-      if (eof) return out;
+      if (eof)
+        return out;
     }
   }
 
@@ -44,28 +45,47 @@ private:
   }
   char peek(size_t k = 0) const { return i_ + k < text_.size() ? text_[i_ + k] : '\0'; }
   void advance() {
-    if (text_[i_] == '\n') { ++line_; col_ = 1; } else { ++col_; }
+    if (text_[i_] == '\n') {
+      ++line_;
+      col_ = 1;
+    } else {
+      ++col_;
+    }
     ++i_;
   }
 
   Token next() {
     for (;;) {
       char c = peek();
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\f') advance();
-      else if (c == '/' && peek(1) == '/') { while (i_ < text_.size() && peek() != '\n') advance(); }
-      else break;
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f')
+        advance();
+      else if (c == '/' && peek(1) == '/') {
+        while (i_ < text_.size() && peek() != '\n')
+          advance();
+      } else
+        break;
     }
     Token t;
     t.loc = {line_, col_};
     tokenStart_ = i_;
-    if (i_ >= text_.size()) { t.kind = Token::Eof; return t; }
+    if (i_ >= text_.size()) {
+      t.kind = Token::Eof;
+      return t;
+    }
     char c = peek();
-    if (c == '\n') { advance(); t.kind = Token::Newline; return t; }
-    if (c == '"') return string(t);
-    if (std::isdigit(static_cast<unsigned char>(c))) return number(t);
+    if (c == '\n') {
+      advance();
+      t.kind = Token::Newline;
+      return t;
+    }
+    if (c == '"')
+      return string(t);
+    if (std::isdigit(static_cast<unsigned char>(c)))
+      return number(t);
     if (isWordStart(c)) {
       size_t start = i_;
-      while (i_ < text_.size() && isWordChar(peek())) advance();
+      while (i_ < text_.size() && isWordChar(peek()))
+        advance();
       t.kind = Token::Word;
       t.text = std::string(text_.substr(start, i_ - start));
       return t;
@@ -77,24 +97,31 @@ private:
       return t;
     }
     size_t n = 1;
-    while (i_ + n < text_.size() && (static_cast<unsigned char>(text_[i_ + n]) & 0xC0) == 0x80) ++n;
+    while (i_ + n < text_.size() && (static_cast<unsigned char>(text_[i_ + n]) & 0xC0) == 0x80)
+      ++n;
     fail(t.loc, fmt::format("unexpected character '{}'", text_.substr(i_, n)));
   }
 
-  Token string(Token& t) {
+  Token string(Token &t) {
     advance(); // opening quote
     t.kind = Token::String;
     for (;;) {
-      if (i_ >= text_.size() || peek() == '\n') fail(t.loc, "unterminated string");
+      if (i_ >= text_.size() || peek() == '\n')
+        fail(t.loc, "unterminated string");
       char c = peek();
       advance();
-      if (c == '"') return t;
+      if (c == '"')
+        return t;
       if (c == '\\') {
         char e = peek();
-        if (e == '"' || e == '\\') t.text += e;
-        else if (e == 'n') t.text += '\n';
-        else if (e == 't') t.text += '\t';
-        else fail({line_, col_}, "unknown escape in string");
+        if (e == '"' || e == '\\')
+          t.text += e;
+        else if (e == 'n')
+          t.text += '\n';
+        else if (e == 't')
+          t.text += '\t';
+        else
+          fail({line_, col_}, "unknown escape in string");
         advance();
       } else {
         t.text += c;
@@ -102,17 +129,18 @@ private:
     }
   }
 
-  Token number(Token& t) {
+  Token number(Token &t) {
     size_t start = i_;
-    while (i_ < text_.size() && (isWordChar(peek()) ||
-                                 ((peek() == '+' || peek() == '-') &&
-                                  (text_[i_ - 1] == 'e' || text_[i_ - 1] == 'E') &&
-                                  text_.substr(start, 2) != "0x")))
+    while (i_ < text_.size() &&
+           (isWordChar(peek()) ||
+            ((peek() == '+' || peek() == '-') && (text_[i_ - 1] == 'e' || text_[i_ - 1] == 'E') &&
+             text_.substr(start, 2) != "0x")))
       advance();
     t.text = std::string(text_.substr(start, i_ - start));
-    const std::string& s = t.text;
+    const std::string &s = t.text;
     auto hexDigits = [&](size_t from, size_t maxDigits) -> uint64_t {
-      if (s.size() <= from) fail(t.loc, fmt::format("malformed number '{}'", s));
+      if (s.size() <= from)
+        fail(t.loc, fmt::format("malformed number '{}'", s));
       if (s.size() - from > maxDigits)
         fail(t.loc, fmt::format("integer '{}' does not fit in 64 bits", s));
       uint64_t v = 0;
@@ -127,19 +155,22 @@ private:
     };
     if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
       size_t from = 2;
-      while (from + 1 < s.size() && s[from] == '0') ++from; // leading zeros
+      while (from + 1 < s.size() && s[from] == '0')
+        ++from; // leading zeros
       t.kind = Token::Int;
       t.ival = hexDigits(from, 16);
       return t;
     }
     if (s.size() > 1 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
-      if (s.size() != 10) fail(t.loc, fmt::format("'{}': 0f needs exactly 8 hex digits", s));
+      if (s.size() != 10)
+        fail(t.loc, fmt::format("'{}': 0f needs exactly 8 hex digits", s));
       t.kind = Token::Float;
       t.fval = std::bit_cast<float>(uint32_t(hexDigits(2, 8)));
       return t;
     }
     if (s.size() > 1 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
-      if (s.size() != 18) fail(t.loc, fmt::format("'{}': 0d needs exactly 16 hex digits", s));
+      if (s.size() != 18)
+        fail(t.loc, fmt::format("'{}': 0d needs exactly 16 hex digits", s));
       t.kind = Token::Float;
       t.fval = std::bit_cast<double>(hexDigits(2, 16));
       return t;
@@ -149,10 +180,11 @@ private:
       if (!std::isdigit(static_cast<unsigned char>(ch)) && !std::strchr(".eE+-", ch))
         fail(t.loc, fmt::format("malformed number '{}'", s));
     if (isFloat) {
-      char* end = nullptr;
+      char *end = nullptr;
       errno = 0;
       t.fval = std::strtod(s.c_str(), &end);
-      if (end != s.c_str() + s.size()) fail(t.loc, fmt::format("malformed number '{}'", s));
+      if (end != s.c_str() + s.size())
+        fail(t.loc, fmt::format("malformed number '{}'", s));
       if (errno == ERANGE && std::abs(t.fval) > 1) // overflow; underflow to 0/denormal is fine
         fail(t.loc, fmt::format("float '{}' is out of range", s));
       t.kind = Token::Float;
@@ -177,11 +209,13 @@ private:
 
 } // namespace
 
-std::vector<OriToken> lexOri(std::string_view text, std::string_view file) { return Lexer(text, file).run(); }
+std::vector<OriToken> lexOri(std::string_view text, std::string_view file) {
+  return Lexer(text, file).run();
+}
 
 bool isOriWordChar(char c) { return isWordChar(c); }
 
-std::optional<Reg> parseRegName(std::string_view w, bool* tooBig) {
+std::optional<Reg> parseRegName(std::string_view w, bool *tooBig) {
   static constexpr std::pair<std::string_view, Reg> kConsts[] = {
       {"RZ", {RegFile::R, Reg::kConst}},
       {"URZ", {RegFile::UR, Reg::kConst}},
@@ -189,21 +223,28 @@ std::optional<Reg> parseRegName(std::string_view w, bool* tooBig) {
       {"UPT", {RegFile::UP, Reg::kConst}},
   };
   for (auto [name, r] : kConsts)
-    if (w == name) return r;
+    if (w == name)
+      return r;
   static constexpr std::pair<std::string_view, RegFile> kFiles[] = {
       {"UR", RegFile::UR}, {"UP", RegFile::UP}, {"R", RegFile::R},
       {"P", RegFile::P},   {"B", RegFile::B},
   };
   for (auto [prefix, file] : kFiles) {
-    if (w.size() <= prefix.size() || w.substr(0, prefix.size()) != prefix) continue;
+    if (w.size() <= prefix.size() || w.substr(0, prefix.size()) != prefix)
+      continue;
     std::string_view digits = w.substr(prefix.size());
     uint64_t n = 0;
     for (char c : digits) {
-      if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+      if (!std::isdigit(static_cast<unsigned char>(c)))
+        return std::nullopt;
       n = n * 10 + uint64_t(c - '0');
-      if (n >= Reg::kConst) { *tooBig = true; n = Reg::kConst - 1; }
+      if (n >= Reg::kConst) {
+        *tooBig = true;
+        n = Reg::kConst - 1;
+      }
     }
-    if (digits.size() > 1 && digits[0] == '0') return std::nullopt; // "R01" is a name
+    if (digits.size() > 1 && digits[0] == '0')
+      return std::nullopt; // "R01" is a name
     return Reg{file, uint32_t(n)};
   }
   return std::nullopt;
@@ -216,10 +257,12 @@ std::optional<Reg> parseRegisterName(std::string_view text) {
 }
 
 bool isValidName(std::string_view name) {
-  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_' || name[0] == '$'))
+  if (name.empty() ||
+      !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_' || name[0] == '$'))
     return false;
   for (char c : name)
-    if (!isOriWordChar(c) || c == '%') return false;
+    if (!isOriWordChar(c) || c == '%')
+      return false;
   bool big = false;
   return !parseRegName(name, &big) && !name.starts_with("SR_") && name != "c";
 }

@@ -31,7 +31,7 @@ bool isOriWordChar(char c);
 
 // "R12" -> {R, 12}; "PT" -> {P, const}; anything else -> nullopt. A number too big for a
 // register sets *tooBig (and gives the largest).
-std::optional<Reg> parseRegName(std::string_view w, bool* tooBig);
+std::optional<Reg> parseRegName(std::string_view w, bool *tooBig);
 
 // A symbol operand the parser read (instruction `instr` of block `block` of function
 // `function`; destination or source k), checked once the whole module is known.
@@ -44,6 +44,6 @@ struct OriSymbolUse {
 // Memory operands name variables or .func parameters; calls name functions and pass .param
 // variables; MOV takes the address of a symbol; TEX names a .texref. The first use that breaks
 // this is a DiagnosticError.
-void checkSymbolUses(const Module& m, const std::vector<OriSymbolUse>& uses, std::string_view file);
+void checkSymbolUses(const Module &m, const std::vector<OriSymbolUse> &uses, std::string_view file);
 
 } // namespace ori

@@ -25,12 +25,11 @@ constexpr std::array kPhases = {
               "Checks the initial Ori program (PTX-to-Ori bridge).", 0},
     PhaseInfo{1, "ApplyNvOptRecipes", "spec/001 Pipeline Position",
               "Applies NvOpt recipes (PTX-to-Ori bridge).", 0},
-    PhaseInfo{2, "PromoteFP16", "spec/001 Pipeline Position",
-              "FP16 promotion (PTX-to-Ori bridge).", 0},
+    PhaseInfo{2, "PromoteFP16", "spec/001 Pipeline Position", "FP16 promotion (PTX-to-Ori bridge).",
+              0},
     // 001:15 "gated on O1+ and knob 235"; 001:19 "O1+ gate via sub_7DDB50".
     PhaseInfo{3, "AnalyzeControlFlow", "spec/001 AnalyzeControlFlow",
-              "Builds the CFG: successor edges, RPO, backedges, loop-header and in-loop flags.",
-              1},
+              "Builds the CFG: successor edges, RPO, backedges, loop-header and in-loop flags.", 1},
     PhaseInfo{4, "AdvancedPhaseBeforeConvUnSup", "spec/001 Pipeline Position",
               "Architecture hook run before ConvertUnsupportedOps.", 0},
     PhaseInfo{5, "ConvertUnsupportedOps", "spec/001 Pipeline Position",
@@ -40,8 +39,8 @@ constexpr std::array kPhases = {
               "Splits blocks so that a control-flow op is always the last instruction.", 0},
     PhaseInfo{7, "AdvancedPhaseAfterConvUnSup", "spec/001 Pipeline Position",
               "Architecture hook run after ConvertUnsupportedOps.", 0},
-    PhaseInfo{8, "OriCreateMacroInsts", "spec/001 Pipeline Position",
-              "Creates macro instructions.", 0},
+    PhaseInfo{8, "OriCreateMacroInsts", "spec/001 Pipeline Position", "Creates macro instructions.",
+              0},
     // 004:202 "after ReportInitialRepresentation at phase 9".
     PhaseInfo{9, "ReportInitialRepresentation", "spec/004 Phase 10",
               "Reports the initial IR representation.", 0},
@@ -90,8 +89,7 @@ constexpr std::array kPhases = {
               "Global liveness + DCE after loop transforms and GeneralOptimize.", 0},
     // 002:18; gate: 002:860 "Checks count > 1" -> O2.
     PhaseInfo{37, "GeneralOptimizeMid", "spec/002 Instance Map",
-              "Heavy cleanup with cost-driven convergence and memory-to-register promotion.",
-              2},
+              "Heavy cleanup with cost-driven convergence and memory-to-register promotion.", 2},
     PhaseInfo{38, "OptimizeNestedCondBranches", "spec/003 OptimizeNestedCondBranches",
               "Flattens nested conditional branches by combining predicates with LOP3.", 2},
     // 002:19; 002:89-96 show no opt-level check, only the no-op-sentinel test (see docs).
@@ -155,38 +153,44 @@ constexpr std::array kPhases = {
 
 constexpr bool strictlyIncreasing() {
   for (size_t i = 1; i < kPhases.size(); ++i)
-    if (kPhases[i - 1].number >= kPhases[i].number) return false;
+    if (kPhases[i - 1].number >= kPhases[i].number)
+      return false;
   return true;
 }
 static_assert(strictlyIncreasing(), "kPhases must be in strictly increasing number order");
 
-}  // namespace
+} // namespace
 
 std::span<const PhaseInfo> allPhases() { return kPhases; }
 
-const PhaseInfo* findPhase(std::string_view numberOrName) {
-  if (numberOrName.empty()) return nullptr;
+const PhaseInfo *findPhase(std::string_view numberOrName) {
+  if (numberOrName.empty())
+    return nullptr;
   const bool allDigits = std::all_of(numberOrName.begin(), numberOrName.end(),
                                      [](char c) { return c >= '0' && c <= '9'; });
   if (allDigits) {
     int number = 0;
-    const char* end = numberOrName.data() + numberOrName.size();
+    const char *end = numberOrName.data() + numberOrName.size();
     auto [ptr, ec] = std::from_chars(numberOrName.data(), end, number);
-    if (ec != std::errc() || ptr != end) return nullptr;  // e.g. out of int range
-    for (const PhaseInfo& p : kPhases)
-      if (p.number == number) return &p;
+    if (ec != std::errc() || ptr != end)
+      return nullptr; // e.g. out of int range
+    for (const PhaseInfo &p : kPhases)
+      if (p.number == number)
+        return &p;
     return nullptr;
   }
-  for (const PhaseInfo& p : kPhases)
-    if (p.name == numberOrName) return &p;
+  for (const PhaseInfo &p : kPhases)
+    if (p.name == numberOrName)
+      return &p;
   return nullptr;
 }
 
-std::string formatPhaseTable(const std::function<bool(int)>& isImplemented) {
+std::string formatPhaseTable(const std::function<bool(int)> &isImplemented) {
   size_t nameWidth = 0;
-  for (const PhaseInfo& p : kPhases) nameWidth = std::max(nameWidth, p.name.size());
+  for (const PhaseInfo &p : kPhases)
+    nameWidth = std::max(nameWidth, p.name.size());
   std::string out;
-  for (const PhaseInfo& p : kPhases) {
+  for (const PhaseInfo &p : kPhases) {
     const bool implemented = isImplemented && isImplemented(p.number);
     fmt::format_to(std::back_inserter(out), "{:>3} {:<{}}  {:<19}  {}\n", p.number, p.name,
                    nameWidth, implemented ? "implemented" : "not implemented yet", p.spec);
@@ -194,4 +198,4 @@ std::string formatPhaseTable(const std::function<bool(int)>& isImplemented) {
   return out;
 }
 
-}  // namespace ori
+} // namespace ori

@@ -13,11 +13,11 @@
 namespace ori {
 
 struct PhaseInfo {
-  int number;                // ptxas phase number (0..158 in the 159-phase pipeline)
-  std::string_view name;     // ptxas phase name, e.g. "OptimizeNestedCondBranches"
-  std::string_view spec;     // spec file (short form) and section, e.g. "spec/003 DoSwitchOpt"
-  std::string_view summary;  // one line
-  int minOptLevel;           // the -O level from which the phase runs; 0 if always/unspecified
+  int number;               // ptxas phase number (0..158 in the 159-phase pipeline)
+  std::string_view name;    // ptxas phase name, e.g. "OptimizeNestedCondBranches"
+  std::string_view spec;    // spec file (short form) and section, e.g. "spec/003 DoSwitchOpt"
+  std::string_view summary; // one line
+  int minOptLevel;          // the -O level from which the phase runs; 0 if always/unspecified
 };
 
 // Every phase, in strictly increasing number order.
@@ -25,10 +25,10 @@ std::span<const PhaseInfo> allPhases();
 
 // "38" (decimal number) or "OptimizeNestedCondBranches" (exact, case-sensitive name).
 // Returns nullptr if no phase matches.
-const PhaseInfo* findPhase(std::string_view numberOrName);
+const PhaseInfo *findPhase(std::string_view numberOrName);
 
 // One line per phase: number right-aligned in 3 columns, name, "implemented" or
 // "not implemented yet", spec reference. Backs `oriopt --list-phases`.
-std::string formatPhaseTable(const std::function<bool(int)>& isImplemented);
+std::string formatPhaseTable(const std::function<bool(int)> &isImplemented);
 
-}  // namespace ori
+} // namespace ori

@@ -22,6 +22,7 @@ namespace ori {
 // Function name -> block label -> count.
 using BlockProfile = std::map<std::string, std::map<std::string, uint64_t>, std::less<>>;
 
-std::variant<BlockProfile, Diagnostic> parseProfile(std::string_view text, std::string_view file, const Module& m);
+std::variant<BlockProfile, Diagnostic> parseProfile(std::string_view text, std::string_view file,
+                                                    const Module &m);
 
 } // namespace ori

@@ -17,19 +17,20 @@ struct NameHash {
 };
 } // namespace
 
-const std::string* Symbol::intern(std::string_view name) {
+const std::string *Symbol::intern(std::string_view name) {
   static std::mutex lock;
   // Never destroyed: Symbols in static objects may outlive static destruction.
-  static auto* table = new std::unordered_set<std::string, NameHash, std::equal_to<>>;
+  static auto *table = new std::unordered_set<std::string, NameHash, std::equal_to<>>;
   std::lock_guard<std::mutex> guard(lock);
   auto it = table->find(name);
-  if (it == table->end()) it = table->emplace(name).first;
+  if (it == table->end())
+    it = table->emplace(name).first;
   return &*it;
 }
 
-std::ostream& operator<<(std::ostream& out, Symbol s) { return out << s.str(); }
+std::ostream &operator<<(std::ostream &out, Symbol s) { return out << s.str(); }
 
-const std::string& Symbol::empty_() {
+const std::string &Symbol::empty_() {
   static const std::string empty;
   return empty;
 }

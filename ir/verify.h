@@ -11,7 +11,7 @@ namespace ori {
 
 // Returns one message per problem found (empty when the function is well
 // formed), e.g. "bix2 instr 0 (BRA L9): target bix 9 does not exist".
-std::vector<std::string> verifyFunction(const Function& f);
-std::vector<std::string> verifyModule(const Module& m);
+std::vector<std::string> verifyFunction(const Function &f);
+std::vector<std::string> verifyModule(const Module &m);
 
 } // namespace ori

@@ -31,7 +31,8 @@ namespace ori::optimized {
 namespace {
 
 // Phase 4. exitAt[p] = exit marker of the header numbered p (0: no header).
-bool rpoViolation(const CfgFacts& cfg, const std::vector<uint32_t>& rpo, const std::vector<uint32_t>& exitAt) {
+bool rpoViolation(const CfgFacts &cfg, const std::vector<uint32_t> &rpo,
+                  const std::vector<uint32_t> &exitAt) {
   const uint32_t count = uint32_t(cfg.rpo.size());
   // nearestOpen[p]: the largest header position h < p with exit >= p (0: none).
   // minOpenEnd[p]: the smallest exit among headers h < p with exit >= p (0: none).
@@ -39,9 +40,11 @@ bool rpoViolation(const CfgFacts& cfg, const std::vector<uint32_t>& rpo, const s
   std::vector<std::pair<uint32_t, uint32_t>> stack; // (header, exit), headers ascending
   std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ends;
   for (uint32_t p = 1; p <= count; ++p) {
-    while (!stack.empty() && stack.back().second < p) stack.pop_back(); // closed for good
+    while (!stack.empty() && stack.back().second < p)
+      stack.pop_back(); // closed for good
     nearestOpen[p] = stack.empty() ? 0 : stack.back().first;
-    while (!ends.empty() && ends.top() < p) ends.pop();
+    while (!ends.empty() && ends.top() < p)
+      ends.pop();
     minOpenEnd[p] = ends.empty() ? 0 : ends.top();
     if (exitAt[p] != 0) {
       stack.emplace_back(p, exitAt[p]);
@@ -51,15 +54,16 @@ bool rpoViolation(const CfgFacts& cfg, const std::vector<uint32_t>& rpo, const s
   for (uint32_t b : cfg.rpo)
     for (uint32_t s : cfg.succs[b]) {
       const uint32_t u = rpo[b], v = rpo[s];
-      if (u < v ? nearestOpen[v] > u : (minOpenEnd[v] != 0 && minOpenEnd[v] < u)) return true;
+      if (u < v ? nearestOpen[v] > u : (minOpenEnd[v] != 0 && minOpenEnd[v] < u))
+        return true;
     }
   return false;
 }
 
 } // namespace
 
-AnnotationFacts analyzeControlFlow(const Function& f, const CfgFacts& cfg, const AnnotationFacts* previous,
-                                   bool forceFullRebuild) {
+AnnotationFacts analyzeControlFlow(const Function &f, const CfgFacts &cfg,
+                                   const AnnotationFacts *previous, bool forceFullRebuild) {
   const uint32_t n = uint32_t(f.blocks.size());
   AnnotationFacts out;
   out.blocks.resize(n);
@@ -76,10 +80,12 @@ AnnotationFacts analyzeControlFlow(const Function& f, const CfgFacts& cfg, const
   std::vector<uint32_t> rpo(n, 0), exitAt(count + 1, 0), latchPred(n, 0);
   uint32_t numbered = 0;
   for (uint32_t b : cfg.rpo) {
-    BlockAnnotation& cur = out.blocks[b];
+    BlockAnnotation &cur = out.blocks[b];
     rpo[b] = cur.rpoNumber = ++numbered; // block-start marker
-    if (forceFullRebuild) cur.flags |= BlockAnnotation::kHasPred;
-    if (cur.flags & BlockAnnotation::kEarlyExit) out.earlyExitObserved = true;
+    if (forceFullRebuild)
+      cur.flags |= BlockAnnotation::kHasPred;
+    if (cur.flags & BlockAnnotation::kEarlyExit)
+      out.earlyExitObserved = true;
     for (uint32_t s : cfg.succs[b]) {
       if (rpo[s] == 0) {
         out.blocks[s].flags |= BlockAnnotation::kHasPred;
@@ -88,16 +94,18 @@ AnnotationFacts analyzeControlFlow(const Function& f, const CfgFacts& cfg, const
       out.blocks[s].flags |= BlockAnnotation::kLoopHeader;
       exitAt[rpo[s]] = numbered;
       cur.flags |= BlockAnnotation::kAnalysisOk;
-      if (latchPred[b] == 0 || rpo[s] < latchPred[b]) latchPred[b] = rpo[s];
+      if (latchPred[b] == 0 || rpo[s] < latchPred[b])
+        latchPred[b] = rpo[s];
     }
   }
 
   // Phase 3: IN_LOOP and the +152 field.
   uint32_t openUntil = 0;
   for (uint32_t p = 1; p <= count; ++p) {
-    BlockAnnotation& a = out.blocks[cfg.rpo[p - 1]];
+    BlockAnnotation &a = out.blocks[cfg.rpo[p - 1]];
     openUntil = std::max(openUntil, exitAt[p]);
-    if (p <= openUntil) a.flags |= BlockAnnotation::kInLoop;
+    if (p <= openUntil)
+      a.flags |= BlockAnnotation::kInLoop;
     a.latchPredOrExit = exitAt[p] != 0 ? exitAt[p] : latchPred[cfg.rpo[p - 1]];
   }
 

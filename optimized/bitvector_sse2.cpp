@@ -16,18 +16,18 @@ namespace {
 constexpr uint32_t kLanes = 4;
 
 // spec/004: align_count = (-(uintptr_t)dst >> 2) & 3, clamped to n.
-inline uint32_t prologueWords(const uint32_t* dst, uint32_t n) {
+inline uint32_t prologueWords(const uint32_t *dst, uint32_t n) {
   uint32_t a = uint32_t(-reinterpret_cast<uintptr_t>(dst) >> 2) & (kLanes - 1);
   return a < n ? a : n;
 }
 
-inline __m128i loadU(const uint32_t* p) {
-  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+inline __m128i loadU(const uint32_t *p) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
 }
-inline __m128i loadA(const uint32_t* p) {
-  return _mm_load_si128(reinterpret_cast<const __m128i*>(p));
+inline __m128i loadA(const uint32_t *p) {
+  return _mm_load_si128(reinterpret_cast<const __m128i *>(p));
 }
-inline void storeA(uint32_t* p, __m128i v) { _mm_store_si128(reinterpret_cast<__m128i*>(p), v); }
+inline void storeA(uint32_t *p, __m128i v) { _mm_store_si128(reinterpret_cast<__m128i *>(p), v); }
 inline bool isZero(__m128i v) {
   return _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) == 0xFFFF;
 }
@@ -35,10 +35,11 @@ inline bool isZero(__m128i v) {
 // Runs word(i) / vec(i) over i in [0, n): prologue, main loop, epilogue.
 // vec(i) is called only with dst + i 16-byte aligned.
 template <class Word, class Vec>
-inline void forEachWord(uint32_t* dst, uint32_t n, Word word, Vec vec) {
+inline void forEachWord(uint32_t *dst, uint32_t n, Word word, Vec vec) {
   size_t i = 0;
   size_t head = prologueWords(dst, n);
-  for (; i < head; ++i) word(i);
+  for (; i < head; ++i)
+    word(i);
   for (; n - i >= 2 * kLanes; i += 2 * kLanes) { // unrolled twice: two loads+store pairs in flight
     vec(i);
     vec(i + kLanes);
@@ -47,71 +48,77 @@ inline void forEachWord(uint32_t* dst, uint32_t n, Word word, Vec vec) {
     vec(i);
     i += kLanes;
   }
-  for (; i < n; ++i) word(i);
+  for (; i < n; ++i)
+    word(i);
 }
 
 // The first word index in [0, n) where delta(i) (the bits that would change)
 // is nonzero, or n. The same prologue, then a vector scan.
 template <class Word, class Vec>
-inline uint32_t firstChange(const uint32_t* dst, uint32_t n, Word delta, Vec deltaVec) {
+inline uint32_t firstChange(const uint32_t *dst, uint32_t n, Word delta, Vec deltaVec) {
   size_t i = 0;
   size_t head = prologueWords(dst, n);
   for (; i < head; ++i)
-    if (delta(i)) return uint32_t(i);
+    if (delta(i))
+      return uint32_t(i);
   // Two vectors per test; a nonzero pair, or the last words, are resolved by words.
   for (; n - i >= 2 * kLanes; i += 2 * kLanes)
-    if (!isZero(_mm_or_si128(deltaVec(i), deltaVec(i + kLanes)))) break;
+    if (!isZero(_mm_or_si128(deltaVec(i), deltaVec(i + kLanes))))
+      break;
   for (; i < n; ++i)
-    if (delta(i)) return uint32_t(i);
+    if (delta(i))
+      return uint32_t(i);
   return n;
 }
 
-void orInto(uint32_t* d, const uint32_t* s, uint32_t n) {
+void orInto(uint32_t *d, const uint32_t *s, uint32_t n) {
   forEachWord(
       d, n, [&](size_t i) { d[i] |= s[i]; },
       [&](size_t i) { storeA(d + i, _mm_or_si128(loadA(d + i), loadU(s + i))); });
 }
 
 // spec/004: "Scans (~dst & src) != 0 first".
-bool orIfChanged(uint32_t* d, const uint32_t* s, uint32_t n) {
+bool orIfChanged(uint32_t *d, const uint32_t *s, uint32_t n) {
   uint32_t first = firstChange(
       d, n, [&](size_t i) { return ~d[i] & s[i]; },
       [&](size_t i) { return _mm_andnot_si128(loadA(d + i), loadU(s + i)); });
-  if (first == n) return false;
+  if (first == n)
+    return false;
   orInto(d + first, s + first, n - first);
   return true;
 }
 
-void andInto(uint32_t* d, const uint32_t* s, uint32_t n) {
+void andInto(uint32_t *d, const uint32_t *s, uint32_t n) {
   forEachWord(
       d, n, [&](size_t i) { d[i] &= s[i]; },
       [&](size_t i) { storeA(d + i, _mm_and_si128(loadA(d + i), loadU(s + i))); });
 }
 
 // spec/004: "Scans (~src & dst) != 0 first".
-bool andIfChanged(uint32_t* d, const uint32_t* s, uint32_t n) {
+bool andIfChanged(uint32_t *d, const uint32_t *s, uint32_t n) {
   uint32_t first = firstChange(
       d, n, [&](size_t i) { return d[i] & ~s[i]; },
       [&](size_t i) { return _mm_andnot_si128(loadU(s + i), loadA(d + i)); });
-  if (first == n) return false;
+  if (first == n)
+    return false;
   andInto(d + first, s + first, n - first);
   return true;
 }
 
-void xorInto(uint32_t* d, const uint32_t* s, uint32_t n) {
+void xorInto(uint32_t *d, const uint32_t *s, uint32_t n) {
   forEachWord(
       d, n, [&](size_t i) { d[i] ^= s[i]; },
       [&](size_t i) { storeA(d + i, _mm_xor_si128(loadA(d + i), loadU(s + i))); });
 }
 
-void assignAnd(uint32_t* d, const uint32_t* a, const uint32_t* b, uint32_t n) {
+void assignAnd(uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t n) {
   forEachWord(
       d, n, [&](size_t i) { d[i] = a[i] & b[i]; },
       [&](size_t i) { storeA(d + i, _mm_and_si128(loadU(a + i), loadU(b + i))); });
 }
 
 // spec/004: or(or(gen, dst), andnot(kill, in)) in one pass.
-void orWithAndNot(uint32_t* d, const uint32_t* gen, const uint32_t* in, const uint32_t* kill,
+void orWithAndNot(uint32_t *d, const uint32_t *gen, const uint32_t *in, const uint32_t *kill,
                   uint32_t n) {
   forEachWord(
       d, n, [&](size_t i) { d[i] |= gen[i] | (in[i] & ~kill[i]); },
@@ -122,15 +129,17 @@ void orWithAndNot(uint32_t* d, const uint32_t* gen, const uint32_t* in, const ui
       });
 }
 
-bool orWithAndNotIfChanged(uint32_t* d, const uint32_t* gen, const uint32_t* in,
-                           const uint32_t* kill, uint32_t n) {
+bool orWithAndNotIfChanged(uint32_t *d, const uint32_t *gen, const uint32_t *in,
+                           const uint32_t *kill, uint32_t n) {
   uint32_t first = firstChange(
       d, n, [&](size_t i) { return ~d[i] & (gen[i] | (in[i] & ~kill[i])); },
       [&](size_t i) {
-        __m128i add = _mm_or_si128(loadU(gen + i), _mm_andnot_si128(loadU(kill + i), loadU(in + i)));
+        __m128i add =
+            _mm_or_si128(loadU(gen + i), _mm_andnot_si128(loadU(kill + i), loadU(in + i)));
         return _mm_andnot_si128(loadA(d + i), add);
       });
-  if (first == n) return false;
+  if (first == n)
+    return false;
   orWithAndNot(d + first, gen + first, in + first, kill + first, n - first);
   return true;
 }
@@ -145,31 +154,35 @@ inline __m128i popcountBytesSummed(__m128i v) {
   return _mm_sad_epu8(v, _mm_setzero_si128());
 }
 
-uint32_t popcount(const uint32_t* w, uint32_t n) {
+uint32_t popcount(const uint32_t *w, uint32_t n) {
   __m128i acc = _mm_setzero_si128();
   size_t i = 0;
-  for (; n - i >= kLanes; i += kLanes) acc = _mm_add_epi64(acc, popcountBytesSummed(loadU(w + i)));
-  uint64_t total = uint64_t(_mm_cvtsi128_si64(acc)) +
-                   uint64_t(_mm_cvtsi128_si64(_mm_unpackhi_epi64(acc, acc)));
-  for (; i < n; ++i) total += __builtin_popcount(w[i]);
+  for (; n - i >= kLanes; i += kLanes)
+    acc = _mm_add_epi64(acc, popcountBytesSummed(loadU(w + i)));
+  uint64_t total =
+      uint64_t(_mm_cvtsi128_si64(acc)) + uint64_t(_mm_cvtsi128_si64(_mm_unpackhi_epi64(acc, acc)));
+  for (; i < n; ++i)
+    total += __builtin_popcount(w[i]);
   return uint32_t(total);
 }
 
-bool isSubsetOf(const uint32_t* a, const uint32_t* b, uint32_t n) {
+bool isSubsetOf(const uint32_t *a, const uint32_t *b, uint32_t n) {
   size_t i = 0;
   for (; n - i >= kLanes; i += kLanes)
-    if (!isZero(_mm_andnot_si128(loadU(b + i), loadU(a + i)))) return false;
+    if (!isZero(_mm_andnot_si128(loadU(b + i), loadU(a + i))))
+      return false;
   for (; i < n; ++i)
-    if (a[i] & ~b[i]) return false;
+    if (a[i] & ~b[i])
+      return false;
   return true;
 }
 
 } // namespace
 
-const BitKernels& sse2Kernels() {
-  static const BitKernels k{"sse2",        orInto,       orIfChanged,  andInto,
-                            andIfChanged,  xorInto,      assignAnd,    orWithAndNot,
-                            orWithAndNotIfChanged, popcount, isSubsetOf};
+const BitKernels &sse2Kernels() {
+  static const BitKernels k{
+      "sse2",    orInto,       orIfChanged,           andInto,  andIfChanged, xorInto,
+      assignAnd, orWithAndNot, orWithAndNotIfChanged, popcount, isSubsetOf};
   return k;
 }
 

@@ -27,8 +27,10 @@ struct EdgeRange {
 };
 
 // Appends `s` to `out` unless this block has already listed it (seen[s] == stamp).
-inline void addSucc(std::vector<uint32_t>& out, std::vector<uint32_t>& seen, uint32_t stamp, uint32_t s) {
-  if (seen[s] == stamp) return;
+inline void addSucc(std::vector<uint32_t> &out, std::vector<uint32_t> &seen, uint32_t stamp,
+                    uint32_t s) {
+  if (seen[s] == stamp)
+    return;
   seen[s] = stamp;
   out.push_back(s);
 }
@@ -38,8 +40,9 @@ inline void addSucc(std::vector<uint32_t>& out, std::vector<uint32_t>& seen, uin
 // The stack holds (block, next edge index). Returns the reverse postorder and
 // sets rpoNumber (which must hold kNoBlock for every block) for the blocks it
 // reaches; the others keep kNoBlock.
-std::vector<uint32_t> reversePostorder(const std::vector<uint32_t>& succStart, const std::vector<uint32_t>& edges,
-                                       std::vector<int32_t>& rpoNumber) {
+std::vector<uint32_t> reversePostorder(const std::vector<uint32_t> &succStart,
+                                       const std::vector<uint32_t> &edges,
+                                       std::vector<int32_t> &rpoNumber) {
   constexpr int32_t kVisited = kNoBlock - 1; // while on the way
   std::vector<uint32_t> post;
   post.reserve(rpoNumber.size());
@@ -48,7 +51,7 @@ std::vector<uint32_t> reversePostorder(const std::vector<uint32_t>& succStart, c
   stack.emplace_back(0u, succStart[0]);
   rpoNumber[0] = kVisited;
   while (!stack.empty()) {
-    auto& [b, e] = stack.back();
+    auto &[b, e] = stack.back();
     if (e < succStart[b + 1]) {
       const uint32_t s = edges[e++];
       if (rpoNumber[s] == kNoBlock) {
@@ -72,23 +75,25 @@ std::vector<uint32_t> reversePostorder(const std::vector<uint32_t>& succStart, c
 } // namespace
 
 // Appends the successor list of block b by its last instruction (rules/cfg.h).
-void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out, std::vector<uint32_t>& seen) {
+void appendSuccessors(const Function &f, uint32_t b, std::vector<uint32_t> &out,
+                      std::vector<uint32_t> &seen) {
   const uint32_t n = uint32_t(f.blocks.size());
   const uint32_t stamp = b + 1;
   const bool hasNext = b + 1 < n;
-  const Block& blk = f.blocks[b];
+  const Block &blk = f.blocks[b];
   if (blk.instrs.empty()) {
-    if (hasNext) addSucc(out, seen, stamp, b + 1);
+    if (hasNext)
+      addSucc(out, seen, stamp, b + 1);
     return;
   }
-  const Instr& last = blk.instrs.back();
+  const Instr &last = blk.instrs.back();
   const bool guarded = last.isGuarded();
   switch (last.op) {
   case Opcode::EXIT:
   case Opcode::RET:
     break; // none; guarded: the fall-through, below
   case Opcode::BRA:
-    for (const Operand& o : last.srcs)
+    for (const Operand &o : last.srcs)
       if (o.kind == Operand::Kind::Label && o.target < n) {
         addSucc(out, seen, stamp, o.target);
         break;
@@ -96,26 +101,30 @@ void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out,
     break;
   case Opcode::BRX:
   case Opcode::JMX:
-    for (const Operand& o : last.srcs)
+    for (const Operand &o : last.srcs)
       if (o.kind == Operand::Kind::JumpTable && o.target < f.jumpTables.size()) {
         for (uint32_t t : f.jumpTables[o.target].targets)
-          if (t < n) addSucc(out, seen, stamp, t);
+          if (t < n)
+            addSucc(out, seen, stamp, t);
         break;
       }
     break;
   default:
-    if (hasNext) addSucc(out, seen, stamp, b + 1); // CALL and everything else
+    if (hasNext)
+      addSucc(out, seen, stamp, b + 1); // CALL and everything else
     return;
   }
   // A guarded EXIT/RET/BRA/BRX may not fire: then control falls through.
-  if (guarded && hasNext) addSucc(out, seen, stamp, b + 1);
+  if (guarded && hasNext)
+    addSucc(out, seen, stamp, b + 1);
 }
 
-CfgFacts computeCfg(const Function& f) {
+CfgFacts computeCfg(const Function &f) {
   const uint32_t n = uint32_t(f.blocks.size());
   CfgFacts cfg;
   cfg.rpoNumber.assign(n, kNoBlock);
-  if (n == 0) return cfg;
+  if (n == 0)
+    return cfg;
 
   // Successor edge map (spec: Code Object +648), every block gets an entry.
   FnvMap<EdgeRange> succMap;
@@ -125,8 +134,10 @@ CfgFacts computeCfg(const Function& f) {
   {
     std::vector<uint32_t> seen(n, 0);
     for (uint32_t b = 0; b < n; ++b) {
-      if (b + 32 < n) succMap.prefetch(b + 32);
-      if (b + 16 < n) succMap.prefetchChain(b + 16);
+      if (b + 32 < n)
+        succMap.prefetch(b + 32);
+      if (b + 16 < n)
+        succMap.prefetchChain(b + 16);
       prefetchLastInstr(f, b + kPrefetchBlocksAhead);
       const uint32_t start = uint32_t(edges.size());
       appendSuccessors(f, b, edges, seen);
@@ -139,18 +150,21 @@ CfgFacts computeCfg(const Function& f) {
   // The CSR view of the map: block b's successors are
   // edges[succStart[b], succStart[b + 1]).
   std::vector<uint32_t> succStart(size_t(n) + 1);
-  succMap.forEachInPoolOrder([&](uint32_t b, const EdgeRange& r) { succStart[b] = r.offset; });
+  succMap.forEachInPoolOrder([&](uint32_t b, const EdgeRange &r) { succStart[b] = r.offset; });
   succStart[n] = uint32_t(edges.size());
 
   // Predecessors by counting sort on the target: sources come in ascending
   // order, each edge once.
   {
     std::vector<uint32_t> predStart(size_t(n) + 1, 0), preds(edges.size());
-    for (uint32_t s : edges) ++predStart[s + 1];
-    for (uint32_t b = 0; b < n; ++b) predStart[b + 1] += predStart[b];
+    for (uint32_t s : edges)
+      ++predStart[s + 1];
+    for (uint32_t b = 0; b < n; ++b)
+      predStart[b + 1] += predStart[b];
     std::vector<uint32_t> fill(predStart.begin(), predStart.end() - 1);
     for (uint32_t b = 0; b < n; ++b)
-      for (uint32_t e = succStart[b]; e < succStart[b + 1]; ++e) preds[fill[edges[e]]++] = b;
+      for (uint32_t e = succStart[b]; e < succStart[b + 1]; ++e)
+        preds[fill[edges[e]]++] = b;
     cfg.preds = AdjacencyLists::fromOffsets(std::move(predStart), std::move(preds));
   }
 
@@ -164,10 +178,12 @@ CfgFacts computeCfg(const Function& f) {
   std::vector<uint32_t> backTargets, backSources;
   for (uint32_t b = 0; b < n; ++b) {
     const int32_t rb = cfg.rpoNumber[b];
-    if (rb == kNoBlock) continue;
+    if (rb == kNoBlock)
+      continue;
     const uint32_t start = uint32_t(backTargets.size());
     for (uint32_t e = succStart[b]; e < succStart[b + 1]; ++e)
-      if (cfg.rpoNumber[edges[e]] <= rb) backTargets.push_back(edges[e]);
+      if (cfg.rpoNumber[edges[e]] <= rb)
+        backTargets.push_back(edges[e]);
     if (const uint32_t count = uint32_t(backTargets.size()) - start; count != 0) {
       backedgeMap[b] = EdgeRange{start, count};
       backedgeMap.addElements(int32_t(count));
@@ -176,17 +192,19 @@ CfgFacts computeCfg(const Function& f) {
   }
   cfg.backedges.reserve(backTargets.size());
   for (uint32_t b : backSources) {
-    const EdgeRange& r = *backedgeMap.find(b);
-    for (uint32_t k = r.offset; k < r.offset + r.count; ++k) cfg.backedges.emplace_back(b, backTargets[k]);
+    const EdgeRange &r = *backedgeMap.find(b);
+    for (uint32_t k = r.offset; k < r.offset + r.count; ++k)
+      cfg.backedges.emplace_back(b, backTargets[k]);
   }
   // Blocks were appended in bix order, so the CSR view is already the result.
   cfg.succs = AdjacencyLists::fromOffsets(std::move(succStart), std::move(edges));
   return cfg;
 }
 
-std::vector<uint32_t> computeRpo(const Function& f) {
+std::vector<uint32_t> computeRpo(const Function &f) {
   const uint32_t n = uint32_t(f.blocks.size());
-  if (n == 0) return {};
+  if (n == 0)
+    return {};
   std::vector<uint32_t> succStart(size_t(n) + 1), edges, seen(n, 0);
   edges.reserve(size_t(n) + n / 2);
   for (uint32_t b = 0; b < n; ++b) {

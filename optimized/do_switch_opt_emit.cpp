@@ -22,30 +22,32 @@ constexpr uint32_t kNone = UINT32_MAX;
 
 // Builds the new blocks of the lowerings and renumbers the function once.
 struct Emitter {
-  Function& f;
+  Function &f;
   uint32_t oldCount;
-  std::vector<uint32_t> labelled;        // old blocks that need a label
+  std::vector<uint32_t> labelled; // old blocks that need a label
   uint32_t nextLabelId, nextTableName = 0;
-  std::vector<Block> created;            // new blocks, numbered oldCount + k
+  std::vector<Block> created;                           // new blocks, numbered oldCount + k
   std::vector<std::pair<uint32_t, uint32_t>> placement; // (old block, new block) in layout order
   std::unordered_set<std::string> labels; // labels named $L__SW..., once a fresh one is asked for
   bool labelsRead = false;
-  uint32_t firstNewLabelId;               // label ids from here on are the new blocks'
-  FnvMap<uint32_t> oldIdNames;            // fresh names given so far per label id of an old block
+  uint32_t firstNewLabelId;    // label ids from here on are the new blocks'
+  FnvMap<uint32_t> oldIdNames; // fresh names given so far per label id of an old block
   std::unordered_set<std::string> tableNames; // jump tables named $L__JT..., once a table is made
   bool tablesRead = false;
 
-  explicit Emitter(Function& fn) : f(fn), oldCount(uint32_t(fn.blocks.size())) {
+  explicit Emitter(Function &fn) : f(fn), oldCount(uint32_t(fn.blocks.size())) {
     uint32_t maxId = 0;
-    for (const Block& b : fn.blocks) maxId = std::max(maxId, b.labelId);
+    for (const Block &b : fn.blocks)
+      maxId = std::max(maxId, b.labelId);
     nextLabelId = firstNewLabelId = maxId + 0x10;
   }
 
   // $L__SW<label id in hex>, or with _1, _2 ... when a label of the function has that name.
   std::string freshLabel(uint32_t labelId) {
     if (!labelsRead) { // only a label with the prefix can collide with a fresh one
-      for (const Block& b : f.blocks)
-        if (b.label.starts_with("$L__SW")) labels.insert(b.label);
+      for (const Block &b : f.blocks)
+        if (b.label.starts_with("$L__SW"))
+          labels.insert(b.label);
       labelsRead = true;
     }
     if (labels.empty()) {
@@ -55,11 +57,13 @@ struct Emitter {
       // the set below would find, without a set of every name (its hashing
       // and nodes cost cache misses on a big function). A new block's id is
       // asked for once.
-      const uint32_t k = labelId >= firstNewLabelId ? 0 : (*oldIdNames.insertOrFind(labelId).first)++;
+      const uint32_t k =
+          labelId >= firstNewLabelId ? 0 : (*oldIdNames.insertOrFind(labelId).first)++;
       return k == 0 ? fmt::format("$L__SW{:x}", labelId) : fmt::format("$L__SW{:x}_{}", labelId, k);
     }
     std::string name = fmt::format("$L__SW{:x}", labelId);
-    for (uint32_t k = 1; !labels.insert(name).second; ++k) name = fmt::format("$L__SW{:x}_{}", labelId, k);
+    for (uint32_t k = 1; !labels.insert(name).second; ++k)
+      name = fmt::format("$L__SW{:x}_{}", labelId, k);
     return name;
   }
   // A new block; `place`: laid out now (after the head's earlier new blocks), else by place().
@@ -67,16 +71,19 @@ struct Emitter {
     Block b;
     b.labelId = nextLabelId;
     nextLabelId += 0x10;
-    if (withLabel) b.label = freshLabel(b.labelId);
+    if (withLabel)
+      b.label = freshLabel(b.labelId);
     created.push_back(std::move(b));
     const uint32_t id = oldCount + uint32_t(created.size() - 1);
-    if (placeNow) place(head, id);
+    if (placeNow)
+      place(head, id);
     return id;
   }
   void place(uint32_t head, uint32_t id) { placement.push_back({head, id}); }
-  Block& block(uint32_t id) { return id < oldCount ? f.blocks[id] : created[id - oldCount]; }
+  Block &block(uint32_t id) { return id < oldCount ? f.blocks[id] : created[id - oldCount]; }
   void needLabel(uint32_t bix) {
-    if (bix < oldCount && f.blocks[bix].label.empty()) labelled.push_back(bix);
+    if (bix < oldCount && f.blocks[bix].label.empty())
+      labelled.push_back(bix);
   }
 
   static Instr isetp(Mod cmp, bool isSigned, Reg p, Reg a, int64_t c) {
@@ -93,13 +100,15 @@ struct Emitter {
     Instr in;
     in.op = Opcode::IADD3;
     in.dsts = {Operand::reg_(d)};
-    in.srcs = {Operand::reg_(a), Operand::immediate(int64_t(int32_t(0u - minus))), Operand::reg_(RZ)};
+    in.srcs = {Operand::reg_(a), Operand::immediate(int64_t(int32_t(0u - minus))),
+               Operand::reg_(RZ)};
     return in;
   }
   static Instr bra(uint32_t target, std::optional<Reg> guard) {
     Instr in;
     in.op = Opcode::BRA;
-    if (guard) in.guard = Operand::reg_(*guard);
+    if (guard)
+      in.guard = Operand::reg_(*guard);
     in.srcs = {Operand::label(target)};
     return in;
   }
@@ -119,8 +128,8 @@ struct Emitter {
 
   // Appends to the head `IADD3 Rt, S, -min, RZ` (none when min = 0: Rt is S),
   // `ISETP.GT.U32 P, Rt, last` and `@P BRA default`; returns Rt.
-  Reg boundsCheck(const Lowering& low, uint32_t min, uint32_t last) {
-    std::vector<Instr>& head = f.blocks[low.head].instrs;
+  Reg boundsCheck(const Lowering &low, uint32_t min, uint32_t last) {
+    std::vector<Instr> &head = f.blocks[low.head].instrs;
     Reg index = low.selector;
     if (min != 0) {
       index = f.newReg(RegFile::R);
@@ -133,7 +142,7 @@ struct Emitter {
   }
 
   // Appends `[IADD3] ISETP; @P BRA target` testing cluster c to block `at`.
-  void test(uint32_t at, const Lowering& low, const Cluster& c) {
+  void test(uint32_t at, const Lowering &low, const Cluster &c) {
     const Reg p = f.newReg(RegFile::P);
     if (c.lo == c.hi) {
       block(at).instrs.push_back(isetp(Mod::EQ, low.isSigned, p, low.selector, imm(c.lo)));
@@ -147,7 +156,7 @@ struct Emitter {
   }
 
   // emit_bst (spec/003) of clusters [lo, hi] starting in block `at`.
-  void bst(uint32_t at, const Lowering& low, uint32_t lo, uint32_t hi) {
+  void bst(uint32_t at, const Lowering &low, uint32_t lo, uint32_t hi) {
     const uint32_t mid = lo + (hi - lo) / 2;
     if (lo == hi) {
       test(at, low, low.clusters[mid]);
@@ -158,7 +167,8 @@ struct Emitter {
     // An empty left subtree is the default itself (the spec's "BRA default" block, threaded).
     const uint32_t left = mid > lo ? newBlock(low.head, true, false) : low.deflt;
     const Reg p = f.newReg(RegFile::P);
-    block(at).instrs.push_back(isetp(Mod::LT, low.isSigned, p, low.selector, imm(low.clusters[mid].lo)));
+    block(at).instrs.push_back(
+        isetp(Mod::LT, low.isSigned, p, low.selector, imm(low.clusters[mid].lo)));
     block(at).instrs.push_back(bra(left, p));
     test(newBlock(low.head, false), low, low.clusters[mid]);
     bst(newBlock(low.head, false), low, mid + 1, hi);
@@ -171,23 +181,28 @@ struct Emitter {
   // Bit tests (reference/do_switch_opt.cpp has the rule in words): bounds check,
   // MOV 1 and SHL, then LOP3 & mask, ISETP.NE, @P BRA per destination, most
   // case values first; a plain BRA for the last when the masks cover the range.
-  void bitTests(const Lowering& low) {
+  void bitTests(const Lowering &low) {
     const uint32_t max = low.clusters.back().hi;
     const uint32_t min = !low.isSigned && max < kSwitchBitTestWidth ? 0 : low.clusters.front().lo;
-    std::array<std::pair<uint32_t, uint32_t>, 3> masks{}; // (target, mask) in order of first cluster
+    std::array<std::pair<uint32_t, uint32_t>, 3>
+        masks{}; // (target, mask) in order of first cluster
     size_t count = 0;
-    for (const Cluster& c : low.clusters) {
+    for (const Cluster &c : low.clusters) {
       size_t k = 0;
-      while (k < count && masks[k].first != c.target) ++k;
-      if (k == count) masks[count++] = {c.target, 0};
+      while (k < count && masks[k].first != c.target)
+        ++k;
+      if (k == count)
+        masks[count++] = {c.target, 0};
       const uint32_t from = c.lo - min, to = c.hi - min; // to <= 31
       masks[k].second |= (to == 31 ? ~0u : (1u << (to + 1)) - 1) & ~((1u << from) - 1);
     }
-    std::stable_sort(masks.begin(), masks.begin() + count,
-                     [](const auto& a, const auto& b) { return std::popcount(a.second) > std::popcount(b.second); });
+    std::stable_sort(masks.begin(), masks.begin() + count, [](const auto &a, const auto &b) {
+      return std::popcount(a.second) > std::popcount(b.second);
+    });
     const uint32_t last = max - min;
     uint32_t covered = 0;
-    for (size_t k = 0; k < count; ++k) covered |= masks[k].second;
+    for (size_t k = 0; k < count; ++k)
+      covered |= masks[k].second;
     const bool full = covered == (last == 31 ? ~0u : (1u << (last + 1)) - 1);
 
     const Reg index = boundsCheck(low, min, last);
@@ -202,7 +217,8 @@ struct Emitter {
         return;
       }
       const Reg x = f.newReg(RegFile::R), q = f.newReg(RegFile::P);
-      Instr lop = binary(Opcode::LOP3, x, Operand::reg_(bit), Operand::immediate(imm(masks[k].second)));
+      Instr lop =
+          binary(Opcode::LOP3, x, Operand::reg_(bit), Operand::immediate(imm(masks[k].second)));
       lop.mods.set(Mod::LUT);
       lop.srcs.push_back(Operand::reg_(RZ));
       lop.srcs.push_back(Operand::immediate(0xc0)); // bit & mask
@@ -216,11 +232,12 @@ struct Emitter {
     block(at).instrs.push_back(bra(low.deflt, std::nullopt));
   }
 
-  void lower(const Lowering& low) {
-    Block& head = f.blocks[low.head];
-    head.instrs.pop_back();                                   // the @P BRA
+  void lower(const Lowering &low) {
+    Block &head = f.blocks[low.head];
+    head.instrs.pop_back();                                  // the @P BRA
     head.instrs.erase(head.instrs.begin() + low.isetpIndex); // its ISETP
-    if (low.iaddIndex != kNone) head.instrs.erase(head.instrs.begin() + low.iaddIndex); // and its IADD3
+    if (low.iaddIndex != kNone)
+      head.instrs.erase(head.instrs.begin() + low.iaddIndex); // and its IADD3
     needLabel(low.deflt);
     if (low.how == Lowering::How::BitTests) {
       bitTests(low);
@@ -228,7 +245,7 @@ struct Emitter {
     }
     if (low.how == Lowering::How::Cascade) {
       uint32_t at = low.head;
-      for (const Cluster& c : low.clusters) {
+      for (const Cluster &c : low.clusters) {
         test(at, low, c);
         at = newBlock(low.head, false);
       }
@@ -241,17 +258,20 @@ struct Emitter {
       const Reg index = boundsCheck(low, min, span);
       JumpTable jt;
       if (!tablesRead) { // only a table with the prefix can collide with a fresh name
-        for (const JumpTable& t : f.jumpTables)
-          if (t.name.starts_with("$L__JT")) tableNames.insert(t.name);
+        for (const JumpTable &t : f.jumpTables)
+          if (t.name.starts_with("$L__JT"))
+            tableNames.insert(t.name);
         tablesRead = true;
       }
-      do jt.name = fmt::format("$L__JT{}", nextTableName++);
+      do
+        jt.name = fmt::format("$L__JT{}", nextTableName++);
       while (!tableNames.insert(jt.name).second);
       jt.targets.assign(size_t(span) + 1, low.deflt);
-      for (const Cluster& c : low.clusters) {
+      for (const Cluster &c : low.clusters) {
         for (uint32_t v = c.lo;; ++v) {
           jt.targets[uint32_t(v - min)] = c.target;
-          if (v == c.hi) break;
+          if (v == c.hi)
+            break;
         }
         needLabel(c.target);
       }
@@ -271,41 +291,48 @@ struct Emitter {
   void finish() {
     std::sort(labelled.begin(), labelled.end());
     for (uint32_t b : labelled)
-      if (f.blocks[b].label.empty()) f.blocks[b].label = freshLabel(f.blocks[b].labelId);
+      if (f.blocks[b].label.empty())
+        f.blocks[b].label = freshLabel(f.blocks[b].labelId);
     // The new blocks placed after each old block, in placement order.
     std::vector<uint32_t> placedStart, placed;
     groupByKey(placement, oldCount, placedStart, placed);
     auto placedAfter = [&](uint32_t b) {
-      return std::span<const uint32_t>(placed.data() + placedStart[b], placed.data() + placedStart[b + 1]);
+      return std::span<const uint32_t>(placed.data() + placedStart[b],
+                                       placed.data() + placedStart[b + 1]);
     };
     std::vector<uint32_t> newIndex(oldCount + created.size());
     uint32_t next = 0;
     for (uint32_t b = 0; b < oldCount; ++b) {
       newIndex[b] = next++;
-      for (uint32_t id : placedAfter(b)) newIndex[id] = next++;
+      for (uint32_t id : placedAfter(b))
+        newIndex[id] = next++;
     }
     std::vector<Block> blocks;
     blocks.reserve(next);
     for (uint32_t b = 0; b < oldCount; ++b) {
       blocks.push_back(std::move(f.blocks[b]));
-      for (uint32_t id : placedAfter(b)) blocks.push_back(std::move(created[id - oldCount]));
+      for (uint32_t id : placedAfter(b))
+        blocks.push_back(std::move(created[id - oldCount]));
     }
-    for (Block& b : blocks)
-      for (Instr& in : b.instrs)
-        for (Operand& o : in.srcs)
-          if (o.kind == Operand::Kind::Label && o.target < newIndex.size()) o.target = newIndex[o.target];
-    for (JumpTable& jt : f.jumpTables)
-      for (uint32_t& t : jt.targets)
-        if (t < newIndex.size()) t = newIndex[t];
+    for (Block &b : blocks)
+      for (Instr &in : b.instrs)
+        for (Operand &o : in.srcs)
+          if (o.kind == Operand::Kind::Label && o.target < newIndex.size())
+            o.target = newIndex[o.target];
+    for (JumpTable &jt : f.jumpTables)
+      for (uint32_t &t : jt.targets)
+        if (t < newIndex.size())
+          t = newIndex[t];
     f.blocks = std::move(blocks);
   }
 };
 
 } // namespace
 
-void emitLowerings(Function& f, const std::vector<Lowering>& lowerings) {
+void emitLowerings(Function &f, const std::vector<Lowering> &lowerings) {
   Emitter e(f);
-  for (const Lowering& low : lowerings) e.lower(low);
+  for (const Lowering &low : lowerings)
+    e.lower(low);
   e.finish();
 }
 

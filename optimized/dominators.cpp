@@ -21,20 +21,23 @@
 
 namespace ori::optimized {
 
-DomFacts computeDominators(const Function& f, const CfgFacts& cfg) {
+DomFacts computeDominators(const Function &f, const CfgFacts &cfg) {
   const uint32_t n = uint32_t(f.blocks.size());
   DomFacts dom;
   dom.idom.assign(n, kNoBlock);
   const uint32_t m = uint32_t(cfg.rpo.size());
-  if (m == 0) return dom;
+  if (m == 0)
+    return dom;
 
   constexpr uint32_t kUndef = 0xFFFFFFFFu;
   std::vector<uint32_t> doms(m, kUndef); // by RPO number
   doms[0] = 0;
   auto intersect = [&](uint32_t a, uint32_t b) {
     while (a != b) {
-      while (a > b) a = doms[a];
-      while (b > a) b = doms[b];
+      while (a > b)
+        a = doms[a];
+      while (b > a)
+        b = doms[b];
     }
     return a;
   };
@@ -46,7 +49,8 @@ DomFacts computeDominators(const Function& f, const CfgFacts& cfg) {
     uint32_t newIdom = kUndef;
     for (uint32_t p : cfg.preds[cfg.rpo[i]]) {
       const int32_t rp = cfg.rpoNumber[p];
-      if (rp == kNoBlock) continue; // unreachable: never counts
+      if (rp == kNoBlock)
+        continue; // unreachable: never counts
       if (uint32_t(rp) >= i) {
         retreatingEdges.emplace_back(uint32_t(rp), i);
         continue;
@@ -57,7 +61,8 @@ DomFacts computeDominators(const Function& f, const CfgFacts& cfg) {
   }
   bool settled = true; // every retreating edge l -> i has i on l's chain
   for (auto [l, i] : retreatingEdges) {
-    while (l > i) l = doms[l];
+    while (l > i)
+      l = doms[l];
     if (l != i) {
       settled = false;
       break;
@@ -72,11 +77,13 @@ DomFacts computeDominators(const Function& f, const CfgFacts& cfg) {
     for (uint32_t i = 0; i < m; ++i) {
       predStart[i] = uint32_t(pred.size());
       for (uint32_t p : cfg.preds[cfg.rpo[i]])
-        if (int32_t rp = cfg.rpoNumber[p]; rp != kNoBlock) pred.push_back(uint32_t(rp));
+        if (int32_t rp = cfg.rpoNumber[p]; rp != kNoBlock)
+          pred.push_back(uint32_t(rp));
     }
     predStart[m] = uint32_t(pred.size());
     std::vector<uint8_t> retreating(m, 0);
-    for (auto [l, i] : retreatingEdges) retreating[i] = 1;
+    for (auto [l, i] : retreatingEdges)
+      retreating[i] = 1;
     // Passes 2, 3, ...: a block without retreating predecessors is skipped
     // while nothing before it has changed in this pass: its intersection
     // reads only doms[] of blocks before it (a block's idom comes before it),
@@ -84,7 +91,8 @@ DomFacts computeDominators(const Function& f, const CfgFacts& cfg) {
     for (bool changed = true; changed;) {
       changed = false;
       for (uint32_t i = 1; i < m; ++i) {
-        if (!changed && !retreating[i]) continue;
+        if (!changed && !retreating[i])
+          continue;
         uint32_t newIdom = kUndef;
         for (uint32_t k = predStart[i]; k < predStart[i + 1]; ++k)
           newIdom = newIdom == kUndef ? pred[k] : intersect(pred[k], newIdom);
@@ -95,7 +103,8 @@ DomFacts computeDominators(const Function& f, const CfgFacts& cfg) {
       }
     }
   }
-  for (uint32_t i = 1; i < m; ++i) dom.idom[cfg.rpo[i]] = int32_t(cfg.rpo[doms[i]]);
+  for (uint32_t i = 1; i < m; ++i)
+    dom.idom[cfg.rpo[i]] = int32_t(cfg.rpo[doms[i]]);
   return dom;
 }
 

@@ -19,39 +19,42 @@
 
 namespace ori::optimized {
 
-uint32_t earlyOriSimpleLiveDead(Function& f) {
+uint32_t earlyOriSimpleLiveDead(Function &f) {
   const size_t n = f.blocks.size();
   FunctionRegs all = functionRegs(f);
-  auto& regs = all.blocks;
+  auto &regs = all.blocks;
   const uint32_t count = all.index.size();
   std::vector<uint32_t> useCount(count, 0);
   std::vector<std::vector<uint32_t>> defBlocks(count); // blocks with a def, ascending, once each
   for (uint32_t b = 0; b < n; ++b)
-    for (const InstrRegs& r : regs[b]) {
+    for (const InstrRegs &r : regs[b]) {
       for (uint32_t k = 0; k < r.defs; ++k) {
         const uint32_t d = all.defs(r)[k];
-        if (defBlocks[d].empty() || defBlocks[d].back() != b) defBlocks[d].push_back(b);
+        if (defBlocks[d].empty() || defBlocks[d].back() != b)
+          defBlocks[d].push_back(b);
       }
-      for (uint32_t k = 0; k < r.uses; ++k) ++useCount[all.uses(r)[k]];
+      for (uint32_t k = 0; k < r.uses; ++k)
+        ++useCount[all.uses(r)[k]];
     }
 
   std::vector<uint32_t> shadowedIn(count, 0); // == epoch: shadowed in the current walk
   uint32_t epoch = 0, removed = 0;
   std::deque<uint32_t> work;
   std::vector<char> queued(n, 1), dead;
-  for (uint32_t b = 0; b < n; ++b) work.push_back(b);
+  for (uint32_t b = 0; b < n; ++b)
+    work.push_back(b);
   while (!work.empty()) {
     const uint32_t b = work.front();
     work.pop_front();
     queued[b] = 0;
     ++epoch;
-    auto& instrs = regs[b];
+    auto &instrs = regs[b];
     dead.assign(instrs.size(), 0);
     bool any = false;
     for (size_t i = instrs.size(); i-- > 0;) {
-      const InstrRegs& r = instrs[i];
-      const uint32_t* defs = all.defs(r);
-      const uint32_t* uses = all.uses(r);
+      const InstrRegs &r = instrs[i];
+      const uint32_t *defs = all.defs(r);
+      const uint32_t *uses = all.uses(r);
       bool anyDefLive = false;
       for (uint32_t k = 0; k < r.defs; ++k)
         anyDefLive = anyDefLive || (useCount[defs[k]] > 0 && shadowedIn[defs[k]] != epoch);
@@ -67,14 +70,18 @@ uint32_t earlyOriSimpleLiveDead(Function& f) {
         continue;
       }
       if (!r.guarded)
-        for (uint32_t k = 0; k < r.defs; ++k) shadowedIn[defs[k]] = epoch;
-      for (uint32_t k = 0; k < r.uses; ++k) shadowedIn[uses[k]] = 0;
+        for (uint32_t k = 0; k < r.defs; ++k)
+          shadowedIn[defs[k]] = epoch;
+      for (uint32_t k = 0; k < r.uses; ++k)
+        shadowedIn[uses[k]] = 0;
     }
-    if (!any) continue;
+    if (!any)
+      continue;
     size_t k = 0;
-    auto& code = f.blocks[b].instrs;
+    auto &code = f.blocks[b].instrs;
     for (size_t i = 0; i < instrs.size(); ++i) {
-      if (dead[i]) continue;
+      if (dead[i])
+        continue;
       if (k != i) {
         code[k] = std::move(code[i]);
         instrs[k] = std::move(instrs[i]);

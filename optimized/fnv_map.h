@@ -45,32 +45,36 @@ public:
   void reserveNodes(size_t n) { nodes_.reserve(n); }
 
   // The value of `key`, inserting a default one if absent; second = inserted.
-  std::pair<V*, bool> insertOrFind(uint32_t key) {
+  std::pair<V *, bool> insertOrFind(uint32_t key) {
     uint32_t h = fnv1a(key);
-    if (uint32_t n = findNode(key, h); n != kNil) return {&nodes_[n].value, false};
-    if (size_t(uniqueKeys_) + 1 > buckets_.size()) rehash(buckets_.size() * kGrowthFactor);
+    if (uint32_t n = findNode(key, h); n != kNil)
+      return {&nodes_[n].value, false};
+    if (size_t(uniqueKeys_) + 1 > buckets_.size())
+      rehash(buckets_.size() * kGrowthFactor);
     uint32_t n = allocNode();
-    Node& node = nodes_[n];
+    Node &node = nodes_[n];
     node.next = kNil;
     node.key = key;
     node.hash = h;
     node.live = true;
-    Bucket& b = buckets_[h & (buckets_.size() - 1)];
-    if (b.tail == kNil) b.head = n;
-    else nodes_[b.tail].next = n;
+    Bucket &b = buckets_[h & (buckets_.size() - 1)];
+    if (b.tail == kNil)
+      b.head = n;
+    else
+      nodes_[b.tail].next = n;
     b.tail = n;
     ++b.count;
     ++uniqueKeys_;
     return {&node.value, true};
   }
 
-  V& operator[](uint32_t key) { return *insertOrFind(key).first; }
+  V &operator[](uint32_t key) { return *insertOrFind(key).first; }
 
-  V* find(uint32_t key) {
+  V *find(uint32_t key) {
     uint32_t n = findNode(key, fnv1a(key));
     return n == kNil ? nullptr : &nodes_[n].value;
   }
-  const V* find(uint32_t key) const {
+  const V *find(uint32_t key) const {
     uint32_t n = findNode(key, fnv1a(key));
     return n == kNil ? nullptr : &nodes_[n].value;
   }
@@ -79,14 +83,18 @@ public:
   // Removes `key`; its node goes to the free list. Returns whether it was there.
   bool erase(uint32_t key) {
     uint32_t h = fnv1a(key);
-    Bucket& b = buckets_[h & (buckets_.size() - 1)];
+    Bucket &b = buckets_[h & (buckets_.size() - 1)];
     uint32_t prev = kNil;
     for (uint32_t n = b.head; n != kNil; prev = n, n = nodes_[n].next) {
-      Node& node = nodes_[n];
-      if (node.hash != h || node.key != key) continue;
-      if (prev == kNil) b.head = node.next;
-      else nodes_[prev].next = node.next;
-      if (b.tail == n) b.tail = prev;
+      Node &node = nodes_[n];
+      if (node.hash != h || node.key != key)
+        continue;
+      if (prev == kNil)
+        b.head = node.next;
+      else
+        nodes_[prev].next = node.next;
+      if (b.tail == n)
+        b.tail = prev;
       --b.count;
       --uniqueKeys_;
       node.live = false;
@@ -100,17 +108,19 @@ public:
   }
 
   // Calls fn(key, value) for every key, in bucket then chain order.
-  template <typename Fn> void forEach(Fn&& fn) const {
-    for (const Bucket& b : buckets_)
-      for (uint32_t n = b.head; n != kNil; n = nodes_[n].next) fn(nodes_[n].key, nodes_[n].value);
+  template <typename Fn> void forEach(Fn &&fn) const {
+    for (const Bucket &b : buckets_)
+      for (uint32_t n = b.head; n != kNil; n = nodes_[n].next)
+        fn(nodes_[n].key, nodes_[n].value);
   }
 
   // Calls fn(key, value) for every key in node pool order (the order keys
   // were first inserted, unless erased nodes were reused): a sequential walk,
   // where forEach follows chains across the pool.
-  template <typename Fn> void forEachInPoolOrder(Fn&& fn) const {
-    for (const Node& node : nodes_)
-      if (node.live) fn(node.key, node.value);
+  template <typename Fn> void forEachInPoolOrder(Fn &&fn) const {
+    for (const Node &node : nodes_)
+      if (node.live)
+        fn(node.key, node.value);
   }
 
   // Starts loading the bucket `key` hashes to, ahead of an insertOrFind or
@@ -152,9 +162,10 @@ private:
   };
 
   uint32_t findNode(uint32_t key, uint32_t h) const {
-    const Bucket& b = buckets_[h & (buckets_.size() - 1)];
+    const Bucket &b = buckets_[h & (buckets_.size() - 1)];
     for (uint32_t n = b.head; n != kNil; n = nodes_[n].next)
-      if (nodes_[n].hash == h && nodes_[n].key == key) return n;
+      if (nodes_[n].hash == h && nodes_[n].key == key)
+        return n;
     return kNil;
   }
 
@@ -173,13 +184,15 @@ private:
   // the relative chain order of the nodes.
   void rehash(size_t count) {
     std::vector<Bucket> fresh(count);
-    for (const Bucket& old : buckets_) {
+    for (const Bucket &old : buckets_) {
       for (uint32_t n = old.head; n != kNil;) {
         uint32_t next = nodes_[n].next;
-        Bucket& b = fresh[nodes_[n].hash & (count - 1)];
+        Bucket &b = fresh[nodes_[n].hash & (count - 1)];
         nodes_[n].next = kNil;
-        if (b.tail == kNil) b.head = n;
-        else nodes_[b.tail].next = n;
+        if (b.tail == kNil)
+          b.head = n;
+        else
+          nodes_[b.tail].next = n;
         b.tail = n;
         ++b.count;
         n = next;

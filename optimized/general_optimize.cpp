@@ -24,11 +24,11 @@
 #include <vector>
 
 #include "interp/evaluate.h"
-#include "rules/general_optimize.h"
-#include "rules/general_optimize_evaluate.h"
 #include "ir/inline_vector.h"
 #include "optimized/liveness_subset.h"
 #include "optimized/optimized.h"
+#include "rules/general_optimize.h"
+#include "rules/general_optimize_evaluate.h"
 
 namespace ori::optimized {
 namespace {
@@ -41,35 +41,40 @@ constexpr uint32_t kNone = UINT32_MAX;
 // a select the predicate simplifier may rewrite).
 constexpr uint8_t kZeroExtends = 1, kLook = 2;
 
-uint8_t passBits(const Instr& in) {
+uint8_t passBits(const Instr &in) {
   const bool look = in.op == Opcode::MOV || in.op == Opcode::SEL || in.op == Opcode::PLOP3;
   return uint8_t((writesZeroExtended32(in, true) ? kZeroExtends : 0) | (look ? kLook : 0));
 }
 
-FunctionRegs scanRegs(const Function& f) {
-  return functionRegs(f, [](const Instr& in, InstrRegs& r) { r.passBits = passBits(in); });
+FunctionRegs scanRegs(const Function &f) {
+  return functionRegs(f, [](const Instr &in, InstrRegs &r) { r.passBits = passBits(in); });
 }
 
 // regs, which described f before dropEmptyUnlabelledBlocks, made to describe
 // it after: the dropped blocks were empty, so the other blocks' entries keep
 // their order and a block's entry is the next one of its length. False when
 // they do not line up (regs must be built again).
-bool followDroppedBlocks(FunctionRegs& regs, const Function& f) {
+bool followDroppedBlocks(FunctionRegs &regs, const Function &f) {
   size_t old = 0;
   for (size_t b = 0; b < f.blocks.size(); ++b, ++old) {
-    while (old < regs.blocks.size() && regs.blocks[old].size() != f.blocks[b].instrs.size() && regs.blocks[old].empty())
+    while (old < regs.blocks.size() && regs.blocks[old].size() != f.blocks[b].instrs.size() &&
+           regs.blocks[old].empty())
       ++old;
-    if (old == regs.blocks.size() || regs.blocks[old].size() != f.blocks[b].instrs.size()) return false;
-    if (old != b) regs.blocks[b] = std::move(regs.blocks[old]);
+    if (old == regs.blocks.size() || regs.blocks[old].size() != f.blocks[b].instrs.size())
+      return false;
+    if (old != b)
+      regs.blocks[b] = std::move(regs.blocks[old]);
   }
   regs.blocks.resize(f.blocks.size());
   return true;
 }
 
-bool sameShape(const FunctionRegs& regs, const Function& f) {
-  if (regs.blocks.size() != f.blocks.size()) return false;
+bool sameShape(const FunctionRegs &regs, const Function &f) {
+  if (regs.blocks.size() != f.blocks.size())
+    return false;
   for (size_t b = 0; b < f.blocks.size(); ++b)
-    if (regs.blocks[b].size() != f.blocks[b].instrs.size()) return false;
+    if (regs.blocks[b].size() != f.blocks[b].instrs.size())
+      return false;
   return true;
 }
 
@@ -77,15 +82,16 @@ bool sameShape(const FunctionRegs& regs, const Function& f) {
 // every write of which zero-extends (guarded writes too), less those read
 // before written (computeLiveness's `uninitialized`, asked of these registers
 // only). Of the ids in `asked` (ascending) only, or of every register when null.
-std::vector<uint8_t> alwaysZeroExtendedIds(const FunctionRegs& regs, const CfgFacts& cfg,
-                                           const std::vector<uint32_t>* asked) {
+std::vector<uint8_t> alwaysZeroExtendedIds(const FunctionRegs &regs, const CfgFacts &cfg,
+                                           const std::vector<uint32_t> *asked) {
   const uint32_t regCount = regs.index.size();
   std::vector<uint8_t> wanted(regCount, asked ? 0 : 1), written(regCount, 0), every(regCount, 1);
   if (asked)
-    for (uint32_t r : *asked) wanted[r] = 1;
-  for (const auto& block : regs.blocks)
-    for (const InstrRegs& in : block) {
-      const uint32_t* defs = regs.defs(in);
+    for (uint32_t r : *asked)
+      wanted[r] = 1;
+  for (const auto &block : regs.blocks)
+    for (const InstrRegs &in : block) {
+      const uint32_t *defs = regs.defs(in);
       for (uint32_t d = 0; d < in.defs; ++d) {
         written[defs[d]] = 1;
         every[defs[d]] &= in.passBits & kZeroExtends;
@@ -93,12 +99,15 @@ std::vector<uint8_t> alwaysZeroExtendedIds(const FunctionRegs& regs, const CfgFa
     }
   std::vector<uint32_t> zext;
   for (uint32_t i = 0; i < regCount; ++i)
-    if (wanted[i] && written[i] && every[i] && regs.index.reg(i).isGeneral()) zext.push_back(i);
+    if (wanted[i] && written[i] && every[i] && regs.index.reg(i).isGeneral())
+      zext.push_back(i);
   std::vector<uint8_t> always(regCount, 0);
-  if (zext.empty()) return always;
+  if (zext.empty())
+    return always;
   const SubsetLiveness live(regs, cfg, zext, /*entryOnly=*/true);
   for (uint32_t k = 0; k < zext.size(); ++k)
-    if (!live.liveIntoEntry(k)) always[zext[k]] = 1;
+    if (!live.liveIntoEntry(k))
+      always[zext[k]] = 1;
   return always;
 }
 
@@ -108,11 +117,12 @@ std::vector<uint8_t> alwaysZeroExtendedIds(const FunctionRegs& regs, const CfgFa
 // when that could not be done.
 class GeneralOptimizer {
 public:
-  GeneralOptimizer(Function& f, const GeneralOptimizeOptions& opt, FunctionRegs& regs, const CfgFacts& cfg)
+  GeneralOptimizer(Function &f, const GeneralOptimizeOptions &opt, FunctionRegs &regs,
+                   const CfgFacts &cfg)
       : f_(f), opt_(opt), cfg_(cfg), regs_(regs) {
     start_.reserve(regs_.blocks.size() + 1);
     uint32_t count = 0;
-    for (const auto& block : regs_.blocks) {
+    for (const auto &block : regs_.blocks) {
       start_.push_back(count);
       count += uint32_t(block.size());
     }
@@ -135,11 +145,13 @@ public:
 
   GeneralOptimizeResult run() {
     GeneralOptimizeResult result;
-    for (uint32_t b : cfg_.rpo) walk(b);
+    for (uint32_t b : cfg_.rpo)
+      walk(b);
     std::vector<uint8_t> candidates(mask_.size());
     for (uint32_t b = 0; b < f_.blocks.size(); ++b)
       for (uint32_t i = start_[b]; i < start_[b + 1]; ++i) {
-        if (mask_[i]) result.marks.push_back(FoldMark{b, i - start_[b], 0, mask_[i], uses_[i]});
+        if (mask_[i])
+          result.marks.push_back(FoldMark{b, i - start_[b], 0, mask_[i], uses_[i]});
         candidates[i] = ours_[i] || uses_[i] > 0;
       }
     // The walks rewrite instructions in place; the CFG is still the one computed
@@ -147,11 +159,13 @@ public:
     stale_ = stale_ || !sameShape(regs_, f_);
     bool controlCandidate = stale_; // not known then
     for (size_t b = 0, at = 0; !stale_ && b < regs_.blocks.size(); ++b)
-      for (const InstrRegs& in : regs_.blocks[b]) controlCandidate = controlCandidate || (candidates[at++] && in.control);
+      for (const InstrRegs &in : regs_.blocks[b])
+        controlCandidate = controlCandidate || (candidates[at++] && in.control);
     std::vector<uint8_t> readsRemovedWrite; // asked only where confirmationNeedless may use it
     const bool mayConfirm = !stale_ && !controlTouched_ && !opt_.evaluate;
-    counts_.removed = removeDeadCandidates(f_, std::move(candidates), controlTouched_ ? nullptr : &cfg_,
-                                           stale_ ? nullptr : &regs_, mayConfirm ? &readsRemovedWrite : nullptr);
+    counts_.removed =
+        removeDeadCandidates(f_, std::move(candidates), controlTouched_ ? nullptr : &cfg_,
+                             stale_ ? nullptr : &regs_, mayConfirm ? &readsRemovedWrite : nullptr);
     bool dropped = false;
     if (counts_.removed && dropEmptyUnlabelledBlocks(f_)) {
       dropped = true;
@@ -181,16 +195,21 @@ private:
   // - the CFG and the registers' numbering: kept (no control instruction
   //   touched or removed, no block dropped, regs_ not stale).
   // --fold=evaluate is left to run the round.
-  bool confirmationNeedless(const std::vector<uint8_t>& readsRemovedWrite) {
-    if (stale_ || !cfgKept_ || opt_.evaluate) return false; // cfgKept_: no control instruction touched
-    if (std::find(readsRemovedWrite.begin(), readsRemovedWrite.end(), 1) != readsRemovedWrite.end()) return false;
-    if (consulted_.empty()) return true;
+  bool confirmationNeedless(const std::vector<uint8_t> &readsRemovedWrite) {
+    if (stale_ || !cfgKept_ || opt_.evaluate)
+      return false; // cfgKept_: no control instruction touched
+    if (std::find(readsRemovedWrite.begin(), readsRemovedWrite.end(), 1) != readsRemovedWrite.end())
+      return false;
+    if (consulted_.empty())
+      return true;
     std::sort(consulted_.begin(), consulted_.end());
     consulted_.erase(std::unique(consulted_.begin(), consulted_.end()), consulted_.end());
-    if (consulted_.back() >= regs_.index.size()) return false; // a register the walks brought in
+    if (consulted_.back() >= regs_.index.size())
+      return false; // a register the walks brought in
     const std::vector<uint8_t> now = alwaysZeroExtendedIds(regs_, cfg_, &consulted_);
     for (uint32_t r : consulted_)
-      if (now[r] != always_[r]) return false;
+      if (now[r] != always_[r])
+        return false;
     return true;
   }
 
@@ -206,10 +225,12 @@ private:
   // that the function did not mention at entry (none of the rules makes one)
   // is numbered past them.
   uint32_t id(Reg r) {
-    if (const int32_t i = regs_.index.index(r); i >= 0) return uint32_t(i);
+    if (const int32_t i = regs_.index.index(r); i >= 0)
+      return uint32_t(i);
     const uint64_t key = uint64_t(r.file) << 32 | r.num;
     auto [it, inserted] = extra_.try_emplace(key, uint32_t(regs_.index.size() + extra_.size()));
-    if (inserted) grow(size_t(it->second) + 1);
+    if (inserted)
+      grow(size_t(it->second) + 1);
     return it->second;
   }
 
@@ -228,25 +249,32 @@ private:
   // its last definition in b (forward), else in the chain of single
   // predecessors (backward, kPredicateScanDepth blocks), when that is a PLOP3
   // with a constant first result.
-  std::optional<bool> knownPredicate(uint32_t b, const Operand& p) {
-    if (p.kind != Operand::Kind::Reg || !p.reg.isPredicate()) return std::nullopt;
-    if (p.reg.isConst()) return !p.neg;
-    auto classify = [&](const Instr& def) { return predicateValueAfter(def, p); };
+  std::optional<bool> knownPredicate(uint32_t b, const Operand &p) {
+    if (p.kind != Operand::Kind::Reg || !p.reg.isPredicate())
+      return std::nullopt;
+    if (p.reg.isConst())
+      return !p.neg;
+    auto classify = [&](const Instr &def) { return predicateValueAfter(def, p); };
     const uint32_t r = id(p.reg);
-    if (defStamp_[r] == stamp_) return classify(f_.blocks[b].instrs[lastDef_[r]]);
+    if (defStamp_[r] == stamp_)
+      return classify(f_.blocks[b].instrs[lastDef_[r]]);
     uint32_t q = b;
     for (uint32_t depth = 0; depth < kPredicateScanDepth; ++depth) {
-      if (cfg_.preds[q].size() != 1) return std::nullopt;
+      if (cfg_.preds[q].size() != 1)
+        return std::nullopt;
       q = cfg_.preds[q][0];
-      if (q == b) return std::nullopt;
-      const auto& instrs = f_.blocks[q].instrs;
+      if (q == b)
+        return std::nullopt;
+      const auto &instrs = f_.blocks[q].instrs;
       if (stale_) {
         for (size_t i = instrs.size(); i-- > 0;)
-          if (writesRegister(instrs[i], p.reg)) return classify(instrs[i]);
+          if (writesRegister(instrs[i], p.reg))
+            return classify(instrs[i]);
         continue;
       }
-      for (const PredicateDef& d : predicateDefs(q)) // the same question, without a walk over q
-        if (d.reg == r) return classify(instrs[d.last]);
+      for (const PredicateDef &d : predicateDefs(q)) // the same question, without a walk over q
+        if (d.reg == r)
+          return classify(instrs[d.last]);
     }
     return std::nullopt;
   }
@@ -259,19 +287,24 @@ private:
   // few entries instead of a walk over the block. Made when first asked for,
   // and made again after a walk changes an instruction of b (no rule changes
   // which predicates an instruction writes today; the list stays exact if one does).
-  const InlineVector<PredicateDef, 2>& predicateDefs(uint32_t b) {
-    auto& list = predicateDefs_[b];
-    if (predicateDefsKnown_[b]) return list;
+  const InlineVector<PredicateDef, 2> &predicateDefs(uint32_t b) {
+    auto &list = predicateDefs_[b];
+    if (predicateDefsKnown_[b])
+      return list;
     predicateDefsKnown_[b] = 1;
     list.clear();
-    const auto& block = regs_.blocks[b];
+    const auto &block = regs_.blocks[b];
     for (uint32_t i = 0; i < block.size(); ++i) {
-      const uint32_t* defs = regs_.defs(block[i]);
+      const uint32_t *defs = regs_.defs(block[i]);
       for (uint32_t d = 0; d < block[i].defs; ++d) {
-        if (!regs_.index.reg(defs[d]).isPredicate()) continue;
-        auto it = std::find_if(list.begin(), list.end(), [&](const PredicateDef& e) { return e.reg == defs[d]; });
-        if (it == list.end()) list.push_back(PredicateDef{defs[d], i});
-        else it->last = i;
+        if (!regs_.index.reg(defs[d]).isPredicate())
+          continue;
+        auto it = std::find_if(list.begin(), list.end(),
+                               [&](const PredicateDef &e) { return e.reg == defs[d]; });
+        if (it == list.end())
+          list.push_back(PredicateDef{defs[d], i});
+        else
+          it->last = i;
       }
     }
     return list;
@@ -280,18 +313,22 @@ private:
   // Whether a copy into register r (dense id) reaches the current point of
   // the walk: made in this walk, neither r nor its source written since.
   bool available(uint32_t r) const {
-    if (availStamp_[r] != stamp_) return false;
-    const Avail& a = avail_[r];
+    if (availStamp_[r] != stamp_)
+      return false;
+    const Avail &a = avail_[r];
     return a.source == kNone || version_[a.source] == a.sourceVersion;
   }
 
-  bool trySubstitute(uint32_t b, Instr& in, int k) {
-    Operand& use = k < 0 ? *in.guard : in.srcs[size_t(k)];
-    if (use.kind != Operand::Kind::Reg || use.reg.isConst()) return false;
+  bool trySubstitute(uint32_t b, Instr &in, int k) {
+    Operand &use = k < 0 ? *in.guard : in.srcs[size_t(k)];
+    if (use.kind != Operand::Kind::Reg || use.reg.isConst())
+      return false;
     const uint32_t r = id(use.reg);
-    if (!available(r)) return false;
-    const Avail& a = avail_[r];
-    if (!mayReplaceUse(in, k, use.reg, a.value, opt_)) return false;
+    if (!available(r))
+      return false;
+    const Avail &a = avail_[r];
+    if (!mayReplaceUse(in, k, use.reg, a.value, opt_))
+      return false;
     use = replacedUse(use, a.value);
     mask_[start_[b] + a.copy] |= a.predicate ? kFoldUnderPredicate : kFoldPropagated;
     ++uses_[start_[b] + a.copy];
@@ -303,10 +340,12 @@ private:
   // (its rewriteOnce): a use (the guard, then the sources) taking a copy's
   // value, the predicate simplifier, then --fold=evaluate. Applied; false if
   // there is none. A use may take a copy's value and then that value's copy.
-  bool rewriteOnce(uint32_t b, uint32_t i, Instr& in) {
-    if (in.guard && trySubstitute(b, in, -1)) return true;
+  bool rewriteOnce(uint32_t b, uint32_t i, Instr &in) {
+    if (in.guard && trySubstitute(b, in, -1))
+      return true;
     for (size_t k = 0; k < in.srcs.size(); ++k)
-      if (trySubstitute(b, in, int(k))) return true;
+      if (trySubstitute(b, in, int(k)))
+        return true;
     if (selectEligible(in, opt_)) {
       if (auto mov = selectAsCopy(in, knownPredicate(b, in.srcs[2]))) {
         in = std::move(*mov);
@@ -333,27 +372,33 @@ private:
   // --fold=evaluate (rules/general_optimize_evaluate.h): `in` rewritten with what
   // is known of its sources (an available copy's immediate or RZ, a known
   // predicate); a copy whose value the rewrite used and no longer reads counts a use.
-  bool evaluate(uint32_t b, Instr& in) {
+  bool evaluate(uint32_t b, Instr &in) {
     std::vector<std::optional<Operand>> known(in.srcs.size());
     std::vector<uint32_t> from(in.srcs.size(), kNone);
     for (size_t k = 0; k < in.srcs.size(); ++k) {
-      const Operand& s = in.srcs[k];
-      if (s.kind != Operand::Kind::Reg || s.reg.isConst()) continue;
+      const Operand &s = in.srcs[k];
+      if (s.kind != Operand::Kind::Reg || s.reg.isConst())
+        continue;
       if (s.reg.isPredicate()) {
-        if (const auto p = knownPredicate(b, Operand::reg_(s.reg))) known[k] = Operand::reg_(PT, !*p);
+        if (const auto p = knownPredicate(b, Operand::reg_(s.reg)))
+          known[k] = Operand::reg_(PT, !*p);
         continue;
       }
       const uint32_t r = id(s.reg);
-      if (!available(r)) continue;
-      const Avail& a = avail_[r];
-      if (a.predicate) continue;
-      if (a.value.kind == Operand::Kind::Imm || (a.value.kind == Operand::Kind::Reg && a.value.reg.isConst())) {
+      if (!available(r))
+        continue;
+      const Avail &a = avail_[r];
+      if (a.predicate)
+        continue;
+      if (a.value.kind == Operand::Kind::Imm ||
+          (a.value.kind == Operand::Kind::Reg && a.value.reg.isConst())) {
         known[k] = a.value;
         from[k] = a.copy;
       }
     }
     auto rw = evaluateRewrite(in, known);
-    if (!rw) return false;
+    if (!rw)
+      return false;
     in = std::move(rw->instr);
     for (size_t k : rw->consumed)
       if (from[k] != kNone) {
@@ -380,17 +425,21 @@ private:
   // regs_ says so without reading it: its writes are recorded from regs_ and
   // it is done. Not with --fold=evaluate, which looks at every instruction.
   bool quiet(uint32_t b, uint32_t i) {
-    if (stale_ || opt_.evaluate) return false;
-    const InstrRegs& x = regs_.blocks[b][i];
-    if (x.passBits & kLook) return false;
-    const uint32_t* uses = regs_.uses(x);
+    if (stale_ || opt_.evaluate)
+      return false;
+    const InstrRegs &x = regs_.blocks[b][i];
+    if (x.passBits & kLook)
+      return false;
+    const uint32_t *uses = regs_.uses(x);
     for (uint32_t u = 0; u < x.uses; ++u) {
       const uint32_t r = uses[u];
-      if (available(r)) return false;
+      if (available(r))
+        return false;
     }
     const bool zext = (x.passBits & kZeroExtends) && !x.guarded; // writesZeroExtended32(in)
-    const uint32_t* defs = regs_.defs(x);
-    for (uint32_t d = 0; d < x.defs; ++d) recordWrite(defs[d], zext, i);
+    const uint32_t *defs = regs_.defs(x);
+    for (uint32_t d = 0; d < x.defs; ++d)
+      recordWrite(defs[d], zext, i);
     return true;
   }
 
@@ -402,16 +451,19 @@ private:
   // in order: one walk leaves b where the reference's fixed point does.
   void walk(uint32_t b) {
     ++stamp_;
-    auto& instrs = f_.blocks[b].instrs;
+    auto &instrs = f_.blocks[b].instrs;
     for (uint32_t i = 0; i < instrs.size(); ++i) {
-      if (quiet(b, i)) continue;
-      Instr& in = instrs[i];
+      if (quiet(b, i))
+        continue;
+      Instr &in = instrs[i];
       const bool control = stale_ ? in.info().is(CONTROL) : regs_.blocks[b][i].control;
       bool changed = false;
-      while (rewriteOnce(b, i, in)) changed = true;
+      while (rewriteOnce(b, i, in))
+        changed = true;
       if (changed) {
-        if (control || in.info().is(CONTROL)) controlTouched_ = true;
-        InstrRegs& r = regs_.blocks[b][i];
+        if (control || in.info().is(CONTROL))
+          controlTouched_ = true;
+        InstrRegs &r = regs_.blocks[b][i];
         if (stale_ || !refreshInstrRegs(regs_, r, in)) {
           stale_ = true;
         } else {
@@ -455,21 +507,22 @@ private:
     }
   }
 
-  Function& f_;
-  const GeneralOptimizeOptions& opt_;
-  const CfgFacts& cfg_;
-  FunctionRegs& regs_;
+  Function &f_;
+  const GeneralOptimizeOptions &opt_;
+  const CfgFacts &cfg_;
+  FunctionRegs &regs_;
   bool stale_ = false;          // regs_ no longer describes f_
   bool controlTouched_ = false; // a walk changed a control instruction: cfg_ may be stale
   bool cfgKept_ = false;
   bool nextRoundNeedless_ = false;
-  std::vector<uint32_t> consulted_; // registers whose always_ the walks read
+  std::vector<uint32_t> consulted_;              // registers whose always_ the walks read
   std::unordered_map<uint64_t, uint32_t> extra_; // registers not in regs_
-  std::vector<uint32_t> start_;                  // block b's instructions: [start_[b], start_[b + 1])
+  std::vector<uint32_t> start_; // block b's instructions: [start_[b], start_[b + 1])
   std::vector<Avail> avail_;
   std::vector<uint32_t> availStamp_, version_, zextStamp_, defStamp_, lastDef_;
   std::vector<uint8_t> zext_, always_; // always_: alwaysZeroExtended, by dense id
-  std::vector<InlineVector<PredicateDef, 2>> predicateDefs_; // per block (two fit without an allocation)
+  std::vector<InlineVector<PredicateDef, 2>>
+      predicateDefs_; // per block (two fit without an allocation)
   std::vector<uint8_t> predicateDefsKnown_;
   uint32_t stamp_ = 0;
   std::vector<uint16_t> mask_; // per instruction, flat (start_)
@@ -480,24 +533,30 @@ private:
 
 } // namespace
 
-uint32_t removeDeadCandidates(Function& f, std::vector<uint8_t> candidates, const CfgFacts* cfgNow,
-                              FunctionRegs* regsNow, std::vector<uint8_t>* readsRemovedWrite) {
-  if (readsRemovedWrite) readsRemovedWrite->assign(f.blocks.size(), 0);
-  if (std::find(candidates.begin(), candidates.end(), 1) == candidates.end()) return 0; // no liveness to solve
+uint32_t removeDeadCandidates(Function &f, std::vector<uint8_t> candidates, const CfgFacts *cfgNow,
+                              FunctionRegs *regsNow, std::vector<uint8_t> *readsRemovedWrite) {
+  if (readsRemovedWrite)
+    readsRemovedWrite->assign(f.blocks.size(), 0);
+  if (std::find(candidates.begin(), candidates.end(), 1) == candidates.end())
+    return 0; // no liveness to solve
   std::optional<FunctionRegs> ownRegs;
-  if (!regsNow) ownRegs = functionRegs(f);
-  FunctionRegs& all = regsNow ? *regsNow : *ownRegs;
+  if (!regsNow)
+    ownRegs = functionRegs(f);
+  FunctionRegs &all = regsNow ? *regsNow : *ownRegs;
   std::optional<CfgFacts> ownCfg;
-  if (!cfgNow) ownCfg = computeCfg(f);
+  if (!cfgNow)
+    ownCfg = computeCfg(f);
   candidates.resize(f.instrCount(), 0);
 
   // Only the registers the candidates write decide whether one is dead.
   std::vector<uint32_t> asked;
   for (size_t b = 0, at = 0; b < all.blocks.size(); ++b)
-    for (const InstrRegs& in : all.blocks[b])
-      if (candidates[at++]) asked.insert(asked.end(), all.defs(in), all.defs(in) + in.defs);
+    for (const InstrRegs &in : all.blocks[b])
+      if (candidates[at++])
+        asked.insert(asked.end(), all.defs(in), all.defs(in) + in.defs);
   std::vector<uint32_t> liveStamp, readStamp;
-  std::vector<uint32_t> removedWriteStamp(readsRemovedWrite ? all.index.size() : 0, 0); // by register number
+  std::vector<uint32_t> removedWriteStamp(readsRemovedWrite ? all.index.size() : 0,
+                                          0); // by register number
   // The candidates a sweep kept: block, index in it, where their flags are.
   struct Kept {
     uint32_t b, i;
@@ -520,47 +579,57 @@ uint32_t removeDeadCandidates(Function& f, std::vector<uint8_t> candidates, cons
     size_t read = 0, write = 0;
     for (uint32_t b = 0; b < f.blocks.size(); ++b) {
       ++stamp;
-      for (uint32_t r : live.liveOut(b)) liveStamp[r] = stamp;
-      auto& instrs = f.blocks[b].instrs;
-      auto& regs = all.blocks[b];
-      uint8_t* const cand = candidates.data() + read;
+      for (uint32_t r : live.liveOut(b))
+        liveStamp[r] = stamp;
+      auto &instrs = f.blocks[b].instrs;
+      auto &regs = all.blocks[b];
+      uint8_t *const cand = candidates.data() + read;
       uint32_t dead = 0;
       for (size_t i = regs.size(); i-- > 0;) {
-        const InstrRegs& in = regs[i];
+        const InstrRegs &in = regs[i];
         const uint32_t *defs = all.defs(in), *uses = all.uses(in);
         bool anyLive = false;
         for (uint32_t d = 0; d < in.defs; ++d)
-          if (const int32_t r = index(defs[d]); r >= 0 && liveStamp[r] == stamp) anyLive = true;
+          if (const int32_t r = index(defs[d]); r >= 0 && liveStamp[r] == stamp)
+            anyLive = true;
         if (cand[i] && !anyLive) {
           cand[i] = 2; // removed below, after the walk
           controlRemoved = controlRemoved || in.control;
           for (uint32_t u = 0; u < in.uses; ++u)
-            if (const int32_t r = index(uses[u]); r >= 0) readStamp[r] = 1;
+            if (const int32_t r = index(uses[u]); r >= 0)
+              readStamp[r] = 1;
           ++dead;
           continue;
         }
         if (!in.guarded)
           for (uint32_t d = 0; d < in.defs; ++d)
-            if (const int32_t r = index(defs[d]); r >= 0) liveStamp[r] = 0;
+            if (const int32_t r = index(defs[d]); r >= 0)
+              liveStamp[r] = 0;
         for (uint32_t u = 0; u < in.uses; ++u)
-          if (const int32_t r = index(uses[u]); r >= 0) liveStamp[r] = stamp;
+          if (const int32_t r = index(uses[u]); r >= 0)
+            liveStamp[r] = stamp;
       }
       if (readsRemovedWrite && dead) {
         // Whether an instruction kept in b reads a register one removed from b wrote.
         for (size_t i = 0; i < regs.size(); ++i)
           if (cand[i] == 2)
-            for (uint32_t d = 0; d < regs[i].defs; ++d) removedWriteStamp[all.defs(regs[i])[d]] = stamp;
+            for (uint32_t d = 0; d < regs[i].defs; ++d)
+              removedWriteStamp[all.defs(regs[i])[d]] = stamp;
         for (size_t i = 0; i < regs.size(); ++i)
           if (cand[i] != 2)
             for (uint32_t u = 0; u < regs[i].uses; ++u)
-              if (removedWriteStamp[all.uses(regs[i])[u]] == stamp) (*readsRemovedWrite)[b] = 1;
+              if (removedWriteStamp[all.uses(regs[i])[u]] == stamp)
+                (*readsRemovedWrite)[b] = 1;
       }
       const size_t size = regs.size();
       size_t kept = 0;
       for (size_t i = 0; i < size; ++i) {
-        if (cand[i] == 2) continue; // one compaction per block, not an erase per instruction
-        if (kept != i) instrs[kept] = std::move(instrs[i]), regs[kept] = regs[i];
-        if (cand[i]) survivors.push_back(Kept{b, uint32_t(kept), write});
+        if (cand[i] == 2)
+          continue; // one compaction per block, not an erase per instruction
+        if (kept != i)
+          instrs[kept] = std::move(instrs[i]), regs[kept] = regs[i];
+        if (cand[i])
+          survivors.push_back(Kept{b, uint32_t(kept), write});
         candidates[write++] = cand[i];
         ++kept;
       }
@@ -577,40 +646,52 @@ uint32_t removeDeadCandidates(Function& f, std::vector<uint8_t> candidates, cons
     // instruction read; only such candidates stay candidates, and only their
     // registers are asked then.
     asked.clear();
-    for (const Kept& k : survivors) {
-      const InstrRegs& in = all.blocks[k.b][k.i];
-      const uint32_t* defs = all.defs(in);
+    for (const Kept &k : survivors) {
+      const InstrRegs &in = all.blocks[k.b][k.i];
+      const uint32_t *defs = all.defs(in);
       bool maybe = false;
       for (uint32_t d = 0; d < in.defs; ++d)
-        if (const int32_t r = index(defs[d]); r >= 0 && readStamp[r]) maybe = true;
-      if (maybe) asked.insert(asked.end(), defs, defs + in.defs);
-      else candidates[k.flag] = 0;
+        if (const int32_t r = index(defs[d]); r >= 0 && readStamp[r])
+          maybe = true;
+      if (maybe)
+        asked.insert(asked.end(), defs, defs + in.defs);
+      else
+        candidates[k.flag] = 0;
     }
-    if (!removed || asked.empty()) return total;
-    if (controlRemoved) ownCfg = computeCfg(f);
+    if (!removed || asked.empty())
+      return total;
+    if (controlRemoved)
+      ownCfg = computeCfg(f);
   }
 }
 
-GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt) {
+GeneralOptimizeResult generalOptimize(Function &f, const GeneralOptimizeOptions &opt) {
   GeneralOptimizeResult total;
-  if (f.blocks.empty()) return total;
+  if (f.blocks.empty())
+    return total;
   // What a round leaves true of the function is handed to the next: its
   // registers, and its CFG when the round changed no control flow.
   std::optional<FunctionRegs> regs;
   std::optional<CfgFacts> cfg;
   for (uint32_t round = 1; round <= kGeneralOptimizeRounds; ++round) {
-    if (!regs || !sameShape(*regs, f)) regs = scanRegs(f);
-    if (!cfg) cfg = computeCfg(f);
+    if (!regs || !sameShape(*regs, f))
+      regs = scanRegs(f);
+    if (!cfg)
+      cfg = computeCfg(f);
     GeneralOptimizer optimizer(f, opt, *regs, *cfg);
     const GeneralOptimizeResult one = optimizer.run();
-    if (optimizer.stale()) regs.reset();
-    if (!optimizer.cfgKept()) cfg.reset();
+    if (optimizer.stale())
+      regs.reset();
+    if (!optimizer.cfgKept())
+      cfg.reset();
     addRound(total, one, round);
-    const GeneralOptimizeCounts& c = one.counts;
-    if (c.usesReplaced + c.selectsToCopies + c.guardsResolved + c.removed + c.evaluated == 0) break;
+    const GeneralOptimizeCounts &c = one.counts;
+    if (c.usesReplaced + c.selectsToCopies + c.guardsResolved + c.removed + c.evaluated == 0)
+      break;
     if (optimizer.nextRoundNeedless()) {
       // The next round would change nothing: counted as run (as the reference runs it), not run.
-      if (round < kGeneralOptimizeRounds) addRound(total, GeneralOptimizeResult{}, round + 1);
+      if (round < kGeneralOptimizeRounds)
+        addRound(total, GeneralOptimizeResult{}, round + 1);
       break;
     }
   }

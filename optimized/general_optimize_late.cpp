@@ -9,10 +9,10 @@
 #include <optional>
 #include <vector>
 
-#include "rules/general_optimize_late.h"
 #include "optimized/group_by_key.h"
 #include "optimized/optimized.h"
 #include "optimized/reg_index.h"
+#include "rules/general_optimize_late.h"
 
 namespace ori::optimized {
 namespace {
@@ -25,10 +25,11 @@ struct UseSite {
 
 class LateOptimizer {
 public:
-  LateOptimizer(Function& f, bool existingEntriesOnly)
+  LateOptimizer(Function &f, bool existingEntriesOnly)
       : f_(f), existingOnly_(existingEntriesOnly), walked_(f.blocks.size(), 0) {
     for (uint32_t b = 0; b < f.blocks.size(); ++b)
-      for (uint32_t i = 0; i < f.blocks[b].instrs.size(); ++i) count(b, i);
+      for (uint32_t i = 0; i < f.blocks[b].instrs.size(); ++i)
+        count(b, i);
     addedHead_.assign(ids_.size(), kNone);
   }
 
@@ -53,11 +54,12 @@ private:
   }
 
   void count(uint32_t b, uint32_t i) {
-    const Instr& in = f_.blocks[b].instrs[i];
+    const Instr &in = f_.blocks[b].instrs[i];
     forEachDef(in, [&](Reg r) { ++defs_[id(r)]; });
     forEachUse(in, [&](Reg r) {
       const uint32_t u = id(r);
-      if (++uses_[u] == 1) site_[u] = siteOf(b, i, r);
+      if (++uses_[u] == 1)
+        site_[u] = siteOf(b, i, r);
     });
   }
 
@@ -69,12 +71,14 @@ private:
   // before the build is in the instructions already; listed twice is harmless).
   void buildReaders() {
     readersBuilt_ = true;
-    std::vector<std::pair<uint32_t, uint32_t>> reads; // (register, flat number of an instruction reading it)
+    std::vector<std::pair<uint32_t, uint32_t>>
+        reads; // (register, flat number of an instruction reading it)
     uint32_t flat = 0;
     for (uint32_t b = 0; b < f_.blocks.size(); ++b) {
       blockStart_.push_back(flat);
-      for (const Instr& in : f_.blocks[b].instrs) {
-        if (!walked_[b]) forEachUse(in, [&](Reg r) { reads.emplace_back(id(r), flat); });
+      for (const Instr &in : f_.blocks[b].instrs) {
+        if (!walked_[b])
+          forEachUse(in, [&](Reg r) { reads.emplace_back(id(r), flat); });
         ++flat;
       }
     }
@@ -82,9 +86,10 @@ private:
   }
 
   UseSite siteOf(uint32_t b, uint32_t i, Reg r) const {
-    const Instr& in = f_.blocks[b].instrs[i];
+    const Instr &in = f_.blocks[b].instrs[i];
     UseSite s{b, i, kNone};
-    if (in.op == Opcode::OPAQUE || in.op == Opcode::CALL) return s;
+    if (in.op == Opcode::OPAQUE || in.op == Opcode::CALL)
+      return s;
     for (uint32_t k = 0; k < in.srcs.size(); ++k)
       if (in.srcs[k].kind == Operand::Kind::Reg && in.srcs[k].reg == r) {
         s.operand = k;
@@ -102,32 +107,39 @@ private:
   // quadratic on moves whose register is read before it is written.
   UseSite singleUse(Reg r) {
     const uint32_t u = id(r);
-    if (site_[u].block != kNone) return site_[u];
+    if (site_[u].block != kNone)
+      return site_[u];
     auto reads = [&](uint32_t b, uint32_t i) {
-      if (walked_[b] || i >= f_.blocks[b].instrs.size()) return false;
+      if (walked_[b] || i >= f_.blocks[b].instrs.size())
+        return false;
       bool found = false;
       forEachUse(f_.blocks[b].instrs[i], [&](Reg x) { found = found || x == r; });
       return found;
     };
-    if (!readersBuilt_) buildReaders();
+    if (!readersBuilt_)
+      buildReaders();
     if (u + 1 < readStart_.size())
       for (uint32_t k = readStart_[u]; k < readStart_[u + 1]; ++k) {
         const uint32_t flat = readers_[k];
-        const uint32_t b = uint32_t(std::upper_bound(blockStart_.begin(), blockStart_.end(), flat) - blockStart_.begin()) - 1;
-        if (reads(b, flat - blockStart_[b])) return site_[u] = siteOf(b, flat - blockStart_[b], r);
+        const uint32_t b = uint32_t(std::upper_bound(blockStart_.begin(), blockStart_.end(), flat) -
+                                    blockStart_.begin()) -
+                           1;
+        if (reads(b, flat - blockStart_[b]))
+          return site_[u] = siteOf(b, flat - blockStart_[b], r);
       }
     for (uint32_t a = u < addedHead_.size() ? addedHead_[u] : kNone; a != kNone; a = added_[a].next)
-      if (reads(added_[a].block, added_[a].instr)) return site_[u] = siteOf(added_[a].block, added_[a].instr, r);
+      if (reads(added_[a].block, added_[a].instr))
+        return site_[u] = siteOf(added_[a].block, added_[a].instr, r);
     return {};
   }
 
   void walk(uint32_t b) {
     LateWindow window(existingOnly_);
     std::vector<uint32_t> merged;
-    auto& instrs = f_.blocks[b].instrs;
+    auto &instrs = f_.blocks[b].instrs;
     for (uint32_t i = 0; i < instrs.size(); ++i) {
       if (lateWindowCandidate(instrs[i]))
-        if (const LateWindow::Entry* e = window.holding(instrs[i]); e && tryMerge(b, i, *e)) {
+        if (const LateWindow::Entry *e = window.holding(instrs[i]); e && tryMerge(b, i, *e)) {
           merged.push_back(i);
           continue;
         }
@@ -142,7 +154,8 @@ private:
           ++m;
           continue;
         }
-        if (kept != i) instrs[kept] = std::move(instrs[i]);
+        if (kept != i)
+          instrs[kept] = std::move(instrs[i]);
         ++kept;
       }
       instrs.resize(kept);
@@ -152,14 +165,17 @@ private:
   // Move i of block b, matching entry e: its destination d is written once
   // and read once, as a plain source later in b, and e's register is not
   // written before that read: the read takes e's register, the move a NOP.
-  bool tryMerge(uint32_t b, uint32_t i, const LateWindow::Entry& e) {
-    auto& instrs = f_.blocks[b].instrs;
-    const Instr& mov = instrs[i];
+  bool tryMerge(uint32_t b, uint32_t i, const LateWindow::Entry &e) {
+    auto &instrs = f_.blocks[b].instrs;
+    const Instr &mov = instrs[i];
     const uint32_t d = id(mov.dsts[0].reg);
-    if (defs_[d] != 1 || uses_[d] != 1) return false;
+    if (defs_[d] != 1 || uses_[d] != 1)
+      return false;
     const UseSite s = singleUse(mov.dsts[0].reg);
-    if (s.block != b || s.instr <= i || s.operand == kNone) return false;
-    if (writtenBetween(b, i, s.instr, e.dst)) return false;
+    if (s.block != b || s.instr <= i || s.operand == kNone)
+      return false;
+    if (writtenBetween(b, i, s.instr, e.dst))
+      return false;
     defs_[d] = 0;
     uses_[d] = 0;
     site_[d] = {};
@@ -169,7 +185,8 @@ private:
       site_[src] = {}; // found again on demand
     }
     const uint32_t t = id(e.dst);
-    if (++uses_[t] == 1) site_[t] = UseSite{b, s.instr, s.operand};
+    if (++uses_[t] == 1)
+      site_[t] = UseSite{b, s.instr, s.operand};
     if (t < addedHead_.size()) {
       added_.push_back(Added{b, s.instr, addedHead_[t]});
       addedHead_[t] = uint32_t(added_.size() - 1);
@@ -189,16 +206,18 @@ private:
     if (writesOf_ != b) {
       writesOf_ = b;
       blockWrites_.clear();
-      const auto& instrs = f_.blocks[b].instrs;
-      for (uint32_t k = 0; k < instrs.size(); ++k) forEachDef(instrs[k], [&](Reg d) { blockWrites_.emplace_back(id(d), k); });
+      const auto &instrs = f_.blocks[b].instrs;
+      for (uint32_t k = 0; k < instrs.size(); ++k)
+        forEachDef(instrs[k], [&](Reg d) { blockWrites_.emplace_back(id(d), k); });
       std::sort(blockWrites_.begin(), blockWrites_.end());
     }
     const uint32_t u = id(r);
-    const auto it = std::lower_bound(blockWrites_.begin(), blockWrites_.end(), std::make_pair(u, from + 1));
+    const auto it =
+        std::lower_bound(blockWrites_.begin(), blockWrites_.end(), std::make_pair(u, from + 1));
     return it != blockWrites_.end() && it->first == u && it->second < to;
   }
 
-  Function& f_;
+  Function &f_;
   bool existingOnly_;
   RegIds ids_;
   std::vector<uint32_t> defs_, uses_;
@@ -219,8 +238,9 @@ private:
 
 } // namespace
 
-LateOptimizeCounts generalOptimizeLate(Function& f, bool existingEntriesOnly) {
-  if (f.blocks.empty()) return {};
+LateOptimizeCounts generalOptimizeLate(Function &f, bool existingEntriesOnly) {
+  if (f.blocks.empty())
+    return {};
   return LateOptimizer(f, existingEntriesOnly).run();
 }
 

@@ -43,7 +43,8 @@ namespace ori::optimized {
 
 LivenessSets::LivenessSets(uint32_t blocks, uint32_t bits)
     : blocks_(blocks), bits_(bits), words_(uint32_t((uint64_t(bits) + 31) / 32)) {
-  if (words_ >= 8) words_ = (words_ + 7) & ~7u;
+  if (words_ >= 8)
+    words_ = (words_ + 7) & ~7u;
   // A large arena is mapped directly (zero pages from the OS) with
   // transparent huge pages asked for: 64k registers x 10k blocks take 1.3 GB,
   // and faulting that in 4 KB pages took longer than the whole analysis
@@ -52,16 +53,19 @@ LivenessSets::LivenessSets(uint32_t blocks, uint32_t bits)
   if (bytes() >= 2 * kHuge) {
     mapped_ = (bytes() + kHuge - 1) & ~(kHuge - 1);
     storage_ = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (storage_ == MAP_FAILED) throw std::bad_alloc();
+    if (storage_ == MAP_FAILED)
+      throw std::bad_alloc();
 #if defined(MADV_HUGEPAGE)
     madvise(storage_, mapped_, MADV_HUGEPAGE); // advice only: no huge pages is fine
 #endif
-    arena_ = static_cast<uint32_t*>(storage_);
+    arena_ = static_cast<uint32_t *>(storage_);
     return;
   }
   storage_ = std::calloc(bytes() + kAlign, 1);
-  if (!storage_) throw std::bad_alloc();
-  arena_ = reinterpret_cast<uint32_t*>((reinterpret_cast<uintptr_t>(storage_) + kAlign - 1) & ~uintptr_t(kAlign - 1));
+  if (!storage_)
+    throw std::bad_alloc();
+  arena_ = reinterpret_cast<uint32_t *>((reinterpret_cast<uintptr_t>(storage_) + kAlign - 1) &
+                                        ~uintptr_t(kAlign - 1));
 }
 
 LivenessSets::~LivenessSets() {
@@ -72,18 +76,20 @@ LivenessSets::~LivenessSets() {
 }
 
 void LivenessSets::clearSolution() {
-  for (uint32_t b = 0; b < blocks_; ++b) std::memset(in(b), 0, 2 * size_t(words_) * sizeof(uint32_t));
+  for (uint32_t b = 0; b < blocks_; ++b)
+    std::memset(in(b), 0, 2 * size_t(words_) * sizeof(uint32_t));
 }
 
-std::vector<uint32_t> solverOrder(const CfgFacts& cfg) {
+std::vector<uint32_t> solverOrder(const CfgFacts &cfg) {
   std::vector<uint32_t> order(cfg.rpo.rbegin(), cfg.rpo.rend());
   for (size_t b = cfg.rpoNumber.size(); b-- > 0;)
-    if (cfg.rpoNumber[b] == kNoBlock) order.push_back(uint32_t(b));
+    if (cfg.rpoNumber[b] == kNoBlock)
+      order.push_back(uint32_t(b));
   return order;
 }
 
-uint32_t solveLiveness(LivenessSets& sets, const CfgFacts& cfg, const std::vector<uint32_t>& order,
-                       const BitKernels& k) {
+uint32_t solveLiveness(LivenessSets &sets, const CfgFacts &cfg, const std::vector<uint32_t> &order,
+                       const BitKernels &k) {
   const uint32_t n = sets.words();
   // Steps count block visits from 1. grewAt[b]: the step at which LiveIn(b)
   // last grew (0: never); readAt[b]: the step at which b last read its
@@ -99,8 +105,10 @@ uint32_t solveLiveness(LivenessSets& sets, const CfgFacts& cfg, const std::vecto
       readAt[b] = ++step;
       bool outGrew = lastRead == 0;
       for (uint32_t s : cfg.succs[b])
-        if (grewAt[s] != 0 && grewAt[s] >= lastRead) outGrew |= k.orIfChanged(sets.out(b), sets.in(s), n);
-      if (outGrew && k.orWithAndNotIfChanged(sets.in(b), sets.gen(b), sets.out(b), sets.kill(b), n)) {
+        if (grewAt[s] != 0 && grewAt[s] >= lastRead)
+          outGrew |= k.orIfChanged(sets.out(b), sets.in(s), n);
+      if (outGrew &&
+          k.orWithAndNotIfChanged(sets.in(b), sets.gen(b), sets.out(b), sets.kill(b), n)) {
         grewAt[b] = step;
         grew = true;
       }
@@ -123,17 +131,17 @@ struct RegBit {
 // Every instruction's defs, then its uses, in one array.
 struct InstrRegs {
   std::vector<RegBit> regs;
-  std::vector<uint32_t> start;     // instruction i: regs[start[i], start[i+1])
-  std::vector<uint32_t> defCount;  // of which the first defCount[i] are defs
+  std::vector<uint32_t> start;    // instruction i: regs[start[i], start[i+1])
+  std::vector<uint32_t> defCount; // of which the first defCount[i] are defs
   std::vector<uint8_t> guarded;
   std::vector<uint32_t> blockStart; // block b: instructions [blockStart[b], blockStart[b+1])
 };
 
-InstrRegs readRegs(const Function& f) {
+InstrRegs readRegs(const Function &f) {
   InstrRegs r;
   r.blockStart.push_back(0);
-  for (const Block& b : f.blocks) {
-    for (const Instr& i : b.instrs) {
+  for (const Block &b : f.blocks) {
+    for (const Instr &i : b.instrs) {
       r.start.push_back(uint32_t(r.regs.size()));
       const size_t first = r.regs.size();
       forEachDef(i, [&](Reg d) { r.regs.push_back({uint8_t(d.file), d.num}); });
@@ -156,30 +164,32 @@ struct FileNumbering {
   uint32_t bits = 0;
 
   uint32_t index(uint32_t num) const {
-    if (identity) return num;
+    if (identity)
+      return num;
     return uint32_t(std::lower_bound(nums.begin(), nums.end(), num) - nums.begin());
   }
   uint32_t number(uint32_t bit) const { return identity ? bit : nums[bit]; }
 };
 
 // Numbers every file and turns the register numbers of `r` into bit numbers.
-std::vector<FileNumbering> numberRegisters(InstrRegs& r) {
+std::vector<FileNumbering> numberRegisters(InstrRegs &r) {
   std::vector<FileNumbering> files(kNumRegFiles);
   std::vector<uint64_t> mentions(kNumRegFiles, 0), span(kNumRegFiles, 0);
-  for (const RegBit& x : r.regs) {
+  for (const RegBit &x : r.regs) {
     ++mentions[x.file];
     span[x.file] = std::max(span[x.file], uint64_t(x.bit) + 1);
   }
   for (size_t file = 0; file < files.size(); ++file) {
-    FileNumbering& fn = files[file];
+    FileNumbering &fn = files[file];
     // Identity when the numbers span at most 4 bits per distinct register
     // (+256); distinct registers are counted with a flag array when the span is
     // small enough for that to be cheap, else sorted.
     if (span[file] <= 4 * mentions[file] + 256) {
       std::vector<uint8_t> seen(span[file], 0);
       uint64_t distinct = 0;
-      for (const RegBit& x : r.regs)
-        if (x.file == file && !seen[x.bit]) seen[x.bit] = 1, ++distinct;
+      for (const RegBit &x : r.regs)
+        if (x.file == file && !seen[x.bit])
+          seen[x.bit] = 1, ++distinct;
       fn.identity = span[file] <= 4 * distinct + 256;
       if (fn.identity) {
         fn.bits = uint32_t(span[file]);
@@ -187,19 +197,21 @@ std::vector<FileNumbering> numberRegisters(InstrRegs& r) {
       }
     }
     fn.identity = false;
-    for (const RegBit& x : r.regs)
-      if (x.file == file) fn.nums.push_back(x.bit);
+    for (const RegBit &x : r.regs)
+      if (x.file == file)
+        fn.nums.push_back(x.bit);
     std::sort(fn.nums.begin(), fn.nums.end());
     fn.nums.erase(std::unique(fn.nums.begin(), fn.nums.end()), fn.nums.end());
     fn.bits = uint32_t(fn.nums.size());
   }
-  for (RegBit& x : r.regs) x.bit = files[x.file].index(x.bit);
+  for (RegBit &x : r.regs)
+    x.bit = files[x.file].index(x.bit);
   return files;
 }
 
-
 // Appends the registers of a set, from the lowest bit upwards.
-void appendRegs(std::vector<Reg>& out, RegFile file, const FileNumbering& fn, const uint32_t* words, uint32_t n) {
+void appendRegs(std::vector<Reg> &out, RegFile file, const FileNumbering &fn, const uint32_t *words,
+                uint32_t n) {
   for (uint32_t w = 0; w < n; ++w)
     for (uint32_t bits = words[w]; bits; bits &= bits - 1)
       out.push_back(Reg{file, fn.number(w * 32 + uint32_t(std::countr_zero(bits)))});
@@ -207,44 +219,48 @@ void appendRegs(std::vector<Reg>& out, RegFile file, const FileNumbering& fn, co
 
 } // namespace
 
-LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
+LivenessFacts computeLiveness(const Function &f, const CfgFacts &cfg) {
   const uint32_t n = uint32_t(f.blocks.size());
   InstrRegs regs = readRegs(f);
   const std::vector<FileNumbering> files = numberRegisters(regs);
   std::optional<LivenessSets> sets[kNumRegFiles]; // files with registers only
   for (size_t file = 0; file < files.size(); ++file)
-    if (files[file].bits) sets[file].emplace(n, files[file].bits);
+    if (files[file].bits)
+      sets[file].emplace(n, files[file].bits);
 
   for (uint32_t b = 0; b < n; ++b)
     for (uint32_t i = regs.blockStart[b + 1]; i-- > regs.blockStart[b];) {
-      const RegBit* r = regs.regs.data() + regs.start[i];
-      const RegBit* uses = r + regs.defCount[i];
+      const RegBit *r = regs.regs.data() + regs.start[i];
+      const RegBit *uses = r + regs.defCount[i];
       if (!regs.guarded[i])
-        for (const RegBit* d = r; d != uses; ++d) {
+        for (const RegBit *d = r; d != uses; ++d) {
           clearBit(sets[d->file]->gen(b), d->bit);
           setBit(sets[d->file]->kill(b), d->bit);
         }
-      for (const RegBit* u = uses; u != regs.regs.data() + regs.start[i + 1]; ++u) setBit(sets[u->file]->gen(b), u->bit);
+      for (const RegBit *u = uses; u != regs.regs.data() + regs.start[i + 1]; ++u)
+        setBit(sets[u->file]->gen(b), u->bit);
     }
 
   const std::vector<uint32_t> order = solverOrder(cfg);
-  for (auto& s : sets)
-    if (s) solveLiveness(*s, cfg, order);
+  for (auto &s : sets)
+    if (s)
+      solveLiveness(*s, cfg, order);
 
-  const BitKernels& kernels = bestKernels();
+  const BitKernels &kernels = bestKernels();
   LivenessFacts facts;
   facts.liveIn.resize(n);
   facts.liveOut.resize(n);
   facts.pressure.resize(n);
   std::vector<uint32_t> live[kNumRegFiles]; // the pressure walk's live set per file
-  std::vector<const RegBit*> added;          // defs live only just after their instruction
+  std::vector<const RegBit *> added;        // defs live only just after their instruction
   for (size_t file = 0; file < files.size(); ++file)
-    if (sets[file]) live[file].resize(sets[file]->words());
+    if (sets[file])
+      live[file].resize(sets[file]->words());
   for (uint32_t b = 0; b < n; ++b) {
     // Sized first: growing 2 x 100k vectors by doubling kept malloc busier
     // than everything else together.
     size_t inSize = 0, outSize = 0;
-    for (const auto& s : sets)
+    for (const auto &s : sets)
       if (s) {
         inSize += kernels.popcount(s->in(b), s->words());
         outSize += kernels.popcount(s->out(b), s->words());
@@ -252,8 +268,9 @@ LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
     facts.liveIn[b].reserve(inSize);
     facts.liveOut[b].reserve(outSize);
     for (size_t file = 0; file < files.size(); ++file) {
-      if (!sets[file]) continue;
-      const LivenessSets& s = *sets[file];
+      if (!sets[file])
+        continue;
+      const LivenessSets &s = *sets[file];
       appendRegs(facts.liveIn[b], RegFile(file), files[file], s.in(b), s.words());
       appendRegs(facts.liveOut[b], RegFile(file), files[file], s.out(b), s.words());
     }
@@ -266,31 +283,32 @@ LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
         count[file] = kernels.popcount(live[file].data(), uint32_t(live[file].size()));
       }
     auto raise = [&] {
-      for (size_t k = 0; k < best.size(); ++k) best[k] = std::max(best[k], count[k]);
+      for (size_t k = 0; k < best.size(); ++k)
+        best[k] = std::max(best[k], count[k]);
     };
     for (uint32_t i = regs.blockStart[b + 1]; i-- > regs.blockStart[b];) {
-      const RegBit* r = regs.regs.data() + regs.start[i];
-      const RegBit* uses = r + regs.defCount[i];
-      const RegBit* end = regs.regs.data() + regs.start[i + 1];
+      const RegBit *r = regs.regs.data() + regs.start[i];
+      const RegBit *uses = r + regs.defCount[i];
+      const RegBit *end = regs.regs.data() + regs.start[i + 1];
       added.clear();
-      for (const RegBit* d = r; d != uses; ++d)
+      for (const RegBit *d = r; d != uses; ++d)
         if (!testBit(live[d->file].data(), d->bit)) {
           setBit(live[d->file].data(), d->bit);
           ++count[d->file];
           added.push_back(d);
         }
       raise();
-      for (const RegBit* d : added) {
+      for (const RegBit *d : added) {
         clearBit(live[d->file].data(), d->bit);
         --count[d->file];
       }
       if (!regs.guarded[i])
-        for (const RegBit* d = r; d != uses; ++d)
+        for (const RegBit *d = r; d != uses; ++d)
           if (testBit(live[d->file].data(), d->bit)) {
             clearBit(live[d->file].data(), d->bit);
             --count[d->file];
           }
-      for (const RegBit* u = uses; u != end; ++u)
+      for (const RegBit *u = uses; u != end; ++u)
         if (!testBit(live[u->file].data(), u->bit)) {
           setBit(live[u->file].data(), u->bit);
           ++count[u->file];
@@ -298,9 +316,11 @@ LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
     }
     raise();
     facts.pressure[b] = best;
-    for (size_t k = 0; k < best.size(); ++k) facts.maxPressure[k] = std::max(facts.maxPressure[k], best[k]);
+    for (size_t k = 0; k < best.size(); ++k)
+      facts.maxPressure[k] = std::max(facts.maxPressure[k], best[k]);
   }
-  if (n) facts.uninitialized = facts.liveIn[0];
+  if (n)
+    facts.uninitialized = facts.liveIn[0];
   return facts;
 }
 

@@ -28,7 +28,7 @@ public:
   // the instructions once for every question); `asked` holds numbers of
   // all.index, ascending and distinct. With `entryOnly` only liveIntoEntry is
   // answered (every liveOut is empty), which is cheaper.
-  SubsetLiveness(const FunctionRegs& all, const CfgFacts& cfg, const std::vector<uint32_t>& asked,
+  SubsetLiveness(const FunctionRegs &all, const CfgFacts &cfg, const std::vector<uint32_t> &asked,
                  bool entryOnly = false);
 
   size_t size() const { return regs_.size(); }
@@ -49,11 +49,12 @@ private:
   using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
   // From the (register, block) pairs where a register is upward-exposed and
   // where it is written unguarded, each in block order.
-  void solve(uint32_t blocks, const CfgFacts& cfg, const Pairs& exposed, const Pairs& written, bool entryOnly);
+  void solve(uint32_t blocks, const CfgFacts &cfg, const Pairs &exposed, const Pairs &written,
+             bool entryOnly);
 
   RegIndex regs_;
-  std::vector<int32_t> which_; // FunctionRegs number -> index, or -1
-  std::vector<uint32_t> outStart_, out_;     // live-out sets, CSR by block
+  std::vector<int32_t> which_;           // FunctionRegs number -> index, or -1
+  std::vector<uint32_t> outStart_, out_; // live-out sets, CSR by block
   std::vector<uint8_t> entry_;
 };
 

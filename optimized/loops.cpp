@@ -14,21 +14,25 @@
 
 namespace ori::optimized {
 
-LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& dom) {
+LoopFacts computeLoops(const Function &f, const CfgFacts &cfg, const DomFacts &dom) {
   const uint32_t n = uint32_t(f.blocks.size());
   LoopFacts out;
-  if (cfg.backedges.empty()) return out;
+  if (cfg.backedges.empty())
+    return out;
 
   // Dominator tree: children lists (CSR), then pre/post numbers.
   std::vector<uint32_t> childStart(size_t(n) + 1, 0), children;
   for (uint32_t b = 0; b < n; ++b)
-    if (dom.idom[b] != kNoBlock) ++childStart[uint32_t(dom.idom[b]) + 1];
-  for (uint32_t b = 0; b < n; ++b) childStart[b + 1] += childStart[b];
+    if (dom.idom[b] != kNoBlock)
+      ++childStart[uint32_t(dom.idom[b]) + 1];
+  for (uint32_t b = 0; b < n; ++b)
+    childStart[b + 1] += childStart[b];
   children.resize(childStart[n]);
   {
     std::vector<uint32_t> fill(childStart.begin(), childStart.end() - 1);
     for (uint32_t b = 0; b < n; ++b)
-      if (dom.idom[b] != kNoBlock) children[fill[uint32_t(dom.idom[b])]++] = b;
+      if (dom.idom[b] != kNoBlock)
+        children[fill[uint32_t(dom.idom[b])]++] = b;
   }
   std::vector<uint32_t> pre(n, 0), postNum(n, 0);
   {
@@ -39,7 +43,7 @@ LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& d
       pre[cfg.rpo[0]] = ++clock;
     }
     while (!stack.empty()) {
-      auto& [b, next] = stack.back();
+      auto &[b, next] = stack.back();
       if (next < childStart[b + 1]) {
         uint32_t c = children[next++];
         pre[c] = ++clock;
@@ -58,20 +62,24 @@ LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& d
   // ordered by source, so each header's latches ascend.
   std::vector<uint32_t> latchStart(size_t(n) + 1, 0), latches;
   for (auto [src, dst] : cfg.backedges)
-    if (dominates(dst, src)) ++latchStart[dst + 1];
-  for (uint32_t b = 0; b < n; ++b) latchStart[b + 1] += latchStart[b];
+    if (dominates(dst, src))
+      ++latchStart[dst + 1];
+  for (uint32_t b = 0; b < n; ++b)
+    latchStart[b + 1] += latchStart[b];
   latches.resize(latchStart[n]);
   {
     std::vector<uint32_t> fill(latchStart.begin(), latchStart.end() - 1);
     for (auto [src, dst] : cfg.backedges)
-      if (dominates(dst, src)) latches[fill[dst]++] = src;
+      if (dominates(dst, src))
+        latches[fill[dst]++] = src;
   }
 
   std::vector<uint32_t> mark(n, 0);      // mark[b] == loop id: b is in that loop's body
   std::vector<uint32_t> loopCount(n, 0); // number of bodies containing b
   std::vector<uint32_t> work;
   for (uint32_t h = 0; h < n; ++h) {
-    if (latchStart[h] == latchStart[h + 1]) continue;
+    if (latchStart[h] == latchStart[h + 1])
+      continue;
     Loop loop;
     loop.header = h;
     loop.latches.assign(latches.begin() + latchStart[h], latches.begin() + latchStart[h + 1]);
@@ -105,11 +113,13 @@ LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& d
     if (size_t(hi - lo) + 1 <= 8 * k) {
       loop.body.clear();
       for (uint32_t b = lo; b <= hi; ++b)
-        if (mark[b] == id) loop.body.push_back(b);
+        if (mark[b] == id)
+          loop.body.push_back(b);
     } else {
       std::sort(loop.body.begin(), loop.body.end());
     }
-    for (uint32_t b : loop.body) ++loopCount[b];
+    for (uint32_t b : loop.body)
+      ++loopCount[b];
 
     int32_t pre1 = kNoBlock;
     uint32_t outside = 0;
@@ -122,12 +132,14 @@ LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& d
 
     for (uint32_t b : loop.body)
       for (uint32_t s : cfg.succs[b])
-        if (mark[s] != id) loop.exits.push_back(s);
+        if (mark[s] != id)
+          loop.exits.push_back(s);
     std::sort(loop.exits.begin(), loop.exits.end());
     loop.exits.erase(std::unique(loop.exits.begin(), loop.exits.end()), loop.exits.end());
     out.loops.push_back(std::move(loop));
   }
-  for (Loop& loop : out.loops) loop.depth = loopCount[loop.header];
+  for (Loop &loop : out.loops)
+    loop.depth = loopCount[loop.header];
   return out;
 }
 

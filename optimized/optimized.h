@@ -33,10 +33,11 @@
 namespace ori::optimized {
 
 // computeCfg(f).rpo alone, without the edge maps, predecessors and backedges.
-std::vector<uint32_t> computeRpo(const Function& f);
+std::vector<uint32_t> computeRpo(const Function &f);
 // Appends block b's successors (rules/cfg.h) to `out`, each once: `seen`
 // has one slot per block, and a slot holding b + 1 means already appended.
-void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out, std::vector<uint32_t>& seen);
+void appendSuccessors(const Function &f, uint32_t b, std::vector<uint32_t> &out,
+                      std::vector<uint32_t> &seen);
 
 // The DCE phases 13 and 29 end with: removes the instructions of `candidates` none of whose
 // writes is live just after them, in rounds of one backward pass per block with the liveness of the
@@ -53,7 +54,8 @@ void appendSuccessors(const Function& f, uint32_t b, std::vector<uint32_t>& out,
 // instruction removed from the block wrote (generalOptimize's
 // confirmationNeedless asks it).
 struct FunctionRegs;
-uint32_t removeDeadCandidates(Function& f, std::vector<uint8_t> candidates, const CfgFacts* cfgNow = nullptr,
-                              FunctionRegs* regsNow = nullptr, std::vector<uint8_t>* readsRemovedWrite = nullptr);
+uint32_t removeDeadCandidates(Function &f, std::vector<uint8_t> candidates,
+                              const CfgFacts *cfgNow = nullptr, FunctionRegs *regsNow = nullptr,
+                              std::vector<uint8_t> *readsRemovedWrite = nullptr);
 
 } // namespace ori::optimized

@@ -23,21 +23,25 @@ namespace ori::optimized {
 constexpr size_t kPrefetchBlocksAhead = 8;
 
 // Block b's last instruction, when f has a block b and it is not empty.
-inline void prefetchLastInstr(const Function& f, size_t b) {
-  if (b >= f.blocks.size() || f.blocks[b].instrs.empty()) return;
-  const char* p = reinterpret_cast<const char*>(&f.blocks[b].instrs.back());
-  for (size_t at = 0; at < sizeof(Instr); at += 64) __builtin_prefetch(p + at);
+inline void prefetchLastInstr(const Function &f, size_t b) {
+  if (b >= f.blocks.size() || f.blocks[b].instrs.empty())
+    return;
+  const char *p = reinterpret_cast<const char *>(&f.blocks[b].instrs.back());
+  for (size_t at = 0; at < sizeof(Instr); at += 64)
+    __builtin_prefetch(p + at);
 }
 
 // The first lines of block b's instructions (up to 4 KB), for a walk that
 // will read the whole block a while later (a breadth-first walk: when it
 // finds the block).
-inline void prefetchBlock(const Function& f, size_t b) {
-  if (b >= f.blocks.size()) return;
-  const auto& instrs = f.blocks[b].instrs;
-  const char* p = reinterpret_cast<const char*>(instrs.data());
+inline void prefetchBlock(const Function &f, size_t b) {
+  if (b >= f.blocks.size())
+    return;
+  const auto &instrs = f.blocks[b].instrs;
+  const char *p = reinterpret_cast<const char *>(instrs.data());
   const size_t bytes = std::min(instrs.size() * sizeof(Instr), size_t(4096));
-  for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
+  for (size_t at = 0; at < bytes; at += 64)
+    __builtin_prefetch(p + at);
 }
 
 } // namespace ori::optimized

@@ -21,20 +21,28 @@ public:
   RegIndex() = default;
   // Constant registers are left out; duplicates are fine. Indices follow
   // ascending Reg order (file, then number); only sparse files are sorted.
-  explicit RegIndex(const std::vector<Reg>& regs) {
+  explicit RegIndex(const std::vector<Reg> &regs) {
     uint32_t maxNum[kNumRegFiles] = {}, mentions[kNumRegFiles] = {};
     for (Reg r : regs)
-      if (!r.isConst()) maxNum[size_t(r.file)] = std::max(maxNum[size_t(r.file)], r.num), ++mentions[size_t(r.file)];
+      if (!r.isConst())
+        maxNum[size_t(r.file)] = std::max(maxNum[size_t(r.file)], r.num),
+        ++mentions[size_t(r.file)];
     std::vector<Reg> sparse;
     for (int file = 0; file < kNumRegFiles; ++file) {
-      if (mentions[file] == 0) continue;
-      if (maxNum[file] >= 8 * uint64_t(mentions[file]) + 4096) searched_[file] = true;
-      else table_[file].assign(size_t(maxNum[file]) + 1, -1);
+      if (mentions[file] == 0)
+        continue;
+      if (maxNum[file] >= 8 * uint64_t(mentions[file]) + 4096)
+        searched_[file] = true;
+      else
+        table_[file].assign(size_t(maxNum[file]) + 1, -1);
     }
     for (Reg r : regs) {
-      if (r.isConst()) continue;
-      if (searched_[size_t(r.file)]) sparse.push_back(r);
-      else table_[size_t(r.file)][r.num] = 0; // mentioned; numbered below
+      if (r.isConst())
+        continue;
+      if (searched_[size_t(r.file)])
+        sparse.push_back(r);
+      else
+        table_[size_t(r.file)][r.num] = 0; // mentioned; numbered below
     }
     std::sort(sparse.begin(), sparse.end());
     sparse.erase(std::unique(sparse.begin(), sparse.end()), sparse.end());
@@ -45,7 +53,8 @@ public:
           table_[file][num] = int32_t(regs_.size());
           regs_.push_back(Reg{RegFile(file), num});
         }
-      for (; next != sparse.end() && int(next->file) == file; ++next) regs_.push_back(*next);
+      for (; next != sparse.end() && int(next->file) == file; ++next)
+        regs_.push_back(*next);
     }
   }
 
@@ -54,9 +63,11 @@ public:
   Reg reg(uint32_t i) const { return regs_[i]; }
   // The index of r, or -1 when r is not one of the registers.
   int32_t index(Reg r) const {
-    const auto& table = table_[size_t(r.file)];
-    if (!table.empty()) return r.num < table.size() ? table[r.num] : -1;
-    if (!searched_[size_t(r.file)]) return -1;
+    const auto &table = table_[size_t(r.file)];
+    if (!table.empty())
+      return r.num < table.size() ? table[r.num] : -1;
+    if (!searched_[size_t(r.file)])
+      return -1;
     const auto it = std::lower_bound(regs_.begin(), regs_.end(), r);
     return it != regs_.end() && *it == r ? int32_t(it - regs_.begin()) : -1;
   }
@@ -78,16 +89,20 @@ public:
   static constexpr uint32_t kNone = UINT32_MAX;
   uint32_t size() const { return next_; }
   // r's id, given now when r is new (then `added` is set).
-  uint32_t get(Reg r, bool* added = nullptr) {
-    auto& table = byNumber_[size_t(r.file)];
-    if (r.num < table.size() && table[r.num] != kNone) return table[r.num];
+  uint32_t get(Reg r, bool *added = nullptr) {
+    auto &table = byNumber_[size_t(r.file)];
+    if (r.num < table.size() && table[r.num] != kNone)
+      return table[r.num];
     const uint64_t key = uint64_t(r.file) << 32 | r.num;
     if (!sparse_.empty())
-      if (const auto it = sparse_.find(key); it != sparse_.end()) return it->second;
+      if (const auto it = sparse_.find(key); it != sparse_.end())
+        return it->second;
     const uint32_t id = next_++;
-    if (added) *added = true;
+    if (added)
+      *added = true;
     if (r.num < std::max<uint64_t>(4096, 16 * uint64_t(next_))) {
-      if (r.num >= table.size()) table.resize(std::max<size_t>(size_t(r.num) + 1, 2 * table.size()), kNone);
+      if (r.num >= table.size())
+        table.resize(std::max<size_t>(size_t(r.num) + 1, 2 * table.size()), kNone);
       table[r.num] = id;
     } else {
       sparse_.emplace(key, id);
@@ -109,7 +124,7 @@ struct InstrRegs {
   uint32_t start = 0, defs = 0, uses = 0;
   bool guarded = false, kept = false; // kept: keptWhenDead (ir/facts.h)
   bool control = false;               // ends its block (OpFlag CONTROL)
-  uint8_t passBits = 0;               // the pass's own per-instruction facts (functionRegs's visitor)
+  uint8_t passBits = 0; // the pass's own per-instruction facts (functionRegs's visitor)
 };
 
 // One block's entries: a range of FunctionRegs::instrs. The passes only ever
@@ -118,22 +133,22 @@ struct InstrRegs {
 class BlockRegs {
 public:
   BlockRegs() = default;
-  BlockRegs(InstrRegs* data, uint32_t size) : data_(data), size_(size) {}
+  BlockRegs(InstrRegs *data, uint32_t size) : data_(data), size_(size) {}
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  InstrRegs& operator[](size_t i) { return data_[i]; }
-  const InstrRegs& operator[](size_t i) const { return data_[i]; }
-  InstrRegs* begin() { return data_; }
-  InstrRegs* end() { return data_ + size_; }
-  const InstrRegs* begin() const { return data_; }
-  const InstrRegs* end() const { return data_ + size_; }
+  InstrRegs &operator[](size_t i) { return data_[i]; }
+  const InstrRegs &operator[](size_t i) const { return data_[i]; }
+  InstrRegs *begin() { return data_; }
+  InstrRegs *end() { return data_ + size_; }
+  const InstrRegs *begin() const { return data_; }
+  const InstrRegs *end() const { return data_ + size_; }
   void resize(size_t k) { // shrinks only: the entries past the range are another block's
     assert(k <= size_);
     size_ = uint32_t(std::min<size_t>(k, size_));
   }
 
 private:
-  InstrRegs* data_ = nullptr;
+  InstrRegs *data_ = nullptr;
   uint32_t size_ = 0;
 };
 
@@ -148,29 +163,29 @@ struct FunctionRegs {
   std::vector<InstrRegs> instrs;
   std::vector<BlockRegs> blocks;
   FunctionRegs() = default;
-  FunctionRegs(FunctionRegs&&) = default;
-  FunctionRegs& operator=(FunctionRegs&&) = default;
-  FunctionRegs(const FunctionRegs&) = delete;
-  FunctionRegs& operator=(const FunctionRegs&) = delete;
-  const uint32_t* defs(const InstrRegs& r) const { return nums.data() + r.start; }
-  const uint32_t* uses(const InstrRegs& r) const { return nums.data() + r.start + r.defs; }
+  FunctionRegs(FunctionRegs &&) = default;
+  FunctionRegs &operator=(FunctionRegs &&) = default;
+  FunctionRegs(const FunctionRegs &) = delete;
+  FunctionRegs &operator=(const FunctionRegs &) = delete;
+  const uint32_t *defs(const InstrRegs &r) const { return nums.data() + r.start; }
+  const uint32_t *uses(const InstrRegs &r) const { return nums.data() + r.start + r.defs; }
 };
 
 // One look at every instruction: its registers go to a flat array as they
 // are, `visit(instr, instrRegs)` is called on it (for a pass's own facts, in
 // passBits), and the array is numbered afterwards without reading the IR again.
-template <class Visit>
-FunctionRegs functionRegs(const Function& f, Visit&& visit) {
+template <class Visit> FunctionRegs functionRegs(const Function &f, Visit &&visit) {
   FunctionRegs out;
   std::vector<Reg> regs;
   size_t total = 0;
-  for (const Block& blk : f.blocks) total += blk.instrs.size();
+  for (const Block &blk : f.blocks)
+    total += blk.instrs.size();
   out.instrs.reserve(total); // never grows after: blocks point into it
   out.blocks.reserve(f.blocks.size());
-  for (const Block& blk : f.blocks) {
+  for (const Block &blk : f.blocks) {
     const size_t first = out.instrs.size();
-    for (const Instr& in : blk.instrs) {
-      InstrRegs& r = out.instrs.emplace_back();
+    for (const Instr &in : blk.instrs) {
+      InstrRegs &r = out.instrs.emplace_back();
       r.start = uint32_t(regs.size());
       forEachDef(in, [&](Reg d) { regs.push_back(d); });
       r.defs = uint32_t(regs.size()) - r.start;
@@ -185,29 +200,33 @@ FunctionRegs functionRegs(const Function& f, Visit&& visit) {
   }
   out.index = RegIndex(regs);
   out.nums.resize(regs.size());
-  for (size_t k = 0; k < regs.size(); ++k) out.nums[k] = uint32_t(out.index.index(regs[k]));
+  for (size_t k = 0; k < regs.size(); ++k)
+    out.nums[k] = uint32_t(out.index.index(regs[k]));
   return out;
 }
 
-inline FunctionRegs functionRegs(const Function& f) {
-  return functionRegs(f, [](const Instr&, InstrRegs&) {});
+inline FunctionRegs functionRegs(const Function &f) {
+  return functionRegs(f, [](const Instr &, InstrRegs &) {});
 }
 
 // `in` changed: its entry `r` made to say so again, in place. False (and `r`
 // unchanged) when it no longer fits: more registers than it had, or one the
 // index does not number; then the FunctionRegs must be built again.
-inline bool refreshInstrRegs(FunctionRegs& all, InstrRegs& r, const Instr& in) {
+inline bool refreshInstrRegs(FunctionRegs &all, InstrRegs &r, const Instr &in) {
   uint32_t buf[64], defs = 0, count = 0;
   bool fits = true;
   auto put = [&](Reg x) {
     const int32_t i = all.index.index(x);
-    if (i < 0 || count == 64) fits = false;
-    else buf[count++] = uint32_t(i);
+    if (i < 0 || count == 64)
+      fits = false;
+    else
+      buf[count++] = uint32_t(i);
   };
   forEachDef(in, put);
   defs = count;
   forEachUse(in, put);
-  if (!fits || count > r.defs + r.uses) return false;
+  if (!fits || count > r.defs + r.uses)
+    return false;
   std::copy(buf, buf + count, all.nums.begin() + r.start);
   r.defs = defs;
   r.uses = count - defs;

@@ -20,7 +20,7 @@ struct Bits {
 
 } // namespace
 
-RpoSlots computeRpoIterativeSlots(const CfgFacts& cfg) {
+RpoSlots computeRpoIterativeSlots(const CfgFacts &cfg) {
   const uint32_t n = uint32_t(cfg.succs.size());
   RpoSlots out;
   out.rpoNumber.assign(n, kNoBlock);
@@ -56,7 +56,7 @@ RpoSlots computeRpoIterativeSlots(const CfgFacts& cfg) {
   return out;
 }
 
-CfgFacts computeCfgIterative(const Function& f) {
+CfgFacts computeCfgIterative(const Function &f) {
   CfgFacts cfg = computeCfg(f);
   const RpoSlots slots = computeRpoIterativeSlots(cfg);
   const int32_t first = slots.counter + 1; // the entry's slot becomes RPO number 0
@@ -69,9 +69,11 @@ CfgFacts computeCfgIterative(const Function& f) {
   cfg.backedges.clear();
   for (uint32_t b = 0; b < n; ++b) {
     const int32_t rb = cfg.rpoNumber[b];
-    if (rb == kNoBlock) continue;
+    if (rb == kNoBlock)
+      continue;
     for (uint32_t s : cfg.succs[b])
-      if (cfg.rpoNumber[s] <= rb) cfg.backedges.emplace_back(b, s);
+      if (cfg.rpoNumber[s] <= rb)
+        cfg.backedges.emplace_back(b, s);
   }
   return cfg;
 }

@@ -13,27 +13,32 @@
 
 namespace ori::optimized {
 
-uint32_t setControlFlowOpLastInBB(Function& f) {
+uint32_t setControlFlowOpLastInBB(Function &f) {
   const uint32_t n = uint32_t(f.blocks.size());
   // Pieces per block: 1 + the control-flow instructions that are not last.
   std::vector<uint32_t> newIndex(n);
   uint32_t total = 0;
   for (uint32_t b = 0; b < n; ++b) {
     newIndex[b] = total++;
-    const std::vector<Instr>& instrs = f.blocks[b].instrs;
-    for (size_t i = 0; i + 1 < instrs.size(); ++i) total += instrs[i].info().is(CONTROL) ? 1 : 0;
+    const std::vector<Instr> &instrs = f.blocks[b].instrs;
+    for (size_t i = 0; i + 1 < instrs.size(); ++i)
+      total += instrs[i].info().is(CONTROL) ? 1 : 0;
   }
   const uint32_t splits = total - n;
-  if (splits == 0) return 0;
+  if (splits == 0)
+    return 0;
 
   std::unordered_set<std::string> names;
   names.reserve(size_t(n) + f.regNames.size());
-  for (const Block& b : f.blocks) names.insert(b.label);
-  for (const auto& [reg, name] : f.regNames) names.insert(name);
+  for (const Block &b : f.blocks)
+    names.insert(b.label);
+  for (const auto &[reg, name] : f.regNames)
+    names.insert(name);
   uint32_t nextName = 0;
   auto freshLabel = [&] {
     std::string name;
-    do name = "L_split" + std::to_string(nextName++);
+    do
+      name = "L_split" + std::to_string(nextName++);
     while (names.count(name));
     return name;
   };
@@ -43,7 +48,7 @@ uint32_t setControlFlowOpLastInBB(Function& f) {
   for (uint32_t b = 0; b < n; ++b) {
     std::vector<Instr> instrs = std::move(f.blocks[b].instrs);
     const uint32_t labelId = f.blocks[b].labelId;
-    Block* piece = &out.emplace_back(std::move(f.blocks[b])); // the head keeps label and id
+    Block *piece = &out.emplace_back(std::move(f.blocks[b])); // the head keeps label and id
     piece->instrs.clear();
     for (size_t i = 0; i < instrs.size(); ++i) {
       piece->instrs.push_back(std::move(instrs[i]));
@@ -55,12 +60,14 @@ uint32_t setControlFlowOpLastInBB(Function& f) {
       }
     }
   }
-  for (Block& blk : out)
-    for (Instr& in : blk.instrs)
-      for (Operand& o : in.srcs)
-        if (o.kind == Operand::Kind::Label) o.target = newIndex[o.target];
-  for (JumpTable& jt : f.jumpTables)
-    for (uint32_t& t : jt.targets) t = newIndex[t];
+  for (Block &blk : out)
+    for (Instr &in : blk.instrs)
+      for (Operand &o : in.srcs)
+        if (o.kind == Operand::Kind::Label)
+          o.target = newIndex[o.target];
+  for (JumpTable &jt : f.jumpTables)
+    for (uint32_t &t : jt.targets)
+      t = newIndex[t];
   f.blocks = std::move(out);
   return splits;
 }

@@ -14,18 +14,22 @@ namespace ori {
 
 using nlohmann::json;
 
-std::variant<std::vector<const PipelineEntry*>, std::string> selectPhases(PipelineChoice pipeline, std::string_view list) {
+std::variant<std::vector<const PipelineEntry *>, std::string> selectPhases(PipelineChoice pipeline,
+                                                                           std::string_view list) {
   if (pipeline == PipelineChoice::Ptxas) {
-    if (!list.empty()) return std::string("--pipeline=ptxas and --phases are exclusive: give one or the other");
+    if (!list.empty())
+      return std::string("--pipeline=ptxas and --phases are exclusive: give one or the other");
     return ptxasPhases();
   }
-  if (list.empty()) return defaultPhases();
+  if (list.empty())
+    return defaultPhases();
   auto parsed = parsePhaseList(list);
-  if (auto* err = std::get_if<std::string>(&parsed)) return "--phases: " + *err;
+  if (auto *err = std::get_if<std::string>(&parsed))
+    return "--phases: " + *err;
   return std::get<0>(parsed);
 }
 
-std::optional<std::string> configureContext(PassContext& ctx, const ContextOptions& o) {
+std::optional<std::string> configureContext(PassContext &ctx, const ContextOptions &o) {
   ctx.optLevel = o.optLevel;
   ctx.arch = findArch(o.arch);
   ctx.switchBitTests = o.switchBitTests;
@@ -35,58 +39,74 @@ std::optional<std::string> configureContext(PassContext& ctx, const ContextOptio
                                        : PassContext::Half::Optimized;
   if (!ctx.arch) {
     std::string known;
-    for (const ArchInfo& a : allArchs()) known += " " + std::string(a.name);
+    for (const ArchInfo &a : allArchs())
+      known += " " + std::string(a.name);
     return fmt::format("unknown architecture '{}'; known:{}", o.arch, known);
   }
-  for (const std::string& k : o.knobs)
-    if (auto err = ctx.knobs.setFromAssignment(k)) return fmt::format("--knob {}: {}", k, *err);
+  for (const std::string &k : o.knobs)
+    if (auto err = ctx.knobs.setFromAssignment(k))
+      return fmt::format("--knob {}: {}", k, *err);
   return std::nullopt;
 }
 
-std::variant<std::string, Diagnostic> emitModule(const Module& m, EmitFormat format) {
-  if (format == EmitFormat::Ori) return printModule(m);
+std::variant<std::string, Diagnostic> emitModule(const Module &m, EmitFormat format) {
+  if (format == EmitFormat::Ori)
+    return printModule(m);
   ptx::EmitResult emitted = ptx::emit(m);
-  if (emitted.error) return *emitted.error;
+  if (emitted.error)
+    return *emitted.error;
   return std::move(emitted.text);
 }
 
-std::string formatFoldMarksEvent(const std::string& function, std::string_view phase, const std::vector<FoldMark>& marks) {
-  return fmt::format("fold-marks: function {} phase {}: {} marked\n", function, phase, marks.size()) +
+std::string formatFoldMarksEvent(const std::string &function, std::string_view phase,
+                                 const std::vector<FoldMark> &marks) {
+  return fmt::format("fold-marks: function {} phase {}: {} marked\n", function, phase,
+                     marks.size()) +
          formatFoldMarks(marks);
 }
 
-void FoldMarksLog::install(PassContext& ctx, std::function<void(const std::string&)> echo) {
+void FoldMarksLog::install(PassContext &ctx, std::function<void(const std::string &)> echo) {
   echo_ = std::move(echo);
-  ctx.foldMarksObserver = [this](const Function& f, std::string_view phase, const std::vector<FoldMark>& marks) {
+  ctx.foldMarksObserver = [this](const Function &f, std::string_view phase,
+                                 const std::vector<FoldMark> &marks) {
     events_.push_back({f.name, std::string(phase), marks});
-    if (echo_) echo_(formatFoldMarksEvent(f.name, phase, marks));
+    if (echo_)
+      echo_(formatFoldMarksEvent(f.name, phase, marks));
   };
 }
 
 std::string FoldMarksLog::text() const {
   std::string out;
-  for (const Event& e : events_) out += formatFoldMarksEvent(e.function, e.phase, e.marks);
+  for (const Event &e : events_)
+    out += formatFoldMarksEvent(e.function, e.phase, e.marks);
   return out;
 }
 
 nlohmann::json FoldMarksLog::json() const {
   nlohmann::json out = nlohmann::json::array();
-  for (const Event& e : events_) {
+  for (const Event &e : events_) {
     nlohmann::json marks = nlohmann::json::array();
-    for (const FoldMark& m : e.marks)
-      marks.push_back({{"bix", m.bix}, {"index", m.index}, {"dst", m.dst}, {"mask", m.mask}, {"uses", m.uses},
+    for (const FoldMark &m : e.marks)
+      marks.push_back({{"bix", m.bix},
+                       {"index", m.index},
+                       {"dst", m.dst},
+                       {"mask", m.mask},
+                       {"uses", m.uses},
                        {"round", m.round}});
     out.push_back({{"function", e.function}, {"phase", e.phase}, {"marks", std::move(marks)}});
   }
   return out;
 }
 
-void NestedCondProver::install(PassContext& ctx, const Module& m, const verify::TvOptions& opts,
-                               std::function<void(const std::string&)> line) {
-  ctx.nestedCondObserver = [this, &m, opts, line](const Function& before, const Function& after, uint32_t outerLabelId) {
+void NestedCondProver::install(PassContext &ctx, const Module &m, const verify::TvOptions &opts,
+                               std::function<void(const std::string &)> line) {
+  ctx.nestedCondObserver = [this, &m, opts, line](const Function &before, const Function &after,
+                                                  uint32_t outerLabelId) {
     const LivenessFacts live = optimized::computeLiveness(before, optimized::computeCfg(before));
-    verify::NestedCondCheck c = verify::checkNestedCondCombination(m, before, after, outerLabelId, live, opts);
-    if (line) line("verify phase 38 OptimizeNestedCondBranches: " + c.line);
+    verify::NestedCondCheck c =
+        verify::checkNestedCondCombination(m, before, after, outerLabelId, live, opts);
+    if (line)
+      line("verify phase 38 OptimizeNestedCondBranches: " + c.line);
     refuted_ = refuted_ || c.verdict == verify::TvResult::Verdict::Refuted;
   };
 }
@@ -95,8 +115,8 @@ std::string_view implName(Impl impl) {
   return impl == Impl::Reference ? "reference" : impl == Impl::Both ? "both" : "optimized";
 }
 
-json runDocument(const RunDescription& run, std::span<const PhaseStats> stats, nlohmann::json functions,
-                 const FoldMarksLog* foldMarks) {
+json runDocument(const RunDescription &run, std::span<const PhaseStats> stats,
+                 nlohmann::json functions, const FoldMarksLog *foldMarks) {
   nlohmann::json j = {{"oriopt", 1},
                       {"input", run.input},
                       {"optLevel", run.optLevel},
@@ -105,7 +125,8 @@ json runDocument(const RunDescription& run, std::span<const PhaseStats> stats, n
                       {"pipeline", run.pipeline},
                       {"phases", statsJson(stats)},
                       {"functions", std::move(functions)}};
-  if (foldMarks) j["foldMarks"] = foldMarks->json();
+  if (foldMarks)
+    j["foldMarks"] = foldMarks->json();
   return j;
 }
 

@@ -26,30 +26,31 @@ namespace ori {
 enum class PipelineChoice { Default, Ptxas };
 // The phases a run takes: with Ptxas every implemented phase in ptxas's order (`list` must be
 // empty), else the phases `list` names ("3,6,OriBranchOpt"), else the default ones. Or an error.
-std::variant<std::vector<const PipelineEntry*>, std::string> selectPhases(PipelineChoice pipeline, std::string_view list);
+std::variant<std::vector<const PipelineEntry *>, std::string> selectPhases(PipelineChoice pipeline,
+                                                                           std::string_view list);
 
 // The choices of a run that the phases read (PassContext).
 struct ContextOptions {
-  int optLevel = 3;                      // -O
+  int optLevel = 3;                             // -O
   std::string arch = std::string(kDefaultArch); // --arch sm_XX
-  std::vector<std::string> knobs;        // --knob NAME=VALUE or INDEX=VALUE
-  Impl impl = Impl::Optimized;           // --impl
-  bool foldEvaluate = false;             // --fold=evaluate
-  bool switchBitTests = false;           // --switch-bit-tests
+  std::vector<std::string> knobs;               // --knob NAME=VALUE or INDEX=VALUE
+  Impl impl = Impl::Optimized;                  // --impl
+  bool foldEvaluate = false;                    // --fold=evaluate
+  bool switchBitTests = false;                  // --switch-bit-tests
 };
 // Sets ctx from `o`; an unknown architecture or a bad knob is an error message.
-std::optional<std::string> configureContext(PassContext& ctx, const ContextOptions& o);
+std::optional<std::string> configureContext(PassContext &ctx, const ContextOptions &o);
 
 // The output of a module.
 enum class EmitFormat { Ori, Ptx };
 // Its text, or the emitter's diagnostic (a construct PTX cannot say).
-std::variant<std::string, Diagnostic> emitModule(const Module& m, EmitFormat format);
+std::variant<std::string, Diagnostic> emitModule(const Module &m, EmitFormat format);
 
 // The marks phases 29/37/46/65 leave (--dump-fold-marks), as they are made: install() sets
 // ctx.foldMarksObserver; each event also goes to `echo` (its text) when one is given.
 class FoldMarksLog {
 public:
-  void install(PassContext& ctx, std::function<void(const std::string&)> echo = {});
+  void install(PassContext &ctx, std::function<void(const std::string &)> echo = {});
   // "fold-marks: function F phase P: N marked" then formatFoldMarks's lines, per event.
   std::string text() const;
   // [{"function", "phase", "marks": [{"bix", "index", "dst", "mask", "uses", "round"}]}]
@@ -61,16 +62,17 @@ private:
     std::vector<FoldMark> marks;
   };
   std::vector<Event> events_;
-  std::function<void(const std::string&)> echo_;
+  std::function<void(const std::string &)> echo_;
 };
-std::string formatFoldMarksEvent(const std::string& function, std::string_view phase, const std::vector<FoldMark>& marks);
+std::string formatFoldMarksEvent(const std::string &function, std::string_view phase,
+                                 const std::vector<FoldMark> &marks);
 
 // --verify for phase 38: each combination proved when it is made (verify/nested_cond_check.h),
 // each verdict line given to `line`; refuted() once any is refuted.
 class NestedCondProver {
 public:
-  void install(PassContext& ctx, const Module& m, const verify::TvOptions& opts,
-               std::function<void(const std::string&)> line);
+  void install(PassContext &ctx, const Module &m, const verify::TvOptions &opts,
+               std::function<void(const std::string &)> line);
   bool refuted() const { return refuted_; }
 
 private:
@@ -79,14 +81,14 @@ private:
 
 // The JSON document of a run (docs/oriopt-output.schema.json).
 struct RunDescription {
-  std::string input;          // the input file as given (<stdin> for -)
+  std::string input; // the input file as given (<stdin> for -)
   int optLevel = 3;
   std::string arch;
   Impl impl = Impl::Optimized;
-  std::string pipeline;       // "default", "phases" or "ptxas"
+  std::string pipeline; // "default", "phases" or "ptxas"
 };
-nlohmann::json runDocument(const RunDescription& run, std::span<const PhaseStats> stats, nlohmann::json functions,
-                           const FoldMarksLog* foldMarks);
+nlohmann::json runDocument(const RunDescription &run, std::span<const PhaseStats> stats,
+                           nlohmann::json functions, const FoldMarksLog *foldMarks);
 
 std::string_view implName(Impl impl); // "optimized", "reference", "both"
 

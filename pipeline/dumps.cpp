@@ -9,16 +9,17 @@ using nlohmann::json;
 
 namespace {
 
-json edgeList(const CfgFacts& cfg) {
+json edgeList(const CfgFacts &cfg) {
   json out = json::array();
   for (size_t b = 0; b < cfg.succs.size(); ++b)
-    for (uint32_t s : cfg.succs[b]) out.push_back({b, s});
+    for (uint32_t s : cfg.succs[b])
+      out.push_back({b, s});
   return out;
 }
 
-json loopList(const LoopFacts& loops) {
+json loopList(const LoopFacts &loops) {
   json out = json::array();
-  for (const Loop& l : loops.loops)
+  for (const Loop &l : loops.loops)
     out.push_back({{"header", l.header},
                    {"depth", l.depth},
                    {"latches", l.latches},
@@ -30,20 +31,21 @@ json loopList(const LoopFacts& loops) {
 
 } // namespace
 
-DumpResult dumpModule(const Module& m, const DumpOptions& o) {
+DumpResult dumpModule(const Module &m, const DumpOptions &o) {
   DumpResult r;
   if (!o.function.empty() && !m.findFunction(o.function)) {
     r.error = fmt::format("--function {}: no such function", o.function);
     return r;
   }
-  for (const Function& f : m.functions) {
-    if (f.isDeclaration() || (!o.function.empty() && f.name != o.function)) continue;
+  for (const Function &f : m.functions) {
+    if (f.isDeclaration() || (!o.function.empty() && f.name != o.function))
+      continue;
     auto facts = analyzeFunction(f, o.impl, o.order);
-    if (auto* err = std::get_if<std::string>(&facts)) {
+    if (auto *err = std::get_if<std::string>(&facts)) {
       r.error = *err;
       return r;
     }
-    const FunctionFacts& ff = std::get<FunctionFacts>(facts);
+    const FunctionFacts &ff = std::get<FunctionFacts>(facts);
     std::string out = fmt::format("// function {}\n", f.name);
     json j = {{"name", f.name}};
     if (o.edges) {
@@ -58,7 +60,8 @@ DumpResult dumpModule(const Module& m, const DumpOptions& o) {
     if (o.rpo) {
       out += dumpRpo(ff.cfg);
       json back = json::array();
-      for (auto [s, d] : ff.cfg.backedges) back.push_back({s, d});
+      for (auto [s, d] : ff.cfg.backedges)
+        back.push_back({s, d});
       j["rpo"] = {{"order", ff.cfg.rpo}, {"numbers", ff.cfg.rpoNumber}, {"backedges", back}};
     }
     if (o.dominators) {
@@ -71,7 +74,7 @@ DumpResult dumpModule(const Module& m, const DumpOptions& o) {
     }
     if (o.rpoSlots) {
       auto slots = analyzeRpoSlots(ff.cfg, o.impl);
-      if (auto* err = std::get_if<std::string>(&slots)) {
+      if (auto *err = std::get_if<std::string>(&slots)) {
         r.error = fmt::format("function {}: {}", f.name, *err);
         return r;
       }
@@ -80,8 +83,9 @@ DumpResult dumpModule(const Module& m, const DumpOptions& o) {
       j["rpoSlots"] = d;
     }
     if (o.annotations) {
-      auto annotations = analyzeAnnotations(f, ff.cfg, o.impl, o.optLevel, o.disableAnalyzeControlFlow);
-      if (auto* err = std::get_if<std::string>(&annotations)) {
+      auto annotations =
+          analyzeAnnotations(f, ff.cfg, o.impl, o.optLevel, o.disableAnalyzeControlFlow);
+      if (auto *err = std::get_if<std::string>(&annotations)) {
         r.error = *err;
         return r;
       }
@@ -91,12 +95,13 @@ DumpResult dumpModule(const Module& m, const DumpOptions& o) {
     }
     if (o.liveness || o.pressure) {
       auto live = analyzeLiveness(f, ff.cfg, o.impl);
-      if (auto* err = std::get_if<std::string>(&live)) {
+      if (auto *err = std::get_if<std::string>(&live)) {
         r.error = *err;
         return r;
       }
-      const LivenessFacts& lf = std::get<LivenessFacts>(live);
-      if (std::string w = uninitializedWarning(lf, f.name); !w.empty()) r.warnings.push_back(w); // spec/004
+      const LivenessFacts &lf = std::get<LivenessFacts>(live);
+      if (std::string w = uninitializedWarning(lf, f.name); !w.empty())
+        r.warnings.push_back(w); // spec/004
       if (o.liveness) {
         const std::string d = dumpLiveness(f, lf);
         out += d;

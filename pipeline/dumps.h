@@ -19,18 +19,21 @@ struct DumpOptions {
   Impl impl = Impl::Optimized;    // the half that computes the facts (Both: the two, compared)
   int optLevel = 3;               // --dump-annotations honours -O and knob 235
   bool disableAnalyzeControlFlow = false;
-  std::string function;           // only this function ("": every definition)
-  bool any() const { return edges || dot || rpo || dominators || loops || rpoSlots || annotations || liveness || pressure; }
+  std::string function; // only this function ("": every definition)
+  bool any() const {
+    return edges || dot || rpo || dominators || loops || rpoSlots || annotations || liveness ||
+           pressure;
+  }
 };
 
 struct DumpResult {
-  std::string text;                  // per function "// function NAME" then each dump asked for
+  std::string text; // per function "// function NAME" then each dump asked for
   nlohmann::json functions = nlohmann::json::array(); // one object per function
   std::vector<std::string> warnings; // ptxas's uninitialized-register warning, per function
   std::string error;                 // the halves differ, or --function names no function
   bool ok() const { return error.empty(); }
 };
 // Both the text and the JSON of the dumps asked for.
-DumpResult dumpModule(const Module& m, const DumpOptions& o);
+DumpResult dumpModule(const Module &m, const DumpOptions &o);
 
 } // namespace ori

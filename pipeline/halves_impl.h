@@ -16,13 +16,14 @@ namespace ori::pipeline_detail {
 // What a pass's counts give the runner: its rewrites, and the fold marks it made (or null).
 struct CountsReport {
   size_t rewrites = 0;
-  const std::vector<FoldMark>* marks = nullptr;
+  const std::vector<FoldMark> *marks = nullptr;
 };
 
 // A pass of one half as a HalfEntry: `Pass` is that half's function, called as Pass(f) or,
 // when `Options` is not nullptr, as Pass(f, Options(f, ctx, observed)); `Report` (a function of
 // the pass's result, or nullptr for a phase without a rewrite counter) reads its counts.
-template <auto Pass, auto Options, auto Report> HalfOutcome half(Function& f, PassContext& ctx, bool observed) {
+template <auto Pass, auto Options, auto Report>
+HalfOutcome half(Function &f, PassContext &ctx, bool observed) {
   auto counts = [&] {
     if constexpr (std::is_null_pointer_v<decltype(Options)>) {
       (void)ctx, (void)observed;
@@ -36,11 +37,12 @@ template <auto Pass, auto Options, auto Report> HalfOutcome half(Function& f, Pa
   if constexpr (!std::is_null_pointer_v<decltype(Report)>) {
     const CountsReport r = Report(counts);
     out.rewrites = r.rewrites;
-    if (r.marks) out.marks = *r.marks;
+    if (r.marks)
+      out.marks = *r.marks;
   }
   out.counts = std::move(counts);
-  out.sameCounts = [](const std::any& a, const std::any& b) {
-    return std::any_cast<const Counts&>(a) == std::any_cast<const Counts&>(b);
+  out.sameCounts = [](const std::any &a, const std::any &b) {
+    return std::any_cast<const Counts &>(a) == std::any_cast<const Counts &>(b);
   };
   return out;
 }
@@ -49,16 +51,17 @@ template <auto Pass, auto Options, auto Report> HalfOutcome half(Function& f, Pa
 // half's function.
 template <auto Reference, auto Optimized, auto Options = nullptr, auto Report = nullptr>
 constexpr PipelineEntry row(int phase, bool byDefault = true, PhaseGate gate = {}) {
-  return {phase, half<Reference, Options, Report>, half<Optimized, Options, Report>, byDefault, gate,
-          !std::is_null_pointer_v<decltype(Report)>};
+  return {
+      phase, half<Reference, Options, Report>,         half<Optimized, Options, Report>, byDefault,
+      gate,  !std::is_null_pointer_v<decltype(Report)>};
 }
 
-using HalfRun = std::function<HalfOutcome(Function& f, bool observed)>;
+using HalfRun = std::function<HalfOutcome(Function &f, bool observed)>;
 
 // Runs the half ctx.half names on f (a definition) and returns its outcome. Both: the
 // reference on a copy, the optimized on f, and the first difference (text, label ids, counts,
 // fold marks) as ctx.error, naming `what`.
-HalfOutcome runHalves(Function& f, PassContext& ctx, std::string_view what, const HalfRun& reference,
-                      const HalfRun& optimized);
+HalfOutcome runHalves(Function &f, PassContext &ctx, std::string_view what,
+                      const HalfRun &reference, const HalfRun &optimized);
 
 } // namespace ori::pipeline_detail

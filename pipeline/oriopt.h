@@ -16,20 +16,20 @@
 #include <variant>
 #include <vector>
 
-#include "ir/diag.h"     // Diagnostic: file:line:col: error: message
-#include "ir/facts.h"    // CfgFacts, DomFacts, LoopFacts, LivenessFacts, AnnotationFacts
-#include "ir/ir.h"       // Module, Function, Block, Instr
-#include "ir/knobs.h"    // KnobSet (PassContext::knobs)
-#include "ir/ori.h"      // ParseResult, printModule, printFunction
-#include "ir/phases.h"   // allPhases, findPhase
+#include "ir/diag.h"           // Diagnostic: file:line:col: error: message
+#include "ir/facts.h"          // CfgFacts, DomFacts, LoopFacts, LivenessFacts, AnnotationFacts
+#include "ir/ir.h"             // Module, Function, Block, Instr
+#include "ir/knobs.h"          // KnobSet (PassContext::knobs)
+#include "ir/ori.h"            // ParseResult, printModule, printFunction
+#include "ir/phases.h"         // allPhases, findPhase
 #include "pipeline/analyses.h" // analyzeFunction, analyzeLiveness and the dumps
-#include "pipeline/driver.h"   // what oriopt does, as calls: configureContext, selectPhases, emitModule ...
+#include "pipeline/driver.h" // what oriopt does, as calls: configureContext, selectPhases, emitModule ...
 #include "pipeline/dumps.h"    // dumpModule: the analysis dumps as text and JSON
 #include "pipeline/launch.h"   // planLaunch, parseBufferDump: --run's arguments
 #include "pipeline/pipeline.h" // PassContext, PipelineEntry, pipeline(), runPhases
 #include "pipeline/stats.h"    // formatStatsTable, statsJson
 #include "pipeline/summary.h"  // summarizeModule
-#include "ptx/ptx.h"     // ptx::emit
+#include "ptx/ptx.h"           // ptx::emit
 
 namespace ori {
 
@@ -38,9 +38,10 @@ namespace ori {
 enum class InputKind { Auto, Ori, Ptx };
 
 // Reads a module from text; on bad input `error` says where and why (never throws).
-ParseResult parseModule(std::string_view text, std::string_view fileName, InputKind kind = InputKind::Auto);
+ParseResult parseModule(std::string_view text, std::string_view fileName,
+                        InputKind kind = InputKind::Auto);
 // The same from a file ("-": standard input); a file that cannot be read is a Diagnostic too.
-ParseResult parseModuleFile(const std::string& path, InputKind kind = InputKind::Auto);
+ParseResult parseModuleFile(const std::string &path, InputKind kind = InputKind::Auto);
 
 // Runs phases over every function, in the order given.
 struct PhaseRunResult {
@@ -50,7 +51,7 @@ struct PhaseRunResult {
 };
 // `phases`: "16", "3,6,OriBranchOpt", ... (numbers or names of implemented
 // phases); empty: the default phases. ctx.half picks the half.
-PhaseRunResult runPhases(Module& m, std::string_view phases, PassContext& ctx);
+PhaseRunResult runPhases(Module &m, std::string_view phases, PassContext &ctx);
 
 // Every fact of a function from the half `impl` names (Both: the two, or an
 // error naming their first difference).
@@ -60,6 +61,6 @@ struct AllFacts {
   LoopFacts loops;
   LivenessFacts liveness;
 };
-std::variant<AllFacts, std::string> computeFacts(const Function& f, Impl impl = Impl::Optimized);
+std::variant<AllFacts, std::string> computeFacts(const Function &f, Impl impl = Impl::Optimized);
 
 } // namespace ori

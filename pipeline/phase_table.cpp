@@ -25,30 +25,32 @@ using pipeline_detail::row;
 // ---------------------------------------------------------------- options from the context
 
 // Knob 464, the budget of phases 13 and 15.
-int64_t mergeBudget(const Function&, PassContext& ctx, bool) {
+int64_t mergeBudget(const Function &, PassContext &ctx, bool) {
   return ctx.knobs.getInt("MergeEquivalentConditionalFlowBudget");
 }
 
-template <bool SecondPass> SwitchOptOptions switchOptions(const Function& f, PassContext& ctx, bool) {
+template <bool SecondPass>
+SwitchOptOptions switchOptions(const Function &f, PassContext &ctx, bool) {
   SwitchOptOptions o;
   o.secondPass = SecondPass;
   o.budget = ctx.knobs.getInt("SwitchOptBudget");
   o.extendedPatternMatch = ctx.knobs.getBool("SwitchOptExtendedPatternMatch");
   o.bitTests = ctx.switchBitTests;
   if (ctx.profile)
-    if (auto it = ctx.profile->find(f.name); it != ctx.profile->end()) o.blockCounts = &it->second;
+    if (auto it = ctx.profile->find(f.name); it != ctx.profile->end())
+      o.blockCounts = &it->second;
   return o;
 }
 
 // Phase 38 shows each combination to ctx.nestedCondObserver, from the half that runs on f.
-NestedCondObserver nestedCondObserver(const Function&, PassContext& ctx, bool observed) {
+NestedCondObserver nestedCondObserver(const Function &, PassContext &ctx, bool observed) {
   return observed ? ctx.nestedCondObserver : NestedCondObserver{};
 }
 
 // The GeneralOptimize options of the target: sub_8F2E50's SM, sub_8F29C0's class, limit-fold-fp.
-GeneralOptimizeOptions generalOptimizeOptions(const Function&, PassContext& ctx, bool) {
+GeneralOptimizeOptions generalOptimizeOptions(const Function &, PassContext &ctx, bool) {
   GeneralOptimizeOptions o;
-  const ArchInfo* arch = ctx.arch ? ctx.arch : findArch(kDefaultArch);
+  const ArchInfo *arch = ctx.arch ? ctx.arch : findArch(kDefaultArch);
   o.smEncoded = arch->encoded;
   o.predicateMarking = archAllowsPredicateMarking(o.smEncoded);
   o.limitFoldFp = ctx.knobs.getBool("limit-fold-fp");
@@ -58,7 +60,7 @@ GeneralOptimizeOptions generalOptimizeOptions(const Function&, PassContext& ctx,
 
 // Knobs 474 (the MOV weight and convergence threshold), 136 (the promotion threshold) and 135
 // (the convergence override) are phase 37's cost model's.
-MemToRegOptions memToRegOptions(const Function& f, PassContext& ctx, bool observed) {
+MemToRegOptions memToRegOptions(const Function &f, PassContext &ctx, bool observed) {
   MemToRegOptions o;
   o.movWeight = ctx.knobs.getFloat("MovWeightForConvertMemToReg");
   o.promotionThreshold = ctx.knobs.getFloat("ConvertMemoryToRegPromotionThreshold");
@@ -68,41 +70,52 @@ MemToRegOptions memToRegOptions(const Function& f, PassContext& ctx, bool observ
 }
 
 // Knob 605 (ReassociateCSEWindow) keeps phase 58's window to its existing entries.
-bool lateWindowExistingOnly(const Function&, PassContext& ctx, bool) { return ctx.knobs.getBool("ReassociateCSEWindow"); }
+bool lateWindowExistingOnly(const Function &, PassContext &ctx, bool) {
+  return ctx.knobs.getBool("ReassociateCSEWindow");
+}
 
 // ---------------------------------------------------------------- rewrites from the counts
 
 CountsReport removed(uint32_t n) { return {n}; }
-CountsReport branchRewrites(const BranchOptCounts& c) { return {size_t(c.rewrites()) + c.erasedBlocks}; } // the four rules, and each unreachable block erased
-CountsReport switchRewrites(const SwitchOptCounts& c) { return {c.lowered()}; }
-CountsReport nestedRewrites(const NestedCondCounts& c) { return {c.combined}; }
-CountsReport earlyRewrites(const EarlyOptimizeCounts& c) { return {size_t(c.branchesDeleted) + c.branchesUnconditional}; }
-CountsReport suiteRewrites(const GeneralOptimizeResult& r) {
-  return {size_t(r.counts.usesReplaced) + r.counts.selectsToCopies + r.counts.guardsResolved, &r.marks};
+CountsReport branchRewrites(const BranchOptCounts &c) {
+  return {size_t(c.rewrites()) + c.erasedBlocks};
+} // the four rules, and each unreachable block erased
+CountsReport switchRewrites(const SwitchOptCounts &c) { return {c.lowered()}; }
+CountsReport nestedRewrites(const NestedCondCounts &c) { return {c.combined}; }
+CountsReport earlyRewrites(const EarlyOptimizeCounts &c) {
+  return {size_t(c.branchesDeleted) + c.branchesUnconditional};
 }
-CountsReport midRewrites(const MidOptimizeResult& r) {
-  const GeneralOptimizeCounts& c = r.suite.counts;
-  return {size_t(r.memToReg.loadsReplaced) + r.memToReg.storesReplaced + c.usesReplaced + c.selectsToCopies +
-              c.guardsResolved,
+CountsReport suiteRewrites(const GeneralOptimizeResult &r) {
+  return {size_t(r.counts.usesReplaced) + r.counts.selectsToCopies + r.counts.guardsResolved,
+          &r.marks};
+}
+CountsReport midRewrites(const MidOptimizeResult &r) {
+  const GeneralOptimizeCounts &c = r.suite.counts;
+  return {size_t(r.memToReg.loadsReplaced) + r.memToReg.storesReplaced + c.usesReplaced +
+              c.selectsToCopies + c.guardsResolved,
           &r.suite.marks};
 }
-CountsReport lateRewrites(const LateOptimizeCounts& c) { return {c.movesMerged}; }
+CountsReport lateRewrites(const LateOptimizeCounts &c) { return {c.movesMerged}; }
 
 // ---------------------------------------------------------------- phase 3
 
 // AnalyzeControlFlow leaves the IR as it is: the half computes the annotations and checks them
 // against its natural loops (every loop header a LOOP_HEADER, every body block IN_LOOP; a
 // failure is a bug: internal error). Returns true.
-template <auto Cfg, auto Analyze, auto Dominators, auto Loops> bool analyzeControlFlowCheck(Function& f) {
+template <auto Cfg, auto Analyze, auto Dominators, auto Loops>
+bool analyzeControlFlowCheck(Function &f) {
   const CfgFacts cfg = Cfg(f);
   const AnnotationFacts a = Analyze(f, cfg, nullptr, false);
   const LoopFacts loops = Loops(f, cfg, Dominators(f, cfg));
-  for (const Loop& l : loops.loops) {
+  for (const Loop &l : loops.loops) {
     bool ok = a.blocks[l.header].flags & BlockAnnotation::kLoopHeader;
-    for (uint32_t b : l.body) ok = ok && (a.blocks[b].flags & BlockAnnotation::kInLoop);
+    for (uint32_t b : l.body)
+      ok = ok && (a.blocks[b].flags & BlockAnnotation::kInLoop);
     if (!ok) {
-      std::fprintf(stderr, "oriopt: internal error: AnalyzeControlFlow: function %s: loop at bix%u not tagged\n",
-                   f.name.c_str(), l.header);
+      std::fprintf(
+          stderr,
+          "oriopt: internal error: AnalyzeControlFlow: function %s: loop at bix%u not tagged\n",
+          f.name.c_str(), l.header);
       std::abort();
     }
   }
@@ -115,40 +128,51 @@ namespace O = optimized;
 // The phase rows in pipeline order. Gates: docs/phases-and-knobs.md; each pass's contract: its
 // rules/ header (phase 13: rules/general_optimize_early.h, ...).
 constexpr PipelineEntry kPipeline[] = {
-    row<analyzeControlFlowCheck<R::computeCfg, R::analyzeControlFlow, R::computeDominators, R::computeLoops>,
-        analyzeControlFlowCheck<O::computeCfg, O::analyzeControlFlow, O::computeDominators, O::computeLoops>>(
-        3, true, {.minOptLevel = 1, .vetoKnobs = {"DisableAnalyzeControlFlow"}, .spec = "001:15, 001:19"}),
+    row<analyzeControlFlowCheck<R::computeCfg, R::analyzeControlFlow, R::computeDominators,
+                                R::computeLoops>,
+        analyzeControlFlowCheck<O::computeCfg, O::analyzeControlFlow, O::computeDominators,
+                                O::computeLoops>>(
+        3, true,
+        {.minOptLevel = 1, .vetoKnobs = {"DisableAnalyzeControlFlow"}, .spec = "001:15, 001:19"}),
     row<R::setControlFlowOpLastInBB, O::setControlFlowOpLastInBB, nullptr, removed>(6),
     row<R::earlyOriSimpleLiveDead, O::earlyOriSimpleLiveDead, nullptr, removed>(10, false),
     row<R::generalOptimizeEarly, O::generalOptimizeEarly, mergeBudget, earlyRewrites>(
         13, false,
-        {.minOptLevel = 2, .vetoKnobs = {"DisableMergeEquivalentConditionalFlow"},
-         .requiredKnobs = {"GeneralOptimizationEnable"}, .spec = "002:11, 002:785"}),
+        {.minOptLevel = 2,
+         .vetoKnobs = {"DisableMergeEquivalentConditionalFlow"},
+         .requiredKnobs = {"GeneralOptimizationEnable"},
+         .spec = "002:11, 002:785"}),
     // The SM backend's slot 17 is the 2-byte no-op on sm_30 and sm_50 (the gate's minSm); on
     // sm_60 and later the generic algorithm runs in first-pass mode (docs/branch-and-switch.md).
     row<R::doSwitchOpt, O::doSwitchOpt, switchOptions<false>, switchRewrites>(
         14, false, {.minOptLevel = 2, .minSm = 60, .spec = "003:415, 003:19"}),
     row<R::oriBranchOpt, O::oriBranchOpt, mergeBudget, branchRewrites>(
         15, false,
-        {.minOptLevel = 2, .vetoKnobs = {"DisableMergeEquivalentConditionalFlow"},
-         .requiredKnobs = {"GeneralOptimizationEnable"}, .spec = "003:415, 003:420"}),
+        {.minOptLevel = 2,
+         .vetoKnobs = {"DisableMergeEquivalentConditionalFlow"},
+         .requiredKnobs = {"GeneralOptimizationEnable"},
+         .spec = "003:415, 003:420"}),
     row<R::oriPerformLiveDead, O::oriPerformLiveDead, nullptr, removed>(16, false),
     row<R::oriSplitLiveRanges, O::oriSplitLiveRanges, nullptr, removed>(
         19, false, {.vetoKnobs = {"DisableOriSplitLiveRanges"}, .spec = "004:253"}),
     row<R::generalOptimize, O::generalOptimize, generalOptimizeOptions, suiteRewrites>(
         29, false,
-        {.minOptLevel = 2, .vetoKnobs = {"DisableRedundantBarrierRemoval"},
-         .requiredKnobs = {"GeneralOptimizationEnable"}, .spec = "002:859, 002:786"}),
+        {.minOptLevel = 2,
+         .vetoKnobs = {"DisableRedundantBarrierRemoval"},
+         .requiredKnobs = {"GeneralOptimizationEnable"},
+         .spec = "002:859, 002:786"}),
     row<R::doSwitchOpt, O::doSwitchOpt, switchOptions<true>, switchRewrites>(
         30, false, {.minOptLevel = 2, .spec = "003:415"}),
     row<R::oriPerformLiveDead, O::oriPerformLiveDead, nullptr, removed>(33, false),
     // The sub_8F3EA0 pre-check is not known (docs/general-optimize.md).
     row<R::generalOptimizeMid, O::generalOptimizeMid, memToRegOptions, midRewrites>(
         37, false,
-        {.minOptLevel = 2, .requiredKnobs = {"GeneralOptimizationEnable"},
-         .namedPhase = "ConvertMemoryToRegisterOrUniform", .spec = "002:18, 002:65-69, 002:787"}),
-    row<R::optimizeNestedCondBranches, O::optimizeNestedCondBranches, nestedCondObserver, nestedRewrites>(
-        38, false, {.minOptLevel = 2, .spec = "003:415"}),
+        {.minOptLevel = 2,
+         .requiredKnobs = {"GeneralOptimizationEnable"},
+         .namedPhase = "ConvertMemoryToRegisterOrUniform",
+         .spec = "002:18, 002:65-69, 002:787"}),
+    row<R::optimizeNestedCondBranches, O::optimizeNestedCondBranches, nestedCondObserver,
+        nestedRewrites>(38, false, {.minOptLevel = 2, .spec = "003:415"}),
     // The SM backend's slot 0x1C0: the no-op sentinel where the architecture has no
     // predicate-aware suite (sub_8F29C0 false), phase 29's suite elsewhere.
     row<R::generalOptimize, O::generalOptimize, generalOptimizeOptions, suiteRewrites>(
@@ -171,14 +195,19 @@ std::optional<std::string> checkPipelineOrder(std::span<const PipelineEntry> tab
   const std::span<const PhaseInfo> all = allPhases();
   size_t next = 0; // the first index of allPhases() the next entry may take
   for (size_t i = 0; i < table.size(); ++i) {
-    const PipelineEntry& e = table[i];
-    if (!e.reference || !e.optimized) return fmt::format("pipeline entry {} (phase {}) runs nothing", i, e.phase);
-    auto it = std::find_if(all.begin(), all.end(), [&](const PhaseInfo& p) { return p.number == e.phase; });
-    if (it == all.end()) return fmt::format("pipeline entry {}: phase {} is not in the phase registry", i, e.phase);
+    const PipelineEntry &e = table[i];
+    if (!e.reference || !e.optimized)
+      return fmt::format("pipeline entry {} (phase {}) runs nothing", i, e.phase);
+    auto it = std::find_if(all.begin(), all.end(),
+                           [&](const PhaseInfo &p) { return p.number == e.phase; });
+    if (it == all.end())
+      return fmt::format("pipeline entry {}: phase {} is not in the phase registry", i, e.phase);
     const size_t at = size_t(it - all.begin());
     if (at < next)
-      return fmt::format("pipeline entry {}: phase {} {} comes after phase {} {}, against ptxas's order", i, e.phase,
-                         it->name, table[i - 1].phase, findPhase(std::to_string(table[i - 1].phase))->name);
+      return fmt::format(
+          "pipeline entry {}: phase {} {} comes after phase {} {}, against ptxas's order", i,
+          e.phase, it->name, table[i - 1].phase,
+          findPhase(std::to_string(table[i - 1].phase))->name);
     next = at + 1;
   }
   return std::nullopt;

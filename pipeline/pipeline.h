@@ -19,22 +19,22 @@
 
 #include "ir/arch.h"
 #include "ir/facts.h"
-#include "rules/general_optimize.h"
-#include "rules/optimize_nested_cond_branches.h"
 #include "ir/ir.h"
 #include "ir/knobs.h"
 #include "ir/phases.h"
 #include "ir/profile.h"
+#include "rules/general_optimize.h"
+#include "rules/optimize_nested_cond_branches.h"
 
 namespace ori {
 
 struct PassContext {
   KnobSet knobs;
   int optLevel = 3; // ptxas's default is -O3
-  const ArchInfo* arch = nullptr;
+  const ArchInfo *arch = nullptr;
   bool switchBitTests = false; // --switch-bit-tests: SwitchOptOptions::bitTests
   bool foldEvaluate = false;   // --fold=evaluate: GeneralOptimizeOptions::evaluate (beyond ptxas)
-  const BlockProfile* profile = nullptr; // --profile: block counts (SwitchOptOptions::blockCounts)
+  const BlockProfile *profile = nullptr; // --profile: block counts (SwitchOptOptions::blockCounts)
   // Which half runs the transform phases (--impl). Both runs the reference on
   // a copy too and sets `error` on the first difference.
   enum class Half { Optimized, Reference, Both } half = Half::Optimized;
@@ -42,13 +42,14 @@ struct PassContext {
   // Phase 38 calls it after each combination (oriopt --verify proves each one there).
   NestedCondObserver nestedCondObserver;
   // Phases 29, 46 and 65 call it with the marks they made (oriopt --dump-fold-marks).
-  std::function<void(const Function&, std::string_view phase, const std::vector<FoldMark>&)> foldMarksObserver;
+  std::function<void(const Function &, std::string_view phase, const std::vector<FoldMark> &)>
+      foldMarksObserver;
   // The rewrites the running phase applied so far (PhaseStats::rewrites): runPhases resets it
   // before each phase; a phase with a rewrite counter of its own adds to it for every function
   // (addRewrites), one without leaves it unset (docs/library.md, "Rewrites").
   std::optional<size_t> rewrites;
 };
-inline void addRewrites(PassContext& ctx, size_t n) { ctx.rewrites = ctx.rewrites.value_or(0) + n; }
+inline void addRewrites(PassContext &ctx, size_t n) { ctx.rewrites = ctx.rewrites.value_or(0) + n; }
 
 // When a phase runs, as the spec gives it (docs/phases-and-knobs.md): data the
 // runner reads (gateBlocks) before it calls the phase, and --list-phases prints
@@ -58,7 +59,8 @@ struct PhaseGate {
   // The -O level sub_7DDB50 reports must be at least this (0: no level gate);
   // knob 499 (OptBudget) spent caps that level at 1 (002:851).
   int minOptLevel = 0;
-  std::array<std::string_view, 2> vetoKnobs{};     // Bool knobs (canonical names): set = the phase does nothing
+  std::array<std::string_view, 2>
+      vetoKnobs{}; // Bool knobs (canonical names): set = the phase does nothing
   std::array<std::string_view, 1> requiredKnobs{}; // Bool knobs: unset = the phase does nothing
   // Per-SM dispatch: the backend's slot is a no-op before sm_<minSm>, or (needsPredicateMarking)
   // on the architectures without the predicate-aware GeneralOptimize suite (sub_8F29C0 false).
@@ -69,8 +71,8 @@ struct PhaseGate {
   std::string_view namedPhase = {};
   std::string_view spec; // where the spec gives the gate ("003:415")
   bool gated() const {
-    return minOptLevel > 0 || !vetoKnobs[0].empty() || !requiredKnobs[0].empty() || minSm > 0 || needsPredicateMarking ||
-           !namedPhase.empty();
+    return minOptLevel > 0 || !vetoKnobs[0].empty() || !requiredKnobs[0].empty() || minSm > 0 ||
+           needsPredicateMarking || !namedPhase.empty();
   }
 };
 
@@ -81,13 +83,13 @@ struct PhaseGate {
 struct HalfOutcome {
   std::optional<size_t> rewrites;
   std::any counts;
-  bool (*sameCounts)(const std::any&, const std::any&) = nullptr; // counts' operator==
+  bool (*sameCounts)(const std::any &, const std::any &) = nullptr; // counts' operator==
   std::optional<std::vector<FoldMark>> marks;
 };
 // One half's entry: runs the phase on f (a definition). `observed`: this run is the one on the
 // module's own function (not the reference's copy under --impl=both), so it reports to ctx's
 // observers (phase 38's nestedCondObserver).
-using HalfEntry = HalfOutcome (*)(Function& f, PassContext& ctx, bool observed);
+using HalfEntry = HalfOutcome (*)(Function &f, PassContext &ctx, bool observed);
 
 // A phase as data: its number, the two halves' entries, whether it runs without --phases, and
 // its gate. pipeline/phase_table.cpp holds the table; the runner (runPhase) applies the gate,
@@ -108,10 +110,10 @@ struct PipelineEntry {
 
 // Why the gate keeps the phase from running in ctx ("-O1 is below -O2",
 // "knob 214 DisableMergeEquivalentConditionalFlow is set", ...), or nothing when it runs.
-std::optional<std::string> gateBlocks(const PhaseGate& gate, const PassContext& ctx);
+std::optional<std::string> gateBlocks(const PhaseGate &gate, const PassContext &ctx);
 // The gate as text: "-O2+; knob 214 DisableMergeEquivalentConditionalFlow unset; knob 487
 // GeneralOptimizationEnable set; knob 499 spent caps -O at 1 (003:415)"; "" when ungated.
-std::string describeGate(const PhaseGate& gate);
+std::string describeGate(const PhaseGate &gate);
 // `oriopt --list-phases`: every phase of allPhases(), implemented or not, default or only
 // when named, and its gate when the table gives one.
 std::string formatPipelinePhaseTable();
@@ -131,15 +133,16 @@ std::optional<std::string> checkPipelineOrder(std::span<const PipelineEntry> tab
 struct ModuleSize {
   size_t instrs = 0, blocks = 0;
 };
-ModuleSize moduleSize(const Module& m);
+ModuleSize moduleSize(const Module &m);
 
 // What a phase changed, function by function (functions matched by position):
 // instructions as multisets of their printed text (a rewritten one counts as
 // removed and added), blocks as multisets of label ids.
 struct ModuleChanges {
-  size_t instrsRemoved = 0, instrsAdded = 0, blocksRemoved = 0, blocksAdded = 0, functionsChanged = 0;
+  size_t instrsRemoved = 0, instrsAdded = 0, blocksRemoved = 0, blocksAdded = 0,
+         functionsChanged = 0;
 };
-ModuleChanges diffModules(const Module& before, const Module& after);
+ModuleChanges diffModules(const Module &before, const Module &after);
 
 // What one phase did to a module: sizes before and after, wall time.
 struct PhaseStats {
@@ -158,11 +161,12 @@ struct PhaseStats {
 // Called after each phase with the module as it was before (only when
 // RunOptions::keepBefore or countChanges, else nullptr; a phase its gate
 // stopped passes the module itself) and as it is now; returning false stops the run.
-using AfterPhase = std::function<bool(const PipelineEntry& e, const Module* before, const Module& after)>;
+using AfterPhase =
+    std::function<bool(const PipelineEntry &e, const Module *before, const Module &after)>;
 // Called before each phase (also one its gate stops) with the module as it is.
-using BeforePhase = std::function<void(const PipelineEntry& e, const Module& m)>;
+using BeforePhase = std::function<void(const PipelineEntry &e, const Module &m)>;
 // Called before the phase runs on function `index` (0-based) of `count`.
-using PhaseProgress = std::function<void(const PipelineEntry& e, size_t index, size_t count)>;
+using PhaseProgress = std::function<void(const PipelineEntry &e, size_t index, size_t count)>;
 struct RunOptions {
   bool keepBefore = false;   // copy the module before each phase for afterPhase (--verify)
   bool countChanges = false; // fill PhaseStats::changes (copies the module before each phase)
@@ -172,31 +176,32 @@ struct RunOptions {
 };
 
 // Runs one phase over every function of m, unless its gate blocks it in ctx.
-void runPhase(Module& m, const PipelineEntry& e, PassContext& ctx, const PhaseProgress& progress = {});
+void runPhase(Module &m, const PipelineEntry &e, PassContext &ctx,
+              const PhaseProgress &progress = {});
 // Runs the phases in the order given; stops after the first that sets
 // ctx.error or whose afterPhase returns false. One PhaseStats per phase run.
-std::vector<PhaseStats> runPhases(Module& m, std::span<const PipelineEntry* const> phases, PassContext& ctx,
-                                  const RunOptions& opts = {});
+std::vector<PhaseStats> runPhases(Module &m, std::span<const PipelineEntry *const> phases,
+                                  PassContext &ctx, const RunOptions &opts = {});
 // The phases that run when none are named (PipelineEntry::byDefault).
-std::vector<const PipelineEntry*> defaultPhases();
+std::vector<const PipelineEntry *> defaultPhases();
 // `--pipeline=ptxas`: every implemented phase, in ptxas's order (each under its gate).
-std::vector<const PipelineEntry*> ptxasPhases();
+std::vector<const PipelineEntry *> ptxasPhases();
 
 // Unreachable-block erase (spec/003 OriBranchOpt "Transformation 2"), not a
 // phase of its own: `--erase-unreachable` runs it after the phases.
-void eraseUnreachablePass(Function& f, PassContext& ctx);
+void eraseUnreachablePass(Function &f, PassContext &ctx);
 // `--reorder-blocks`, a testing aid: moves the blocks into `order` keeping
 // behaviour with BRAs, as a layout phase (108/109 hot/cold) may leave them.
-void reorderBlocksPass(Function& f, PassContext& ctx, const std::vector<uint32_t>& order);
+void reorderBlocksPass(Function &f, PassContext &ctx, const std::vector<uint32_t> &order);
 // `--unsplit-blocks`, a testing aid: appends every unlabelled block to the
 // block before it (the parser starts one after each control-flow instruction;
 // no label or table can name it), leaving control flow inside blocks as
 // ptxas's lowering may, for phase 6 to split again.
-void unsplitBlocks(Function& f);
+void unsplitBlocks(Function &f);
 bool isImplemented(int phase);
 
 // "3,6,OriBranchOpt": every item a phase number or name that is implemented.
 // Returns the phases in the order given, or an error message.
-std::variant<std::vector<const PipelineEntry*>, std::string> parsePhaseList(std::string_view list);
+std::variant<std::vector<const PipelineEntry *>, std::string> parsePhaseList(std::string_view list);
 
 } // namespace ori

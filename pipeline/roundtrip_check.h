@@ -21,7 +21,7 @@ struct RoundTripOptions {
   verify::TvOptions tv;
   bool prove = true; // false: compare only; a function that differs is left unchecked
   // When set, only the differing functions it accepts are proved (the rest: unchecked).
-  std::function<bool(const std::string& function)> proveOnly;
+  std::function<bool(const std::string &function)> proveOnly;
 };
 
 struct RoundTripFunction {
@@ -53,9 +53,10 @@ struct RoundTripReport {
   size_t count(RoundTripFunction::Status s) const;
   // No error, no module difference, every function equal or proved (unchecked ones allowed).
   bool ok() const;
-  std::string summary() const; // "N functions: E equal, P differ but proved, U unproved, C unchecked"
+  std::string
+  summary() const; // "N functions: E equal, P differ but proved, U unproved, C unchecked"
 };
 
-RoundTripReport checkRoundTrip(const Module& first, const RoundTripOptions& opts = {});
+RoundTripReport checkRoundTrip(const Module &first, const RoundTripOptions &opts = {});
 
 } // namespace ori

@@ -12,7 +12,6 @@
 namespace ori {
 namespace {
 
-
 // The interpreter's verdict on a function Z3 could not decide, by the refinement the
 // validator proves (docs/verifier.md): "" when every launch the source ends ok ends ok after
 // with the same memory, else the first difference. A launch on which the source faults
@@ -20,65 +19,81 @@ namespace {
 // dead load) so that the run goes on and faults later (nvcc13_GPU-Raytracer_Pathtracer after
 // phase 10: 0x28000 before, 0x28004 after, a dead component of a vector load). *compared
 // counts the launches compared, *faulting those the source faults on.
-std::string interpreterCheck(const Module& before, const Module& after, const Function& f, int* compared,
-                             int* faulting) {
+std::string interpreterCheck(const Module &before, const Module &after, const Function &f,
+                             int *compared, int *faulting) {
   *compared = *faulting = 0;
-  for (const RunConfig& cfg : randomLaunches(f, 8)) {
+  for (const RunConfig &cfg : randomLaunches(f, 8)) {
     RunResult a = runKernel(before, cfg), b = runKernel(after, cfg);
-    if (a.kind == RunResult::Kind::Fault) ++*faulting;
-    if (a.kind != RunResult::Kind::Ok) continue;
+    if (a.kind == RunResult::Kind::Fault)
+      ++*faulting;
+    if (a.kind != RunResult::Kind::Ok)
+      continue;
     ++*compared;
     if (b.kind != RunResult::Kind::Ok)
       return fmt::format("before: {}; after: {}", formatExit(a, "before"), formatExit(b, "after"));
-    for (const auto& [name, bytes] : a.buffers)
-      if (b.buffers.at(name) != bytes) return fmt::format("buffer {} differs", name);
-    if (a.variables != b.variables) return "a .global variable differs";
+    for (const auto &[name, bytes] : a.buffers)
+      if (b.buffers.at(name) != bytes)
+        return fmt::format("buffer {} differs", name);
+    if (a.variables != b.variables)
+      return "a .global variable differs";
   }
   return {};
 }
 
 // DoSwitchOptFirst/Second and ExpandJmxComputation rewrite switch dispatch:
 // after them each changed switch is also proved on its own (verify/switch_extract.h).
-bool isSwitchPhase(const std::string& step) {
-  return step.starts_with("phase 14 ") || step.starts_with("phase 30 ") || step.starts_with("phase 80 ");
+bool isSwitchPhase(const std::string &step) {
+  return step.starts_with("phase 14 ") || step.starts_with("phase 30 ") ||
+         step.starts_with("phase 80 ");
 }
 
 } // namespace
 
-VerifyReport verifyStep(const Module& before, const Module& after, const std::string& step,
-                        const verify::TvOptions& opts, const std::function<void(size_t, size_t)>& progress) {
+VerifyReport verifyStep(const Module &before, const Module &after, const std::string &step,
+                        const verify::TvOptions &opts,
+                        const std::function<void(size_t, size_t)> &progress) {
   VerifyReport rep;
-  for (const Function& f : before.functions) {
-    if (progress) progress(size_t(&f - before.functions.data()), before.functions.size());
-    const Function* g = after.findFunction(f.name);
-    if (g && *g == f) continue;
+  for (const Function &f : before.functions) {
+    if (progress)
+      progress(size_t(&f - before.functions.data()), before.functions.size());
+    const Function *g = after.findFunction(f.name);
+    if (g && *g == f)
+      continue;
     verify::TvResult r = verify::validateFunction(before, after, f.name, opts);
     std::string line = fmt::format("verify {}: {}", step, r.line());
-    if (r.verdict == verify::TvResult::Verdict::Refuted) rep.refuted = true;
+    if (r.verdict == verify::TvResult::Verdict::Refuted)
+      rep.refuted = true;
     if (r.verdict == verify::TvResult::Verdict::Unknown && g) {
       if (!f.isEntry) {
         line += "; not run in the interpreter (not a kernel)";
       } else {
         int compared = 0, faulting = 0;
         std::string diff = interpreterCheck(before, after, f, &compared, &faulting);
-        std::string faults = faulting ? fmt::format(" ({} where the source faults, which constrain nothing)", faulting) : "";
+        std::string faults =
+            faulting
+                ? fmt::format(" ({} where the source faults, which constrain nothing)", faulting)
+                : "";
         if (!diff.empty()) {
           rep.refuted = true;
           line += "; the interpreter sees a difference: " + diff;
         } else if (compared == 0) {
-          line += "; the interpreter ended ok in none of 8 random launches (unsupported, out of steps, or a fault in the "
+          line += "; the interpreter ended ok in none of 8 random launches (unsupported, out of "
+                  "steps, or a fault in the "
                   "source): not checked";
         } else {
-          line += fmt::format("; the interpreter: {} of 8 random launches compared, all the same{}", compared, faults);
+          line += fmt::format("; the interpreter: {} of 8 random launches compared, all the same{}",
+                              compared, faults);
         }
       }
     }
     rep.lines += line + "\n";
     if (g && isSwitchPhase(step)) {
       // One line per switch the phase changed; an unchanged one is not a check.
-      for (const verify::SwitchCheckResult& s : verify::checkSwitchRewrites(f, *g)) {
-        if (s.verdict == verify::SwitchCheckResult::Verdict::Unchanged) continue;
-        if (s.verdict == verify::SwitchCheckResult::Verdict::Refuted) rep.refuted = true;
+      for (const verify::SwitchCheckResult &s : verify::checkSwitchRewrites(f, *g)) {
+        if (s.verdict == verify::SwitchCheckResult::Verdict::Unchanged)
+          continue;
+        if (s.verdict == verify::SwitchCheckResult::Verdict::Refuted)
+          rep.refuted = true;
         rep.lines += fmt::format("verify {}: {}\n", step, s.line);
       }
     }
@@ -86,7 +101,7 @@ VerifyReport verifyStep(const Module& before, const Module& after, const std::st
   return rep;
 }
 
-std::vector<RunConfig> randomLaunches(const Function& k, int count) {
+std::vector<RunConfig> randomLaunches(const Function &k, int count) {
   std::mt19937_64 rng(std::hash<std::string>{}(k.name));
   std::vector<RunConfig> out;
   for (int i = 0; i < count; ++i) {
@@ -96,10 +111,11 @@ std::vector<RunConfig> randomLaunches(const Function& k, int count) {
     cfg.threads = shapes[i % 4];
     cfg.ctas = 1 + uint32_t(rng() % 2);
     cfg.maxSteps = 200'000;
-    for (const Param& p : k.params) {
+    for (const Param &p : k.params) {
       if (p.size == 8 && p.count == 0) {
         std::vector<uint8_t> bytes(4096);
-        for (uint8_t& b : bytes) b = uint8_t(rng());
+        for (uint8_t &b : bytes)
+          b = uint8_t(rng());
         cfg.buffers[p.name] = std::move(bytes);
       } else {
         cfg.params[p.name] = rng() % 64;

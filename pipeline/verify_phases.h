@@ -21,12 +21,13 @@ struct VerifyReport {
 // Checks `after` against `before` for the step named `step` ("phase 16 OriPerformLiveDeadFirst").
 // `opts`: the validator's bounds (--unroll, --verify-timeout, --verify-budget). `progress`, if
 // given, is called before each function (0-based index, count: oriopt's progress lines).
-VerifyReport verifyStep(const Module& before, const Module& after, const std::string& step,
-                        const verify::TvOptions& opts, const std::function<void(size_t, size_t)>& progress = {});
+VerifyReport verifyStep(const Module &before, const Module &after, const std::string &step,
+                        const verify::TvOptions &opts,
+                        const std::function<void(size_t, size_t)> &progress = {});
 
 // Random launches of kernel k (the interpreter fallback's inputs): each 64-bit scalar
 // parameter a buffer of 4096 random bytes, the others values below 64; 1-4 threads, a warp, a
 // warp and a part, or two warps per CTA in turn; 1-2 CTAs. Seeded by the kernel's name.
-std::vector<RunConfig> randomLaunches(const Function& k, int count);
+std::vector<RunConfig> randomLaunches(const Function &k, int count);
 
 } // namespace ori

@@ -19,14 +19,15 @@ struct Operand {
     Name,    // %r1, tid, $L__BB0_2, sym, %tid.x (special registers are names too)
     Int,     // 12, 0x1F, -3, 0b101, 017 (octal); u suffix "U" ignored
     Float,   // 0f3F800000 (binary32 bits), 0d3FF0000000000000 (binary64 bits), 1.5
-    Address, // [base], [base+off], [base+-off], [off]: base in `name` (may be empty), offset in `ival`
+    Address, // [base], [base+off], [base+-off], [off]: base in `name` (may be empty), offset in
+             // `ival`
     Vector,  // {a, b, _, d}: elements in `elems`
     Pair,    // p|q (setp's two destinations): elems[0], elems[1]
     Sink,    // _
     Call,    // call's parenthesised lists: (a, b); elements in `elems`
   };
   Kind kind = Kind::Name;
-  bool negated = false;  // !%p (also the "@!%p" guard) and -x on immediates is folded into ival
+  bool negated = false;    // !%p (also the "@!%p" guard) and -x on immediates is folded into ival
   bool floatIsF32 = false; // Float written as 0f...: its value is a binary32
   std::string name;
   int64_t ival = 0;
@@ -41,7 +42,7 @@ struct Operand {
   // - Address: `elems` holds the operands after the first inside the brackets, for
   //   texture/surface addressing: `[tex, {%f1, %f2}]` -> elems = {Vector}, `[tex, smp, {..}]`
   //   -> elems = {Name smp, Vector}. Empty for ordinary addresses.
-  bool generic = false;  // Name in an initializer written `generic(sym)`: sym's generic address
+  bool generic = false; // Name in an initializer written `generic(sym)`: sym's generic address
   // Name: a video instruction's operand selector or mask written right after it (`%r1.b0`,
   // `%r2.h10`, `%r3.b3210`), with its dot; empty when there is none. Only the video
   // lowering reads it; every other lowering of an operand with one declines (OPAQUE).
@@ -51,8 +52,8 @@ struct Operand {
 };
 
 struct Instruction {
-  std::optional<Operand> guard; // a Name, negated for @!p
-  std::string opcode;           // "ld", "setp", "mul"
+  std::optional<Operand> guard;  // a Name, negated for @!p
+  std::string opcode;            // "ld", "setp", "mul"
   std::vector<std::string> mods; // ".global", ".v2", ".u32", in source order, with the dot
   std::vector<Operand> operands;
   std::string text; // the instruction exactly as written, without guard, up to ';' (for OPAQUE)
@@ -65,16 +66,18 @@ struct Instruction {
 // .param, .tex/.surf/.sampler. `.reg .b32 %r<10>;` is one Variable with
 // rangeCount = 10 (names %r0..%r9).
 struct Variable {
-  std::string space;          // ".reg", ".global", ".param", ...
-  std::vector<std::string> attrs; // linkage and other words before the space: ".visible", ".extern", ".weak", ".ptr", ".align" is separate
-  uint32_t align = 0;         // .align N, 0 if absent
-  std::string vectorMod;      // ".v2", ".v4" or empty
-  std::string type;           // ".b32", ".u64", ".pred", ".f32", ".texref" ...
+  std::string space;              // ".reg", ".global", ".param", ...
+  std::vector<std::string> attrs; // linkage and other words before the space: ".visible",
+                                  // ".extern", ".weak", ".ptr", ".align" is separate
+  uint32_t align = 0;             // .align N, 0 if absent
+  std::string vectorMod;          // ".v2", ".v4" or empty
+  std::string type;               // ".b32", ".u64", ".pred", ".f32", ".texref" ...
   std::string name;
-  std::optional<uint32_t> rangeCount; // %r<N>
+  std::optional<uint32_t> rangeCount;        // %r<N>
   std::vector<std::optional<uint64_t>> dims; // [4][8]; nullopt for [] (size from initializer)
-  std::vector<Operand> init;  // initializer values flattened in order ({1, 2}, or a name for addresses)
-  std::string text;           // the declaration as written (for re-emission)
+  std::vector<Operand>
+      init;         // initializer values flattened in order ({1, 2}, or a name for addresses)
+  std::string text; // the declaration as written (for re-emission)
   SrcLoc loc;
   // (PTX parser) `text` has no ';'. A declaration of several names (`.reg .pred %p<3>, %q;`)
   // gives one Variable per name; the first's text is as written (".reg .pred %p<3>"), each
@@ -132,7 +135,7 @@ struct Statement {
 };
 
 struct Function {
-  bool isEntry = false;         // .entry (else .func)
+  bool isEntry = false;             // .entry (else .func)
   std::vector<std::string> linkage; // ".visible", ".extern", ".weak"
   std::string name;
   std::vector<Variable> returns; // .func return parameters
@@ -140,7 +143,7 @@ struct Function {
   std::vector<std::string> performanceDirectives; // ".maxntid 256, 1, 1" etc, as text
   // (PTX parser) ".noreturn", ".minnctapersm 2", ".pragma \"nounroll\";" (.pragma keeps its ';').
   // A declaration is written `.func f(...);`, or by old nvopencc without the ';'.
-  bool hasBody = false;         // false for declarations (prototypes)
+  bool hasBody = false; // false for declarations (prototypes)
   std::vector<Statement> body;
   SrcLoc loc;
 };
@@ -159,8 +162,8 @@ struct TopLevel {
 
 struct Module {
   std::string fileName;
-  std::string version;     // "9.0"
-  std::string target;      // "sm_90" (and more words as written: "sm_20, texmode_independent")
+  std::string version; // "9.0"
+  std::string target;  // "sm_90" (and more words as written: "sm_20, texmode_independent")
   uint32_t addressSize = 64;
   std::vector<TopLevel> items;
 };

@@ -10,8 +10,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 #include <bit>
+#include <cctype>
 #include <map>
 
 #include "ir/ori.h"
@@ -20,31 +20,39 @@
 namespace ori::ptx::emit_detail {
 namespace {
 
-unsigned width(const Instr& in) { return in.has(Mod::W64) ? 64 : 32; }
+unsigned width(const Instr &in) { return in.has(Mod::W64) ? 64 : 32; }
 
-int64_t immOf(const Instr& in, size_t i) {
+int64_t immOf(const Instr &in, size_t i) {
   if (i >= in.srcs.size() || in.srcs[i].kind != Operand::Kind::Imm)
     fail(in.loc, fmt::format("{}: operand {} must be an integer immediate", in.info().name, i + 1));
   return in.srcs[i].imm;
 }
 
 // Integer type of SHR/SHF/IMNMX/ISETP: {bits, signed}.
-std::pair<unsigned, bool> intType(const Instr& in, bool defaultSigned) {
-  if (in.has(Mod::U32)) return {32, false};
-  if (in.has(Mod::S32)) return {32, true};
-  if (in.has(Mod::U64)) return {64, false};
-  if (in.has(Mod::S64)) return {64, true};
-  if (in.has(Mod::W64)) return {64, defaultSigned};
+std::pair<unsigned, bool> intType(const Instr &in, bool defaultSigned) {
+  if (in.has(Mod::U32))
+    return {32, false};
+  if (in.has(Mod::S32))
+    return {32, true};
+  if (in.has(Mod::U64))
+    return {64, false};
+  if (in.has(Mod::S64))
+    return {64, true};
+  if (in.has(Mod::W64))
+    return {64, defaultSigned};
   return {32, defaultSigned};
 }
 
-std::string typeName(std::pair<unsigned, bool> t) { return fmt::format("{}{}", t.second ? "s" : "u", t.first); }
+std::string typeName(std::pair<unsigned, bool> t) {
+  return fmt::format("{}{}", t.second ? "s" : "u", t.first);
+}
 
-bool isConstReg(const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isConst(); }
+bool isConstReg(const Operand &o) { return o.kind == Operand::Kind::Reg && o.reg.isConst(); }
 
 std::string lower(std::string_view s) {
   std::string r(s);
-  for (char& c : r) c = char(std::tolower(static_cast<unsigned char>(c)));
+  for (char &c : r)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
   return r;
 }
 
@@ -52,8 +60,8 @@ std::string lower(std::string_view s) {
 
 // ------------------------------------------------------------------ integer
 
-std::string FnEmitter::bitwise3(uint32_t lut, const std::string& a, const std::string& b, const std::string& c,
-                                unsigned w) {
+std::string FnEmitter::bitwise3(uint32_t lut, const std::string &a, const std::string &b,
+                                const std::string &c, unsigned w) {
   std::string ones = immText(~uint64_t(0), w);
   if (ctx.sm >= 50 && w == 32) {
     ctx.require(4, 3);
@@ -61,41 +69,59 @@ std::string FnEmitter::bitwise3(uint32_t lut, const std::string& a, const std::s
     emit(fmt::format("lop3.b32 {}, {}, {}, {}, 0x{:x};", t, a, b, c, lut));
     return t;
   }
-  auto op2 = [&](const char* op, const std::string& x, const std::string& y) {
+  auto op2 = [&](const char *op, const std::string &x, const std::string &y) {
     std::string t = temp(w);
     emit(fmt::format("{}.b{} {}, {}, {};", op, w, t, x, y));
     return t;
   };
-  auto notOf = [&](const std::string& x) {
+  auto notOf = [&](const std::string &x) {
     std::string t = temp(w);
     emit(fmt::format("not.b{} {}, {};", w, t, x));
     return t;
   };
   // g(x, y) for a 2-input table (bit x<<1|y).
-  auto fn2 = [&](uint32_t t4, const std::string& x, const std::string& y) -> std::string {
+  auto fn2 = [&](uint32_t t4, const std::string &x, const std::string &y) -> std::string {
     switch (t4 & 0xF) {
-    case 0x0: return "0";
-    case 0xF: return ones;
-    case 0xC: return x;
-    case 0xA: return y;
-    case 0x3: return notOf(x);
-    case 0x5: return notOf(y);
-    case 0x8: return op2("and", x, y);
-    case 0xE: return op2("or", x, y);
-    case 0x6: return op2("xor", x, y);
-    case 0x9: return notOf(op2("xor", x, y));
-    case 0x7: return notOf(op2("and", x, y));
-    case 0x1: return notOf(op2("or", x, y));
-    case 0x4: return op2("and", x, notOf(y));
-    case 0x2: return op2("and", notOf(x), y);
-    case 0xD: return op2("or", x, notOf(y));
-    default: return op2("or", notOf(x), y); // 0xB
+    case 0x0:
+      return "0";
+    case 0xF:
+      return ones;
+    case 0xC:
+      return x;
+    case 0xA:
+      return y;
+    case 0x3:
+      return notOf(x);
+    case 0x5:
+      return notOf(y);
+    case 0x8:
+      return op2("and", x, y);
+    case 0xE:
+      return op2("or", x, y);
+    case 0x6:
+      return op2("xor", x, y);
+    case 0x9:
+      return notOf(op2("xor", x, y));
+    case 0x7:
+      return notOf(op2("and", x, y));
+    case 0x1:
+      return notOf(op2("or", x, y));
+    case 0x4:
+      return op2("and", x, notOf(y));
+    case 0x2:
+      return op2("and", notOf(x), y);
+    case 0xD:
+      return op2("or", x, notOf(y));
+    default:
+      return op2("or", notOf(x), y); // 0xB
     }
   };
   // Shannon expansion on a: F = a ? F1(b, c) : F0(b, c).
   uint32_t f0 = lut & 0xF, f1 = (lut >> 4) & 0xF;
-  if (f0 == f1) return fn2(f0, b, c);
-  if (f0 == 0) return op2("and", a, fn2(f1, b, c));
+  if (f0 == f1)
+    return fn2(f0, b, c);
+  if (f0 == 0)
+    return op2("and", a, fn2(f1, b, c));
   // Each temporary is made in its own statement: arguments of one call are
   // evaluated in an order the compiler chooses, and the names must not depend on it.
   if (f1 == 0) {
@@ -106,9 +132,11 @@ std::string FnEmitter::bitwise3(uint32_t lut, const std::string& a, const std::s
     std::string g = fn2(f1, b, c);
     return op2("or", notOf(a), g);
   }
-  if (f1 == 0xF) return op2("or", a, fn2(f0, b, c));
+  if (f1 == 0xF)
+    return op2("or", a, fn2(f0, b, c));
   std::string g0 = fn2(f0, b, c);
-  if (f1 == (~f0 & 0xF)) return op2("xor", a, g0);
+  if (f1 == (~f0 & 0xF))
+    return op2("xor", a, g0);
   std::string g1 = fn2(f1, b, c);
   return op2("xor", g0, op2("and", a, op2("xor", g0, g1)));
 }
@@ -117,85 +145,104 @@ std::string FnEmitter::bitwise3(uint32_t lut, const std::string& a, const std::s
 // is a plain function of at most two sources prints as that PTX instruction:
 // mov, not, and, or, xor. ptxas reads those best; it crashes on some lop3
 // forms that mean the same (docs/spec-notes.md, "ptxas findings").
-bool FnEmitter::emitPlainLogic(const Instr& in, uint32_t lut) {
+bool FnEmitter::emitPlainLogic(const Instr &in, uint32_t lut) {
   unsigned w = width(in);
   uint64_t ones = w == 64 ? ~uint64_t(0) : 0xFFFFFFFFull;
   // Per source: -1 varies, 0 all zeros, 1 all ones.
   int fixed[3];
   for (size_t i = 0; i < 3; ++i) {
-    const Operand& o = in.srcs.at(i);
+    const Operand &o = in.srcs.at(i);
     fixed[i] = -1;
-    if (isConstReg(o) && !o.neg) fixed[i] = 0;
+    if (isConstReg(o) && !o.neg)
+      fixed[i] = 0;
     else if (o.kind == Operand::Kind::Imm) {
       uint64_t v = uint64_t(o.neg ? -o.imm : o.imm) & ones;
-      if (v == 0) fixed[i] = 0;
-      else if (v == ones) fixed[i] = 1;
+      if (v == 0)
+        fixed[i] = 0;
+      else if (v == ones)
+        fixed[i] = 1;
     }
   }
   // The table as a function of the varying sources: row (a<<2 | b<<1 | c).
   auto at = [&](unsigned a, unsigned b, unsigned c) {
     unsigned v[3] = {a, b, c};
     for (int i = 0; i < 3; ++i)
-      if (fixed[i] >= 0) v[i] = unsigned(fixed[i]);
+      if (fixed[i] >= 0)
+        v[i] = unsigned(fixed[i]);
     return (lut >> (v[0] << 2 | v[1] << 1 | v[2])) & 1;
   };
   std::vector<size_t> vars;
   for (size_t i = 0; i < 3; ++i) {
-    if (fixed[i] >= 0) continue;
+    if (fixed[i] >= 0)
+      continue;
     bool matters = false;
     for (unsigned row = 0; row < 8; ++row) {
       unsigned bit = 4u >> i;
-      if (row & bit) continue;
+      if (row & bit)
+        continue;
       matters |= at(row >> 2 & 1, row >> 1 & 1, row & 1) !=
                  at((row | bit) >> 2 & 1, (row | bit) >> 1 & 1, (row | bit) & 1);
     }
-    if (matters) vars.push_back(i);
+    if (matters)
+      vars.push_back(i);
   }
-  if (vars.size() > 2) return false;
+  if (vars.size() > 2)
+    return false;
   // f over (x, y) = the varying sources in order: bit (x<<1 | y).
   unsigned f = 0;
   for (unsigned x = 0; x < 2; ++x)
     for (unsigned y = 0; y < 2; ++y) {
       unsigned v[3] = {0, 0, 0};
-      if (!vars.empty()) v[vars[0]] = vars.size() == 2 ? x : y;
-      if (vars.size() == 2) v[vars[1]] = y;
+      if (!vars.empty())
+        v[vars[0]] = vars.size() == 2 ? x : y;
+      if (vars.size() == 2)
+        v[vars[1]] = y;
       f |= at(v[0], v[1], v[2]) << (x << 1 | y);
     }
-  const char* name = nullptr;
-  if (vars.size() == 1 && f == 0x5) name = "not";
-  if (vars.size() == 2) name = f == 0x8 ? "and" : f == 0xE ? "or" : f == 0x6 ? "xor" : nullptr;
+  const char *name = nullptr;
+  if (vars.size() == 1 && f == 0x5)
+    name = "not";
+  if (vars.size() == 2)
+    name = f == 0x8 ? "and" : f == 0xE ? "or" : f == 0x6 ? "xor" : nullptr;
   bool copy = vars.empty() || (vars.size() == 1 && f == 0xA);
-  if (!copy && !name) return false;
+  if (!copy && !name)
+    return false;
   if (vars.size() == 2 && in.srcs[vars[0]].kind == Operand::Kind::Imm) {
-    if (in.srcs[vars[1]].kind == Operand::Kind::Imm) return false;
+    if (in.srcs[vars[1]].kind == Operand::Kind::Imm)
+      return false;
     std::swap(vars[0], vars[1]); // PTX takes a register first; the three functions commute
   }
   // A constant-bank source the function does not depend on is still read: a misaligned
   // one faults in the interpreter, and the emitted code must too.
   for (size_t i = 0; i < 3; ++i)
-    if (in.srcs[i].kind == Operand::Kind::CBank && std::find(vars.begin(), vars.end(), i) == vars.end())
+    if (in.srcs[i].kind == Operand::Kind::CBank &&
+        std::find(vars.begin(), vars.end(), i) == vars.end())
       intSrc(in, i, w);
   std::vector<std::string> args;
-  if (vars.empty()) args.push_back(immText(f & 1 ? ones : 0, w));
-  for (size_t v : vars) args.push_back(intSrc(in, v, w));
+  if (vars.empty())
+    args.push_back(immText(f & 1 ? ones : 0, w));
+  for (size_t v : vars)
+    args.push_back(intSrc(in, v, w));
   std::string d = intDst(in, 0, w);
   emit(fmt::format("{}.b{} {}, {};", copy ? "mov" : name, w, d, fmt::join(args, ", ")));
   return true;
 }
 
-bool FnEmitter::emitInteger(const Instr& in) {
+bool FnEmitter::emitInteger(const Instr &in) {
   switch (in.op) {
   case Opcode::MOV: {
     if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Symbol) {
       // The address of a variable (in its state space) or of a function.
-      const std::string& sym = in.srcs[0].sym;
-      if (!isPtxIdent(sym)) fail(in.loc, fmt::format("'{}' is not a PTX identifier", sym));
-      if (const Function* g = m.findFunction(sym); g && g->isEntry && !findVariable(m, f, sym))
-        fail(in.loc, fmt::format("{}: PTX cannot take the address of kernel '{}'", printInstr(f, in), sym));
+      const std::string &sym = in.srcs[0].sym;
+      if (!isPtxIdent(sym))
+        fail(in.loc, fmt::format("'{}' is not a PTX identifier", sym));
+      if (const Function *g = m.findFunction(sym); g && g->isEntry && !findVariable(m, f, sym))
+        fail(in.loc,
+             fmt::format("{}: PTX cannot take the address of kernel '{}'", printInstr(f, in), sym));
       // A 32-bit MOV of a .shared variable into a 32-bit register: its offset in the shared
       // window, as nvcc writes `mov.u32 %r13, __smem;` (which lowers to this MOV again).
-      const Variable* v = findVariable(m, f, sym);
-      const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+      const Variable *v = findVariable(m, f, sym);
+      const Operand &d0 = in.dsts.empty() ? Operand() : in.dsts[0];
       if (!in.has(Mod::W64) && v && v->space == Space::Shared && d0.kind == Operand::Kind::Reg &&
           !d0.reg.isConst() && d0.reg.isGeneral() && regBits(d0.reg) == 32) {
         emit(fmt::format("mov.u32 {}, {};", intDst(in, 0, 32), sym));
@@ -213,17 +260,19 @@ bool FnEmitter::emitInteger(const Instr& in) {
     // The low half of a 64-bit register, or a 16-bit register: cvt straight into the
     // destination (PTX cvt.u32.u64 / cvt.u32.u16, which lower to this MOV again), not through
     // a temporary.
-    const Operand& s0 = in.srcs.empty() ? Operand() : in.srcs[0];
+    const Operand &s0 = in.srcs.empty() ? Operand() : in.srcs[0];
     if (w == 32 && s0.kind == Operand::Kind::Reg && !s0.neg && !s0.abs && !s0.reg.isConst() &&
         s0.reg.isGeneral() && (regBits(s0.reg) == 64 || regBits(s0.reg) == 16)) {
       emit(fmt::format("cvt.u32.u{} {}, {};", regBits(s0.reg), intDst(in, 0, 32), regName(s0.reg)));
       return true;
     }
     // Into a 16-bit register, a 16-bit register or an immediate that fits: mov.b16 (as read)
-    const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
-    if (w == 32 && d0.kind == Operand::Kind::Reg && !d0.reg.isConst() && d0.reg.isGeneral() && regBits(d0.reg) == 16 &&
+    const Operand &d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+    if (w == 32 && d0.kind == Operand::Kind::Reg && !d0.reg.isConst() && d0.reg.isGeneral() &&
+        regBits(d0.reg) == 16 &&
         ((s0.kind == Operand::Kind::Imm && !s0.neg && s0.imm >= 0 && s0.imm <= 0xffff) ||
-         (s0.kind == Operand::Kind::Reg && !s0.neg && !s0.reg.isConst() && s0.reg.isGeneral() && regBits(s0.reg) == 16))) {
+         (s0.kind == Operand::Kind::Reg && !s0.neg && !s0.reg.isConst() && s0.reg.isGeneral() &&
+          regBits(s0.reg) == 16))) {
       emit(fmt::format("mov.b16 {}, {};", regName(d0.reg), intSrc(in, 0, 16)));
       return true;
     }
@@ -247,24 +296,28 @@ bool FnEmitter::emitInteger(const Instr& in) {
     uint64_t k = 0;
     bool hasImm = false;
     for (size_t i = 0; i < 3; ++i) {
-      if (i >= in.srcs.size()) fail(in.loc, "IADD3 needs three sources");
-      const Operand& o = in.srcs[i];
+      if (i >= in.srcs.size())
+        fail(in.loc, "IADD3 needs three sources");
+      const Operand &o = in.srcs[i];
       if (o.kind == Operand::Kind::Imm) {
         k += o.neg ? 0 - uint64_t(o.imm) : uint64_t(o.imm);
         hasImm = true;
         continue;
       }
-      if (isConstReg(o)) continue;
+      if (isConstReg(o))
+        continue;
       Instr plain = in; // read the operand without its negation; the sum applies it
       plain.srcs[i].neg = false;
       Term t{intSrc(plain, i, w), o.neg};
       (o.neg ? neg : pos).push_back(std::move(t));
     }
     const int64_t held = int64_t(k); // the sum as written (-1 stays -1: immTextAsHeld)
-    if (w < 64) k &= (uint64_t(1) << w) - 1;
+    if (w < 64)
+      k &= (uint64_t(1) << w) - 1;
     std::vector<Term> terms = pos;
     // a + 0 stays an add (it is how `add d, a, 0` lowers), not a mov
-    if (k != 0 || (hasImm && pos.size() + neg.size() == 1)) terms.push_back({immTextAsHeld(held, w), false});
+    if (k != 0 || (hasImm && pos.size() + neg.size() == 1))
+      terms.push_back({immTextAsHeld(held, w), false});
     terms.insert(terms.end(), neg.begin(), neg.end());
     std::string d = intDst(in, 0, w);
     if (terms.empty()) {
@@ -281,7 +334,8 @@ bool FnEmitter::emitInteger(const Instr& in) {
       }
       for (size_t j = 1; j < terms.size(); ++j) {
         std::string to = j + 1 == terms.size() ? d : temp(w);
-        emit(fmt::format("{}.s{} {}, {}, {};", terms[j].neg ? "sub" : "add", w, to, acc, terms[j].text));
+        emit(fmt::format("{}.s{} {}, {}, {};", terms[j].neg ? "sub" : "add", w, to, acc,
+                         terms[j].text));
         acc = to;
       }
     }
@@ -292,13 +346,15 @@ bool FnEmitter::emitInteger(const Instr& in) {
     std::string a = intSrc(in, 0, w), b = intSrc(in, 1, w);
     Pred p = predSrc(in, 2);
     std::string d = intDst(in, 0, w);
-    if (p.isConst) emit(fmt::format("mov.b{} {}, {};", w, d, p.value ? a : b));
-    else emit(fmt::format("selp.b{} {}, {}, {}, {};", w, d, p.neg ? b : a, p.neg ? a : b, p.name));
+    if (p.isConst)
+      emit(fmt::format("mov.b{} {}, {};", w, d, p.value ? a : b));
+    else
+      emit(fmt::format("selp.b{} {}, {}, {}, {};", w, d, p.neg ? b : a, p.neg ? a : b, p.name));
     return true;
   }
   case Opcode::IMAD: {
     if (mul24Join_) { // mul24Starts checked the form
-      Instr ab = in; // the IMAD with the operands of the two SGXTs
+      Instr ab = in;  // the IMAD with the operands of the two SGXTs
       ab.srcs[0] = mul24Join_->a;
       ab.srcs[1] = mul24Join_->b;
       std::string a = intSrc(ab, 0, 32), b = intSrc(ab, 1, 32);
@@ -311,28 +367,34 @@ bool FnEmitter::emitInteger(const Instr& in) {
       return true;
     }
     // IMAD.WIDE.U32 d, a, 1, RZ of a 16-bit register: cvt.u64.u16 d, a (which lowers to it)
-    if (in.has(Mod::WIDE) && in.has(Mod::U32) && in.srcs.size() == 3 && in.srcs[0].kind == Operand::Kind::Reg &&
-        !in.srcs[0].neg && !in.srcs[0].reg.isConst() && in.srcs[0].reg.isGeneral() && regBits(in.srcs[0].reg) == 16 &&
-        in.srcs[1].kind == Operand::Kind::Imm && !in.srcs[1].neg && in.srcs[1].imm == 1 && isConstReg(in.srcs[2]) &&
-        !in.srcs[2].neg) {
+    if (in.has(Mod::WIDE) && in.has(Mod::U32) && in.srcs.size() == 3 &&
+        in.srcs[0].kind == Operand::Kind::Reg && !in.srcs[0].neg && !in.srcs[0].reg.isConst() &&
+        in.srcs[0].reg.isGeneral() && regBits(in.srcs[0].reg) == 16 &&
+        in.srcs[1].kind == Operand::Kind::Imm && !in.srcs[1].neg && in.srcs[1].imm == 1 &&
+        isConstReg(in.srcs[2]) && !in.srcs[2].neg) {
       emit(fmt::format("cvt.u64.u16 {}, {};", intDst(in, 0, 64), regName(in.srcs[0].reg)));
       return true;
     }
     std::string type = in.has(Mod::U32) ? "u32" : "s32";
     // The form, the widths of a*b and of c and d; a zero addend makes it mul.
-    const char* form = in.has(Mod::WIDE) ? "wide" : in.has(Mod::HI) ? "hi" : "lo";
+    const char *form = in.has(Mod::WIDE) ? "wide" : in.has(Mod::HI) ? "hi" : "lo";
     unsigned ab = in.has(Mod::WIDE) || in.has(Mod::HI) ? 32 : width(in);
     unsigned cd = in.has(Mod::WIDE) ? 64 : in.has(Mod::HI) ? 32 : width(in);
-    if (*form == 'l') type = fmt::format("s{}", ab);
+    if (*form == 'l')
+      type = fmt::format("s{}", ab);
     std::string a = intSrc(in, 0, ab, true), b = intSrc(in, 1, ab), c = intSrc(in, 2, cd);
-    if (c == "0") emit(fmt::format("mul.{}.{} {}, {}, {};", form, type, intDst(in, 0, cd), a, b));
-    else emit(fmt::format("mad.{}.{} {}, {}, {}, {};", form, type, intDst(in, 0, cd), a, b, c));
+    if (c == "0")
+      emit(fmt::format("mul.{}.{} {}, {}, {};", form, type, intDst(in, 0, cd), a, b));
+    else
+      emit(fmt::format("mad.{}.{} {}, {}, {}, {};", form, type, intDst(in, 0, cd), a, b, c));
     return true;
   }
   case Opcode::LOP3: {
     int64_t lut = immOf(in, 3);
-    if (lut < 0 || lut > 0xff) fail(in.loc, fmt::format("LOP3 truth table {} is not 8-bit", lut));
-    if (emitPlainLogic(in, uint32_t(lut))) return true;
+    if (lut < 0 || lut > 0xff)
+      fail(in.loc, fmt::format("LOP3 truth table {} is not 8-bit", lut));
+    if (emitPlainLogic(in, uint32_t(lut)))
+      return true;
     if (!in.has(Mod::W64) && ctx.sm >= 50) {
       ctx.require(4, 3);
       std::string a = intSrc(in, 0, 32), b = intSrc(in, 1, 32), c = intSrc(in, 2, 32);
@@ -349,7 +411,7 @@ bool FnEmitter::emitInteger(const Instr& in) {
     // PTX has no lop3.b64: the same table on both 32-bit halves.
     std::string lo[3], hi[3];
     for (size_t i = 0; i < 3; ++i) {
-      const Operand& o = in.srcs.at(i);
+      const Operand &o = in.srcs.at(i);
       if (o.kind == Operand::Kind::Imm && !o.neg) {
         lo[i] = immText(uint64_t(o.imm), 32);
         hi[i] = immText(uint64_t(o.imm) >> 32, 32);
@@ -375,7 +437,8 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::SHR: {
-    if ((bfeJoin_ = bfeStarts(in))) return true; // the SGXT after prints the bfe
+    if ((bfeJoin_ = bfeStarts(in)))
+      return true; // the SGXT after prints the bfe
     auto t = intType(in, false);
     std::string a = intSrc(in, 0, t.first, true), s = intSrc(in, 1, 32);
     emit(fmt::format("shr.{} {}, {}, {};", typeName(t), intDst(in, 0, t.first), a, s));
@@ -383,14 +446,16 @@ bool FnEmitter::emitInteger(const Instr& in) {
   }
   case Opcode::SHF: {
     auto dir = in.mods.inGroup(ModGroup::Dir);
-    if (!dir) fail(in.loc, fmt::format("{}: SHF without .L or .R has no meaning", printInstr(f, in)));
+    if (!dir)
+      fail(in.loc, fmt::format("{}: SHF without .L or .R has no meaning", printInstr(f, in)));
     auto t = intType(in, false);
     bool hi = in.has(Mod::HI), left = *dir == Mod::L;
     std::string lo = intSrc(in, 0, 32, true), s = intSrc(in, 1, 32), h = intSrc(in, 2, 32, true);
     if (in.has(Mod::W)) {
       if (t.first == 32 && ctx.sm >= 32 && left == hi) { // PTX's own .wrap forms
         ctx.require(3, 1);
-        emit(fmt::format("shf.{}.wrap.b32 {}, {}, {}, {};", left ? "l" : "r", intDst(in, 0, 32), lo, h, s));
+        emit(fmt::format("shf.{}.wrap.b32 {}, {}, {}, {};", left ? "l" : "r", intDst(in, 0, 32), lo,
+                         h, s));
         return true;
       }
       // The amount modulo the width: the clamping forms below then shift by it unchanged.
@@ -408,53 +473,64 @@ bool FnEmitter::emitInteger(const Instr& in) {
     }
     if (t.first == 32) { // n = min(s, 32): PTX's .clamp, and shl/shr clamp at 32 too
       std::string d = intDst(in, 0, 32);
-      if (left == hi) ctx.require(3, 1);
-      if (left && hi) emit(fmt::format("shf.l.clamp.b32 {}, {}, {}, {};", d, lo, h, s));
-      else if (left) emit(fmt::format("shl.b32 {}, {}, {};", d, lo, s));
-      else if (!hi) emit(fmt::format("shf.r.clamp.b32 {}, {}, {}, {};", d, lo, h, s));
-      else emit(fmt::format("shr.{}32 {}, {}, {};", t.second ? "s" : "u", d, h, s));
+      if (left == hi)
+        ctx.require(3, 1);
+      if (left && hi)
+        emit(fmt::format("shf.l.clamp.b32 {}, {}, {}, {};", d, lo, h, s));
+      else if (left)
+        emit(fmt::format("shl.b32 {}, {}, {};", d, lo, s));
+      else if (!hi)
+        emit(fmt::format("shf.r.clamp.b32 {}, {}, {}, {};", d, lo, h, s));
+      else
+        emit(fmt::format("shr.{}32 {}, {}, {};", t.second ? "s" : "u", d, h, s));
       return true;
     }
     // .U64/.S64: a 64-bit shift of hi:lo (amounts >= 64 give 0 or the sign fill).
     std::string v = temp(64), r = temp(64), rl = temp(32), rh = temp(32);
     emit(fmt::format("mov.b64 {}, {{{}, {}}};", v, lo, h));
-    if (left) emit(fmt::format("shl.b64 {}, {}, {};", r, v, s));
-    else emit(fmt::format("shr.{}64 {}, {}, {};", t.second ? "s" : "u", r, v, s));
+    if (left)
+      emit(fmt::format("shl.b64 {}, {}, {};", r, v, s));
+    else
+      emit(fmt::format("shr.{}64 {}, {}, {};", t.second ? "s" : "u", r, v, s));
     emit(fmt::format("mov.b64 {{{}, {}}}, {};", rl, rh, r));
     emit(fmt::format("mov.b32 {}, {};", intDst(in, 0, 32), hi ? rh : rl));
     return true;
   }
   case Opcode::SGXT: { // bfe from bit 0: the same field, extended; the width clamped first
-    if (mul24Join_) { // the second SGXT of a mul24 join: the IMAD prints it
+    if (mul24Join_) {  // the second SGXT of a mul24 join: the IMAD prints it
       --mul24Join_->pending;
       return true;
     }
-    if ((mul24Join_ = mul24Starts(in))) return true;
+    if ((mul24Join_ = mul24Starts(in)))
+      return true;
     if (bfeJoin_) { // bfeStarts checked the form: bfe d, a, pos, len
       unsigned bits = in.has(Mod::W64) ? 64 : 32;
       Instr a = in; // the SGXT with the SHR's operands
       a.srcs[0] = bfeJoin_->a;
       std::string src = intSrc(a, 0, bits);
-      emit(fmt::format("{} {}, {}, {}, {};", bfeJoin_->mnemonic, intDst(in, 0, bits), src, bfeJoin_->b.imm,
-                       in.srcs[1].imm));
+      emit(fmt::format("{} {}, {}, {}, {};", bfeJoin_->mnemonic, intDst(in, 0, bits), src,
+                       bfeJoin_->b.imm, in.srcs[1].imm));
       bfeJoin_.reset();
       return true;
     }
     unsigned w = width(in);
     // SGXT d, a, 8 or 16 of 32-bit registers: cvt.s8.s32 / cvt.s16.s32 d, a (the low 8 or 16
     // bits, sign-extended to the register), which lowers to it again
-    const Operand& a0 = in.srcs.empty() ? Operand() : in.srcs[0];
-    const Operand& d0 = in.dsts.empty() ? Operand() : in.dsts[0];
-    if (w == 32 && !in.has(Mod::U32) && in.srcs.size() == 2 && in.srcs[1].kind == Operand::Kind::Imm &&
-        !in.srcs[1].neg && (in.srcs[1].imm == 8 || in.srcs[1].imm == 16) && a0.kind == Operand::Kind::Reg &&
-        !a0.neg && !a0.reg.isConst() && a0.reg.isGeneral() && regBits(a0.reg) == 32 &&
-        d0.kind == Operand::Kind::Reg && !d0.reg.isConst() && d0.reg.isGeneral() && regBits(d0.reg) == 32) {
+    const Operand &a0 = in.srcs.empty() ? Operand() : in.srcs[0];
+    const Operand &d0 = in.dsts.empty() ? Operand() : in.dsts[0];
+    if (w == 32 && !in.has(Mod::U32) && in.srcs.size() == 2 &&
+        in.srcs[1].kind == Operand::Kind::Imm && !in.srcs[1].neg &&
+        (in.srcs[1].imm == 8 || in.srcs[1].imm == 16) && a0.kind == Operand::Kind::Reg && !a0.neg &&
+        !a0.reg.isConst() && a0.reg.isGeneral() && regBits(a0.reg) == 32 &&
+        d0.kind == Operand::Kind::Reg && !d0.reg.isConst() && d0.reg.isGeneral() &&
+        regBits(d0.reg) == 32) {
       emit(fmt::format("cvt.s{}.s32 {}, {};", in.srcs[1].imm, regName(d0.reg), regName(a0.reg)));
       return true;
     }
     std::string a = intSrc(in, 0, w, true), b = intSrc(in, 1, 32), n = temp(32);
     emit(fmt::format("min.u32 {}, {}, {};", n, b, w));
-    emit(fmt::format("bfe.{}{} {}, {}, 0, {};", in.has(Mod::U32) ? "u" : "s", w, intDst(in, 0, w), a, n));
+    emit(fmt::format("bfe.{}{} {}, {}, 0, {};", in.has(Mod::U32) ? "u" : "s", w, intDst(in, 0, w),
+                     a, n));
     return true;
   }
   case Opcode::PRMT: {
@@ -464,7 +540,8 @@ bool FnEmitter::emitInteger(const Instr& in) {
     emit(fmt::format("prmt.b32{} {}, {}, {}, {};", m, intDst(in, 0, 32), a, b, sel));
     return true;
   }
-  case Opcode::POPC: case Opcode::BREV: {
+  case Opcode::POPC:
+  case Opcode::BREV: {
     unsigned w = width(in);
     std::string a = intSrc(in, 0, w, true);
     bool popc = in.op == Opcode::POPC;
@@ -474,10 +551,12 @@ bool FnEmitter::emitInteger(const Instr& in) {
   case Opcode::FLO: {
     auto t = intType(in, false);
     std::string a = intSrc(in, 0, t.first, true);
-    emit(fmt::format("bfind{}.{} {}, {};", in.has(Mod::SH) ? ".shiftamt" : "", typeName(t), intDst(in, 0, 32), a));
+    emit(fmt::format("bfind{}.{} {}, {};", in.has(Mod::SH) ? ".shiftamt" : "", typeName(t),
+                     intDst(in, 0, 32), a));
     return true;
   }
-  case Opcode::IDIV: case Opcode::IREM: { // PTX's div/rem give ptxas's values for x/0 (docs/ptx.md)
+  case Opcode::IDIV:
+  case Opcode::IREM: { // PTX's div/rem give ptxas's values for x/0 (docs/ptx.md)
     auto t = intType(in, false);
     std::string a = intSrc(in, 0, t.first, true), b = intSrc(in, 1, t.first);
     emit(fmt::format("{}.{} {}, {}, {};", in.op == Opcode::IDIV ? "div" : "rem", typeName(t),
@@ -490,7 +569,8 @@ bool FnEmitter::emitInteger(const Instr& in) {
     Pred p = predSrc(in, 2);
     std::string ty = typeName(t);
     if (p.isConst) {
-      emit(fmt::format("{}.{} {}, {}, {};", p.value ? "min" : "max", ty, intDst(in, 0, t.first), a, b));
+      emit(fmt::format("{}.{} {}, {}, {};", p.value ? "min" : "max", ty, intDst(in, 0, t.first), a,
+                       b));
       return true;
     }
     std::string lo = temp(t.first), hi2 = temp(t.first);
@@ -520,18 +600,34 @@ bool FnEmitter::emitInteger(const Instr& in) {
     return true;
   }
   case Opcode::S2R: {
-    if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::SReg) fail(in.loc, "S2R reads no special register");
+    if (in.srcs.empty() || in.srcs[0].kind != Operand::Kind::SReg)
+      fail(in.loc, "S2R reads no special register");
     SpecialReg s = in.srcs[0].sreg;
-    static constexpr std::pair<SpecialReg, const char*> kNames[] = {
-        {SpecialReg::TID_X, "%tid.x"},       {SpecialReg::TID_Y, "%tid.y"},       {SpecialReg::TID_Z, "%tid.z"},
-        {SpecialReg::CTAID_X, "%ctaid.x"},   {SpecialReg::CTAID_Y, "%ctaid.y"},   {SpecialReg::CTAID_Z, "%ctaid.z"},
-        {SpecialReg::NTID_X, "%ntid.x"},     {SpecialReg::NTID_Y, "%ntid.y"},     {SpecialReg::NTID_Z, "%ntid.z"},
-        {SpecialReg::NCTAID_X, "%nctaid.x"}, {SpecialReg::NCTAID_Y, "%nctaid.y"}, {SpecialReg::NCTAID_Z, "%nctaid.z"},
-        {SpecialReg::LANEID, "%laneid"},     {SpecialReg::NWARPID, "%nwarpid"},   {SpecialReg::SMID, "%smid"},
-        {SpecialReg::NSMID, "%nsmid"},       {SpecialReg::CLOCKLO, "%clock"},     {SpecialReg::CLOCKHI, "%clock_hi"},
-        {SpecialReg::GLOBALTIMERLO, "%globaltimer_lo"}, {SpecialReg::GLOBALTIMERHI, "%globaltimer_hi"},
-        {SpecialReg::LANEMASK_EQ, "%lanemask_eq"}, {SpecialReg::LANEMASK_LT, "%lanemask_lt"},
-        {SpecialReg::LANEMASK_LE, "%lanemask_le"}, {SpecialReg::LANEMASK_GT, "%lanemask_gt"},
+    static constexpr std::pair<SpecialReg, const char *> kNames[] = {
+        {SpecialReg::TID_X, "%tid.x"},
+        {SpecialReg::TID_Y, "%tid.y"},
+        {SpecialReg::TID_Z, "%tid.z"},
+        {SpecialReg::CTAID_X, "%ctaid.x"},
+        {SpecialReg::CTAID_Y, "%ctaid.y"},
+        {SpecialReg::CTAID_Z, "%ctaid.z"},
+        {SpecialReg::NTID_X, "%ntid.x"},
+        {SpecialReg::NTID_Y, "%ntid.y"},
+        {SpecialReg::NTID_Z, "%ntid.z"},
+        {SpecialReg::NCTAID_X, "%nctaid.x"},
+        {SpecialReg::NCTAID_Y, "%nctaid.y"},
+        {SpecialReg::NCTAID_Z, "%nctaid.z"},
+        {SpecialReg::LANEID, "%laneid"},
+        {SpecialReg::NWARPID, "%nwarpid"},
+        {SpecialReg::SMID, "%smid"},
+        {SpecialReg::NSMID, "%nsmid"},
+        {SpecialReg::CLOCKLO, "%clock"},
+        {SpecialReg::CLOCKHI, "%clock_hi"},
+        {SpecialReg::GLOBALTIMERLO, "%globaltimer_lo"},
+        {SpecialReg::GLOBALTIMERHI, "%globaltimer_hi"},
+        {SpecialReg::LANEMASK_EQ, "%lanemask_eq"},
+        {SpecialReg::LANEMASK_LT, "%lanemask_lt"},
+        {SpecialReg::LANEMASK_LE, "%lanemask_le"},
+        {SpecialReg::LANEMASK_GT, "%lanemask_gt"},
         {SpecialReg::LANEMASK_GE, "%lanemask_ge"},
     };
     switch (s) {
@@ -547,11 +643,16 @@ bool FnEmitter::emitInteger(const Instr& in) {
       emit(fmt::format("cvt.u32.u64 {}, {};", intDst(in, 0, 32), t));
       return true;
     }
-    case SpecialReg::SWINBASE: case SpecialReg::LWINBASE: case SpecialReg::CWINBASE:
-      if ((cvtaJoin_ = cvtaJoinsNext(in))) return true; // the IADD3 after prints the cvta
+    case SpecialReg::SWINBASE:
+    case SpecialReg::LWINBASE:
+    case SpecialReg::CWINBASE:
+      if ((cvtaJoin_ = cvtaJoinsNext(in)))
+        return true; // the IADD3 after prints the cvta
       // The generic address of the start of the shared / local / constant window.
       emit(fmt::format("cvta.{}.u64 {}, 0;",
-                       s == SpecialReg::SWINBASE ? "shared" : s == SpecialReg::LWINBASE ? "local" : "const",
+                       s == SpecialReg::SWINBASE   ? "shared"
+                       : s == SpecialReg::LWINBASE ? "local"
+                                                   : "const",
                        intDst(in, 0, 64)));
       return true;
     default:
@@ -563,88 +664,111 @@ bool FnEmitter::emitInteger(const Instr& in) {
       fail(in.loc, fmt::format("{} has no PTX special register", specialRegName(s)));
     }
   }
-  default: return emitIntegerMore(in);
+  default:
+    return emitIntegerMore(in);
   }
 }
 
 // ------------------------------------------------------------------ predicates
 
-void FnEmitter::emitSetp(const Instr& in, const std::string& cmp, const std::string& type, const std::string& a,
-                         const std::string& b) {
+void FnEmitter::emitSetp(const Instr &in, const std::string &cmp, const std::string &type,
+                         const std::string &a, const std::string &b) {
   const std::string setp = cmp + type;
   Pred c = predSrc(in, 2);
   Mod op = in.mods.inGroup(ModGroup::BoolOp).value_or(Mod::AND);
-  if (in.dsts.size() < 2) fail(in.loc, fmt::format("{} needs two predicate destinations", in.info().name));
+  if (in.dsts.size() < 2)
+    fail(in.loc, fmt::format("{} needs two predicate destinations", in.info().name));
   for (size_t d = 0; d < 2; ++d)
     if (in.dsts[d].kind != Operand::Kind::Reg || !in.dsts[d].reg.isPredicate())
       fail(in.loc, fmt::format("{}: destination {} must be a predicate", in.info().name, d + 1));
   bool pPT = in.dsts[0].reg.isConst(), qPT = in.dsts[1].reg.isConst();
-  if (pPT && qPT) return; // both results dropped
+  if (pPT && qPT)
+    return; // both results dropped
   // x = r, y = !r (swapped: x = !r, y = r), the SASS/PTX "p|q" pair.
   auto plain = [&](bool swap) {
     size_t x = swap ? 1 : 0, y = swap ? 0 : 1;
     bool yPT = in.dsts[y].reg.isConst();
     std::string xs = predDst(in, x);
-    if (yPT) emit(fmt::format("{} {}, {}, {};", setp, xs, a, b));
-    else emit(fmt::format("{} {}|{}, {}, {};", setp, xs, predDst(in, y), a, b));
+    if (yPT)
+      emit(fmt::format("{} {}, {}, {};", setp, xs, a, b));
+    else
+      emit(fmt::format("{} {}|{}, {}, {};", setp, xs, predDst(in, y), a, b));
   };
   if (c.isConst) {
     auto setBoth = [&](bool v) {
       for (size_t d = 0; d < 2; ++d)
-        if (!in.dsts[d].reg.isConst()) setPred(predDst(in, d), Pred{true, v, {}, false});
+        if (!in.dsts[d].reg.isConst())
+          setPred(predDst(in, d), Pred{true, v, {}, false});
     };
-    if (op == Mod::AND) c.value ? plain(false) : setBoth(false);
-    else if (op == Mod::OR) c.value ? setBoth(true) : plain(false);
-    else plain(c.value); // XOR with true negates r
+    if (op == Mod::AND)
+      c.value ? plain(false) : setBoth(false);
+    else if (op == Mod::OR)
+      c.value ? setBoth(true) : plain(false);
+    else
+      plain(c.value); // XOR with true negates r
     return;
   }
-  const char* bop = op == Mod::OR ? "or" : op == Mod::XOR ? "xor" : "and";
+  const char *bop = op == Mod::OR ? "or" : op == Mod::XOR ? "xor" : "and";
   std::string p = predDst(in, 0);
-  if (qPT) emit(fmt::format("{}.{}{} {}, {}, {}, {};", cmp, bop, type, p, a, b, predText(c)));
-  else emit(fmt::format("{}.{}{} {}|{}, {}, {}, {};", cmp, bop, type, p, predDst(in, 1), a, b, predText(c)));
+  if (qPT)
+    emit(fmt::format("{}.{}{} {}, {}, {}, {};", cmp, bop, type, p, a, b, predText(c)));
+  else
+    emit(fmt::format("{}.{}{} {}|{}, {}, {}, {};", cmp, bop, type, p, predDst(in, 1), a, b,
+                     predText(c)));
 }
 
-void FnEmitter::emitConstCompare(const Instr& in, bool r) {
+void FnEmitter::emitConstCompare(const Instr &in, bool r) {
   Pred c = predSrc(in, 2);
   Mod op = in.mods.inGroup(ModGroup::BoolOp).value_or(Mod::AND);
-  if (in.dsts.size() < 2) fail(in.loc, fmt::format("{} needs two predicate destinations", in.info().name));
+  if (in.dsts.size() < 2)
+    fail(in.loc, fmt::format("{} needs two predicate destinations", in.info().name));
   bool pPT = in.dsts[0].reg.isConst(), qPT = in.dsts[1].reg.isConst();
-  if (!c.isConst && !pPT && !qPT && in.dsts[0].reg == in.srcs[2].reg) { // p is written before q reads c
+  if (!c.isConst && !pPT && !qPT &&
+      in.dsts[0].reg == in.srcs[2].reg) { // p is written before q reads c
     std::string t = temp(1);
     emit(fmt::format("mov.pred {}, {};", t, c.name));
     c.name = t;
   }
   auto value = [&](bool rv) {
     Pred v = c;
-    if (op == Mod::AND && !rv) v = Pred{true, false, {}, false};
-    if (op == Mod::OR && rv) v = Pred{true, true, {}, false};
+    if (op == Mod::AND && !rv)
+      v = Pred{true, false, {}, false};
+    if (op == Mod::OR && rv)
+      v = Pred{true, true, {}, false};
     if (op == Mod::XOR && rv) {
-      if (v.isConst) v.value = !v.value;
-      else v.neg = !v.neg;
+      if (v.isConst)
+        v.value = !v.value;
+      else
+        v.neg = !v.neg;
     }
     return v;
   };
-  if (!pPT) setPred(predDst(in, 0), value(r));
-  if (!qPT) setPred(predDst(in, 1), value(!r));
+  if (!pPT)
+    setPred(predDst(in, 0), value(r));
+  if (!qPT)
+    setPred(predDst(in, 1), value(!r));
 }
 
-bool FnEmitter::emitPredicate(const Instr& in) {
+bool FnEmitter::emitPredicate(const Instr &in) {
   switch (in.op) {
   case Opcode::ISETP: {
     auto cmp = in.mods.inGroup(ModGroup::Cmp);
-    const char* name = cmp ? compareName(*cmp) : nullptr;
+    const char *name = cmp ? compareName(*cmp) : nullptr;
     if (!name || *cmp == Mod::NUM || *cmp == Mod::NAN_ || int(*cmp) > int(Mod::GE))
-      fail(in.loc, fmt::format("{}: ISETP needs one of .LT .EQ .LE .GT .NE .GE", printInstr(f, in)));
+      fail(in.loc,
+           fmt::format("{}: ISETP needs one of .LT .EQ .LE .GT .NE .GE", printInstr(f, in)));
     auto t = intType(in, true);
     // An unsigned comparison of 16-bit registers and 16-bit immediates compares them as .u16
     // (what setp.cmp.u16 lowers to), not through 32-bit copies.
-    auto narrow = [&](const Operand& o) {
-      if (o.kind == Operand::Kind::Imm) return !o.neg && o.imm >= 0 && o.imm <= 0xffff;
-      return o.kind == Operand::Kind::Reg && !o.neg && !o.abs && !o.reg.isConst() && o.reg.isGeneral() &&
-             regBits(o.reg) == 16;
+    auto narrow = [&](const Operand &o) {
+      if (o.kind == Operand::Kind::Imm)
+        return !o.neg && o.imm >= 0 && o.imm <= 0xffff;
+      return o.kind == Operand::Kind::Reg && !o.neg && !o.abs && !o.reg.isConst() &&
+             o.reg.isGeneral() && regBits(o.reg) == 16;
     };
     if (t == std::pair<unsigned, bool>{32, false} && in.srcs.size() >= 2 && narrow(in.srcs[0]) &&
-        narrow(in.srcs[1]) && (in.srcs[0].kind == Operand::Kind::Reg || in.srcs[1].kind == Operand::Kind::Reg))
+        narrow(in.srcs[1]) &&
+        (in.srcs[0].kind == Operand::Kind::Reg || in.srcs[1].kind == Operand::Kind::Reg))
       t.first = 16;
     std::string a = intSrc(in, 0, t.first), b = intSrc(in, 1, t.first);
     emitSetp(in, fmt::format("setp.{}", name), fmt::format(".{}", typeName(t)), a, b);
@@ -653,13 +777,14 @@ bool FnEmitter::emitPredicate(const Instr& in) {
   case Opcode::PLOP3: {
     Pred x[3] = {predSrc(in, 0), predSrc(in, 1), predSrc(in, 2)};
     uint32_t luts[2] = {uint32_t(immOf(in, 3)) & 0xff, uint32_t(immOf(in, 4)) & 0xff};
-    if (in.dsts.size() < 2) fail(in.loc, "PLOP3 needs two predicate destinations");
+    if (in.dsts.size() < 2)
+      fail(in.loc, "PLOP3 needs two predicate destinations");
     for (size_t d = 0; d < 2; ++d)
       if (in.dsts[d].kind != Operand::Kind::Reg || !in.dsts[d].reg.isPredicate())
         fail(in.loc, fmt::format("PLOP3: destination {} must be a predicate", d + 1));
     // p is written first: an input it overwrites is copied for q.
     if (!in.dsts[0].reg.isConst() && !in.dsts[1].reg.isConst())
-      for (Pred& p : x)
+      for (Pred &p : x)
         if (!p.isConst && p.name == regName(in.dsts[0].reg)) {
           std::string t = temp(1);
           emit(fmt::format("mov.pred {}, {};", t, p.name));
@@ -667,17 +792,20 @@ bool FnEmitter::emitPredicate(const Instr& in) {
         }
     std::map<std::string, std::string> words; // predicate -> its all-ones/zero word (general form)
     for (size_t d = 0; d < 2; ++d) {
-      if (in.dsts[d].reg.isConst()) continue;
+      if (in.dsts[d].reg.isConst())
+        continue;
       // The function of the non-constant inputs' register values.
       std::vector<size_t> vars;
       for (size_t k = 0; k < 3; ++k)
-        if (!x[k].isConst) vars.push_back(k);
+        if (!x[k].isConst)
+          vars.push_back(k);
       std::vector<bool> table(size_t(1) << vars.size());
       for (size_t v = 0; v < table.size(); ++v) {
         unsigned idx = 0;
         for (size_t k = 0; k < 3; ++k) {
           bool bit;
-          if (x[k].isConst) bit = x[k].value;
+          if (x[k].isConst)
+            bit = x[k].value;
           else {
             size_t j = std::find(vars.begin(), vars.end(), k) - vars.begin();
             bit = ((v >> (vars.size() - 1 - j)) & 1) != x[k].neg;
@@ -690,12 +818,15 @@ bool FnEmitter::emitPredicate(const Instr& in) {
       for (size_t j = vars.size(); j-- > 0;) {
         size_t bit = vars.size() - 1 - j;
         bool depends = false;
-        for (size_t v = 0; v < table.size(); ++v) depends |= table[v] != table[v ^ (size_t(1) << bit)];
-        if (depends) continue;
+        for (size_t v = 0; v < table.size(); ++v)
+          depends |= table[v] != table[v ^ (size_t(1) << bit)];
+        if (depends)
+          continue;
         // Re-pack: remove `bit` from the index.
         std::vector<bool> packed(table.size() / 2);
         for (size_t v = 0; v < table.size(); ++v) {
-          if ((v >> bit) & 1) continue;
+          if ((v >> bit) & 1)
+            continue;
           size_t low = v & ((size_t(1) << bit) - 1), high = v >> (bit + 1);
           packed[(high << bit) | low] = table[v];
         }
@@ -712,10 +843,13 @@ bool FnEmitter::emitPredicate(const Instr& in) {
         int ones = int(table[0]) + table[1] + table[2] + table[3];
         if (ones == 1 || ones == 3) {
           size_t at = 0;
-          while (bool(table[at]) != (ones == 1)) ++at;
+          while (bool(table[at]) != (ones == 1))
+            ++at;
           bool x0 = (at >> 1) & 1, y0 = at & 1;
-          if (ones == 1) emit(fmt::format("and.pred {}, {}, {};", dst, lit(0, x0), lit(1, y0)));
-          else emit(fmt::format("or.pred {}, {}, {};", dst, lit(0, !x0), lit(1, !y0)));
+          if (ones == 1)
+            emit(fmt::format("and.pred {}, {}, {};", dst, lit(0, x0), lit(1, y0)));
+          else
+            emit(fmt::format("or.pred {}, {}, {};", dst, lit(0, !x0), lit(1, !y0)));
         } else { // depends on both with two ones: x ^ y or its complement
           emit(fmt::format("xor.pred {}, {}, {};", dst, lit(0, true), lit(1, !table[0])));
         }
@@ -723,7 +857,7 @@ bool FnEmitter::emitPredicate(const Instr& in) {
         // General: the inputs as all-ones/zero words through lop3.
         std::string w[3];
         for (size_t j = 0; j < 3; ++j) {
-          std::string& word = words[x[vars[j]].name];
+          std::string &word = words[x[vars[j]].name];
           if (word.empty()) {
             word = temp(32);
             emit(fmt::format("selp.b32 {}, -1, 0, {};", word, x[vars[j]].name));
@@ -731,14 +865,16 @@ bool FnEmitter::emitPredicate(const Instr& in) {
           w[j] = word;
         }
         unsigned lut = 0;
-        for (size_t v = 0; v < 8; ++v) lut |= unsigned(table[v]) << v;
+        for (size_t v = 0; v < 8; ++v)
+          lut |= unsigned(table[v]) << v;
         std::string t = bitwise3(lut, w[0], w[1], w[2], 32);
         emit(fmt::format("setp.ne.b32 {}, {}, 0;", dst, t));
       }
     }
     return true;
   }
-  default: return false;
+  default:
+    return false;
   }
 }
 

@@ -15,19 +15,22 @@ namespace ori::ptx::emit_detail {
 // could have changed CC.CF (a CALL: CC is not kept across calls; an OPAQUE instruction may
 // be a carry instruction itself). Only IADDC prints .cc instructions.
 bool FnEmitter::carryHolds(Reg p) const {
-  const std::vector<Instr>& ins = f.blocks.at(curBlock_).instrs;
+  const std::vector<Instr> &ins = f.blocks.at(curBlock_).instrs;
   for (size_t k = curIndex_; k-- > 0;) {
-    const Instr& x = ins[k];
+    const Instr &x = ins[k];
     if (x.op == Opcode::IADDC)
-      return !x.isGuarded() && x.dsts.size() == 2 && x.dsts[1].kind == Operand::Kind::Reg && x.dsts[1].reg == p;
-    if (x.op == Opcode::CALL || x.op == Opcode::OPAQUE) return false;
+      return !x.isGuarded() && x.dsts.size() == 2 && x.dsts[1].kind == Operand::Kind::Reg &&
+             x.dsts[1].reg == p;
+    if (x.op == Opcode::CALL || x.op == Opcode::OPAQUE)
+      return false;
     for (Reg d : x.defs())
-      if (d == p) return false;
+      if (d == p)
+        return false;
   }
   return false;
 }
 
-bool FnEmitter::emitIntegerMore(const Instr& in) {
+bool FnEmitter::emitIntegerMore(const Instr &in) {
   switch (in.op) {
   case Opcode::IADDC: {
     // {Pco, d} = a + b + Pci (.SUB: a + ~b + Pci). PTX's add.cc is a + b + 0, sub.cc
@@ -35,7 +38,9 @@ bool FnEmitter::emitIntegerMore(const Instr& in) {
     const unsigned w = in.has(Mod::W64) ? 64 : 32;
     const bool sub = in.has(Mod::SUB);
     if (w == 64) { // PTX ISA: 64-bit add.cc and friends from PTX 4.3, on sm_20 and later
-      if (ctx.sm < 20) fail(in.loc, fmt::format("{}: 64-bit carry arithmetic needs sm_20 or later", printInstr(f, in)));
+      if (ctx.sm < 20)
+        fail(in.loc,
+             fmt::format("{}: 64-bit carry arithmetic needs sm_20 or later", printInstr(f, in)));
       ctx.require(4, 3);
     }
     const Pred ci = predSrc(in, 2);
@@ -54,9 +59,11 @@ bool FnEmitter::emitIntegerMore(const Instr& in) {
       }
       form = sub ? "subc.cc" : "addc.cc";
     }
-    if (in.dsts.size() < 2) fail(in.loc, "IADDC needs a carry-out predicate");
+    if (in.dsts.size() < 2)
+      fail(in.loc, "IADDC needs a carry-out predicate");
     const bool carryOut = !in.dsts[1].reg.isConst();
-    if (!carryOut) form.resize(form.size() - 3); // no .cc: CC.CF is not needed after it
+    if (!carryOut)
+      form.resize(form.size() - 3); // no .cc: CC.CF is not needed after it
     emit(fmt::format("{}.u{} {}, {}, {};", form, w, intDst(in, 0, w), a, b));
     if (carryOut) { // Pco = CC.CF
       std::string t = temp(32);
@@ -66,20 +73,28 @@ bool FnEmitter::emitIntegerMore(const Instr& in) {
     return true;
   }
   case Opcode::IDP: {
-    if (ctx.sm < 61) fail(in.loc, fmt::format("{}: dp4a/dp2a need sm_61 or later", printInstr(f, in)));
+    if (ctx.sm < 61)
+      fail(in.loc, fmt::format("{}: dp4a/dp2a need sm_61 or later", printInstr(f, in)));
     ctx.require(5, 0);
-    const char* at = in.has(Mod::S8) || in.has(Mod::S16) ? "s32" : "u32";
-    const char* bt = in.has(Mod::IDP_B_S8) ? "s32" : "u32";
+    const char *at = in.has(Mod::S8) || in.has(Mod::S16) ? "s32" : "u32";
+    const char *bt = in.has(Mod::IDP_B_S8) ? "s32" : "u32";
     std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32), c = intSrc(in, 2, 32);
-    std::string op = in.has(Mod::A2) ? fmt::format("dp2a.{}", in.has(Mod::HI) ? "hi" : "lo") : "dp4a";
+    std::string op =
+        in.has(Mod::A2) ? fmt::format("dp2a.{}", in.has(Mod::HI) ? "hi" : "lo") : "dp4a";
     emit(fmt::format("{}.{}.{} {}, {}, {}, {};", op, at, bt, intDst(in, 0, 32), a, b, c));
     return true;
   }
   case Opcode::I2IP: {
-    if (ctx.sm < 72) fail(in.loc, fmt::format("{}: cvt.pack.sat needs sm_72 or later", printInstr(f, in)));
+    if (ctx.sm < 72)
+      fail(in.loc, fmt::format("{}: cvt.pack.sat needs sm_72 or later", printInstr(f, in)));
     ctx.require(6, 5);
-    const char* t = in.has(Mod::U8) ? "u8" : in.has(Mod::S8) ? "s8" : in.has(Mod::U16) ? "u16" : in.has(Mod::S16) ? "s16" : nullptr;
-    if (!t) fail(in.loc, fmt::format("{}: I2IP needs .U8, .S8, .U16 or .S16", printInstr(f, in)));
+    const char *t = in.has(Mod::U8)    ? "u8"
+                    : in.has(Mod::S8)  ? "s8"
+                    : in.has(Mod::U16) ? "u16"
+                    : in.has(Mod::S16) ? "s16"
+                                       : nullptr;
+    if (!t)
+      fail(in.loc, fmt::format("{}: I2IP needs .U8, .S8, .U16 or .S16", printInstr(f, in)));
     std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32, true);
     if (t[1] == '8') {
       std::string c = intSrc(in, 2, 32, true);
@@ -90,24 +105,29 @@ bool FnEmitter::emitIntegerMore(const Instr& in) {
     return true;
   }
   case Opcode::BMSK: {
-    if (ctx.sm < 70) fail(in.loc, fmt::format("{}: bmsk needs sm_70 or later", printInstr(f, in)));
+    if (ctx.sm < 70)
+      fail(in.loc, fmt::format("{}: bmsk needs sm_70 or later", printInstr(f, in)));
     ctx.require(7, 6);
     std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32);
-    emit(fmt::format("bmsk.{}.b32 {}, {}, {};", in.has(Mod::W) ? "wrap" : "clamp", intDst(in, 0, 32), a, b));
+    emit(fmt::format("bmsk.{}.b32 {}, {}, {};", in.has(Mod::W) ? "wrap" : "clamp",
+                     intDst(in, 0, 32), a, b));
     return true;
   }
   case Opcode::FNS: {
-    if (ctx.sm < 30) fail(in.loc, fmt::format("{}: fns needs sm_30 or later", printInstr(f, in)));
+    if (ctx.sm < 30)
+      fail(in.loc, fmt::format("{}: fns needs sm_30 or later", printInstr(f, in)));
     ctx.require(6, 0);
     // PTX leaves base > 31 undefined; the interpreter finds nothing there.
-    std::string mask = intSrc(in, 0, 32, true), base = intSrc(in, 1, 32, true), off = intSrc(in, 2, 32, true);
+    std::string mask = intSrc(in, 0, 32, true), base = intSrc(in, 1, 32, true),
+                off = intSrc(in, 2, 32, true);
     std::string r = temp(32), big = temp(1);
     emit(fmt::format("fns.b32 {}, {}, {}, {};", r, mask, base, off));
     emit(fmt::format("setp.gt.u32 {}, {}, 31;", big, base));
     emit(fmt::format("selp.b32 {}, -1, {}, {};", intDst(in, 0, 32), r, big));
     return true;
   }
-  default: return false;
+  default:
+    return false;
   }
 }
 

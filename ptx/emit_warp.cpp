@@ -21,11 +21,12 @@ namespace ori::ptx::emit_detail {
 
 namespace {
 
-bool isConstReg(const Operand& o) { return o.kind == Operand::Kind::Reg && o.reg.isConst(); }
+bool isConstReg(const Operand &o) { return o.kind == Operand::Kind::Reg && o.reg.isConst(); }
 
 // An immediate 0xffffffff (read as a 32-bit mask: -1 or 4294967295).
-bool isFullMaskImm(const Operand& o) {
-  return o.kind == Operand::Kind::Imm && o.imm >= -1 && o.imm <= 0xffffffffLL && uint32_t(o.imm) == 0xffffffffu;
+bool isFullMaskImm(const Operand &o) {
+  return o.kind == Operand::Kind::Imm && o.imm >= -1 && o.imm <= 0xffffffffLL &&
+         uint32_t(o.imm) == 0xffffffffu;
 }
 
 } // namespace
@@ -37,8 +38,8 @@ bool isFullMaskImm(const Operand& o) {
 std::set<Reg> FnEmitter::findFullMaskRegs() const {
   std::map<Reg, uint32_t> writes;
   std::set<Reg> movesOfFull;
-  for (const Block& b : f.blocks)
-    for (const Instr& in : b.instrs)
+  for (const Block &b : f.blocks)
+    for (const Instr &in : b.instrs)
       forEachDef(in, [&](Reg r) {
         ++writes[r];
         if (in.op == Opcode::MOV && !in.isGuarded() && !in.has(Mod::W64) && in.srcs.size() == 1 &&
@@ -48,14 +49,15 @@ std::set<Reg> FnEmitter::findFullMaskRegs() const {
   const auto live = ctx.liveIn.find(f.name);
   std::set<Reg> out;
   for (Reg r : movesOfFull)
-    if (writes[r] == 1 && regBits(r) == 32 && (live == ctx.liveIn.end() || !live->second.count(r))) out.insert(r);
+    if (writes[r] == 1 && regBits(r) == 32 && (live == ctx.liveIn.end() || !live->second.count(r)))
+      out.insert(r);
   return out;
 }
 
 bool FnEmitter::activeMaskHere(Reg r) const {
-  const auto& instrs = f.blocks[curBlock_].instrs;
+  const auto &instrs = f.blocks[curBlock_].instrs;
   for (size_t k = std::min(curIndex_, instrs.size()); k-- > 0;) {
-    const Instr& in = instrs[k];
+    const Instr &in = instrs[k];
     bool writes = false;
     forEachDef(in, [&](Reg d) { writes = writes || d == r; });
     if (writes)
@@ -64,8 +66,9 @@ bool FnEmitter::activeMaskHere(Reg r) const {
              in.dsts[1].kind == Operand::Kind::Reg && in.dsts[1].reg.isConst() &&
              predSrc(in, 0).isConst && predSrc(in, 0).value;
     // The lanes that run stay the same through plain computation only.
-    const OpInfo& info = in.info();
-    if (info.is(SIDE_EFFECT) || info.is(CONVERGENCE) || info.is(CONTROL) || info.is(BARRIER)) return false;
+    const OpInfo &info = in.info();
+    if (info.is(SIDE_EFFECT) || info.is(CONVERGENCE) || info.is(CONTROL) || info.is(BARRIER))
+      return false;
   }
   return false;
 }
@@ -80,26 +83,33 @@ bool FnEmitter::activeMaskHere(Reg r) const {
 // kernel of docs/performance.md 3,456 bytes of SASS instead of 896. An activemask
 // (VOTE.ANY d, PT, PT) after the WARPSYNC stays apart: on a partial last warp the active
 // lanes are fewer than the full mask. Guarded pairs stay apart too.
-bool FnEmitter::syncJoinsNext(const Instr& sync, const Instr* next) {
-  if (!next || ctx.sm < 70 || sync.guard || next->guard) return false;
+bool FnEmitter::syncJoinsNext(const Instr &sync, const Instr *next) {
+  if (!next || ctx.sm < 70 || sync.guard || next->guard)
+    return false;
   // elect.sync names its member mask itself: the WARPSYNC of the same mask is part of it.
-  if (next->op == Opcode::ELECT) return !next->srcs.empty() && sync.srcs.at(0) == next->srcs[0];
-  const Operand& m = sync.srcs.at(0);
-  if (m.kind == Operand::Kind::Reg && !m.reg.isConst() && !fullMaskRegs_) fullMaskRegs_ = findFullMaskRegs();
+  if (next->op == Opcode::ELECT)
+    return !next->srcs.empty() && sync.srcs.at(0) == next->srcs[0];
+  const Operand &m = sync.srcs.at(0);
+  if (m.kind == Operand::Kind::Reg && !m.reg.isConst() && !fullMaskRegs_)
+    fullMaskRegs_ = findFullMaskRegs();
   // The mask is the lanes that run here: the full warp, or the active mask read before.
   const bool exact = isFullMaskImm(m) || (m.kind == Operand::Kind::Reg && !m.reg.isConst() &&
                                           (fullMaskRegs_->count(m.reg) || activeMaskHere(m.reg)));
-  if (!exact) return false;
+  if (!exact)
+    return false;
   switch (next->op) {
   case Opcode::SHFL:
   case Opcode::MATCH:
-  case Opcode::REDUX: return true;
-  case Opcode::VOTE: return !predSrc(*next, 0).isConst;
-  default: return false;
+  case Opcode::REDUX:
+    return true;
+  case Opcode::VOTE:
+    return !predSrc(*next, 0).isConst;
+  default:
+    return false;
   }
 }
 
-std::string FnEmitter::memberMask(const Instr& in) {
+std::string FnEmitter::memberMask(const Instr &in) {
   if (syncedMask_) {
     std::string m = std::move(*syncedMask_);
     syncedMask_.reset();
@@ -112,36 +122,47 @@ std::string FnEmitter::memberMask(const Instr& in) {
     return m;
   }
   // Unguarded lines: every active lane takes part in the ballot.
-  const Operand& g = *in.guard;
+  const Operand &g = *in.guard;
   emitRaw(fmt::format("activemask.b32 {};", m));
-  emitRaw(fmt::format("vote.sync.ballot.b32 {}, {}{}, {};", m, g.neg ? "!" : "", regName(g.reg), m));
+  emitRaw(
+      fmt::format("vote.sync.ballot.b32 {}, {}{}, {};", m, g.neg ? "!" : "", regName(g.reg), m));
   return m;
 }
 
-bool FnEmitter::emitWarp(const Instr& in) {
+bool FnEmitter::emitWarp(const Instr &in) {
   switch (in.op) {
   case Opcode::SHFL: {
     auto mode = in.mods.inGroup(ModGroup::ShflOp);
-    if (!mode) fail(in.loc, fmt::format("{}: SHFL needs .IDX, .UP, .DOWN or .BFLY", printInstr(f, in)));
-    if (ctx.sm < 30) fail(in.loc, fmt::format("{}: PTX has shfl from sm_30", printInstr(f, in)));
-    const char* name = *mode == Mod::IDX ? "idx" : *mode == Mod::UP ? "up" : *mode == Mod::DOWN ? "down" : "bfly";
+    if (!mode)
+      fail(in.loc, fmt::format("{}: SHFL needs .IDX, .UP, .DOWN or .BFLY", printInstr(f, in)));
+    if (ctx.sm < 30)
+      fail(in.loc, fmt::format("{}: PTX has shfl from sm_30", printInstr(f, in)));
+    const char *name = *mode == Mod::IDX    ? "idx"
+                       : *mode == Mod::UP   ? "up"
+                       : *mode == Mod::DOWN ? "down"
+                                            : "bfly";
     bool sync = ctx.sm >= 70; // shfl without .sync is not supported from sm_70 (PTX 6.4)
     ctx.require(sync ? 6 : 3, 0);
     std::string mask = sync ? fmt::format(", {}", memberMask(in)) : "";
     std::string a = intSrc(in, 0, 32, true), b = intSrc(in, 1, 32), c = intSrc(in, 2, 32);
     std::string d = intDst(in, 1, 32);
     std::string p = isConstReg(in.dsts.at(0)) ? "" : fmt::format("|{}", predDst(in, 0));
-    emit(fmt::format("shfl{}.{}.b32 {}{}, {}, {}, {}{};", sync ? ".sync" : "", name, d, p, a, b, c, mask));
+    emit(fmt::format("shfl{}.{}.b32 {}{}, {}, {}, {}{};", sync ? ".sync" : "", name, d, p, a, b, c,
+                     mask));
     return true;
   }
   case Opcode::MATCH: {
     auto mode = in.mods.inGroup(ModGroup::VoteOp);
-    if (!mode || *mode == Mod::EQ_V) fail(in.loc, fmt::format("{}: MATCH needs .ANY or .ALL", printInstr(f, in)));
-    if (ctx.sm < 70) fail(in.loc, fmt::format("{}: PTX has match.sync from sm_70", printInstr(f, in)));
+    if (!mode || *mode == Mod::EQ_V)
+      fail(in.loc, fmt::format("{}: MATCH needs .ANY or .ALL", printInstr(f, in)));
+    if (ctx.sm < 70)
+      fail(in.loc, fmt::format("{}: PTX has match.sync from sm_70", printInstr(f, in)));
     ctx.require(6, 0);
     bool all = *mode == Mod::ALL;
     if (!all && !isConstReg(in.dsts.at(1)))
-      fail(in.loc, fmt::format("{}: MATCH.ANY has no predicate result in PTX (match.any.sync has no |p)", printInstr(f, in)));
+      fail(in.loc,
+           fmt::format("{}: MATCH.ANY has no predicate result in PTX (match.any.sync has no |p)",
+                       printInstr(f, in)));
     unsigned bits = in.has(Mod::U64) ? 64 : 32;
     std::string mask = memberMask(in);
     std::string a = intSrc(in, 0, bits, true);
@@ -151,14 +172,22 @@ bool FnEmitter::emitWarp(const Instr& in) {
     return true;
   }
   case Opcode::REDUX: {
-    std::optional<Mod> op = in.has(Mod::SUM) ? std::optional<Mod>(Mod::SUM) : in.mods.inGroup(ModGroup::AtomOp);
-    if (!op) fail(in.loc, fmt::format("{}: REDUX needs .SUM, .MIN, .MAX, .AND, .OR or .XOR", printInstr(f, in)));
-    if (ctx.sm < 80) fail(in.loc, fmt::format("{}: PTX has redux.sync from sm_80", printInstr(f, in)));
+    std::optional<Mod> op =
+        in.has(Mod::SUM) ? std::optional<Mod>(Mod::SUM) : in.mods.inGroup(ModGroup::AtomOp);
+    if (!op)
+      fail(in.loc,
+           fmt::format("{}: REDUX needs .SUM, .MIN, .MAX, .AND, .OR or .XOR", printInstr(f, in)));
+    if (ctx.sm < 80)
+      fail(in.loc, fmt::format("{}: PTX has redux.sync from sm_80", printInstr(f, in)));
     ctx.require(7, 0);
-    const char* name = *op == Mod::SUM ? "add" : *op == Mod::MIN ? "min" : *op == Mod::MAX ? "max"
-                       : *op == Mod::ATOM_AND ? "and" : *op == Mod::ATOM_OR ? "or" : "xor";
+    const char *name = *op == Mod::SUM        ? "add"
+                       : *op == Mod::MIN      ? "min"
+                       : *op == Mod::MAX      ? "max"
+                       : *op == Mod::ATOM_AND ? "and"
+                       : *op == Mod::ATOM_OR  ? "or"
+                                              : "xor";
     bool arith = *op == Mod::SUM || *op == Mod::MIN || *op == Mod::MAX;
-    const char* type = !arith ? "b32" : in.has(Mod::S32) ? "s32" : "u32";
+    const char *type = !arith ? "b32" : in.has(Mod::S32) ? "s32" : "u32";
     std::string mask = memberMask(in);
     std::string a = intSrc(in, 0, 32, true);
     std::string d = intDst(in, 0, 32);
@@ -172,14 +201,20 @@ bool FnEmitter::emitWarp(const Instr& in) {
     std::string b = ids > 1 ? intSrc(in, 1, 32) : "";
     if (in.srcs[0].kind == Operand::Kind::Imm && uint64_t(in.srcs[0].imm) > 15)
       fail(in.loc, fmt::format("{}: PTX has barriers 0 to 15", printInstr(f, in)));
-    if (ids > 1 && ((in.srcs[1].kind == Operand::Kind::Imm && (in.srcs[1].imm % 32 != 0 || in.srcs[1].imm == 0)) ||
+    if (ids > 1 && ((in.srcs[1].kind == Operand::Kind::Imm &&
+                     (in.srcs[1].imm % 32 != 0 || in.srcs[1].imm == 0)) ||
                     isConstReg(in.srcs[1])))
-      fail(in.loc, fmt::format("{}: PTX barriers count threads in whole warps (a non-zero multiple of 32)", printInstr(f, in)));
+      fail(in.loc,
+           fmt::format("{}: PTX barriers count threads in whole warps (a non-zero multiple of 32)",
+                       printInstr(f, in)));
     std::string count = b.empty() ? "" : fmt::format(", {}", b);
     if (red) {
-      std::optional<Mod> op = in.has(Mod::POPC) ? Mod::POPC : in.has(Mod::AND) ? Mod::AND : in.has(Mod::OR) ? Mod::OR
-                                                                                                         : std::optional<Mod>();
-      if (!op) fail(in.loc, fmt::format("{}: BAR.RED needs .POPC, .AND or .OR", printInstr(f, in)));
+      std::optional<Mod> op = in.has(Mod::POPC)  ? Mod::POPC
+                              : in.has(Mod::AND) ? Mod::AND
+                              : in.has(Mod::OR)  ? Mod::OR
+                                                 : std::optional<Mod>();
+      if (!op)
+        fail(in.loc, fmt::format("{}: BAR.RED needs .POPC, .AND or .OR", printInstr(f, in)));
       Pred c = predSrc(in, ids);
       std::string cText;
       if (c.isConst) { // PT / !PT
@@ -191,18 +226,21 @@ bool FnEmitter::emitWarp(const Instr& in) {
       if (*op == Mod::POPC)
         emit(fmt::format("bar.red.popc.u32 {}, {}{}, {};", intDst(in, 0, 32), a, count, cText));
       else
-        emit(fmt::format("bar.red.{}.pred {}, {}{}, {};", *op == Mod::AND ? "and" : "or", predDst(in, 0), a, count, cText));
+        emit(fmt::format("bar.red.{}.pred {}, {}{}, {};", *op == Mod::AND ? "and" : "or",
+                         predDst(in, 0), a, count, cText));
       return true;
     }
     if (in.has(Mod::ARV)) {
-      if (b.empty()) fail(in.loc, fmt::format("{}: PTX bar.arrive needs a thread count", printInstr(f, in)));
+      if (b.empty())
+        fail(in.loc, fmt::format("{}: PTX bar.arrive needs a thread count", printInstr(f, in)));
       emit(fmt::format("bar.arrive {}{};", a, count));
     } else {
       emit(fmt::format("bar.sync {}{};", a, count));
     }
     return true;
   }
-  default: return false;
+  default:
+    return false;
   }
 }
 

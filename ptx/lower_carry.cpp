@@ -18,7 +18,8 @@ ori::Reg FunctionLowerer::carryFlag() {
   // to the next ones (named %ori_t<n>), so the name, not the number, says it is still there.
   if (carryFlag_) {
     auto it = f_.regNames.find(*carryFlag_);
-    if (it != f_.regNames.end() && it->second.starts_with("%ori_cc")) return *carryFlag_;
+    if (it != f_.regNames.end() && it->second.starts_with("%ori_cc"))
+      return *carryFlag_;
   }
   ori::Reg r = newTemp(ori::RegFile::P, "pred");
   regNamesUsed_.erase(f_.regNames[r]);
@@ -30,25 +31,31 @@ ori::Reg FunctionLowerer::carryFlag() {
 namespace lowering {
 
 namespace {
-bool isCarryType(PtxType t) { return (t.kind == PtxType::Signed || t.kind == PtxType::Unsigned) && (t.bits == 32 || t.bits == 64); }
+bool isCarryType(PtxType t) {
+  return (t.kind == PtxType::Signed || t.kind == PtxType::Unsigned) &&
+         (t.bits == 32 || t.bits == 64);
+}
 } // namespace
 
 // add.cc, addc{.cc}, sub.cc, subc{.cc} on .u32 .s32 .u64 .s64.
 bool Lowering::carryArith() {
-  const std::string& op = pi.opcode;
+  const std::string &op = pi.opcode;
   onlyMods(pi, {".cc"});
   need(3);
   PtxType t = lastType(pi);
-  if (!isCarryType(t) || types(pi).size() != 1) return false;
+  if (!isCarryType(t) || types(pi).size() != 1)
+    return false;
   const bool sub = op == "sub" || op == "subc", withCarry = op == "addc" || op == "subc";
   const bool writes = hasMod(pi, ".cc");
-  if (!withCarry && !writes) return false; // plain add/sub are addSub()'s
+  if (!withCarry && !writes)
+    return false; // plain add/sub are addSub()'s
   OOp a = src(1, t), b = src(2, t);
   ori::Reg d = dst(0);
   ori::Reg cf = L.carryFlag();
   OOp in = withCarry ? reg(cf) : sub ? kPT : kNotPT;
   ori::Instr x = make(Opcode::IADDC, {}, {reg(d), writes ? reg(cf) : kPT}, {a, b, in});
-  if (sub) x.mods.set(Mod::SUB);
+  if (sub)
+    x.mods.set(Mod::SUB);
   emit(std::move(x), t.bits == 64);
   return true;
 }
@@ -78,10 +85,12 @@ OOp Lowering::mulHi64(OOp a, OOp b, bool isSigned) {
   OOp v = wide(a1, b1, shr(t, 32, Mod::U64));
   ori::Reg hi = r64();
   emit(make(Opcode::IADD3, {}, {reg(hi)}, {v, shr(u, 32, Mod::U64), kRZ}), true);
-  if (!isSigned) return reg(hi);
+  if (!isSigned)
+    return reg(hi);
   auto masked = [&](OOp sign, OOp other) { // sign's all-ones-if-negative & other
     ori::Reg r = r64();
-    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)}, {shr(sign, 63, Mod::S64), other, kRZ, imm(0xC0)}), true);
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)}, {shr(sign, 63, Mod::S64), other, kRZ, imm(0xC0)}),
+         true);
     return reg(r, true);
   };
   ori::Reg s = r64();
@@ -95,7 +104,8 @@ bool Lowering::mulHi() {
   const bool mad = pi.opcode == "mad";
   need(mad ? 4 : 3);
   PtxType t = lastType(pi);
-  if (!isCarryType(t) || t.bits != 64) return false;
+  if (!isCarryType(t) || t.bits != 64)
+    return false;
   OOp a = srcReg(1, t), b = srcReg(2, t);
   OOp c = mad ? src(3, t) : kRZ;
   OOp hi = mulHi64(a, b, t.kind == PtxType::Signed);
@@ -109,9 +119,11 @@ bool Lowering::madCarry() {
   onlyMods(pi, {".hi", ".lo", ".cc"});
   need(4);
   PtxType t = lastType(pi);
-  if (!isCarryType(t) || types(pi).size() != 1 || hasMod(pi, ".hi") == hasMod(pi, ".lo")) return false;
+  if (!isCarryType(t) || types(pi).size() != 1 || hasMod(pi, ".hi") == hasMod(pi, ".lo"))
+    return false;
   const bool withCarry = pi.opcode == "madc", writes = hasMod(pi, ".cc"), hi = hasMod(pi, ".hi");
-  if (!withCarry && !writes) return false;
+  if (!withCarry && !writes)
+    return false;
   const bool w64 = t.bits == 64, isSigned = t.kind == PtxType::Signed;
   OOp a = srcReg(1, t), b = src(2, t), c = src(3, t);
   OOp product;
@@ -120,13 +132,16 @@ bool Lowering::madCarry() {
   } else {
     ori::Reg p = L.newTemp(ori::RegFile::R, w64 ? "b64" : "b32");
     ori::Instr m = make(Opcode::IMAD, {}, {reg(p)}, {a, b, kRZ});
-    if (hi) m.mods.set(Mod::HI);
-    if (hi && !isSigned) m.mods.set(Mod::U32);
+    if (hi)
+      m.mods.set(Mod::HI);
+    if (hi && !isSigned)
+      m.mods.set(Mod::U32);
     emit(std::move(m), w64);
     product = reg(p);
   }
   ori::Reg cf = L.carryFlag();
-  emit(make(Opcode::IADDC, {}, {reg(dst(0)), writes ? reg(cf) : kPT}, {product, c, withCarry ? reg(cf) : kNotPT}),
+  emit(make(Opcode::IADDC, {}, {reg(dst(0)), writes ? reg(cf) : kPT},
+            {product, c, withCarry ? reg(cf) : kNotPT}),
        w64);
   return true;
 }

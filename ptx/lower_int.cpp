@@ -19,7 +19,8 @@ namespace {
 uint64_t maskOf(unsigned bits) { return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1; }
 int64_t extendImm(int64_t v, unsigned bits, bool isSigned) {
   uint64_t u = uint64_t(v) & maskOf(bits);
-  if (isSigned && bits < 64 && ((u >> (bits - 1)) & 1)) u |= ~maskOf(bits);
+  if (isSigned && bits < 64 && ((u >> (bits - 1)) & 1))
+    u |= ~maskOf(bits);
   return int64_t(u);
 }
 } // namespace
@@ -30,17 +31,24 @@ OOp Lowering::narrowSrc(size_t i, PtxType t, bool sext, bool inReg) {
   OOp v = src(i, PtxType{t.kind, 32});
   if (v.kind == OOp::Kind::Imm) {
     v.imm = extendImm(v.imm, t.bits, sext);
-    if (sext) v.imm = int64_t(uint32_t(v.imm)); // a 32-bit operand
-    if (!inReg) return v;
+    if (sext)
+      v.imm = int64_t(uint32_t(v.imm)); // a 32-bit operand
+    if (!inReg)
+      return v;
     ori::Reg r = temp32();
     emit(make(Opcode::MOV, {}, {reg(r)}, {v}));
     return reg(r);
   }
-  if (v.kind != OOp::Kind::Reg || v.reg.isConst()) return v;
-  if (!sext && L.regBits(v.reg) <= t.bits) return v; // already zero-extended
+  if (v.kind != OOp::Kind::Reg || v.reg.isConst())
+    return v;
+  if (!sext && L.regBits(v.reg) <= t.bits)
+    return v; // already zero-extended
   ori::Reg r = temp32();
-  if (sext) emit(make(Opcode::SGXT, {}, {reg(r)}, {v, imm(t.bits)}));
-  else emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)}, {v, imm(int64_t(maskOf(t.bits))), kRZ, imm(0xC0)}));
+  if (sext)
+    emit(make(Opcode::SGXT, {}, {reg(r)}, {v, imm(t.bits)}));
+  else
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)},
+              {v, imm(int64_t(maskOf(t.bits))), kRZ, imm(0xC0)}));
   return reg(r);
 }
 
@@ -48,36 +56,50 @@ void Lowering::narrowResult(ori::Reg d, OOp value, PtxType t, bool clean) {
   unsigned w = L.regBits(d);
   bool isSigned = t.kind == PtxType::Signed;
   if (w <= t.bits) { // the register's own width: zero-extended
-    if (clean && w == t.bits) emit(make(Opcode::MOV, {}, {reg(d)}, {value}));
-    else emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {value, imm(int64_t(maskOf(w))), kRZ, imm(0xC0)}));
+    if (clean && w == t.bits)
+      emit(make(Opcode::MOV, {}, {reg(d)}, {value}));
+    else
+      emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)},
+                {value, imm(int64_t(maskOf(w))), kRZ, imm(0xC0)}));
     return;
   }
   if (!isSigned) { // zero-extended to any wider register (a 32-bit write clears the rest)
-    if (clean) emit(make(Opcode::MOV, {}, {reg(d)}, {value}));
-    else emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {value, imm(int64_t(maskOf(t.bits))), kRZ, imm(0xC0)}));
+    if (clean)
+      emit(make(Opcode::MOV, {}, {reg(d)}, {value}));
+    else
+      emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)},
+                {value, imm(int64_t(maskOf(t.bits))), kRZ, imm(0xC0)}));
     return;
   }
   // Signed into a wider register: sign-extended to its width, then kept canonical.
   ori::Reg s = w == 32 ? d : temp32();
-  if (t.bits < 32) emit(make(Opcode::SGXT, {}, {reg(s)}, {value, imm(t.bits)}));
-  else emit(make(Opcode::MOV, {}, {reg(s)}, {value}));
-  if (w == 64) emit(make(Opcode::IMAD, {Mod::WIDE}, {reg(d)}, {reg(s), imm(1), kRZ}));
-  else if (w < 32) emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {reg(s), imm(int64_t(maskOf(w))), kRZ, imm(0xC0)}));
+  if (t.bits < 32)
+    emit(make(Opcode::SGXT, {}, {reg(s)}, {value, imm(t.bits)}));
+  else
+    emit(make(Opcode::MOV, {}, {reg(s)}, {value}));
+  if (w == 64)
+    emit(make(Opcode::IMAD, {Mod::WIDE}, {reg(d)}, {reg(s), imm(1), kRZ}));
+  else if (w < 32)
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)},
+              {reg(s), imm(int64_t(maskOf(w))), kRZ, imm(0xC0)}));
 }
 
 // add sub mul mad shl shr min max neg abs div rem on .s16/.u16/.b16.
 bool Lowering::narrowArith(PtxType t) {
-  const std::string& op = pi.opcode;
+  const std::string &op = pi.opcode;
   bool isSigned = t.kind == PtxType::Signed;
   ori::Reg r = temp32();
   if (op == "add" || op == "sub") {
     onlyMods(pi, {});
     need(3);
-    if (t.kind == PtxType::Bits) return false;
+    if (t.kind == PtxType::Bits)
+      return false;
     OOp b = narrowSrc(2, t, false);
     if (op == "sub") {
-      if (b.kind == OOp::Kind::Imm) b.imm = -b.imm;
-      else b.neg = true;
+      if (b.kind == OOp::Kind::Imm)
+        b.imm = -b.imm;
+      else
+        b.neg = true;
     }
     emit(make(Opcode::IADD3, {}, {reg(r)}, {narrowSrc(1, t, false), b, kRZ}));
     narrowResult(dst(0), reg(r), t, false);
@@ -87,7 +109,8 @@ bool Lowering::narrowArith(PtxType t) {
     onlyMods(pi, {".lo", ".hi", ".wide"});
     bool mad = op == "mad", wide = hasMod(pi, ".wide"), hi = hasMod(pi, ".hi");
     need(mad ? 4 : 3);
-    if (t.kind == PtxType::Bits) return false;
+    if (t.kind == PtxType::Bits)
+      return false;
     // The 32-bit product of the extended values is exact: .lo is its low, .hi its high half.
     OOp a = narrowSrc(1, t, isSigned, true), b = narrowSrc(2, t, isSigned);
     if (wide) { // a 32-bit result: the product (plus a 32-bit addend)
@@ -121,14 +144,16 @@ bool Lowering::narrowArith(PtxType t) {
       narrowResult(dst(0), reg(r), t, false);
       return true;
     }
-    emit(make(Opcode::SHR, {isSigned ? Mod::S32 : Mod::U32}, {reg(r)}, {narrowSrc(1, t, isSigned, true), amount}));
+    emit(make(Opcode::SHR, {isSigned ? Mod::S32 : Mod::U32}, {reg(r)},
+              {narrowSrc(1, t, isSigned, true), amount}));
     narrowResult(dst(0), reg(r), t, !isSigned);
     return true;
   }
   if (op == "min" || op == "max") {
     onlyMods(pi, {});
     need(3);
-    if (t.kind == PtxType::Bits) return false;
+    if (t.kind == PtxType::Bits)
+      return false;
     emit(make(Opcode::IMNMX, {isSigned ? Mod::S32 : Mod::U32}, {reg(r)},
               {narrowSrc(1, t, isSigned), narrowSrc(2, t, isSigned), op == "min" ? kPT : kNotPT}));
     narrowResult(dst(0), reg(r), t, !isSigned);
@@ -137,7 +162,8 @@ bool Lowering::narrowArith(PtxType t) {
   if (op == "neg" || op == "abs") {
     onlyMods(pi, {});
     need(2);
-    if (!isSigned) return false;
+    if (!isSigned)
+      return false;
     OOp a = narrowSrc(1, t, true, true), na = a;
     na.neg = true;
     emit(make(Opcode::IADD3, {}, {reg(r)}, {na, kRZ, kRZ}));
@@ -152,7 +178,8 @@ bool Lowering::narrowArith(PtxType t) {
   if (op == "div" || op == "rem") {
     onlyMods(pi, {});
     need(3);
-    if (t.kind == PtxType::Bits) return false;
+    if (t.kind == PtxType::Bits)
+      return false;
     // On the extended operands: x / 0 gives all ones, masked; INT16_MIN / -1 wraps.
     emit(make(op == "div" ? Opcode::IDIV : Opcode::IREM, {isSigned ? Mod::S32 : Mod::U32}, {reg(r)},
               {narrowSrc(1, t, isSigned, true), narrowSrc(2, t, isSigned)}));
@@ -167,8 +194,10 @@ bool Lowering::divRem() {
   onlyMods(pi, {});
   need(3);
   PtxType t = lastType(pi);
-  if (t.isInt() && t.bits == 16) return narrowArith(t);
-  if (!isInt32or64(t) || t.kind == PtxType::Bits) return false;
+  if (t.isInt() && t.bits == 16)
+    return narrowArith(t);
+  if (!isInt32or64(t) || t.kind == PtxType::Bits)
+    return false;
   emit(make(pi.opcode == "div" ? Opcode::IDIV : Opcode::IREM, {intTypeMod(t)}, {reg(dst(0))},
             {srcReg(1, t), src(2, t)}));
   return true;
@@ -178,13 +207,17 @@ bool Lowering::divRem() {
 // (.f32) where the comparison holds, else 0: the setp compare, then SEL.
 bool Lowering::set() {
   std::vector<PtxType> ts = types(pi);
-  if (ts.size() != 2 || (ops.size() != 3 && ops.size() != 4)) return false;
+  if (ts.size() != 2 || (ops.size() != 3 && ops.size() != 4))
+    return false;
   PtxType dt = ts[0];
-  if (!(dt.bits == 32 && (dt.kind == PtxType::Unsigned || dt.kind == PtxType::Signed || dt.kind == PtxType::Float)))
+  if (!(dt.bits == 32 &&
+        (dt.kind == PtxType::Unsigned || dt.kind == PtxType::Signed || dt.kind == PtxType::Float)))
     return false;
   ori::Reg p = L.newTemp(ori::RegFile::P, "pred");
-  if (!compare(reg(p), kPT, 1, ts[1])) return false;
-  emit(make(Opcode::SEL, {}, {reg(dst(0))}, {imm(dt.kind == PtxType::Float ? 0x3f800000 : 0xffffffff), imm(0), reg(p)}));
+  if (!compare(reg(p), kPT, 1, ts[1]))
+    return false;
+  emit(make(Opcode::SEL, {}, {reg(dst(0))},
+            {imm(dt.kind == PtxType::Float ? 0x3f800000 : 0xffffffff), imm(0), reg(p)}));
   return true;
 }
 
@@ -194,15 +227,18 @@ bool Lowering::slct() {
   onlyMods(pi, {".ftz"});
   need(4);
   std::vector<PtxType> ts = types(pi);
-  if (ts.size() != 2) return false;
+  if (ts.size() != 2)
+    return false;
   PtxType dt = ts[0], ct = ts[1];
   ori::Reg p = L.newTemp(ori::RegFile::P, "pred");
   if (ct.kind == PtxType::Signed && ct.bits == 32 && !hasMod(pi, ".ftz")) {
-    emit(make(Opcode::ISETP, {Mod::GE, Mod::S32, Mod::AND}, {reg(p), kPT}, {src(3, ct), imm(0), kPT}));
+    emit(make(Opcode::ISETP, {Mod::GE, Mod::S32, Mod::AND}, {reg(p), kPT},
+              {src(3, ct), imm(0), kPT}));
   } else if (ct.kind == PtxType::Float && ct.bits == 32) {
     ori::Instr in = make(Opcode::FSETP, {Mod::GE, Mod::AND}, {reg(p), kPT},
                          {src(3, ct, ori::K_REG | ori::K_FIMM), OOp::floatImm(0.0), kPT});
-    if (hasMod(pi, ".ftz")) in.mods.set(Mod::FTZ);
+    if (hasMod(pi, ".ftz"))
+      in.mods.set(Mod::FTZ);
     emit(std::move(in));
   } else {
     return false;
@@ -212,9 +248,11 @@ bool Lowering::slct() {
 
 // d = p ? a : b for an instruction of type t (selp, slct).
 bool Lowering::select(PtxType t, OOp p) {
-  if (t.kind == PtxType::Pred || t.bits > 64) return false;
+  if (t.kind == PtxType::Pred || t.bits > 64)
+    return false;
   if (t.bits < 32) {
-    if (!t.isInt()) return false;
+    if (!t.isInt())
+      return false;
     ori::Reg r = temp32();
     emit(make(Opcode::SEL, {}, {reg(r)}, {narrowSrc(1, t, false), narrowSrc(2, t, false), p}));
     narrowResult(dst(0), reg(r), t, true);
@@ -227,14 +265,17 @@ bool Lowering::select(PtxType t, OOp p) {
 // prmt.b32{.mode} d, a, b, c: SASS's PRMT d, a, c, b.
 bool Lowering::prmt() {
   static constexpr std::pair<std::string_view, Mod> kModes[] = {
-      {".f4e", Mod::F4E}, {".b4e", Mod::B4E}, {".rc8", Mod::RC8}, {".ecl", Mod::ECL}, {".ecr", Mod::ECR}, {".rc16", Mod::RC16}};
+      {".f4e", Mod::F4E}, {".b4e", Mod::B4E}, {".rc8", Mod::RC8},
+      {".ecl", Mod::ECL}, {".ecr", Mod::ECR}, {".rc16", Mod::RC16}};
   onlyMods(pi, {".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"});
   need(4);
   PtxType t = lastType(pi);
-  if (t.kind != PtxType::Bits || t.bits != 32) return false;
+  if (t.kind != PtxType::Bits || t.bits != 32)
+    return false;
   ori::Instr in = make(Opcode::PRMT, {}, {reg(dst(0))}, {srcReg(1, t), src(3, t), srcReg(2, t)});
   for (auto [text, m] : kModes)
-    if (hasMod(pi, text)) in.mods.set(m);
+    if (hasMod(pi, text))
+      in.mods.set(m);
   emit(std::move(in));
   return true;
 }
@@ -242,20 +283,24 @@ bool Lowering::prmt() {
 // popc, clz, brev, bfind: POPC, FLO, BREV. clz is FLO.SH (31 - position, or
 // all ones for 0) clamped to the width.
 bool Lowering::bitCount() {
-  const std::string& op = pi.opcode;
+  const std::string &op = pi.opcode;
   onlyMods(pi, {".shiftamt"});
   need(2);
   PtxType t = lastType(pi);
-  if (!isInt32or64(t)) return false;
+  if (!isInt32or64(t))
+    return false;
   bool w64 = t.bits == 64;
   if (op == "bfind") {
-    if (t.kind == PtxType::Bits) return false;
+    if (t.kind == PtxType::Bits)
+      return false;
     ori::Instr in = make(Opcode::FLO, {intTypeMod(t)}, {reg(dst(0))}, {srcReg(1, t)});
-    if (hasMod(pi, ".shiftamt")) in.mods.set(Mod::SH);
+    if (hasMod(pi, ".shiftamt"))
+      in.mods.set(Mod::SH);
     emit(std::move(in));
     return true;
   }
-  if (t.kind != PtxType::Bits || hasMod(pi, ".shiftamt")) return false;
+  if (t.kind != PtxType::Bits || hasMod(pi, ".shiftamt"))
+    return false;
   if (op == "popc") {
     emit(make(Opcode::POPC, {}, {reg(dst(0))}, {srcReg(1, t)}), w64);
     return true;
@@ -273,7 +318,8 @@ bool Lowering::bitCount() {
 // An operand restricted to 0..255, as bfe and bfi read positions and lengths.
 OOp Lowering::byteOperand(size_t i) {
   OOp v = src(i, PtxType{PtxType::Unsigned, 32});
-  if (v.kind == OOp::Kind::Imm) return imm(v.imm & 0xff);
+  if (v.kind == OOp::Kind::Imm)
+    return imm(v.imm & 0xff);
   ori::Reg r = temp32();
   emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)}, {v, imm(0xff), kRZ, imm(0xC0)}));
   return reg(r);
@@ -287,17 +333,21 @@ bool Lowering::bfe() {
   onlyMods(pi, {});
   need(4);
   PtxType t = lastType(pi);
-  if (!isInt32or64(t) || t.kind == PtxType::Bits) return false;
+  if (!isInt32or64(t) || t.kind == PtxType::Bits)
+    return false;
   bool isSigned = t.kind == PtxType::Signed, w64 = t.bits == 64;
   OOp pos = byteOperand(2), len = byteOperand(3);
   ori::Reg s = L.newTemp(ori::RegFile::R, w64 ? "b64" : "b32");
   emit(make(Opcode::SHR, {intTypeMod(t)}, {reg(s)}, {srcReg(1, t), pos}));
   if (w64 && !isSigned) { // SGXT.U32 is 32-bit only (.U32 and .64 share a modifier group): mask
-    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {reg(s), reg(lowOnes64(len)), kRZ, imm(0xC0)}), true);
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))},
+              {reg(s), reg(lowOnes64(len)), kRZ, imm(0xC0)}),
+         true);
     return true;
   }
   ori::Instr x = make(Opcode::SGXT, {}, {reg(dst(0))}, {reg(s), len});
-  if (!isSigned) x.mods.set(Mod::U32);
+  if (!isSigned)
+    x.mods.set(Mod::U32);
   emit(std::move(x), w64);
   return true;
 }
@@ -323,9 +373,10 @@ bool Lowering::bfi() {
   onlyMods(pi, {});
   need(5);
   PtxType t = lastType(pi);
-  if (!isInt32or64(t) || t.kind != PtxType::Bits) return false;
+  if (!isInt32or64(t) || t.kind != PtxType::Bits)
+    return false;
   bool w64 = t.bits == 64;
-  const char* ty = w64 ? "b64" : "b32";
+  const char *ty = w64 ? "b64" : "b32";
   OOp pos = byteOperand(3), len = byteOperand(4);
   ori::Reg field;
   if (w64) {
@@ -339,7 +390,9 @@ bool Lowering::bfi() {
   ori::Reg mask = L.newTemp(ori::RegFile::R, ty), shifted = L.newTemp(ori::RegFile::R, ty);
   emit(make(Opcode::SHL, {}, {reg(mask)}, {reg(field), pos}), w64);
   emit(make(Opcode::SHL, {}, {reg(shifted)}, {srcReg(1, t), pos}), w64);
-  emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))}, {reg(shifted), reg(mask), src(2, t), imm(0xE2)}), w64);
+  emit(make(Opcode::LOP3, {Mod::LUT}, {reg(dst(0))},
+            {reg(shifted), reg(mask), src(2, t), imm(0xE2)}),
+       w64);
   return true;
 }
 
@@ -350,12 +403,14 @@ bool Lowering::mul24() {
   bool mad = pi.opcode == "mad24", hi = hasMod(pi, ".hi");
   need(mad ? 4 : 3);
   PtxType t = lastType(pi);
-  if (t.bits != 32 || (t.kind != PtxType::Signed && t.kind != PtxType::Unsigned)) return false;
+  if (t.bits != 32 || (t.kind != PtxType::Signed && t.kind != PtxType::Unsigned))
+    return false;
   bool isSigned = t.kind == PtxType::Signed;
   auto low24 = [&](size_t i) {
     ori::Reg r = temp32();
     ori::Instr x = make(Opcode::SGXT, {}, {reg(r)}, {srcReg(i, t), imm(24)});
-    if (!isSigned) x.mods.set(Mod::U32);
+    if (!isSigned)
+      x.mods.set(Mod::U32);
     emit(std::move(x));
     return reg(r);
   };
@@ -366,7 +421,8 @@ bool Lowering::mul24() {
   }
   ori::Reg p = L.newTemp(ori::RegFile::R, "b64"), q = L.newTemp(ori::RegFile::R, "b64");
   ori::Instr wide = make(Opcode::IMAD, {Mod::WIDE}, {reg(p)}, {a, b, kRZ});
-  if (!isSigned) wide.mods.set(Mod::U32);
+  if (!isSigned)
+    wide.mods.set(Mod::U32);
   emit(std::move(wide));
   emit(make(Opcode::SHR, {Mod::U64}, {reg(q)}, {reg(p), imm(16)}));
   emit(make(Opcode::IADD3, {}, {reg(dst(0))}, {reg(q), c, kRZ})); // 32 bits: the low word of q

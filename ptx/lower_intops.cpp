@@ -7,7 +7,9 @@
 namespace ori::ptx::lowering {
 
 namespace {
-bool isS32orU32(PtxType t) { return (t.kind == PtxType::Signed || t.kind == PtxType::Unsigned) && t.bits == 32; }
+bool isS32orU32(PtxType t) {
+  return (t.kind == PtxType::Signed || t.kind == PtxType::Unsigned) && t.bits == 32;
+}
 } // namespace
 
 // dp4a.atype.btype d, a, b, c and dp2a.{lo,hi}.atype.btype d, a, b, c (.u32/.s32 each):
@@ -17,11 +19,14 @@ bool Lowering::dotProduct() {
   onlyMods(pi, {".lo", ".hi"});
   need(4);
   std::vector<PtxType> ts = types(pi);
-  if (ts.size() != 2 || !isS32orU32(ts[0]) || !isS32orU32(ts[1])) return false;
-  if (two ? hasMod(pi, ".lo") == hasMod(pi, ".hi") : (hasMod(pi, ".lo") || hasMod(pi, ".hi"))) return false;
+  if (ts.size() != 2 || !isS32orU32(ts[0]) || !isS32orU32(ts[1]))
+    return false;
+  if (two ? hasMod(pi, ".lo") == hasMod(pi, ".hi") : (hasMod(pi, ".lo") || hasMod(pi, ".hi")))
+    return false;
   const bool aSigned = ts[0].kind == PtxType::Signed, bSigned = ts[1].kind == PtxType::Signed;
   // c is .u32 when both are unsigned, else .s32: the same 32 bits either way.
-  ori::Instr x = make(Opcode::IDP, {}, {reg(dst(0))}, {srcReg(1, ts[0]), src(2, ts[1]), src(3, ts[0])});
+  ori::Instr x =
+      make(Opcode::IDP, {}, {reg(dst(0))}, {srcReg(1, ts[0]), src(2, ts[1]), src(3, ts[0])});
   if (two) {
     x.mods.set(Mod::A2);
     x.mods.set(hasMod(pi, ".hi") ? Mod::HI : Mod::LO);
@@ -41,7 +46,8 @@ bool Lowering::sad() {
   onlyMods(pi, {});
   need(4);
   PtxType t = lastType(pi);
-  if (!t.isInt() || t.kind == PtxType::Bits || (t.bits != 16 && t.bits != 32 && t.bits != 64)) return false;
+  if (!t.isInt() || t.kind == PtxType::Bits || (t.bits != 16 && t.bits != 32 && t.bits != 64))
+    return false;
   const bool isSigned = t.kind == PtxType::Signed;
   OOp a, b, c;
   Mod ty;
@@ -53,7 +59,7 @@ bool Lowering::sad() {
     a = src(1, t), b = src(2, t), c = src(3, t);
     ty = intTypeMod(t);
   }
-  const char* rt = w64 ? "b64" : "b32";
+  const char *rt = w64 ? "b64" : "b32";
   ori::Reg mx = L.newTemp(ori::RegFile::R, rt), mn = L.newTemp(ori::RegFile::R, rt);
   emit(make(Opcode::IMNMX, {ty}, {reg(mx)}, {a, b, kNotPT}));
   emit(make(Opcode::IMNMX, {ty}, {reg(mn)}, {a, b, kPT}));
@@ -72,9 +78,11 @@ bool Lowering::bitMask() {
   onlyMods(pi, {".clamp", ".wrap"});
   need(3);
   PtxType t = lastType(pi);
-  if (t.kind != PtxType::Bits || t.bits != 32 || hasMod(pi, ".clamp") == hasMod(pi, ".wrap")) return false;
+  if (t.kind != PtxType::Bits || t.bits != 32 || hasMod(pi, ".clamp") == hasMod(pi, ".wrap"))
+    return false;
   ori::Instr x = make(Opcode::BMSK, {}, {reg(dst(0))}, {src(1, t), src(2, t)});
-  if (hasMod(pi, ".wrap")) x.mods.set(Mod::W);
+  if (hasMod(pi, ".wrap"))
+    x.mods.set(Mod::W);
   emit(std::move(x));
   return true;
 }
@@ -85,7 +93,8 @@ bool Lowering::signZeroExtend() {
   onlyMods(pi, {".clamp", ".wrap"});
   need(3);
   PtxType t = lastType(pi);
-  if (!isS32orU32(t) || hasMod(pi, ".clamp") == hasMod(pi, ".wrap")) return false;
+  if (!isS32orU32(t) || hasMod(pi, ".clamp") == hasMod(pi, ".wrap"))
+    return false;
   OOp a = srcReg(1, t), b = src(2, PtxType{PtxType::Unsigned, 32});
   if (hasMod(pi, ".wrap")) {
     if (b.kind == OOp::Kind::Imm) {
@@ -97,7 +106,8 @@ bool Lowering::signZeroExtend() {
     }
   }
   ori::Instr x = make(Opcode::SGXT, {}, {reg(dst(0))}, {a, b});
-  if (t.kind == PtxType::Unsigned) x.mods.set(Mod::U32);
+  if (t.kind == PtxType::Unsigned)
+    x.mods.set(Mod::U32);
   emit(std::move(x));
   return true;
 }
@@ -108,11 +118,13 @@ bool Lowering::satAddSub() {
   onlyMods(pi, {".sat"});
   need(3);
   PtxType t = lastType(pi);
-  if (t.kind != PtxType::Signed || t.bits != 32) return false;
+  if (t.kind != PtxType::Signed || t.bits != 32)
+    return false;
   ori::Reg x = L.newTemp(ori::RegFile::R, "b64"), s = L.newTemp(ori::RegFile::R, "b64");
   ori::Reg lo = L.newTemp(ori::RegFile::R, "b64"), hi = L.newTemp(ori::RegFile::R, "b64");
   emit(make(Opcode::IMAD, {Mod::WIDE}, {reg(x)}, {srcReg(1, t), imm(1), kRZ}));
-  emit(make(Opcode::IMAD, {Mod::WIDE}, {reg(s)}, {srcReg(2, t), imm(pi.opcode == "sub" ? -1 : 1), reg(x)}));
+  emit(make(Opcode::IMAD, {Mod::WIDE}, {reg(s)},
+            {srcReg(2, t), imm(pi.opcode == "sub" ? -1 : 1), reg(x)}));
   emit(make(Opcode::IMNMX, {Mod::S64}, {reg(lo)}, {reg(s), imm(INT32_MAX), kPT}));
   emit(make(Opcode::IMNMX, {Mod::S64}, {reg(hi)}, {reg(lo), imm(INT32_MIN), kNotPT}));
   emit(make(Opcode::MOV, {}, {reg(dst(0))}, {reg(hi)}));
@@ -124,7 +136,8 @@ bool Lowering::findNthSet() {
   onlyMods(pi, {});
   need(4);
   PtxType t = lastType(pi);
-  if (t.kind != PtxType::Bits || t.bits != 32 || types(pi).size() != 1) return false;
+  if (t.kind != PtxType::Bits || t.bits != 32 || types(pi).size() != 1)
+    return false;
   PtxType s32{PtxType::Signed, 32};
   emit(make(Opcode::FNS, {}, {reg(dst(0))}, {src(1, t), src(2, t), src(3, s32)}));
   return true;
@@ -136,13 +149,19 @@ bool Lowering::findNthSet() {
 bool Lowering::cvtPack() {
   onlyMods(pi, {".pack", ".sat"});
   std::vector<PtxType> ts = types(pi);
-  if (!hasMod(pi, ".sat") || ts.size() < 2 || ts[1].kind != PtxType::Signed || ts[1].bits != 32) return false;
+  if (!hasMod(pi, ".sat") || ts.size() < 2 || ts[1].kind != PtxType::Signed || ts[1].bits != 32)
+    return false;
   PtxType dt = ts[0];
-  if (!(dt.kind == PtxType::Signed || dt.kind == PtxType::Unsigned) || (dt.bits != 8 && dt.bits != 16)) return false;
+  if (!(dt.kind == PtxType::Signed || dt.kind == PtxType::Unsigned) ||
+      (dt.bits != 8 && dt.bits != 16))
+    return false;
   const bool eight = dt.bits == 8;
-  if (ts.size() != (eight ? 3u : 2u) || (eight && (ts[2].kind != PtxType::Bits || ts[2].bits != 32))) return false;
+  if (ts.size() != (eight ? 3u : 2u) ||
+      (eight && (ts[2].kind != PtxType::Bits || ts[2].bits != 32)))
+    return false;
   need(eight ? 4 : 3);
-  Mod m = eight ? (dt.kind == PtxType::Signed ? Mod::S8 : Mod::U8) : (dt.kind == PtxType::Signed ? Mod::S16 : Mod::U16);
+  Mod m = eight ? (dt.kind == PtxType::Signed ? Mod::S8 : Mod::U8)
+                : (dt.kind == PtxType::Signed ? Mod::S16 : Mod::U16);
   OOp c = eight ? src(3, ts[2]) : kRZ;
   emit(make(Opcode::I2IP, {m}, {reg(dst(0))}, {src(1, ts[1]), src(2, ts[1]), c}));
   return true;
@@ -151,14 +170,17 @@ bool Lowering::cvtPack() {
 // add/min/max on .u16x2/.s16x2 (min/max.relu.s16x2): each half on its own. (PTX has no
 // sub on them.)
 bool Lowering::packed16() {
-  const std::string& op = pi.opcode;
+  const std::string &op = pi.opcode;
   const bool isSigned = hasMod(pi, ".s16x2");
   const bool minmax = op == "min" || op == "max";
-  if (op != "add" && !minmax) return false;
+  if (op != "add" && !minmax)
+    return false;
   onlyMods(pi, {".u16x2", ".s16x2", ".relu"});
   need(3);
-  if (hasMod(pi, ".u16x2") == isSigned || pi.mods.size() != (hasMod(pi, ".relu") ? 2u : 1u)) return false;
-  if (hasMod(pi, ".relu") && !(minmax && isSigned)) return false;
+  if (hasMod(pi, ".u16x2") == isSigned || pi.mods.size() != (hasMod(pi, ".relu") ? 2u : 1u))
+    return false;
+  if (hasMod(pi, ".relu") && !(minmax && isSigned))
+    return false;
   PtxType b32{PtxType::Bits, 32};
   OOp a = src(1, b32), b = src(2, b32);
   ori::Reg d = dst(0);
@@ -171,7 +193,8 @@ bool Lowering::packed16() {
     emit(make(Opcode::LOP3, {Mod::LUT}, {reg(y)}, {b, imm(kLow), kRZ, imm(0xC0)}));
     emit(make(Opcode::IADD3, {}, {reg(s)}, {reg(x), reg(y), kRZ}));
     emit(make(Opcode::LOP3, {Mod::LUT}, {reg(e)}, {a, b, kRZ, imm(0x3C)}));
-    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {reg(s), reg(e), imm(kHigh), imm(0x78)})); // s ^ (e & H)
+    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)},
+              {reg(s), reg(e), imm(kHigh), imm(0x78)})); // s ^ (e & H)
     return true;
   }
   // The halves extended to 32 bits, compared, (.relu: max with 0), packed again.
@@ -212,9 +235,11 @@ bool Lowering::reluMinMax() {
   onlyMods(pi, {".relu"});
   need(3);
   PtxType t = lastType(pi);
-  if (t.kind != PtxType::Signed || t.bits != 32 || types(pi).size() != 1) return false;
+  if (t.kind != PtxType::Signed || t.bits != 32 || types(pi).size() != 1)
+    return false;
   ori::Reg r = temp32();
-  emit(make(Opcode::IMNMX, {Mod::S32}, {reg(r)}, {src(1, t), src(2, t), pi.opcode == "min" ? kPT : kNotPT}));
+  emit(make(Opcode::IMNMX, {Mod::S32}, {reg(r)},
+            {src(1, t), src(2, t), pi.opcode == "min" ? kPT : kNotPT}));
   emit(make(Opcode::IMNMX, {Mod::S32}, {reg(dst(0))}, {reg(r), imm(0), kNotPT}));
   return true;
 }
@@ -224,10 +249,12 @@ bool Lowering::cnot() {
   onlyMods(pi, {});
   need(2);
   PtxType t = lastType(pi);
-  if (t.kind != PtxType::Bits || (t.bits != 16 && t.bits != 32 && t.bits != 64)) return false;
+  if (t.kind != PtxType::Bits || (t.bits != 16 && t.bits != 32 && t.bits != 64))
+    return false;
   OOp a = t.bits == 16 ? narrowSrc(1, t, false) : src(1, t);
   ori::Reg p = L.newTemp(ori::RegFile::P, "pred");
-  emit(make(Opcode::ISETP, {Mod::EQ, t.bits == 64 ? Mod::U64 : Mod::U32, Mod::AND}, {reg(p), kPT}, {a, imm(0), kPT}));
+  emit(make(Opcode::ISETP, {Mod::EQ, t.bits == 64 ? Mod::U64 : Mod::U32, Mod::AND}, {reg(p), kPT},
+            {a, imm(0), kPT}));
   if (t.bits == 16) {
     ori::Reg r = temp32();
     emit(make(Opcode::SEL, {}, {reg(r)}, {imm(1), imm(0), reg(p)}));

@@ -24,36 +24,45 @@ namespace ori::ptx::lowering {
 namespace {
 
 // A scalar selector: none (the word), .b0-.b3, .h0/.h1. {bits, index}; bits 32: none.
-std::optional<std::pair<unsigned, unsigned>> scalarSelector(const std::string& s) {
-  if (s.empty()) return std::pair{32u, 0u};
-  if (s.size() == 3 && s[1] == 'b' && s[2] >= '0' && s[2] <= '3') return std::pair{8u, unsigned(s[2] - '0')};
-  if (s.size() == 3 && s[1] == 'h' && s[2] >= '0' && s[2] <= '1') return std::pair{16u, unsigned(s[2] - '0')};
+std::optional<std::pair<unsigned, unsigned>> scalarSelector(const std::string &s) {
+  if (s.empty())
+    return std::pair{32u, 0u};
+  if (s.size() == 3 && s[1] == 'b' && s[2] >= '0' && s[2] <= '3')
+    return std::pair{8u, unsigned(s[2] - '0')};
+  if (s.size() == 3 && s[1] == 'h' && s[2] >= '0' && s[2] <= '1')
+    return std::pair{16u, unsigned(s[2] - '0')};
   return std::nullopt;
 }
 
 // A SIMD selector (.h10, .b3210): lane i's element index, the last digit being lane 0;
 // `fallback` when there is none.
-std::optional<std::vector<unsigned>> simdSelector(const std::string& s, unsigned lanes, std::string_view fallback) {
+std::optional<std::vector<unsigned>> simdSelector(const std::string &s, unsigned lanes,
+                                                  std::string_view fallback) {
   std::string_view v = s.empty() ? fallback : std::string_view(s);
-  if (v.size() != lanes + 2 || v[1] != (lanes == 2 ? 'h' : 'b')) return std::nullopt;
+  if (v.size() != lanes + 2 || v[1] != (lanes == 2 ? 'h' : 'b'))
+    return std::nullopt;
   std::vector<unsigned> out(lanes);
   for (unsigned i = 0; i < lanes; ++i) {
     char c = v[v.size() - 1 - i];
-    if (c < '0' || c > (lanes == 2 ? '3' : '7')) return std::nullopt;
+    if (c < '0' || c > (lanes == 2 ? '3' : '7'))
+      return std::nullopt;
     out[i] = unsigned(c - '0');
   }
   return out;
 }
 
 // A SIMD destination mask (.h0 .h1 .h10; .b0 .. .b3210): which lanes, digits descending.
-std::optional<unsigned> simdMask(const std::string& s, unsigned lanes) {
-  if (s.empty()) return (1u << lanes) - 1;
-  if (s.size() < 3 || s[1] != (lanes == 2 ? 'h' : 'b')) return std::nullopt;
+std::optional<unsigned> simdMask(const std::string &s, unsigned lanes) {
+  if (s.empty())
+    return (1u << lanes) - 1;
+  if (s.size() < 3 || s[1] != (lanes == 2 ? 'h' : 'b'))
+    return std::nullopt;
   unsigned mask = 0;
   int last = int(lanes);
   for (char c : std::string_view(s).substr(2)) {
     int lane = c - '0';
-    if (lane < 0 || lane >= last) return std::nullopt; // strictly descending, below `lanes`
+    if (lane < 0 || lane >= last)
+      return std::nullopt; // strictly descending, below `lanes`
     mask |= 1u << lane;
     last = lane;
   }
@@ -67,12 +76,14 @@ struct Compare {
 constexpr Compare kCompares[] = {{".eq", Mod::EQ}, {".ne", Mod::NE}, {".lt", Mod::LT},
                                  {".le", Mod::LE}, {".gt", Mod::GT}, {".ge", Mod::GE}};
 
-bool isVideoType(PtxType t) { return (t.kind == PtxType::Signed || t.kind == PtxType::Unsigned) && t.bits == 32; }
+bool isVideoType(PtxType t) {
+  return (t.kind == PtxType::Signed || t.kind == PtxType::Unsigned) && t.bits == 32;
+}
 
 } // namespace
 
 // Operand i without its selector (and vmad's `-`): a register (immediates are moved into one).
-static OOp plainReg(Lowering& lw, size_t i) {
+static OOp plainReg(Lowering &lw, size_t i) {
   Operand o = lw.ops[i];
   o.selector.clear();
   o.minus = false;
@@ -81,12 +92,13 @@ static OOp plainReg(Lowering& lw, size_t i) {
 
 // partSelectSignExtend: operand i's selected part (sel: {bits, index}; 32 bits: the word),
 // extended to 64 bits by its type.
-static OOp videoPart(Lowering& lw, size_t i, std::pair<unsigned, unsigned> sel, bool sgn) {
+static OOp videoPart(Lowering &lw, size_t i, std::pair<unsigned, unsigned> sel, bool sgn) {
   OOp v = plainReg(lw, i);
   ori::Reg r = lw.L.newTemp(ori::RegFile::R, "b64");
   if (sel.first == 32) {
     ori::Instr x = make(Opcode::IMAD, {Mod::WIDE}, {reg(r)}, {v, imm(1), kRZ});
-    if (!sgn) x.mods.set(Mod::U32);
+    if (!sgn)
+      x.mods.set(Mod::U32);
     lw.emit(std::move(x));
     return reg(r);
   }
@@ -95,49 +107,70 @@ static OOp videoPart(Lowering& lw, size_t i, std::pair<unsigned, unsigned> sel, 
     lw.emit(make(Opcode::SHR, {Mod::U32}, {reg(s)}, {v, imm(sel.first * sel.second)}));
     v = reg(s);
   }
-  if (sgn) lw.emit(make(Opcode::SGXT, {Mod::W64}, {reg(r)}, {v, imm(sel.first)}));
-  else lw.emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)}, {v, imm(sel.first == 8 ? 0xff : 0xffff), kRZ, imm(0xC0)}));
+  if (sgn)
+    lw.emit(make(Opcode::SGXT, {Mod::W64}, {reg(r)}, {v, imm(sel.first)}));
+  else
+    lw.emit(make(Opcode::LOP3, {Mod::LUT}, {reg(r)},
+                 {v, imm(sel.first == 8 ? 0xff : 0xffff), kRZ, imm(0xC0)}));
   return reg(r);
 }
 
 bool Lowering::videoScalar() {
-  const std::string& op = pi.opcode;
+  const std::string &op = pi.opcode;
   const bool isSet = op == "vset", isShift = op == "vshl" || op == "vshr";
-  if (ops.size() < 3) return false;
-  onlyMods(pi, {".sat", ".add", ".min", ".max", ".clamp", ".wrap", ".eq", ".ne", ".lt", ".le", ".gt", ".ge"});
+  if (ops.size() < 3)
+    return false;
+  onlyMods(pi, {".sat", ".add", ".min", ".max", ".clamp", ".wrap", ".eq", ".ne", ".lt", ".le",
+                ".gt", ".ge"});
   std::vector<PtxType> ts = types(pi);
-  if (ts.size() != (isSet ? 2u : 3u)) return false;
+  if (ts.size() != (isSet ? 2u : 3u))
+    return false;
   for (PtxType t : ts)
-    if (!isVideoType(t)) return false;
+    if (!isVideoType(t))
+      return false;
   const bool dSigned = !isSet && ts[0].kind == PtxType::Signed;
   const PtxType at = ts[isSet ? 0 : 1], bt = ts[isSet ? 1 : 2];
-  if (isShift && bt.kind != PtxType::Unsigned) return false;
+  if (isShift && bt.kind != PtxType::Unsigned)
+    return false;
   std::optional<Mod> cmp;
-  for (const Compare& c : kCompares)
+  for (const Compare &c : kCompares)
     if (hasMod(pi, c.text)) {
-      if (cmp) return false;
+      if (cmp)
+        return false;
       cmp = c.mod;
     }
-  if (isSet != cmp.has_value()) return false;
-  if (isShift ? hasMod(pi, ".clamp") == hasMod(pi, ".wrap") : (hasMod(pi, ".clamp") || hasMod(pi, ".wrap"))) return false;
+  if (isSet != cmp.has_value())
+    return false;
+  if (isShift ? hasMod(pi, ".clamp") == hasMod(pi, ".wrap")
+              : (hasMod(pi, ".clamp") || hasMod(pi, ".wrap")))
+    return false;
   const bool sat = hasMod(pi, ".sat");
-  if (isSet && sat) return false;
+  if (isSet && sat)
+    return false;
   int op2 = hasMod(pi, ".add") + hasMod(pi, ".min") + hasMod(pi, ".max");
-  if (op2 > 1) return false;
-  auto dsel = scalarSelector(ops[0].selector), asel = scalarSelector(ops.size() > 1 ? ops[1].selector : "");
+  if (op2 > 1)
+    return false;
+  auto dsel = scalarSelector(ops[0].selector),
+       asel = scalarSelector(ops.size() > 1 ? ops[1].selector : "");
   auto bsel = scalarSelector(ops.size() > 2 ? ops[2].selector : "");
-  if (!dsel || !asel || !bsel || (dsel->first != 32 && op2)) return false;
+  if (!dsel || !asel || !bsel || (dsel->first != 32 && op2))
+    return false;
   need(op2 || dsel->first != 32 ? 4 : 3);
-  if (ops.size() == 4 && !ops[3].selector.empty()) return false;
+  if (ops.size() == 4 && !ops[3].selector.empty())
+    return false;
   // vmin/vmax with one type for all three, whole words and no .sat (nvcc's max(max(a, b), c)
   // idiom): the .s33 values are the 32-bit ones, so 32-bit IMNMX (and IADD3 for .add) are exact.
-  if ((op == "vmin" || op == "vmax") && !sat && dsel->first == 32 && asel->first == 32 && bsel->first == 32 &&
-      ts[0].kind == ts[1].kind && ts[0].kind == ts[2].kind) {
+  if ((op == "vmin" || op == "vmax") && !sat && dsel->first == 32 && asel->first == 32 &&
+      bsel->first == 32 && ts[0].kind == ts[1].kind && ts[0].kind == ts[2].kind) {
     const Mod ty = intTypeMod(ts[0]);
     ori::Reg d = dst(0), r = op2 ? temp32() : d;
-    emit(make(Opcode::IMNMX, {ty}, {reg(r)}, {plainReg(*this, 1), plainReg(*this, 2), op == "vmin" ? kPT : kNotPT}));
-    if (hasMod(pi, ".add")) emit(make(Opcode::IADD3, {}, {reg(d)}, {reg(r), plainReg(*this, 3), kRZ}));
-    else if (op2) emit(make(Opcode::IMNMX, {ty}, {reg(d)}, {reg(r), plainReg(*this, 3), hasMod(pi, ".min") ? kPT : kNotPT}));
+    emit(make(Opcode::IMNMX, {ty}, {reg(r)},
+              {plainReg(*this, 1), plainReg(*this, 2), op == "vmin" ? kPT : kNotPT}));
+    if (hasMod(pi, ".add"))
+      emit(make(Opcode::IADD3, {}, {reg(d)}, {reg(r), plainReg(*this, 3), kRZ}));
+    else if (op2)
+      emit(make(Opcode::IMNMX, {ty}, {reg(d)},
+                {reg(r), plainReg(*this, 3), hasMod(pi, ".min") ? kPT : kNotPT}));
     return true;
   }
 
@@ -146,7 +179,8 @@ bool Lowering::videoScalar() {
   OOp tb = videoPart(*this, 2, *bsel, !isShift && bt.kind == PtxType::Signed);
   ori::Reg tmp = r64();
   if (op == "vadd" || op == "vsub") {
-    emit(make(Opcode::IADD3, {}, {reg(tmp)}, {ta, op == "vsub" ? reg(tb.reg, true) : tb, kRZ}), true);
+    emit(make(Opcode::IADD3, {}, {reg(tmp)}, {ta, op == "vsub" ? reg(tb.reg, true) : tb, kRZ}),
+         true);
   } else if (op == "vabsdiff") {
     ori::Reg x = r64(), y = r64();
     emit(make(Opcode::IADD3, {}, {reg(x)}, {ta, reg(tb.reg, true), kRZ}), true);
@@ -156,8 +190,10 @@ bool Lowering::videoScalar() {
     emit(make(Opcode::IMNMX, {Mod::S64}, {reg(tmp)}, {ta, tb, op == "vmin" ? kPT : kNotPT}));
   } else if (isShift) { // tb: .clamp at 32, .wrap modulo 32
     ori::Reg n = temp32();
-    if (hasMod(pi, ".clamp")) emit(make(Opcode::IMNMX, {Mod::U32}, {reg(n)}, {tb, imm(32), kPT}));
-    else emit(make(Opcode::LOP3, {Mod::LUT}, {reg(n)}, {tb, imm(31), kRZ, imm(0xC0)}));
+    if (hasMod(pi, ".clamp"))
+      emit(make(Opcode::IMNMX, {Mod::U32}, {reg(n)}, {tb, imm(32), kPT}));
+    else
+      emit(make(Opcode::LOP3, {Mod::LUT}, {reg(n)}, {tb, imm(31), kRZ, imm(0xC0)}));
     if (op == "vshr") {
       emit(make(Opcode::SHR, {Mod::S64}, {reg(tmp)}, {ta, reg(n)}));
     } else if (!sat) { // .min/.max compare all 64 bits of ta << n, as ptxas's sequence does
@@ -191,15 +227,20 @@ bool Lowering::videoScalar() {
   if (op2) { // optSecondaryOp with c extended by dtype (vset: unsigned)
     ori::Reg c = r64(), r = r64();
     ori::Instr x = make(Opcode::IMAD, {Mod::WIDE}, {reg(c)}, {plainReg(*this, 3), imm(1), kRZ});
-    if (!dSigned) x.mods.set(Mod::U32);
+    if (!dSigned)
+      x.mods.set(Mod::U32);
     emit(std::move(x));
-    if (hasMod(pi, ".add")) emit(make(Opcode::IADD3, {}, {reg(r)}, {result, reg(c), kRZ}), true);
-    else emit(make(Opcode::IMNMX, {Mod::S64}, {reg(r)}, {result, reg(c), hasMod(pi, ".min") ? kPT : kNotPT}));
+    if (hasMod(pi, ".add"))
+      emit(make(Opcode::IADD3, {}, {reg(r)}, {result, reg(c), kRZ}), true);
+    else
+      emit(make(Opcode::IMNMX, {Mod::S64}, {reg(r)},
+                {result, reg(c), hasMod(pi, ".min") ? kPT : kNotPT}));
     result = reg(r);
   } else if (dsel->first != 32) { // optMerge: the low byte or half into c's place
     const unsigned bytes = dsel->first / 8, at = dsel->second * bytes;
     int64_t sel = 0;
-    for (unsigned j = 0; j < 4; ++j) sel |= int64_t(j >= at && j < at + bytes ? j - at : 4 + j) << (4 * j);
+    for (unsigned j = 0; j < 4; ++j)
+      sel |= int64_t(j >= at && j < at + bytes ? j - at : 4 + j) << (4 * j);
     emit(make(Opcode::PRMT, {}, {reg(d)}, {result, imm(sel), plainReg(*this, 3)}));
     return true;
   }
@@ -219,15 +260,21 @@ bool Lowering::videoMultiplyAdd() {
   onlyMods(pi, {".po", ".sat", ".shr7", ".shr15"});
   need(4);
   std::vector<PtxType> ts = types(pi);
-  if (ts.size() != 3) return false;
+  if (ts.size() != 3)
+    return false;
   for (PtxType t : ts)
-    if (!isVideoType(t)) return false;
-  if (hasMod(pi, ".shr7") && hasMod(pi, ".shr15")) return false;
+    if (!isVideoType(t))
+      return false;
+  if (hasMod(pi, ".shr7") && hasMod(pi, ".shr15"))
+    return false;
   auto asel = scalarSelector(ops[1].selector), bsel = scalarSelector(ops[2].selector);
-  if (!asel || !bsel || !ops[0].selector.empty() || !ops[3].selector.empty() || ops[0].minus) return false;
+  if (!asel || !bsel || !ops[0].selector.empty() || !ops[3].selector.empty() || ops[0].minus)
+    return false;
   const bool po = hasMod(pi, ".po"), negAB = ops[1].minus != ops[2].minus, negC = ops[3].minus;
-  if (po && (ops[1].minus || ops[2].minus || negC)) return false; // the ISA: no negation with .po
-  if (negAB && negC) return false; // the ISA negates the product or c, not both
+  if (po && (ops[1].minus || ops[2].minus || negC))
+    return false; // the ISA: no negation with .po
+  if (negAB && negC)
+    return false; // the ISA negates the product or c, not both
   const bool aSigned = ts[1].kind == PtxType::Signed, bSigned = ts[2].kind == PtxType::Signed;
   const bool signedFinal = aSigned || bSigned || negAB || negC;
   auto r64 = [&] { return L.newTemp(ori::RegFile::R, "b64"); };
@@ -241,7 +288,8 @@ bool Lowering::videoMultiplyAdd() {
   emit(make(Opcode::ISETP, {Mod::LT, Mod::S64, Mod::AND}, {reg(pa), kPT}, {ta, imm(0), kPT}));
   emit(make(Opcode::ISETP, {Mod::LT, Mod::S64, Mod::AND}, {reg(pb), kPT}, {tb, imm(0), kPT}));
   emit(make(Opcode::ISETP, {Mod::NE, Mod::U64, Mod::AND}, {reg(pz), kPT}, {reg(lo), imm(0), kPT}));
-  emit(make(Opcode::PLOP3, {Mod::LUT}, {reg(neg), kPT}, {reg(pa), reg(pb), reg(pz), imm(0x28), imm(0)})); // (a ^ b) & c
+  emit(make(Opcode::PLOP3, {Mod::LUT}, {reg(neg), kPT},
+            {reg(pa), reg(pb), reg(pz), imm(0x28), imm(0)})); // (a ^ b) & c
   emit(make(Opcode::SEL, {}, {reg(hi)}, {imm(-1), imm(0), reg(neg)}), true);
   if (negAB) { // tmp = ~tmp
     ori::Reg nl = r64(), nh = r64();
@@ -257,9 +305,11 @@ bool Lowering::videoMultiplyAdd() {
   }
   ori::Reg clo = r64(), chi = r64();
   ori::Instr cx = make(Opcode::IMAD, {Mod::WIDE}, {reg(clo)}, {c, imm(1), kRZ});
-  if (!signedFinal) cx.mods.set(Mod::U32);
+  if (!signedFinal)
+    cx.mods.set(Mod::U32);
   emit(std::move(cx));
-  emit(make(Opcode::SHR, {Mod::S64}, {reg(chi)}, {reg(clo), imm(63)})); // the sign word (0 for zext)
+  emit(
+      make(Opcode::SHR, {Mod::S64}, {reg(chi)}, {reg(clo), imm(63)})); // the sign word (0 for zext)
   ori::Reg cf = L.newTemp(ori::RegFile::P, "pred"), slo = r64(), shi = r64();
   const bool lsb = po || negAB || negC;
   emit(make(Opcode::IADDC, {}, {reg(slo), reg(cf)}, {reg(lo), reg(clo), lsb ? kPT : kNotPT}), true);
@@ -289,31 +339,38 @@ bool Lowering::videoMultiplyAdd() {
 }
 
 bool Lowering::videoSimd() {
-  const std::string& op = pi.opcode;
+  const std::string &op = pi.opcode;
   const unsigned lanes = op.back() == '2' ? 2 : 4, laneBits = 32 / lanes;
   const std::string base = op.substr(0, op.size() - 1);
   const bool isSet = base == "vset";
   onlyMods(pi, {".sat", ".add", ".eq", ".ne", ".lt", ".le", ".gt", ".ge"});
   std::vector<PtxType> ts = types(pi);
-  if (ts.size() != (isSet ? 2u : 3u)) return false;
+  if (ts.size() != (isSet ? 2u : 3u))
+    return false;
   for (PtxType t : ts)
-    if (!isVideoType(t)) return false;
+    if (!isVideoType(t))
+      return false;
   const bool dSigned = !isSet && ts[0].kind == PtxType::Signed;
-  const bool aSigned = ts[isSet ? 0 : 1].kind == PtxType::Signed, bSigned = ts[isSet ? 1 : 2].kind == PtxType::Signed;
+  const bool aSigned = ts[isSet ? 0 : 1].kind == PtxType::Signed,
+             bSigned = ts[isSet ? 1 : 2].kind == PtxType::Signed;
   std::optional<Mod> cmp;
-  for (const Compare& c : kCompares)
+  for (const Compare &c : kCompares)
     if (hasMod(pi, c.text)) {
-      if (cmp) return false;
+      if (cmp)
+        return false;
       cmp = c.mod;
     }
-  if (isSet != cmp.has_value()) return false;
+  if (isSet != cmp.has_value())
+    return false;
   const bool sat = hasMod(pi, ".sat"), add = hasMod(pi, ".add");
-  if ((sat && add) || (sat && isSet)) return false; // the ISA: no .sat with the accumulate
+  if ((sat && add) || (sat && isSet))
+    return false; // the ISA: no .sat with the accumulate
   need(4);
   auto mask = simdMask(ops[0].selector, lanes);
   auto asel = simdSelector(ops[1].selector, lanes, lanes == 2 ? ".h10" : ".b3210");
   auto bsel = simdSelector(ops[2].selector, lanes, lanes == 2 ? ".h32" : ".b7654");
-  if (!mask || !asel || !bsel || !ops[3].selector.empty()) return false;
+  if (!mask || !asel || !bsel || !ops[3].selector.empty())
+    return false;
 
   OOp a = plainReg(*this, 1), b = plainReg(*this, 2), c = plainReg(*this, 3);
   // Element k of {b, a} (bytes, or halves for 2 lanes), extended to 32 bits by one PRMT: for a
@@ -326,14 +383,17 @@ bool Lowering::videoSimd() {
     OOp x = a, y = b;
     for (unsigned j = 0; j < 4; ++j) {
       unsigned nib;
-      if (j <= top - lo) nib = lo + j;
-      else nib = sgn ? (top | 8) : 4;
+      if (j <= top - lo)
+        nib = lo + j;
+      else
+        nib = sgn ? (top | 8) : 4;
       sel |= int64_t(nib) << (4 * j);
     }
     if (!sgn) { // bytes of one source, zeros from RZ
       const bool fromB = lo >= 4;
       sel = 0;
-      for (unsigned j = 0; j < 4; ++j) sel |= int64_t(j <= top - lo ? (lo & 3) + j : 4) << (4 * j);
+      for (unsigned j = 0; j < 4; ++j)
+        sel |= int64_t(j <= top - lo ? (lo & 3) + j : 4) << (4 * j);
       x = fromB ? b : a;
       y = kRZ;
     }
@@ -343,7 +403,8 @@ bool Lowering::videoSimd() {
   const Mod cmp32 = Mod::S32; // lanes are compared as the signed 32-bit values they extend to
   std::vector<OOp> t(lanes);
   for (unsigned i = 0; i < lanes; ++i) {
-    if (!((*mask >> i) & 1)) continue;
+    if (!((*mask >> i) & 1))
+      continue;
     OOp x = element((*asel)[i], aSigned), y = element((*bsel)[i], bSigned);
     ori::Reg r = temp32();
     if (base == "vadd" || base == "vsub") {
@@ -369,7 +430,8 @@ bool Lowering::videoSimd() {
       return false;
     }
     if (sat) { // the lane's range by dtype
-      const int64_t hi = dSigned ? (int64_t(1) << (laneBits - 1)) - 1 : (int64_t(1) << laneBits) - 1;
+      const int64_t hi =
+          dSigned ? (int64_t(1) << (laneBits - 1)) - 1 : (int64_t(1) << laneBits) - 1;
       const int64_t lo = dSigned ? -(int64_t(1) << (laneBits - 1)) : 0;
       ori::Reg u = temp32(), v = temp32();
       emit(make(Opcode::IMNMX, {Mod::S32}, {reg(u)}, {reg(r), imm(hi), kPT}));
@@ -385,7 +447,8 @@ bool Lowering::videoSimd() {
     OOp acc = c;
     std::vector<OOp> in;
     for (unsigned i = 0; i < lanes; ++i)
-      if ((*mask >> i) & 1) in.push_back(t[i]);
+      if ((*mask >> i) & 1)
+        in.push_back(t[i]);
     for (size_t k = 0; k < in.size(); k += 2) {
       const bool last = k + 2 >= in.size();
       ori::Reg r = last ? d : temp32();
@@ -395,11 +458,14 @@ bool Lowering::videoSimd() {
     return true;
   }
   // Merge: lane i's low bits from t[i] (byte 0) or, outside the mask, c's own lane.
-  auto src = [&](unsigned i) { return (*mask >> i) & 1 ? std::pair{t[i], 0u} : std::pair{c, i * (laneBits / 8)}; };
+  auto src = [&](unsigned i) {
+    return (*mask >> i) & 1 ? std::pair{t[i], 0u} : std::pair{c, i * (laneBits / 8)};
+  };
   if (lanes == 2) {
     auto [x0, o0] = src(0);
     auto [x1, o1] = src(1);
-    int64_t sel = int64_t(o0) | int64_t(o0 + 1) << 4 | int64_t(4 + o1) << 8 | int64_t(4 + o1 + 1) << 12;
+    int64_t sel =
+        int64_t(o0) | int64_t(o0 + 1) << 4 | int64_t(4 + o1) << 8 | int64_t(4 + o1 + 1) << 12;
     emit(make(Opcode::PRMT, {}, {reg(d)}, {x0, imm(sel), x1}));
     return true;
   }

@@ -7,7 +7,7 @@ namespace ori::ptx::parser_detail {
 // The state space and the words before the name, in any order:
 // `.shared .align 16 .v4 .f32`, `.param .u64 .ptr .global .align 4`,
 // `.global .attribute(.managed) .s32`.
-void Parser::declHead(Variable& v) {
+void Parser::declHead(Variable &v) {
   v.space = std::string(spell(next()));
   while (is(Tok::Dir)) {
     const Token t = next();
@@ -21,22 +21,25 @@ void Parser::declHead(Variable& v) {
     } else if (s == ".v2" || s == ".v4" || s == ".v8") {
       v.vectorMod = std::string(s);
     } else if (isType(s)) {
-      if (!v.type.empty()) lx_.fail(t, fmt::format("second type '{}' in the declaration", s));
+      if (!v.type.empty())
+        lx_.fail(t, fmt::format("second type '{}' in the declaration", s));
       v.type = std::string(s);
     } else if (s == ".attribute") {
       expect(Tok::LParen, "'(' after '.attribute'");
-      while (is(Tok::Dir)) next();
+      while (is(Tok::Dir))
+        next();
       expect(Tok::RParen, "')' after the attributes");
       v.attrs.push_back(slice(t.begin, lastEnd_));
     } else {
       v.attrs.emplace_back(s);
     }
   }
-  if (v.type.empty()) expected("a type in the declaration");
+  if (v.type.empty())
+    expected("a type in the declaration");
 }
 
 // The name and what follows it: `%r<10>`, `x[4][8]`, `t[]`.
-void Parser::declName(Variable& v, bool allowRange) {
+void Parser::declName(Variable &v, bool allowRange) {
   v.name = std::string(spell(expect(Tok::Ident, "a name in the declaration")));
   if (allowRange && accept(Tok::Lt)) {
     const Token n = peek();
@@ -47,15 +50,18 @@ void Parser::declName(Variable& v, bool allowRange) {
     expect(Tok::Gt, "'>' after the register count");
   }
   while (accept(Tok::LBrack)) {
-    if (is(Tok::RBrack)) v.dims.emplace_back(std::nullopt);
-    else v.dims.emplace_back(expectInt("an array size or ']'"));
+    if (is(Tok::RBrack))
+      v.dims.emplace_back(std::nullopt);
+    else
+      v.dims.emplace_back(expectInt("an array size or ']'"));
     expect(Tok::RBrack, "']' after the array size");
   }
 }
 
 // A `;`-terminated declaration of one or more names, one Variable each, made
 // where `newVar()` says. With several names each text is the shared head plus its name.
-void Parser::declaration(std::vector<std::string> attrs, const Token& start, const std::function<Variable&()>& newVar) {
+void Parser::declaration(std::vector<std::string> attrs, const Token &start,
+                         const std::function<Variable &()> &newVar) {
   Variable head;
   head.attrs = std::move(attrs);
   head.loc = loc(start);
@@ -67,11 +73,13 @@ void Parser::declaration(std::vector<std::string> attrs, const Token& start, con
     // Each further name copies the head: bound it, or `a, a, a, ...` would be quadratic.
     if (!first && headEnd - start.begin > kMaxSharedHead)
       lx_.fail(peek(), fmt::format("a declaration of several names needs a head of at most {} "
-                                   "bytes", kMaxSharedHead));
-    Variable& v = newVar();
+                                   "bytes",
+                                   kMaxSharedHead));
+    Variable &v = newVar();
     v = head;
     declName(v, true);
-    if (is(Tok::Eq)) initializer(v);
+    if (is(Tok::Eq))
+      initializer(v);
     v.text = first ? slice(start.begin, lastEnd_)
                    : slice(start.begin, headEnd) + " " + slice(nameBegin, lastEnd_);
     first = false;
@@ -81,27 +89,33 @@ void Parser::declaration(std::vector<std::string> attrs, const Token& start, con
 
 // `= 5`, `= {1, 2, 3}`, `= {{1, 2}, {3, 4}}`, `= generic(sym)+4`, `= {0f3F800000}`;
 // nested braces are flattened.
-void Parser::initializer(Variable& v) {
+void Parser::initializer(Variable &v) {
   next(); // =
   for (size_t depth = 0;;) {
     if (is(Tok::LBrace)) {
-      if (++depth > kMaxInitDepth) lx_.fail(peek(), "initializer braces nested too deeply");
+      if (++depth > kMaxInitDepth)
+        lx_.fail(peek(), "initializer braces nested too deeply");
       next();
       continue;
     }
     v.init.push_back(initValue());
-    while (depth > 0 && accept(Tok::RBrace)) --depth;
-    if (depth == 0) return;
-    if (!accept(Tok::Comma)) expected("',' or '}' in the initializer");
+    while (depth > 0 && accept(Tok::RBrace))
+      --depth;
+    if (depth == 0)
+      return;
+    if (!accept(Tok::Comma))
+      expected("',' or '}' in the initializer");
   }
 }
 
 Operand Parser::initValue() {
   const Token t = peek();
   if (t.kind == Tok::Int || t.kind == Tok::Float || t.kind == Tok::Minus || t.kind == Tok::Plus ||
-      t.kind == Tok::LParen || (t.kind == Tok::Other && spell(t) == "~") || (t.kind == Tok::Bang && startsExpression(0)))
+      t.kind == Tok::LParen || (t.kind == Tok::Other && spell(t) == "~") ||
+      (t.kind == Tok::Bang && startsExpression(0)))
     return number(); // a literal or a constant expression: `= 1+2`, `= (1<<4)-1`
-  if (t.kind != Tok::Ident) expected("an initializer value");
+  if (t.kind != Tok::Ident)
+    expected("an initializer value");
   Operand o;
   o.loc = loc(next());
   if (spell(t) == "generic" && accept(Tok::LParen)) {

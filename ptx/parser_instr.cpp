@@ -5,10 +5,10 @@ namespace ori::ptx::parser_detail {
 
 // --- instructions -------------------------------------------------------
 // Lists are gathered in scratch vectors and copied once, exactly sized.
-void Parser::instruction(Instruction& ins) {
+void Parser::instruction(Instruction &ins) {
   ins.loc = loc(peek());
   if (accept(Tok::At)) {
-    Operand& g = ins.guard.emplace();
+    Operand &g = ins.guard.emplace();
     g.loc = loc(peek());
     g.negated = accept(Tok::Bang);
     g.name = std::string(spell(expect(Tok::Ident, "a predicate after '@'")));
@@ -17,7 +17,8 @@ void Parser::instruction(Instruction& ins) {
   ins.opcode = std::string(spell(op));
   if (!isInstruction(ins.opcode))
     lx_.fail(op, fmt::format("'{}' is not a PTX ISA 9.0 instruction", ins.opcode));
-  while (is(Tok::Dir) && peek().begin == lastEnd_) modScratch_.emplace_back(spell(next()));
+  while (is(Tok::Dir) && peek().begin == lastEnd_)
+    modScratch_.emplace_back(spell(next()));
   moveInto(modScratch_, ins.mods);
   if (!is(Tok::Semi)) {
     if (!canStartOperand(peek().kind) && !(is(Tok::Other) && spell(peek()) == "~"))
@@ -25,7 +26,8 @@ void Parser::instruction(Instruction& ins) {
     minusNames_ = ins.opcode == "vmad";
     commaList([&] { opScratch_.push_back(operand()); });
     minusNames_ = false;
-    if (!is(Tok::Semi)) expected("',' or ';' after the operand");
+    if (!is(Tok::Semi))
+      expected("',' or ';' after the operand");
     moveInto(opScratch_, ins.operands);
   }
   ins.text = slice(op.begin, lastEnd_);
@@ -33,19 +35,25 @@ void Parser::instruction(Instruction& ins) {
 }
 
 Operand Parser::operand() {
-  if (is(Tok::LBrace)) return vector();
-  if (is(Tok::LBrack)) return address();
-  if (!is(Tok::LParen)) return atom();
-  // `(1<<4)-1`, `(.u64)-1`, `(1.5)*2.0`: a constant expression (a call's lists hold names or nothing)
-  if (is(Tok::Int, 1) || is(Tok::Float, 1) || is(Tok::Minus, 1) || is(Tok::Plus, 1) || is(Tok::LParen, 1) ||
-      (is(Tok::Other, 1) && spell(peek(1)) == "~") || (is(Tok::Bang, 1) && startsExpression(1)) ||
+  if (is(Tok::LBrace))
+    return vector();
+  if (is(Tok::LBrack))
+    return address();
+  if (!is(Tok::LParen))
+    return atom();
+  // `(1<<4)-1`, `(.u64)-1`, `(1.5)*2.0`: a constant expression (a call's lists hold names or
+  // nothing)
+  if (is(Tok::Int, 1) || is(Tok::Float, 1) || is(Tok::Minus, 1) || is(Tok::Plus, 1) ||
+      is(Tok::LParen, 1) || (is(Tok::Other, 1) && spell(peek(1)) == "~") ||
+      (is(Tok::Bang, 1) && startsExpression(1)) ||
       (is(Tok::Dir, 1) && (spell(peek(1)) == ".s64" || spell(peek(1)) == ".u64")))
     return number();
   // call's lists: `(retval0)`, `(param0, param1)`, `()`
   Operand o;
   o.kind = Operand::Kind::Call;
   o.loc = loc(next());
-  if (accept(Tok::RParen)) return o;
+  if (accept(Tok::RParen))
+    return o;
   commaList([&] { elemScratch_.push_back(atom()); });
   expect(Tok::RParen, "',' or ')' in the argument list");
   moveInto(elemScratch_, o.elems);
@@ -80,9 +88,10 @@ Operand Parser::address() {
   } else {
     expected("a register, symbol or integer in the address");
   }
-  o.ival = static_cast<int64_t>(static_cast<uint64_t>(o.ival) +
-                                static_cast<uint64_t>(offsetTerms()));
-  while (accept(Tok::Comma)) o.elems.push_back(is(Tok::LBrace) ? vector() : atom());
+  o.ival =
+      static_cast<int64_t>(static_cast<uint64_t>(o.ival) + static_cast<uint64_t>(offsetTerms()));
+  while (accept(Tok::Comma))
+    o.elems.push_back(is(Tok::LBrace) ? vector() : atom());
   expect(Tok::RBrack, "']' to close the address");
   return o;
 }
@@ -92,7 +101,8 @@ int64_t Parser::offsetTerms() {
   uint64_t sum = 0;
   while (is(Tok::Plus) || is(Tok::Minus)) {
     const bool minus = next().kind == Tok::Minus;
-    if (!is(Tok::Int) && !(is(Tok::Minus) && is(Tok::Int, 1))) expected("an integer offset");
+    if (!is(Tok::Int) && !(is(Tok::Minus) && is(Tok::Int, 1)))
+      expected("an integer offset");
     const uint64_t v = static_cast<uint64_t>(literal().ival);
     sum = minus ? sum - v : sum + v;
   }
@@ -104,7 +114,8 @@ Operand Parser::literal() {
   Operand o;
   o.loc = loc(peek());
   const bool neg = accept(Tok::Minus);
-  if (!is(Tok::Int) && !is(Tok::Float)) expected("a number after '-'");
+  if (!is(Tok::Int) && !is(Tok::Float))
+    expected("a number after '-'");
   const Token t = next();
   if (t.kind == Tok::Int) {
     o.kind = Operand::Kind::Int;
@@ -120,8 +131,9 @@ Operand Parser::literal() {
 }
 
 // %tid.x, %r1.y: a vector component written right after a name.
-void Parser::componentSuffix(Operand& o) {
-  if (!is(Tok::Dir) || peek().begin != lastEnd_) return;
+void Parser::componentSuffix(Operand &o) {
+  if (!is(Tok::Dir) || peek().begin != lastEnd_)
+    return;
   const std::string_view s = spell(peek());
   if (s.size() == 2 && std::string_view("xyzwrgba").find(s[1]) != std::string_view::npos)
     o.name += spell(next());
@@ -133,11 +145,14 @@ void Parser::componentSuffix(Operand& o) {
 // `.b0`..`.b3`, `.h0`, `.h1` (scalar), `.h10`-style (2-way) and `.b3210`-style (4-way).
 // Kept apart from the name (Operand::selector): only the video lowering reads it.
 bool Parser::isVideoSelector(std::string_view s) {
-  if (s.size() < 3 || s[0] != '.' || (s[1] != 'b' && s[1] != 'h')) return false;
+  if (s.size() < 3 || s[0] != '.' || (s[1] != 'b' && s[1] != 'h'))
+    return false;
   const char top = s[1] == 'b' ? '7' : '3';
-  if (s.size() - 2 > (s[1] == 'b' ? 4u : 2u)) return false;
+  if (s.size() - 2 > (s[1] == 'b' ? 4u : 2u))
+    return false;
   for (char c : s.substr(2))
-    if (c < '0' || c > top) return false;
+    if (c < '0' || c > top)
+      return false;
   return true;
 }
 
@@ -147,31 +162,35 @@ Operand Parser::atom() {
     Operand o;
     o.loc = loc(next());
     name(o);
-    if (o.kind != Operand::Kind::Name) expected("a register after '-'");
+    if (o.kind != Operand::Kind::Name)
+      expected("a register after '-'");
     o.minus = true;
     return o;
   }
-  if (is(Tok::Int) || is(Tok::Float) || is(Tok::Minus) || is(Tok::Plus) || (is(Tok::Other) && spell(peek()) == "~") ||
-      (is(Tok::Bang) && startsExpression(0)))
+  if (is(Tok::Int) || is(Tok::Float) || is(Tok::Minus) || is(Tok::Plus) ||
+      (is(Tok::Other) && spell(peek()) == "~") || (is(Tok::Bang) && startsExpression(0)))
     return number();
   Operand o;
   o.loc = loc(peek());
   o.negated = accept(Tok::Bang);
-  if (!is(Tok::Ident)) expected(o.negated ? "a predicate after '!'" : "an operand");
+  if (!is(Tok::Ident))
+    expected(o.negated ? "a predicate after '!'" : "an operand");
   name(o);
-  if (o.negated || !accept(Tok::Pipe)) return o;
+  if (o.negated || !accept(Tok::Pipe))
+    return o;
   Operand pair;
   pair.kind = Operand::Kind::Pair;
   pair.loc = o.loc;
   pair.elems.push_back(std::move(o));
-  Operand& second = pair.elems.emplace_back();
+  Operand &second = pair.elems.emplace_back();
   second.loc = loc(peek());
-  if (!is(Tok::Ident)) expected("a predicate after '|'");
+  if (!is(Tok::Ident))
+    expected("a predicate after '|'");
   name(second);
   return pair;
 }
 
-void Parser::name(Operand& o) {
+void Parser::name(Operand &o) {
   o.name = std::string(spell(next()));
   if (o.name == "_" && !o.negated) {
     o.kind = Operand::Kind::Sink;
@@ -184,7 +203,8 @@ void Parser::name(Operand& o) {
   }
   o.kind = Operand::Kind::Name;
   componentSuffix(o);
-  if (!o.negated) o.ival = offsetTerms();
+  if (!o.negated)
+    o.ival = offsetTerms();
 }
 
 } // namespace ori::ptx::parser_detail

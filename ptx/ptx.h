@@ -15,7 +15,7 @@ namespace ori::ptx {
 
 // Lowers a parsed PTX module to Ori. Errors (undeclared registers, branches
 // to unknown labels, ...) point at the PTX source.
-ori::ParseResult lower(const Module& ast);
+ori::ParseResult lower(const Module &ast);
 
 // parse() then lower().
 ori::ParseResult parseAndLower(std::string_view text, std::string_view fileName);
@@ -27,7 +27,7 @@ struct EmitResult {
 
 // Prints an Ori module as PTX that ptxas accepts and that means the same as
 // the module under the interpreter's semantics (docs/interpreter.md).
-EmitResult emit(const ori::Module& m);
+EmitResult emit(const ori::Module &m);
 
 // OPAQUE instructions from PTX keep their text with placeholders: "@d0" is
 // the instruction's first def (dsts[0]), "@u1" its second use (srcs[1]), so

@@ -5,7 +5,7 @@
 
 namespace ori::ptx {
 
-RoundTrip roundTrip(const ori::Module& first) {
+RoundTrip roundTrip(const ori::Module &first) {
   RoundTrip rt;
   EmitResult e = emit(first);
   if (e.error) {

@@ -18,13 +18,13 @@ struct RoundTrip {
   // ("emit", "lower the emitted PTX"); `emitted` holds the text when there is one.
   std::optional<Diagnostic> error;
   std::string stage;
-  std::string emitted;  // the PTX emit() printed
-  ori::Module second;      // the emitted PTX lowered again
+  std::string emitted;         // the PTX emit() printed
+  ori::Module second;          // the emitted PTX lowered again
   ModuleComparison comparison; // first against second
   bool ok() const { return !error; }
 };
 
 // Emits `first`, lowers the text again (its file name: "<fileName> (emitted)") and compares.
-RoundTrip roundTrip(const ori::Module& first);
+RoundTrip roundTrip(const ori::Module &first);
 
 } // namespace ori::ptx

@@ -24,53 +24,66 @@
 
 namespace ori::reference {
 
-AnnotationFacts analyzeControlFlow(const Function& f, const CfgFacts& cfg, const AnnotationFacts* previous,
-                                   bool forceFullRebuild) {
+AnnotationFacts analyzeControlFlow(const Function &f, const CfgFacts &cfg,
+                                   const AnnotationFacts *previous, bool forceFullRebuild) {
   const uint32_t n = uint32_t(f.blocks.size());
   std::vector<uint32_t> rpo(n, 0);
   for (uint32_t b = 0; b < n; ++b)
-    if (cfg.rpoNumber[b] != kNoBlock) rpo[b] = uint32_t(cfg.rpoNumber[b]) + 1;
+    if (cfg.rpoNumber[b] != kNoBlock)
+      rpo[b] = uint32_t(cfg.rpoNumber[b]) + 1;
 
   std::set<std::pair<uint32_t, uint32_t>> edges, backedges;
   for (uint32_t u = 0; u < n; ++u)
     for (uint32_t v : cfg.succs[u])
       if (rpo[u] != 0 && rpo[v] != 0) {
         edges.insert({u, v});
-        if (rpo[v] <= rpo[u]) backedges.insert({u, v});
+        if (rpo[v] <= rpo[u])
+          backedges.insert({u, v});
       }
 
   std::map<uint32_t, uint32_t> exitOf; // header -> exit(h)
-  for (auto [u, h] : backedges) exitOf[h] = std::max(exitOf[h], rpo[u]);
+  for (auto [u, h] : backedges)
+    exitOf[h] = std::max(exitOf[h], rpo[u]);
   auto inInterval = [&](uint32_t r, uint32_t h) { return rpo[h] <= r && r <= exitOf.at(h); };
 
   AnnotationFacts out;
   out.blocks.resize(n);
   for (uint32_t b = 0; b < n; ++b) {
-    BlockAnnotation& a = out.blocks[b];
+    BlockAnnotation &a = out.blocks[b];
     uint32_t before = previous && b < previous->blocks.size() ? previous->blocks[b].flags : 0;
     a.flags = before & BlockAnnotation::kResetMask;
     a.rpoNumber = rpo[b];
-    if (rpo[b] == 0) continue;
-    if (before & BlockAnnotation::kEarlyExit) out.earlyExitObserved = true;
+    if (rpo[b] == 0)
+      continue;
+    if (before & BlockAnnotation::kEarlyExit)
+      out.earlyExitObserved = true;
 
-    if (exitOf.count(b)) a.flags |= BlockAnnotation::kLoopHeader;
+    if (exitOf.count(b))
+      a.flags |= BlockAnnotation::kLoopHeader;
     bool smallerPred = std::any_of(cfg.preds[b].begin(), cfg.preds[b].end(),
                                    [&](uint32_t p) { return rpo[p] != 0 && rpo[p] < rpo[b]; });
-    if (smallerPred || forceFullRebuild) a.flags |= BlockAnnotation::kHasPred;
+    if (smallerPred || forceFullRebuild)
+      a.flags |= BlockAnnotation::kHasPred;
     std::set<uint32_t> backTargets;
     for (auto [u, v] : backedges)
-      if (u == b) backTargets.insert(rpo[v]);
-    if (!backTargets.empty()) a.flags |= BlockAnnotation::kAnalysisOk;
-    for (const auto& [h, exit] : exitOf)
-      if (inInterval(rpo[b], h)) a.flags |= BlockAnnotation::kInLoop;
+      if (u == b)
+        backTargets.insert(rpo[v]);
+    if (!backTargets.empty())
+      a.flags |= BlockAnnotation::kAnalysisOk;
+    for (const auto &[h, exit] : exitOf)
+      if (inInterval(rpo[b], h))
+        a.flags |= BlockAnnotation::kInLoop;
 
-    if (exitOf.count(b)) a.latchPredOrExit = exitOf[b];
-    else if (!backTargets.empty()) a.latchPredOrExit = *backTargets.begin();
+    if (exitOf.count(b))
+      a.latchPredOrExit = exitOf[b];
+    else if (!backTargets.empty())
+      a.latchPredOrExit = *backTargets.begin();
   }
 
   for (auto [u, v] : edges)
-    for (const auto& [h, exit] : exitOf)
-      if (rpo[h] < rpo[v] && rpo[v] <= exit && !inInterval(rpo[u], h)) out.rpoViolation = true;
+    for (const auto &[h, exit] : exitOf)
+      if (rpo[h] < rpo[v] && rpo[v] <= exit && !inInterval(rpo[u], h))
+        out.rpoViolation = true;
   out.reentrancyGuard = false; // set on entry, released on exit
   return out;
 }

@@ -22,9 +22,10 @@ namespace {
 
 using Compare = SwitchCompare;
 
-bool writes(const Instr& in, Reg r) {
-  for (const Operand& d : in.dsts)
-    if (d.isReg() && d.reg == r) return true;
+bool writes(const Instr &in, Reg r) {
+  for (const Operand &d : in.dsts)
+    if (d.isReg() && d.reg == r)
+      return true;
   return false;
 }
 
@@ -60,21 +61,25 @@ struct Decision {
 };
 
 struct Recognizer {
-  const Function& f;
-  const SwitchOptOptions& opt;
+  const Function &f;
+  const SwitchOptOptions &opt;
   std::map<Reg, int> reads; // predicate and R registers: how many times each is read
   std::map<Reg, int> defs;  // and written
   std::set<uint32_t> consumed;
   CfgFacts cfg;
 
-  Recognizer(const Function& fn, const SwitchOptOptions& o) : f(fn), opt(o), cfg(computeCfg(fn)) {
-    for (const Block& b : f.blocks)
-      for (const Instr& in : b.instrs) {
-        for (Reg r : in.defs()) ++defs[r];
-        if (in.guard && !in.guard->reg.isConst()) ++reads[in.guard->reg];
-        for (const Operand& s : in.srcs) {
-          if (s.isReg() && s.reg.isPredicate() && !s.reg.isConst()) ++reads[s.reg];
-          if (std::optional<Reg> r = s.regRead(); r && r->file == RegFile::R && !r->isConst()) ++reads[*r];
+  Recognizer(const Function &fn, const SwitchOptOptions &o) : f(fn), opt(o), cfg(computeCfg(fn)) {
+    for (const Block &b : f.blocks)
+      for (const Instr &in : b.instrs) {
+        for (Reg r : in.defs())
+          ++defs[r];
+        if (in.guard && !in.guard->reg.isConst())
+          ++reads[in.guard->reg];
+        for (const Operand &s : in.srcs) {
+          if (s.isReg() && s.reg.isPredicate() && !s.reg.isConst())
+            ++reads[s.reg];
+          if (std::optional<Reg> r = s.regRead(); r && r->file == RegFile::R && !r->isConst())
+            ++reads[*r];
         }
       }
   }
@@ -82,26 +87,33 @@ struct Recognizer {
   bool readOnce(Reg p) const { return reads.count(p) && reads.at(p) == 1; }
 
   std::optional<Node> head(uint32_t b) const {
-    const std::vector<Instr>& ins = f.blocks[b].instrs;
-    if (ins.size() < 2 || b + 1 >= f.blocks.size()) return std::nullopt;
-    const Instr& bra = ins.back();
-    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
+    const std::vector<Instr> &ins = f.blocks[b].instrs;
+    if (ins.size() < 2 || b + 1 >= f.blocks.size())
+      return std::nullopt;
+    const Instr &bra = ins.back();
+    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst())
+      return std::nullopt;
     // The last instruction before the BRA that writes its predicate must be the compare.
     for (size_t i = ins.size() - 1; i-- > 0;) {
       std::optional<Compare> c = selectorCompare(ins[i]);
       if (c && c->pred == bra.guard->reg) {
-        if (!readOnce(c->pred)) return std::nullopt;
-        Node nd{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, i, std::nullopt, UINT32_MAX, std::nullopt, false};
-        // The compared register made by an IADD3 t = S + k of this block, read only here: a range check on S;
-        // or by an SGXT that leaves S as it is under S's bound there: a compare of S.
+        if (!readOnce(c->pred))
+          return std::nullopt;
+        Node nd{true, *c,           bra.guard->neg, bra.srcs[0].target, b + 1,
+                i,    std::nullopt, UINT32_MAX,     std::nullopt,       false};
+        // The compared register made by an IADD3 t = S + k of this block, read only here: a range
+        // check on S; or by an SGXT that leaves S as it is under S's bound there: a compare of S.
         size_t j = i;
-        while (j > 0 && !writes(ins[j - 1], c->selector)) --j;
+        while (j > 0 && !writes(ins[j - 1], c->selector))
+          --j;
         nd.bound = boundOf(ins, c->selector, i);
         if (j > 0 && readOnce(c->selector)) {
           std::optional<SwitchOffset> off = offsetOf(ins[j - 1]);
-          std::optional<Reg> wide = ins[j - 1].op == Opcode::SGXT && ins[j - 1].srcs.size() == 2 && ins[j - 1].srcs[0].isReg()
-                                        ? sgxtIdentity(ins[j - 1], boundOf(ins, ins[j - 1].srcs[0].reg, j - 1))
-                                        : std::nullopt;
+          std::optional<Reg> wide =
+              ins[j - 1].op == Opcode::SGXT && ins[j - 1].srcs.size() == 2 &&
+                      ins[j - 1].srcs[0].isReg()
+                  ? sgxtIdentity(ins[j - 1], boundOf(ins, ins[j - 1].srcs[0].reg, j - 1))
+                  : std::nullopt;
           if (off) {
             nd.cmp.selector = off->s;
             nd.cmp.bias = 0u - off->k;
@@ -114,10 +126,12 @@ struct Recognizer {
           }
         }
         for (size_t k = nd.iaddIndex.value_or(i) + 1; k + 1 < ins.size(); ++k)
-          if (writes(ins[k], nd.cmp.selector)) return std::nullopt;
+          if (writes(ins[k], nd.cmp.selector))
+            return std::nullopt;
         return nd;
       }
-      if (!opt.extendedPatternMatch || writes(ins[i], bra.guard->reg) || ins[i].info().is(CONTROL)) return std::nullopt;
+      if (!opt.extendedPatternMatch || writes(ins[i], bra.guard->reg) || ins[i].info().is(CONTROL))
+        return std::nullopt;
     }
     return std::nullopt;
   }
@@ -125,12 +139,15 @@ struct Recognizer {
   // nvcc's bit test on selector S (bitTestShape), with one, x and P read once. Whether `bit`
   // really is 1 << S is checked on the whole tree (bitTestsSound).
   std::optional<Node> bitTestNode(uint32_t b, Reg selector) const {
-    if (b + 1 >= f.blocks.size()) return std::nullopt;
-    const std::vector<Instr>& ins = f.blocks[b].instrs;
+    if (b + 1 >= f.blocks.size())
+      return std::nullopt;
+    const std::vector<Instr> &ins = f.blocks[b].instrs;
     const std::optional<BitTestShape> t = bitTestShape(ins, selector);
-    if (!t || (t->one && !readOnce(*t->one)) || !readOnce(t->x) || !readOnce(t->cmp.pred)) return std::nullopt;
-    const Instr& bra = ins.back();
-    Node nd{true, t->cmp, bra.guard->neg, bra.srcs[0].target, b + 1, t->isetpIndex, std::nullopt, UINT32_MAX, t->bit, t->one.has_value()};
+    if (!t || (t->one && !readOnce(*t->one)) || !readOnce(t->x) || !readOnce(t->cmp.pred))
+      return std::nullopt;
+    const Instr &bra = ins.back();
+    Node nd{true,         t->cmp,     bra.guard->neg, bra.srcs[0].target, b + 1, t->isetpIndex,
+            std::nullopt, UINT32_MAX, t->bit,         t->one.has_value()};
     return nd;
   }
 
@@ -138,37 +155,49 @@ struct Recognizer {
   // written once in the function, by a node of the tree, and read only by the
   // tree's bit tests; and a node that reads it without making it is entered
   // (in the whole CFG) only from nodes of the tree that read the same register.
-  bool bitTestsSound(const std::map<uint32_t, Node>& tree) const {
+  bool bitTestsSound(const std::map<uint32_t, Node> &tree) const {
     std::map<Reg, int> users, makers;
-    for (const auto& [b, nd] : tree)
+    for (const auto &[b, nd] : tree)
       if (nd.bit) {
         ++users[*nd.bit];
-        if (nd.makesBit) ++makers[*nd.bit];
+        if (nd.makesBit)
+          ++makers[*nd.bit];
       }
-    for (const auto& [bit, n] : users)
-      if (!reads.count(bit) || reads.at(bit) != n || !makers.count(bit) || makers.at(bit) != 1 || defs.at(bit) != 1)
+    for (const auto &[bit, n] : users)
+      if (!reads.count(bit) || reads.at(bit) != n || !makers.count(bit) || makers.at(bit) != 1 ||
+          defs.at(bit) != 1)
         return false;
-    for (const auto& [b, nd] : tree)
+    for (const auto &[b, nd] : tree)
       if (nd.bit && !nd.makesBit)
         for (uint32_t p : cfg.preds[b])
-          if (!tree.count(p) || tree.at(p).bit != nd.bit) return false;
+          if (!tree.count(p) || tree.at(p).bit != nd.bit)
+            return false;
     return true;
   }
 
   std::optional<Node> node(uint32_t b, Reg selector, uint32_t headBix, uint32_t bound) const {
-    if (b == headBix || consumed.count(b)) return std::nullopt;
-    const std::vector<Instr>& ins = f.blocks[b].instrs;
-    if (opt.secondPass && !ins.empty() && ins[0].info().is(CONVERGENCE | BARRIER)) return std::nullopt;
-    if (std::optional<Node> bt = bitTestNode(b, selector)) return bt;
+    if (b == headBix || consumed.count(b))
+      return std::nullopt;
+    const std::vector<Instr> &ins = f.blocks[b].instrs;
+    if (opt.secondPass && !ins.empty() && ins[0].info().is(CONVERGENCE | BARRIER))
+      return std::nullopt;
+    if (std::optional<Node> bt = bitTestNode(b, selector))
+      return bt;
     if (ins.size() == 1 && ins[0].op == Opcode::BRA && !ins[0].isGuarded())
-      return Node{false, {}, false, ins[0].srcs[0].target, 0, 0, std::nullopt, UINT32_MAX, std::nullopt, false};
-    if ((ins.size() != 2 && ins.size() != 3) || b + 1 >= f.blocks.size()) return std::nullopt;
-    const Instr& bra = ins.back();
-    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst()) return std::nullopt;
+      return Node{false, {},           false,      ins[0].srcs[0].target, 0,
+                  0,     std::nullopt, UINT32_MAX, std::nullopt,          false};
+    if ((ins.size() != 2 && ins.size() != 3) || b + 1 >= f.blocks.size())
+      return std::nullopt;
+    const Instr &bra = ins.back();
+    if (bra.op != Opcode::BRA || !bra.isGuarded() || bra.guard->reg.isConst())
+      return std::nullopt;
     std::optional<Compare> c = selectorCompare(ins[ins.size() - 2]);
-    if (!c || c->pred != bra.guard->reg || !readOnce(c->pred)) return std::nullopt;
-    if (ins.size() == 3) { // IADD3 t, S, k, RZ or SGXT t, S, k; ISETP on t; @P BRA: a range check on S, or S
-      if (!writes(ins[0], c->selector) || !readOnce(c->selector)) return std::nullopt;
+    if (!c || c->pred != bra.guard->reg || !readOnce(c->pred))
+      return std::nullopt;
+    if (ins.size() ==
+        3) { // IADD3 t, S, k, RZ or SGXT t, S, k; ISETP on t; @P BRA: a range check on S, or S
+      if (!writes(ins[0], c->selector) || !readOnce(c->selector))
+        return std::nullopt;
       if (std::optional<SwitchOffset> off = offsetOf(ins[0])) {
         c->selector = off->s;
         c->bias = 0u - off->k;
@@ -178,36 +207,44 @@ struct Recognizer {
         return std::nullopt;
       }
     }
-    if (c->selector != selector) return std::nullopt;
-    return Node{true, *c, bra.guard->neg, bra.srcs[0].target, b + 1, ins.size() - 2, std::nullopt, UINT32_MAX, std::nullopt, false};
+    if (c->selector != selector)
+      return std::nullopt;
+    return Node{true,           *c,           bra.guard->neg, bra.srcs[0].target, b + 1,
+                ins.size() - 2, std::nullopt, UINT32_MAX,     std::nullopt,       false};
   }
 
   // Depth-first from the head: every node once; false on a cycle of nodes or too many.
-  bool collect(uint32_t b, Reg selector, uint32_t headBix, uint32_t bound, std::map<uint32_t, Node>& tree,
-               std::set<uint32_t>& path) {
+  bool collect(uint32_t b, Reg selector, uint32_t headBix, uint32_t bound,
+               std::map<uint32_t, Node> &tree, std::set<uint32_t> &path) {
     path.insert(b);
     const Node nd = tree.at(b);
     std::vector<uint32_t> succs{nd.taken};
-    if (nd.isCompare) succs.push_back(nd.fallThrough);
+    if (nd.isCompare)
+      succs.push_back(nd.fallThrough);
     for (uint32_t s : succs) {
-      if (s == headBix) continue; // the head again: a leaf
+      if (s == headBix)
+        continue; // the head again: a leaf
       if (tree.count(s)) {
-        if (path.count(s)) return false;
+        if (path.count(s))
+          return false;
         continue;
       }
       std::optional<Node> next = node(s, selector, headBix, bound);
-      if (!next) continue;
-      if (tree.size() >= kSwitchMaxTreeBlocks) return false;
+      if (!next)
+        continue;
+      if (tree.size() >= kSwitchMaxTreeBlocks)
+        return false;
       tree[s] = *next;
-      if (!collect(s, selector, headBix, bound, tree, path)) return false;
+      if (!collect(s, selector, headBix, bound, tree, path))
+        return false;
     }
     path.erase(b);
     return true;
   }
 
   // Compare blocks on the longest path from b.
-  uint32_t longestPath(uint32_t b, uint32_t headBix, const std::map<uint32_t, Node>& tree) const {
-    const Node& nd = tree.at(b);
+  uint32_t longestPath(uint32_t b, uint32_t headBix, const std::map<uint32_t, Node> &tree) const {
+    const Node &nd = tree.at(b);
     uint32_t below = 0;
     for (uint32_t s : {nd.taken, nd.fallThrough})
       if ((s != nd.fallThrough || nd.isCompare) && s != headBix && tree.count(s))
@@ -216,55 +253,64 @@ struct Recognizer {
   }
 
   // Where the tree sends value v.
-  uint32_t leafOf(uint32_t headBix, const std::map<uint32_t, Node>& tree, uint32_t v) const {
+  uint32_t leafOf(uint32_t headBix, const std::map<uint32_t, Node> &tree, uint32_t v) const {
     uint32_t at = headBix;
     for (;;) {
-      const Node& nd = tree.at(at);
-      const uint32_t next = !nd.isCompare || compareHolds(nd.cmp, v) != nd.negated ? nd.taken : nd.fallThrough;
-      if (next == headBix || !tree.count(next)) return next;
+      const Node &nd = tree.at(at);
+      const uint32_t next =
+          !nd.isCompare || compareHolds(nd.cmp, v) != nd.negated ? nd.taken : nd.fallThrough;
+      if (next == headBix || !tree.count(next))
+        return next;
       at = next;
     }
   }
 
   // How many compare blocks value v passes before it leaves the tree.
-  uint32_t depthOf(uint32_t headBix, const std::map<uint32_t, Node>& tree, uint32_t v) const {
+  uint32_t depthOf(uint32_t headBix, const std::map<uint32_t, Node> &tree, uint32_t v) const {
     uint32_t at = headBix, depth = 0;
     for (;;) {
-      const Node& nd = tree.at(at);
+      const Node &nd = tree.at(at);
       depth += nd.isCompare ? 1 : 0;
-      const uint32_t next = !nd.isCompare || compareHolds(nd.cmp, v) != nd.negated ? nd.taken : nd.fallThrough;
-      if (next == headBix || !tree.count(next)) return depth;
+      const uint32_t next =
+          !nd.isCompare || compareHolds(nd.cmp, v) != nd.negated ? nd.taken : nd.fallThrough;
+      if (next == headBix || !tree.count(next))
+        return depth;
       at = next;
     }
   }
 
   uint64_t countOf(uint32_t b) const {
-    if (f.blocks[b].label.empty()) return 0;
+    if (f.blocks[b].label.empty())
+      return 0;
     auto it = opt.blockCounts->find(f.blocks[b].label);
     return it == opt.blockCounts->end() ? 0 : it->second;
   }
 
   static uint32_t bstDepth(uint32_t lo, uint32_t hi) {
-    if (lo == hi) return 1;
+    if (lo == hi)
+      return 1;
     const uint32_t mid = lo + (hi - lo) / 2;
     return 2 + std::max(bstDepth(mid + 1, hi), mid > lo ? bstDepth(lo, mid - 1) : 0u);
   }
 
-  std::optional<Decision> decide(uint32_t headBix, const Node& root, SwitchOptCounts& counts) {
+  std::optional<Decision> decide(uint32_t headBix, const Node &root, SwitchOptCounts &counts) {
     std::map<uint32_t, Node> tree{{headBix, root}};
     std::set<uint32_t> path;
-    if (!collect(headBix, root.cmp.selector, headBix, root.bound, tree, path) || !bitTestsSound(tree))
+    if (!collect(headBix, root.cmp.selector, headBix, root.bound, tree, path) ||
+        !bitTestsSound(tree))
       return std::nullopt;
-    for (const auto& [b, nd] : tree)
-      if (nd.isCompare) consumed.insert(b);
+    for (const auto &[b, nd] : tree)
+      if (nd.isCompare)
+        consumed.insert(b);
 
     // Elementary intervals: every compare of the tree answers the same inside one.
     std::set<uint64_t> cuts{0, 0x80000000u};
-    for (const auto& [b, nd] : tree)
+    for (const auto &[b, nd] : tree)
       if (nd.isCompare && nd.cmp.isBitTest) {
         // A bit test's answer changes only at its mask's bits.
         for (uint32_t i = 0; i < 32; ++i)
-          if ((nd.cmp.mask >> i) & 1) cuts.insert(uint32_t(i + nd.cmp.bias)), cuts.insert(uint32_t(i + 1 + nd.cmp.bias));
+          if ((nd.cmp.mask >> i) & 1)
+            cuts.insert(uint32_t(i + nd.cmp.bias)), cuts.insert(uint32_t(i + 1 + nd.cmp.bias));
       } else if (nd.isCompare) {
         // The answer of `S - bias cmp c` changes where S - bias passes c, c + 1, 0 or 0x80000000.
         for (uint32_t at : {nd.cmp.constant, nd.cmp.constant + 1, 0u, 0x80000000u})
@@ -281,37 +327,48 @@ struct Recognizer {
     }
     uint32_t deflt = 0;
     uint64_t most = 0;
-    for (const auto& [leaf, count] : reached)
-      if (count > most) most = count, deflt = leaf;
+    for (const auto &[leaf, count] : reached)
+      if (count > most)
+        most = count, deflt = leaf;
     const uint64_t caseValues = (uint64_t(1) << 32) - most;
-    if (caseValues == 0 || caseValues > kSwitchMaxCaseValues) return std::nullopt;
+    if (caseValues == 0 || caseValues > kSwitchMaxCaseValues)
+      return std::nullopt;
     ++counts.switches;
 
     std::map<uint32_t, uint32_t> cases; // value -> target
-    for (const auto& [range, leaf] : pieces)
+    for (const auto &[range, leaf] : pieces)
       if (leaf != deflt)
-        for (uint64_t v = range.first; v <= range.second; ++v) cases[uint32_t(v)] = leaf;
+        for (uint64_t v = range.first; v <= range.second; ++v)
+          cases[uint32_t(v)] = leaf;
     // Signed order: the values as int32_t.
     std::vector<uint32_t> inSigned;
-    for (const auto& [v, t] : cases) inSigned.push_back(v);
-    std::stable_sort(inSigned.begin(), inSigned.end(), [](uint32_t a, uint32_t b) { return int32_t(a) < int32_t(b); });
+    for (const auto &[v, t] : cases)
+      inSigned.push_back(v);
+    std::stable_sort(inSigned.begin(), inSigned.end(),
+                     [](uint32_t a, uint32_t b) { return int32_t(a) < int32_t(b); });
     const uint64_t spanUnsigned = uint64_t(cases.rbegin()->first - cases.begin()->first) + 1;
     const uint64_t spanSigned = uint64_t(uint32_t(inSigned.back() - inSigned.front())) + 1;
     const bool isSigned = spanSigned < spanUnsigned;
     std::vector<uint32_t> order;
-    if (isSigned) order = inSigned;
+    if (isSigned)
+      order = inSigned;
     else
-      for (const auto& [v, t] : cases) order.push_back(v);
+      for (const auto &[v, t] : cases)
+        order.push_back(v);
 
-    Decision d{headBix, root.cmp.selector, root.isetpIndex, root.iaddIndex, deflt, isSigned, Lowering::Bst, {}};
+    Decision d{headBix, root.cmp.selector, root.isetpIndex, root.iaddIndex,
+               deflt,   isSigned,          Lowering::Bst,   {}};
     for (size_t i = 0; i < order.size(); ++i) {
       const uint32_t v = order[i], t = cases.at(v);
-      if (i > 0 && v == order[i - 1] + 1 && d.clusters.back().target == t) d.clusters.back().hi = v;
-      else d.clusters.push_back({v, v, t});
+      if (i > 0 && v == order[i - 1] + 1 && d.clusters.back().target == t)
+        d.clusters.back().hi = v;
+      else
+        d.clusters.push_back({v, v, t});
     }
     if (opt.blockCounts) { // the PGO early exit; cascades weighed under the counts
       uint32_t compares = 0;
-      for (const auto& [b, nd] : tree) compares += nd.isCompare ? 1 : 0;
+      for (const auto &[b, nd] : tree)
+        compares += nd.isCompare ? 1 : 0;
       if (d.clusters.size() > kSwitchCascadeMaxClusters) {
         ++counts.keptForProfile;
         return std::nullopt;
@@ -321,15 +378,19 @@ struct Recognizer {
         // default by its own at its deepest value: the tree as it is ...
         unsigned __int128 before = 0, after = 0;
         uint32_t defaultDepth = 0;
-        for (const auto& [range, leaf] : pieces)
-          if (leaf == deflt) defaultDepth = std::max(defaultDepth, depthOf(headBix, tree, range.first));
-        for (const Cluster& c : d.clusters) before += (unsigned __int128)countOf(c.target) * depthOf(headBix, tree, c.lo);
+        for (const auto &[range, leaf] : pieces)
+          if (leaf == deflt)
+            defaultDepth = std::max(defaultDepth, depthOf(headBix, tree, range.first));
+        for (const Cluster &c : d.clusters)
+          before += (unsigned __int128)countOf(c.target) * depthOf(headBix, tree, c.lo);
         before += (unsigned __int128)countOf(deflt) * defaultDepth;
         // ... and the cascade testing the clusters hottest first (ties: in order).
         std::vector<Cluster> hot = d.clusters;
-        std::stable_sort(hot.begin(), hot.end(),
-                         [&](const Cluster& a, const Cluster& b) { return countOf(a.target) > countOf(b.target); });
-        for (size_t i = 0; i < hot.size(); ++i) after += (unsigned __int128)countOf(hot[i].target) * (i + 1);
+        std::stable_sort(hot.begin(), hot.end(), [&](const Cluster &a, const Cluster &b) {
+          return countOf(a.target) > countOf(b.target);
+        });
+        for (size_t i = 0; i < hot.size(); ++i)
+          after += (unsigned __int128)countOf(hot[i].target) * (i + 1);
         after += (unsigned __int128)countOf(deflt) * hot.size();
         if (after < before) {
           d.clusters = hot;
@@ -344,14 +405,14 @@ struct Recognizer {
     if (opt.bitTests) {
       std::set<uint32_t> destinations;
       uint32_t compares = 0;
-      for (const Cluster& c : d.clusters) {
+      for (const Cluster &c : d.clusters) {
         destinations.insert(c.target);
         compares += c.lo == c.hi ? 1 : 2;
       }
       const uint64_t span = uint64_t(uint32_t(d.clusters.back().hi - d.clusters.front().lo)) + 1;
       if (suitableForBitTests(span, uint32_t(destinations.size()), compares)) {
         // A tree that already tests bits (nvcc's) is what the lowering would make again.
-        for (const auto& [b, nd] : tree)
+        for (const auto &[b, nd] : tree)
           if (nd.bit) {
             ++counts.keptBitTests;
             return std::nullopt;
@@ -367,7 +428,8 @@ struct Recognizer {
     }
     const uint64_t span = isSigned ? spanSigned : spanUnsigned;
     uint64_t tableLimit = kSwitchMaxTableEntries;
-    if (opt.budget >= 0) tableLimit = std::min(tableLimit, uint64_t(opt.budget));
+    if (opt.budget >= 0)
+      tableLimit = std::min(tableLimit, uint64_t(opt.budget));
     if (span <= tableLimit && cases.size() * 100 >= span * kSwitchDensityPercent) {
       d.how = Lowering::JumpTable;
       ++counts.jumpTables;
@@ -385,28 +447,30 @@ struct Recognizer {
 // Emits the lowered dispatch of one switch: code appended to the head, and new
 // blocks numbered from f.blocks.size() (placeholders until they are inserted).
 struct Emitter {
-  Function& f;
-  const Decision& d;
-  uint32_t& nextLabelId;
-  std::vector<Block> created;       // by placeholder number - base
-  std::vector<uint32_t> layout;     // placeholders in layout order
-  std::set<uint32_t> needLabel;     // old blocks a new branch reaches
+  Function &f;
+  const Decision &d;
+  uint32_t &nextLabelId;
+  std::vector<Block> created;   // by placeholder number - base
+  std::vector<uint32_t> layout; // placeholders in layout order
+  std::set<uint32_t> needLabel; // old blocks a new branch reaches
   uint32_t base;
 
   // Placeholders start at `first`, past every real block number.
-  Emitter(Function& fn, const Decision& dec, uint32_t& labelId, uint32_t first)
+  Emitter(Function &fn, const Decision &dec, uint32_t &labelId, uint32_t first)
       : f(fn), d(dec), nextLabelId(labelId), base(first) {}
 
-  Block& block(uint32_t b) { return b < base ? f.blocks[b] : created[b - base]; }
+  Block &block(uint32_t b) { return b < base ? f.blocks[b] : created[b - base]; }
 
   uint32_t newBlock(bool labelled, bool placeNow = true) {
     Block b;
     b.labelId = nextLabelId;
     nextLabelId += 0x10;
-    if (labelled) b.label = "?"; // named once all labels are known (name() below)
+    if (labelled)
+      b.label = "?"; // named once all labels are known (name() below)
     created.push_back(b);
     const uint32_t id = base + uint32_t(created.size() - 1);
-    if (placeNow) layout.push_back(id);
+    if (placeNow)
+      layout.push_back(id);
     return id;
   }
 
@@ -429,10 +493,12 @@ struct Emitter {
     return in;
   }
   Instr bra(uint32_t target, std::optional<Reg> guard = std::nullopt) {
-    if (target < base) needLabel.insert(target);
+    if (target < base)
+      needLabel.insert(target);
     Instr in;
     in.op = Opcode::BRA;
-    if (guard) in.guard = Operand::reg_(*guard);
+    if (guard)
+      in.guard = Operand::reg_(*guard);
     in.srcs = {Operand::label(target)};
     return in;
   }
@@ -456,7 +522,8 @@ struct Emitter {
     in.op = Opcode::LOP3;
     in.mods.set(Mod::LUT);
     in.dsts = {Operand::reg_(dst)};
-    in.srcs = {Operand::reg_(a), Operand::immediate(int32_t(mask)), Operand::reg_(RZ), Operand::immediate(0xc0)};
+    in.srcs = {Operand::reg_(a), Operand::immediate(int32_t(mask)), Operand::reg_(RZ),
+               Operand::immediate(0xc0)};
     return in;
   }
 
@@ -466,7 +533,7 @@ struct Emitter {
     return in;
   }
 
-  void test(uint32_t at, const Cluster& c) {
+  void test(uint32_t at, const Cluster &c) {
     const Reg p = f.newReg(RegFile::P);
     if (c.lo == c.hi) {
       append(at, isetp(Mod::EQ, d.isSigned, p, d.selector, c.lo));
@@ -515,7 +582,7 @@ struct Emitter {
   // A cascade: the clusters tested in their order, then BRA default.
   void cascade() {
     uint32_t at = d.head;
-    for (const Cluster& c : d.clusters) {
+    for (const Cluster &c : d.clusters) {
       test(at, c);
       at = newBlock(false);
     }
@@ -531,19 +598,24 @@ struct Emitter {
   void bitTests() {
     uint32_t min = d.clusters.front().lo;
     const uint32_t max = d.clusters.back().hi;
-    if (!d.isSigned && max < kSwitchBitTestWidth) min = 0;
+    if (!d.isSigned && max < kSwitchBitTestWidth)
+      min = 0;
     std::vector<std::pair<uint32_t, uint32_t>> masks; // (target, mask) in order of first cluster
-    for (const Cluster& c : d.clusters) {
-      auto it = std::find_if(masks.begin(), masks.end(), [&](const auto& m) { return m.first == c.target; });
-      if (it == masks.end()) it = masks.insert(masks.end(), {c.target, 0u});
-      for (uint64_t v = uint32_t(c.lo - min); v <= uint32_t(c.hi - min); ++v) it->second |= 1u << v;
+    for (const Cluster &c : d.clusters) {
+      auto it = std::find_if(masks.begin(), masks.end(),
+                             [&](const auto &m) { return m.first == c.target; });
+      if (it == masks.end())
+        it = masks.insert(masks.end(), {c.target, 0u});
+      for (uint64_t v = uint32_t(c.lo - min); v <= uint32_t(c.hi - min); ++v)
+        it->second |= 1u << v;
     }
-    std::stable_sort(masks.begin(), masks.end(), [](const auto& a, const auto& b) {
+    std::stable_sort(masks.begin(), masks.end(), [](const auto &a, const auto &b) {
       return std::popcount(a.second) > std::popcount(b.second);
     });
     const uint32_t last = max - min;
     uint32_t covered = 0;
-    for (const auto& m : masks) covered |= m.second;
+    for (const auto &m : masks)
+      covered |= m.second;
     const bool full = covered == (last == 31 ? ~0u : (1u << (last + 1)) - 1);
 
     const Reg index = boundsCheck(min, last);
@@ -565,16 +637,20 @@ struct Emitter {
     append(at, bra(d.deflt));
   }
 
-  void jumpTable(uint32_t& nextTable) {
+  void jumpTable(uint32_t &nextTable) {
     const uint32_t min = d.clusters.front().lo, last = d.clusters.back().hi - min;
     const Reg index = boundsCheck(min, last);
     JumpTable jt;
-    do jt.name = fmt::format("$L__JT{}", nextTable++);
-    while (std::any_of(f.jumpTables.begin(), f.jumpTables.end(), [&](const JumpTable& t) { return t.name == jt.name; }));
+    do
+      jt.name = fmt::format("$L__JT{}", nextTable++);
+    while (std::any_of(f.jumpTables.begin(), f.jumpTables.end(),
+                       [&](const JumpTable &t) { return t.name == jt.name; }));
     jt.targets.assign(uint64_t(last) + 1, d.deflt);
-    for (const Cluster& c : d.clusters)
-      for (uint64_t k = uint32_t(c.lo - min); k <= uint32_t(c.hi - min); ++k) jt.targets[k] = c.target;
-    for (uint32_t t : jt.targets) needLabel.insert(t);
+    for (const Cluster &c : d.clusters)
+      for (uint64_t k = uint32_t(c.lo - min); k <= uint32_t(c.hi - min); ++k)
+        jt.targets[k] = c.target;
+    for (uint32_t t : jt.targets)
+      needLabel.insert(t);
     Instr jmx;
     jmx.op = Opcode::JMX;
     jmx.srcs = {Operand::reg_(index), Operand::jumpTable(uint32_t(f.jumpTables.size()))};
@@ -586,99 +662,123 @@ struct Emitter {
 // Inserts `blocks` after block `after`, renumbering every label and table entry
 // of the function, of `blocks` and of the blocks still `pending`; placeholders
 // (numbers from `base`) in `blocks` become the numbers of its blocks.
-void insertAfter(Function& f, uint32_t after, std::vector<Block> blocks, uint32_t base,
-                 std::vector<std::vector<Block>*>& pending) {
+void insertAfter(Function &f, uint32_t after, std::vector<Block> blocks, uint32_t base,
+                 std::vector<std::vector<Block> *> &pending) {
   const uint32_t count = uint32_t(blocks.size());
   auto renumber = [&](uint32_t t, bool own) {
-    if (t >= base) return own ? after + 1 + (t - base) : t;
+    if (t >= base)
+      return own ? after + 1 + (t - base) : t;
     return t > after ? t + count : t;
   };
-  auto renumberAll = [&](std::vector<Block>& list, bool own) {
-    for (Block& b : list)
-      for (Instr& in : b.instrs)
-        for (Operand& o : in.srcs)
-          if (o.kind == Operand::Kind::Label) o.target = renumber(o.target, own);
+  auto renumberAll = [&](std::vector<Block> &list, bool own) {
+    for (Block &b : list)
+      for (Instr &in : b.instrs)
+        for (Operand &o : in.srcs)
+          if (o.kind == Operand::Kind::Label)
+            o.target = renumber(o.target, own);
   };
   renumberAll(f.blocks, false);
-  for (Instr& in : f.blocks[after].instrs) // the head: its new code names its own blocks
-    for (Operand& o : in.srcs)
-      if (o.kind == Operand::Kind::Label && o.target >= base) o.target = after + 1 + (o.target - base);
+  for (Instr &in : f.blocks[after].instrs) // the head: its new code names its own blocks
+    for (Operand &o : in.srcs)
+      if (o.kind == Operand::Kind::Label && o.target >= base)
+        o.target = after + 1 + (o.target - base);
   renumberAll(blocks, true);
-  for (std::vector<Block>* other : pending) renumberAll(*other, false);
-  for (JumpTable& jt : f.jumpTables)
-    for (uint32_t& t : jt.targets) t = renumber(t, false);
+  for (std::vector<Block> *other : pending)
+    renumberAll(*other, false);
+  for (JumpTable &jt : f.jumpTables)
+    for (uint32_t &t : jt.targets)
+      t = renumber(t, false);
   f.blocks.insert(f.blocks.begin() + after + 1, blocks.begin(), blocks.end());
 }
 
-std::string labelFor(const Function& f, const Block& b) {
+std::string labelFor(const Function &f, const Block &b) {
   std::string name = fmt::format("$L__SW{:x}", b.labelId);
-  for (uint32_t k = 1; f.findBlock(name); ++k) name = fmt::format("$L__SW{:x}_{}", b.labelId, k);
+  for (uint32_t k = 1; f.findBlock(name); ++k)
+    name = fmt::format("$L__SW{:x}_{}", b.labelId, k);
   return name;
 }
 
 } // namespace
 
-SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options) {
+SwitchOptCounts doSwitchOpt(Function &f, const SwitchOptOptions &options) {
   SwitchOptCounts counts;
-  if (f.blocks.empty()) return counts;
+  if (f.blocks.empty())
+    return counts;
   // Every decision is made on the function as it came in.
   Recognizer r(f, options);
   std::vector<Decision> decisions;
   for (uint32_t b : r.cfg.rpo) {
-    if (r.consumed.count(b)) continue;
+    if (r.consumed.count(b))
+      continue;
     if (std::optional<Node> h = r.head(b))
-      if (std::optional<Decision> d = r.decide(b, *h, counts)) decisions.push_back(*d);
+      if (std::optional<Decision> d = r.decide(b, *h, counts))
+        decisions.push_back(*d);
   }
-  if (decisions.empty()) return counts;
+  if (decisions.empty())
+    return counts;
 
   uint32_t nextLabelId = 0;
-  for (const Block& b : f.blocks) nextLabelId = std::max(nextLabelId, b.labelId);
+  for (const Block &b : f.blocks)
+    nextLabelId = std::max(nextLabelId, b.labelId);
   nextLabelId += 0x10;
   uint32_t nextTable = 0;
   // Heads keep their block numbers until the end: blocks are inserted from the last head back.
   std::vector<std::pair<uint32_t, Emitter>> emitted;
   std::set<uint32_t> needLabel;
-  for (const Decision& d : decisions) {
-    Block& head = f.blocks[d.head];
+  for (const Decision &d : decisions) {
+    Block &head = f.blocks[d.head];
     head.instrs.pop_back();
     head.instrs.erase(head.instrs.begin() + long(d.isetpIndex));
-    if (d.iaddIndex) head.instrs.erase(head.instrs.begin() + long(*d.iaddIndex));
+    if (d.iaddIndex)
+      head.instrs.erase(head.instrs.begin() + long(*d.iaddIndex));
     Emitter e(f, d, nextLabelId, uint32_t(f.blocks.size()) + 0x10000000u);
-    if (d.how == Lowering::JumpTable) e.jumpTable(nextTable);
-    else if (d.how == Lowering::BitTests) e.bitTests();
-    else if (d.how == Lowering::Cascade) e.cascade();
-    else e.bst(d.head, 0, uint32_t(d.clusters.size() - 1));
+    if (d.how == Lowering::JumpTable)
+      e.jumpTable(nextTable);
+    else if (d.how == Lowering::BitTests)
+      e.bitTests();
+    else if (d.how == Lowering::Cascade)
+      e.cascade();
+    else
+      e.bst(d.head, 0, uint32_t(d.clusters.size() - 1));
     e.needLabel.insert(d.deflt);
     needLabel.insert(e.needLabel.begin(), e.needLabel.end());
     emitted.push_back({d.head, std::move(e)});
   }
   // Name the labels: old blocks by bix, then the new ones in creation order.
   for (uint32_t b : needLabel)
-    if (f.blocks[b].label.empty()) f.blocks[b].label = labelFor(f, f.blocks[b]);
-  for (auto& [head, e] : emitted)
-    for (Block& b : e.created)
-      if (b.label == "?") b.label = labelFor(f, b);
+    if (f.blocks[b].label.empty())
+      f.blocks[b].label = labelFor(f, f.blocks[b]);
+  for (auto &[head, e] : emitted)
+    for (Block &b : e.created)
+      if (b.label == "?")
+        b.label = labelFor(f, b);
   // Each head's blocks in layout order, placeholders renumbered to base + place.
   std::vector<std::vector<Block>> laidOut(emitted.size());
   for (size_t k = 0; k < emitted.size(); ++k) {
-    Emitter& e = emitted[k].second;
+    Emitter &e = emitted[k].second;
     std::map<uint32_t, uint32_t> position; // placeholder -> place
-    for (uint32_t id : e.layout) position[id] = uint32_t(laidOut[k].size()), laidOut[k].push_back(e.created[id - e.base]);
-    auto toPlace = [&](std::vector<Instr>& instrs) {
-      for (Instr& in : instrs)
-        for (Operand& o : in.srcs)
-          if (o.kind == Operand::Kind::Label && o.target >= e.base) o.target = e.base + position.at(o.target);
+    for (uint32_t id : e.layout)
+      position[id] = uint32_t(laidOut[k].size()), laidOut[k].push_back(e.created[id - e.base]);
+    auto toPlace = [&](std::vector<Instr> &instrs) {
+      for (Instr &in : instrs)
+        for (Operand &o : in.srcs)
+          if (o.kind == Operand::Kind::Label && o.target >= e.base)
+            o.target = e.base + position.at(o.target);
     };
-    for (Block& b : laidOut[k]) toPlace(b.instrs);
+    for (Block &b : laidOut[k])
+      toPlace(b.instrs);
     toPlace(f.blocks[emitted[k].first].instrs);
   }
   // From the last head back, so that the heads not yet done keep their numbers.
   std::vector<size_t> byHead(emitted.size());
-  for (size_t k = 0; k < byHead.size(); ++k) byHead[k] = k;
-  std::sort(byHead.begin(), byHead.end(), [&](size_t a, size_t b) { return emitted[a].first > emitted[b].first; });
+  for (size_t k = 0; k < byHead.size(); ++k)
+    byHead[k] = k;
+  std::sort(byHead.begin(), byHead.end(),
+            [&](size_t a, size_t b) { return emitted[a].first > emitted[b].first; });
   for (size_t i = 0; i < byHead.size(); ++i) {
-    std::vector<std::vector<Block>*> pending;
-    for (size_t j = i + 1; j < byHead.size(); ++j) pending.push_back(&laidOut[byHead[j]]);
+    std::vector<std::vector<Block> *> pending;
+    for (size_t j = i + 1; j < byHead.size(); ++j)
+      pending.push_back(&laidOut[byHead[j]]);
     const size_t k = byHead[i];
     insertAfter(f, emitted[k].first, laidOut[k], emitted[k].second.base, pending);
   }

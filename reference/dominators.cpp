@@ -17,19 +17,21 @@
 
 namespace ori::reference {
 
-DomFacts computeDominators(const Function& /*f*/, const CfgFacts& cfg) {
+DomFacts computeDominators(const Function & /*f*/, const CfgFacts &cfg) {
   using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
   using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
 
   const size_t n = cfg.succs.size();
   DomFacts dom;
   dom.idom.assign(n, kNoBlock);
-  if (n == 0) return dom;
+  if (n == 0)
+    return dom;
 
   Graph g(n);
   for (uint32_t b = 0; b < n; ++b)
     if (cfg.rpoNumber[b] != kNoBlock)
-      for (uint32_t s : cfg.succs[b]) boost::add_edge(b, s, g);
+      for (uint32_t s : cfg.succs[b])
+        boost::add_edge(b, s, g);
 
   const Vertex none = boost::graph_traits<Graph>::null_vertex();
   std::vector<Vertex> idom(n, none);
@@ -37,7 +39,8 @@ DomFacts computeDominators(const Function& /*f*/, const CfgFacts& cfg) {
       g, boost::vertex(0, g),
       boost::make_iterator_property_map(idom.begin(), boost::get(boost::vertex_index, g)));
   for (size_t b = 0; b < n; ++b)
-    if (idom[b] != none) dom.idom[b] = static_cast<int32_t>(idom[b]);
+    if (idom[b] != none)
+      dom.idom[b] = static_cast<int32_t>(idom[b]);
   return dom;
 }
 

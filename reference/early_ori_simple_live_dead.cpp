@@ -19,27 +19,32 @@
 namespace ori::reference {
 namespace {
 
-std::set<Reg> registersRead(const Function& f) {
+std::set<Reg> registersRead(const Function &f) {
   std::set<Reg> out;
-  for (const Block& b : f.blocks)
-    for (const Instr& in : b.instrs)
-      for (Reg r : in.uses()) out.insert(r);
+  for (const Block &b : f.blocks)
+    for (const Instr &in : b.instrs)
+      for (Reg r : in.uses())
+        out.insert(r);
   return out;
 }
 
-std::optional<std::pair<uint32_t, size_t>> firstLocallyDeadInstr(const Function& f) {
+std::optional<std::pair<uint32_t, size_t>> firstLocallyDeadInstr(const Function &f) {
   const std::set<Reg> read = registersRead(f);
   for (uint32_t b = 0; b < f.blocks.size(); ++b) {
     std::set<Reg> liveNow = read;
-    const auto& instrs = f.blocks[b].instrs;
+    const auto &instrs = f.blocks[b].instrs;
     for (size_t i = instrs.size(); i-- > 0;) {
-      const Instr& in = instrs[i];
+      const Instr &in = instrs[i];
       bool anyDefLive = false;
-      for (Reg r : in.defs()) anyDefLive = anyDefLive || liveNow.count(r);
-      if (!anyDefLive && !keptWhenDead(in)) return std::make_pair(b, i);
+      for (Reg r : in.defs())
+        anyDefLive = anyDefLive || liveNow.count(r);
+      if (!anyDefLive && !keptWhenDead(in))
+        return std::make_pair(b, i);
       if (!in.isGuarded())
-        for (Reg r : in.defs()) liveNow.erase(r);
-      for (Reg r : in.uses()) liveNow.insert(r);
+        for (Reg r : in.defs())
+          liveNow.erase(r);
+      for (Reg r : in.uses())
+        liveNow.insert(r);
     }
   }
   return std::nullopt;
@@ -47,10 +52,10 @@ std::optional<std::pair<uint32_t, size_t>> firstLocallyDeadInstr(const Function&
 
 } // namespace
 
-uint32_t earlyOriSimpleLiveDead(Function& f) {
+uint32_t earlyOriSimpleLiveDead(Function &f) {
   uint32_t removed = 0;
   while (const auto dead = firstLocallyDeadInstr(f)) {
-    auto& instrs = f.blocks[dead->first].instrs;
+    auto &instrs = f.blocks[dead->first].instrs;
     instrs.erase(instrs.begin() + std::ptrdiff_t(dead->second));
     ++removed;
   }

@@ -25,29 +25,34 @@ namespace {
 
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 
-std::vector<bool> reachableBlocks(const Function& f) {
+std::vector<bool> reachableBlocks(const Function &f) {
   const auto n = static_cast<uint32_t>(f.blocks.size());
   const CfgFacts cfg = computeCfg(f);
   Graph g(n);
   for (uint32_t b = 0; b < n; ++b) {
-    for (uint32_t s : cfg.succs[b]) boost::add_edge(b, s, g);
-    for (const Instr& in : f.blocks[b].instrs)
-      for (const Operand& o : in.srcs)
-        if (o.kind == Operand::Kind::Label) boost::add_edge(b, o.target, g);
+    for (uint32_t s : cfg.succs[b])
+      boost::add_edge(b, s, g);
+    for (const Instr &in : f.blocks[b].instrs)
+      for (const Operand &o : in.srcs)
+        if (o.kind == Operand::Kind::Label)
+          boost::add_edge(b, o.target, g);
   }
   std::vector<boost::default_color_type> color(n, boost::white_color);
-  auto colorMap = boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, g));
+  auto colorMap =
+      boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, g));
   boost::breadth_first_search(g, boost::vertex(0, g), boost::color_map(colorMap));
   std::vector<bool> reach(n);
-  for (uint32_t b = 0; b < n; ++b) reach[b] = color[b] != boost::white_color;
+  for (uint32_t b = 0; b < n; ++b)
+    reach[b] = color[b] != boost::white_color;
   return reach;
 }
 
 } // namespace
 
-std::vector<uint32_t> eraseUnreachableBlocks(Function& f) {
+std::vector<uint32_t> eraseUnreachableBlocks(Function &f) {
   std::vector<uint32_t> erased;
-  if (f.blocks.empty()) return erased;
+  if (f.blocks.empty())
+    return erased;
   const std::vector<bool> reach = reachableBlocks(f);
   std::vector<int64_t> newIndex(f.blocks.size(), -1);
   std::vector<Block> kept;
@@ -59,26 +64,32 @@ std::vector<uint32_t> eraseUnreachableBlocks(Function& f) {
     newIndex[b] = int64_t(kept.size());
     kept.push_back(f.blocks[b]);
   }
-  if (erased.empty()) return erased;
+  if (erased.empty())
+    return erased;
 
   std::vector<JumpTable> tables;
   std::vector<int64_t> newTable(f.jumpTables.size(), -1);
   for (size_t t = 0; t < f.jumpTables.size(); ++t) {
     JumpTable jt = f.jumpTables[t];
     bool allKept = true;
-    for (uint32_t& target : jt.targets) {
-      if (newIndex[target] < 0) allKept = false;
-      else target = uint32_t(newIndex[target]);
+    for (uint32_t &target : jt.targets) {
+      if (newIndex[target] < 0)
+        allKept = false;
+      else
+        target = uint32_t(newIndex[target]);
     }
-    if (!allKept) continue;
+    if (!allKept)
+      continue;
     newTable[t] = int64_t(tables.size());
     tables.push_back(std::move(jt));
   }
-  for (Block& blk : kept)
-    for (Instr& in : blk.instrs)
-      for (Operand& o : in.srcs) {
-        if (o.kind == Operand::Kind::Label) o.target = uint32_t(newIndex[o.target]);
-        if (o.kind == Operand::Kind::JumpTable) o.target = uint32_t(newTable[o.target]);
+  for (Block &blk : kept)
+    for (Instr &in : blk.instrs)
+      for (Operand &o : in.srcs) {
+        if (o.kind == Operand::Kind::Label)
+          o.target = uint32_t(newIndex[o.target]);
+        if (o.kind == Operand::Kind::JumpTable)
+          o.target = uint32_t(newTable[o.target]);
       }
   f.blocks = std::move(kept);
   f.jumpTables = std::move(tables);
@@ -90,7 +101,7 @@ std::vector<uint32_t> eraseUnreachableBlocks(Function& f) {
 // starting at the highest bix. The recursion (visit a block, cascade into
 // each successor whose mark is 1, then take the slot) runs on an explicit
 // stack of (block, next successor) frames so a long chain cannot overflow.
-RpoSlots computeEraseSlots(const CfgFacts& cfg, EraseMarks marks) {
+RpoSlots computeEraseSlots(const CfgFacts &cfg, EraseMarks marks) {
   const auto n = static_cast<uint32_t>(cfg.succs.size());
   RpoSlots out;
   out.rpoNumber.assign(n, kNoBlock);
@@ -105,11 +116,12 @@ RpoSlots computeEraseSlots(const CfgFacts& cfg, EraseMarks marks) {
     size_t next; // index of the next successor to look at
   };
   for (uint32_t root = 0; root < n; ++root) {
-    if (mark[root] == 0) continue; // "already removed": return at once
+    if (mark[root] == 0)
+      continue; // "already removed": return at once
     mark[root] = 0;
     std::vector<Frame> calls{{root, 0}};
     while (!calls.empty()) {
-      Frame& top = calls.back();
+      Frame &top = calls.back();
       const std::span<const uint32_t> succs = cfg.succs[top.bix];
       if (top.next < succs.size()) {
         const uint32_t s = succs[top.next++];

@@ -8,30 +8,34 @@
 #include <utility>
 #include <vector>
 
-#include "rules/general_optimize.h"
 #include "reference/reference.h"
+#include "rules/general_optimize.h"
 
 namespace ori::reference {
 namespace {
 
-std::optional<ConditionMatch> matchPair(const Function& f, const CfgFacts& cfg, uint32_t c) {
-  if (cfg.preds[c].size() != 1 || cfg.preds[c][0] == c) return std::nullopt;
+std::optional<ConditionMatch> matchPair(const Function &f, const CfgFacts &cfg, uint32_t c) {
+  if (cfg.preds[c].size() != 1 || cfg.preds[c][0] == c)
+    return std::nullopt;
   return matchEquivalentCondition(f, cfg.preds[c][0], c);
 }
 
 } // namespace
 
-EarlyOptimizeCounts generalOptimizeEarly(Function& f, int64_t budget) {
+EarlyOptimizeCounts generalOptimizeEarly(Function &f, int64_t budget) {
   EarlyOptimizeCounts counts;
-  if (f.blocks.empty()) return counts;
+  if (f.blocks.empty())
+    return counts;
   const std::vector<uint32_t> order = computeCfg(f).rpo;
   std::set<std::pair<uint32_t, size_t>> candidates;
   for (uint32_t c : order) {
     for (;;) {
       const auto m = matchPair(f, computeCfg(f), c);
-      if (!m || budget == 0) break; // knob 464 is asked before the rewrite is applied
-      if (budget > 0) --budget;
-      auto& ic = f.blocks[c].instrs;
+      if (!m || budget == 0)
+        break; // knob 464 is asked before the rewrite is applied
+      if (budget > 0)
+        --budget;
+      auto &ic = f.blocks[c].instrs;
       if (m->taken) {
         ic.back().guard.reset();
         ++counts.branchesUnconditional;
@@ -39,7 +43,8 @@ EarlyOptimizeCounts generalOptimizeEarly(Function& f, int64_t budget) {
         ic.pop_back();
         ++counts.branchesDeleted;
       }
-      for (size_t i : m->chain) candidates.insert({c, i});
+      for (size_t i : m->chain)
+        candidates.insert({c, i});
       ++counts.iterations;
     }
   }

@@ -21,27 +21,31 @@ namespace {
 
 using RegSet = std::set<Reg>;
 
-RegCounts countByFile(const RegSet& s) {
+RegCounts countByFile(const RegSet &s) {
   RegCounts c{};
-  for (Reg r : s) ++c[size_t(r.file)];
+  for (Reg r : s)
+    ++c[size_t(r.file)];
   return c;
 }
 
-void raiseTo(RegCounts& best, const RegCounts& c) {
-  for (size_t k = 0; k < best.size(); ++k) best[k] = std::max(best[k], c[k]);
+void raiseTo(RegCounts &best, const RegCounts &c) {
+  for (size_t k = 0; k < best.size(); ++k)
+    best[k] = std::max(best[k], c[k]);
 }
 
 } // namespace
 
-LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
+LivenessFacts computeLiveness(const Function &f, const CfgFacts &cfg) {
   const size_t n = f.blocks.size();
   std::vector<RegSet> gen(n), kill(n), in(n), out(n);
   for (size_t b = 0; b < n; ++b) {
     RegSet definedSoFar;
-    for (const Instr& i : f.blocks[b].instrs) {
+    for (const Instr &i : f.blocks[b].instrs) {
       for (Reg r : i.uses())
-        if (!definedSoFar.count(r)) gen[b].insert(r);
-      if (i.isGuarded()) continue;
+        if (!definedSoFar.count(r))
+          gen[b].insert(r);
+      if (i.isGuarded())
+        continue;
       for (Reg r : i.defs()) {
         kill[b].insert(r);
         definedSoFar.insert(r);
@@ -53,11 +57,14 @@ LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
     changed = false;
     for (size_t b = n; b-- > 0;) {
       RegSet newOut;
-      for (uint32_t s : cfg.succs[b]) newOut.insert(in[s].begin(), in[s].end());
+      for (uint32_t s : cfg.succs[b])
+        newOut.insert(in[s].begin(), in[s].end());
       RegSet newIn = gen[b];
       for (Reg r : newOut)
-        if (!kill[b].count(r)) newIn.insert(r);
-      if (newOut != out[b] || newIn != in[b]) changed = true;
+        if (!kill[b].count(r))
+          newIn.insert(r);
+      if (newOut != out[b] || newIn != in[b])
+        changed = true;
       out[b] = std::move(newOut);
       in[b] = std::move(newIn);
     }
@@ -72,20 +79,24 @@ LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg) {
     // included), then the entry.
     RegSet live = out[b];
     RegCounts best{};
-    const auto& instrs = f.blocks[b].instrs;
+    const auto &instrs = f.blocks[b].instrs;
     for (auto it = instrs.rbegin(); it != instrs.rend(); ++it) {
       RegSet after = live;
-      for (Reg r : it->defs()) after.insert(r);
+      for (Reg r : it->defs())
+        after.insert(r);
       raiseTo(best, countByFile(after));
       if (!it->isGuarded())
-        for (Reg r : it->defs()) live.erase(r);
-      for (Reg r : it->uses()) live.insert(r);
+        for (Reg r : it->defs())
+          live.erase(r);
+      for (Reg r : it->uses())
+        live.insert(r);
     }
     raiseTo(best, countByFile(live));
     facts.pressure[b] = best;
     raiseTo(facts.maxPressure, best);
   }
-  if (n) facts.uninitialized = facts.liveIn[0];
+  if (n)
+    facts.uninitialized = facts.liveIn[0];
   return facts;
 }
 

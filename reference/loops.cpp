@@ -27,40 +27,44 @@
 namespace ori::reference {
 namespace {
 
-bool reachable(const CfgFacts& cfg, uint32_t b) { return cfg.rpoNumber[b] != kNoBlock; }
+bool reachable(const CfgFacts &cfg, uint32_t b) { return cfg.rpoNumber[b] != kNoBlock; }
 
 // Does a dominate b? Walks b's idom chain up to the entry.
-bool dominates(const DomFacts& dom, uint32_t a, uint32_t b) {
+bool dominates(const DomFacts &dom, uint32_t a, uint32_t b) {
   for (int32_t x = static_cast<int32_t>(b); x != kNoBlock; x = dom.idom[x])
-    if (x == static_cast<int32_t>(a)) return true;
+    if (x == static_cast<int32_t>(a))
+      return true;
   return false;
 }
 
-std::set<uint32_t> naturalLoopBody(const CfgFacts& cfg, uint32_t header,
-                                   const std::vector<uint32_t>& latches) {
+std::set<uint32_t> naturalLoopBody(const CfgFacts &cfg, uint32_t header,
+                                   const std::vector<uint32_t> &latches) {
   std::set<uint32_t> body{header};
   std::vector<uint32_t> work;
   for (uint32_t l : latches)
-    if (body.insert(l).second) work.push_back(l);
+    if (body.insert(l).second)
+      work.push_back(l);
   while (!work.empty()) {
     uint32_t b = work.back();
     work.pop_back();
     for (uint32_t p : cfg.preds[b])
-      if (reachable(cfg, p) && body.insert(p).second) work.push_back(p);
+      if (reachable(cfg, p) && body.insert(p).second)
+        work.push_back(p);
   }
   return body;
 }
 
 } // namespace
 
-LoopFacts computeLoops(const Function& /*f*/, const CfgFacts& cfg, const DomFacts& dom) {
+LoopFacts computeLoops(const Function & /*f*/, const CfgFacts &cfg, const DomFacts &dom) {
   std::map<uint32_t, std::set<uint32_t>> latchesOf; // header -> latches, both ascending
   for (auto [src, dst] : cfg.backedges)
-    if (dominates(dom, dst, src)) latchesOf[dst].insert(src);
+    if (dominates(dom, dst, src))
+      latchesOf[dst].insert(src);
 
   LoopFacts facts;
   std::vector<std::set<uint32_t>> bodies;
-  for (const auto& [header, latchSet] : latchesOf) {
+  for (const auto &[header, latchSet] : latchesOf) {
     Loop loop;
     loop.header = header;
     loop.latches.assign(latchSet.begin(), latchSet.end());
@@ -69,23 +73,27 @@ LoopFacts computeLoops(const Function& /*f*/, const CfgFacts& cfg, const DomFact
 
     std::vector<uint32_t> outside;
     for (uint32_t p : cfg.preds[header])
-      if (reachable(cfg, p) && !body.count(p)) outside.push_back(p);
-    if (outside.size() == 1) loop.preheader = static_cast<int32_t>(outside[0]);
+      if (reachable(cfg, p) && !body.count(p))
+        outside.push_back(p);
+    if (outside.size() == 1)
+      loop.preheader = static_cast<int32_t>(outside[0]);
 
     std::set<uint32_t> exits;
     for (uint32_t b : body)
       for (uint32_t s : cfg.succs[b])
-        if (!body.count(s)) exits.insert(s);
+        if (!body.count(s))
+          exits.insert(s);
     loop.exits.assign(exits.begin(), exits.end());
 
     facts.loops.push_back(std::move(loop));
     bodies.push_back(std::move(body));
   }
 
-  for (Loop& loop : facts.loops)
+  for (Loop &loop : facts.loops)
     loop.depth = static_cast<uint32_t>(
-        std::count_if(bodies.begin(), bodies.end(),
-                      [&](const std::set<uint32_t>& body) { return body.count(loop.header) != 0; }));
+        std::count_if(bodies.begin(), bodies.end(), [&](const std::set<uint32_t> &body) {
+          return body.count(loop.header) != 0;
+        }));
   return facts;
 }
 

@@ -35,13 +35,16 @@ namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
 
-bool fallsThrough(const Block& b) {
-  if (b.instrs.empty()) return true;
-  const Instr& last = b.instrs.back();
+bool fallsThrough(const Block &b) {
+  if (b.instrs.empty())
+    return true;
+  const Instr &last = b.instrs.back();
   return !last.info().is(TERMINATOR) || last.isGuarded();
 }
 
-bool endsInControlFlow(const Block& b) { return !b.instrs.empty() && b.instrs.back().info().is(CONTROL); }
+bool endsInControlFlow(const Block &b) {
+  return !b.instrs.empty() && b.instrs.back().info().is(CONTROL);
+}
 
 Instr branchTo(uint32_t bix) {
   Instr bra;
@@ -50,29 +53,36 @@ Instr branchTo(uint32_t bix) {
   return bra;
 }
 
-bool isPermutationFromEntry(const std::vector<uint32_t>& order, size_t n) {
-  if (order.size() != n || (n > 0 && order[0] != 0)) return false;
+bool isPermutationFromEntry(const std::vector<uint32_t> &order, size_t n) {
+  if (order.size() != n || (n > 0 && order[0] != 0))
+    return false;
   std::set<uint32_t> seen(order.begin(), order.end());
   return seen.size() == n && (n == 0 || *seen.rbegin() == n - 1);
 }
 
 } // namespace
 
-bool reorderBlocks(Function& f, const std::vector<uint32_t>& order) {
+bool reorderBlocks(Function &f, const std::vector<uint32_t> &order) {
   const size_t n = f.blocks.size();
-  if (!isPermutationFromEntry(order, n)) return false;
+  if (!isPermutationFromEntry(order, n))
+    return false;
   bool identity = true;
-  for (size_t p = 0; p < n; ++p) identity = identity && order[p] == p;
-  if (identity) return false;
+  for (size_t p = 0; p < n; ++p)
+    identity = identity && order[p] == p;
+  if (identity)
+    return false;
 
   // The block each old block falls through to, if it falls through, and the
   // block after it in the new order.
   // kNone: there is no such block.
   auto nextInOrder = [&](size_t p) { return p + 1 < n ? order[p + 1] : kNone; };
-  auto fallThroughOf = [&](uint32_t ob) { return fallsThrough(f.blocks[ob]) && ob + 1 < n ? ob + 1 : kNone; };
+  auto fallThroughOf = [&](uint32_t ob) {
+    return fallsThrough(f.blocks[ob]) && ob + 1 < n ? ob + 1 : kNone;
+  };
   std::set<uint32_t> needLabel; // old bixes that become targets of added BRAs
   for (size_t p = 0; p < n; ++p)
-    if (uint32_t ft = fallThroughOf(order[p]); ft != kNone && ft != nextInOrder(p)) needLabel.insert(ft);
+    if (uint32_t ft = fallThroughOf(order[p]); ft != kNone && ft != nextInOrder(p))
+      needLabel.insert(ft);
 
   // Built with block references in old bix numbers; renumbered at the end.
   struct Placed {
@@ -96,8 +106,9 @@ bool reorderBlocks(Function& f, const std::vector<uint32_t>& order) {
         continue;
       }
       b.instrs.push_back(branchTo(ft));
-    } else if (!b.instrs.empty() && b.instrs.back().op == Opcode::BRA && !b.instrs.back().isGuarded() &&
-               b.instrs.back().srcs.at(0).target == next && next != oldNext) {
+    } else if (!b.instrs.empty() && b.instrs.back().op == Opcode::BRA &&
+               !b.instrs.back().isGuarded() && b.instrs.back().srcs.at(0).target == next &&
+               next != oldNext) {
       b.instrs.pop_back();
       if (b.instrs.empty() && b.label.empty() && !needLabel.count(ob))
         continue; // dropped: nothing names it, and control falls into `next` as it jumped there
@@ -107,27 +118,33 @@ bool reorderBlocks(Function& f, const std::vector<uint32_t>& order) {
 
   std::vector<uint32_t> newIndex(n, 0);
   for (size_t i = 0; i < placed.size(); ++i)
-    if (placed[i].oldBix) newIndex[*placed[i].oldBix] = uint32_t(i);
+    if (placed[i].oldBix)
+      newIndex[*placed[i].oldBix] = uint32_t(i);
   std::set<std::string> names;
-  for (const Block& b : f.blocks) names.insert(b.label);
-  for (const auto& [reg, name] : f.regNames) names.insert(name);
+  for (const Block &b : f.blocks)
+    names.insert(b.label);
+  for (const auto &[reg, name] : f.regNames)
+    names.insert(name);
   uint32_t nextName = 0;
   f.blocks.clear();
-  for (Placed& pl : placed) {
+  for (Placed &pl : placed) {
     if (pl.oldBix && needLabel.count(*pl.oldBix) && pl.block.label.empty()) {
-      while (names.count("L_place" + std::to_string(nextName))) ++nextName;
+      while (names.count("L_place" + std::to_string(nextName)))
+        ++nextName;
       pl.block.label = "L_place" + std::to_string(nextName++);
     }
-    for (Instr& in : pl.block.instrs)
-      for (Operand& o : in.srcs)
-        if (o.kind == Operand::Kind::Label) o.target = newIndex[o.target];
+    for (Instr &in : pl.block.instrs)
+      for (Operand &o : in.srcs)
+        if (o.kind == Operand::Kind::Label)
+          o.target = newIndex[o.target];
     f.blocks.push_back(std::move(pl.block));
   }
-  for (JumpTable& jt : f.jumpTables)
-    for (uint32_t& t : jt.targets) t = newIndex[t];
+  for (JumpTable &jt : f.jumpTables)
+    for (uint32_t &t : jt.targets)
+      t = newIndex[t];
   return true;
 }
 
-bool placeBlocksInSourceOrder(Function& f) { return reorderBlocks(f, sourceOrder(f)); }
+bool placeBlocksInSourceOrder(Function &f) { return reorderBlocks(f, sourceOrder(f)); }
 
 } // namespace ori::reference

@@ -41,11 +41,11 @@ struct SubsetLivenessFacts {
   std::vector<std::vector<Reg>> liveOut; // per block, ascending
   std::vector<Reg> liveIntoEntry;        // ascending
 };
-SubsetLivenessFacts subsetLiveness(const Function& f, const CfgFacts& cfg, std::vector<Reg> regs);
+SubsetLivenessFacts subsetLiveness(const Function &f, const CfgFacts &cfg, std::vector<Reg> regs);
 
 // The DCE phases 13 and 29 end with: removes, one at a time with liveness recomputed each time,
 // an instruction of `candidates` (bix, index) none of whose writes is live just after it, until
 // none is left; the others' indices follow the removals. Returns how many.
-uint32_t removeDeadCandidates(Function& f, std::set<std::pair<uint32_t, size_t>> candidates);
+uint32_t removeDeadCandidates(Function &f, std::set<std::pair<uint32_t, size_t>> candidates);
 
 } // namespace ori::reference

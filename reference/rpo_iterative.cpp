@@ -17,16 +17,18 @@
 
 namespace ori::reference {
 
-RpoSlots computeRpoIterativeSlots(const CfgFacts& cfg) {
+RpoSlots computeRpoIterativeSlots(const CfgFacts &cfg) {
   const auto n = static_cast<uint32_t>(cfg.succs.size());
   RpoSlots out;
   out.rpoNumber.assign(n, kNoBlock);
   out.rpoArray.assign(n, kNoBlock);
   out.counter = int32_t(n) - 1;
-  if (n == 0) return out;
+  if (n == 0)
+    return out;
 
   std::set<uint32_t> needExpand; // blocks whose successors have not been pushed
-  for (uint32_t b = 0; b < n; ++b) needExpand.insert(b);
+  for (uint32_t b = 0; b < n; ++b)
+    needExpand.insert(b);
   std::set<uint32_t> inStack{0};
   std::vector<uint32_t> stack{0};
   while (!stack.empty()) {
@@ -50,21 +52,24 @@ RpoSlots computeRpoIterativeSlots(const CfgFacts& cfg) {
   return out;
 }
 
-CfgFacts computeCfgIterative(const Function& f) {
+CfgFacts computeCfgIterative(const Function &f) {
   CfgFacts cfg = computeCfg(f);
   const RpoSlots slots = computeRpoIterativeSlots(cfg);
   // The numbered blocks hold the slots counter+1 .. n-1; slot counter+1 (the
   // entry) becomes RPO number 0.
   const int32_t first = slots.counter + 1;
   cfg.rpo.clear();
-  for (size_t s = size_t(first); s < slots.rpoArray.size(); ++s) cfg.rpo.push_back(uint32_t(slots.rpoArray[s]));
+  for (size_t s = size_t(first); s < slots.rpoArray.size(); ++s)
+    cfg.rpo.push_back(uint32_t(slots.rpoArray[s]));
   for (size_t b = 0; b < cfg.rpoNumber.size(); ++b)
     cfg.rpoNumber[b] = slots.rpoNumber[b] == kNoBlock ? kNoBlock : slots.rpoNumber[b] - first;
   cfg.backedges.clear();
   for (uint32_t src = 0; src < cfg.succs.size(); ++src) {
-    if (cfg.rpoNumber[src] == kNoBlock) continue;
+    if (cfg.rpoNumber[src] == kNoBlock)
+      continue;
     for (uint32_t dst : cfg.succs[src])
-      if (cfg.rpoNumber[dst] <= cfg.rpoNumber[src]) cfg.backedges.emplace_back(src, dst);
+      if (cfg.rpoNumber[dst] <= cfg.rpoNumber[src])
+        cfg.backedges.emplace_back(src, dst);
   }
   return cfg;
 }

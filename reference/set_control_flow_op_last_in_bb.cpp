@@ -26,42 +26,49 @@ namespace ori::reference {
 namespace {
 
 // Index of the first control-flow instruction that is not last, if any.
-std::optional<size_t> controlFlowNotLast(const Block& b) {
+std::optional<size_t> controlFlowNotLast(const Block &b) {
   for (size_t i = 0; i + 1 < b.instrs.size(); ++i)
-    if (b.instrs[i].info().is(CONTROL)) return i;
+    if (b.instrs[i].info().is(CONTROL))
+      return i;
   return std::nullopt;
 }
 
 // Shifts every reference to a block after `b` up by one (a block was inserted at b + 1).
-void shiftTargetsAfter(Function& f, uint32_t b) {
-  for (Block& blk : f.blocks)
-    for (Instr& in : blk.instrs)
-      for (Operand& o : in.srcs)
-        if (o.kind == Operand::Kind::Label && o.target > b) ++o.target;
-  for (JumpTable& jt : f.jumpTables)
-    for (uint32_t& t : jt.targets)
-      if (t > b) ++t;
+void shiftTargetsAfter(Function &f, uint32_t b) {
+  for (Block &blk : f.blocks)
+    for (Instr &in : blk.instrs)
+      for (Operand &o : in.srcs)
+        if (o.kind == Operand::Kind::Label && o.target > b)
+          ++o.target;
+  for (JumpTable &jt : f.jumpTables)
+    for (uint32_t &t : jt.targets)
+      if (t > b)
+        ++t;
 }
 
 } // namespace
 
-uint32_t setControlFlowOpLastInBB(Function& f) {
+uint32_t setControlFlowOpLastInBB(Function &f) {
   std::set<std::string> names;
-  for (const Block& b : f.blocks) names.insert(b.label);
-  for (const auto& [reg, name] : f.regNames) names.insert(name);
+  for (const Block &b : f.blocks)
+    names.insert(b.label);
+  for (const auto &[reg, name] : f.regNames)
+    names.insert(name);
   uint32_t nextName = 0, splits = 0;
 
   for (uint32_t b = 0; b < f.blocks.size(); ++b) {
     const std::optional<size_t> cf = controlFlowNotLast(f.blocks[b]);
-    if (!cf) continue;
+    if (!cf)
+      continue;
     const size_t firstMoved = *cf + 1;
     Block piece;
-    while (names.count("L_split" + std::to_string(nextName))) ++nextName;
+    while (names.count("L_split" + std::to_string(nextName)))
+      ++nextName;
     piece.label = "L_split" + std::to_string(nextName++);
     names.insert(piece.label);
     piece.labelId = f.blocks[b].labelId + 0x10u * uint32_t(firstMoved);
     shiftTargetsAfter(f, b); // before moving: the moved instructions may name blocks too
-    auto& instrs = f.blocks[b].instrs;
+    auto &instrs = f.blocks[b].instrs;
     piece.instrs.assign(instrs.begin() + std::ptrdiff_t(firstMoved), instrs.end());
     instrs.erase(instrs.begin() + std::ptrdiff_t(firstMoved), instrs.end());
     f.blocks.insert(f.blocks.begin() + b + 1, std::move(piece));

@@ -11,9 +11,9 @@
 // is a LOOP_HEADER, every body block IN_LOOP). Both halves' facts are equal.
 #pragma once
 
-#include <string_view>
 #include "ir/facts.h"
 #include "ir/ir.h"
+#include <string_view>
 
 namespace ori {
 
@@ -23,13 +23,18 @@ namespace ori {
 // previous state's re-entrancy guard is set). When it does not run, the
 // annotations stay as they were.
 enum class Phase3Outcome { Ran, SkippedBelowO1, VetoedByKnob235, SkippedReentrant };
-Phase3Outcome analyzeControlFlowGate(int optLevel, bool knob235, const AnnotationFacts* previous);
-std::string_view describe(Phase3Outcome outcome); // "ran", "vetoed by knob 235 (DisableAnalyzeControlFlow)", ...
+Phase3Outcome analyzeControlFlowGate(int optLevel, bool knob235, const AnnotationFacts *previous);
+std::string_view
+describe(Phase3Outcome outcome); // "ran", "vetoed by knob 235 (DisableAnalyzeControlFlow)", ...
 
 // The two halves' entries (the contract above).
-namespace reference { AnnotationFacts analyzeControlFlow(const Function& f, const CfgFacts& cfg, const AnnotationFacts* previous,
-                                   bool forceFullRebuild); }
-namespace optimized { AnnotationFacts analyzeControlFlow(const Function& f, const CfgFacts& cfg, const AnnotationFacts* previous,
-                                   bool forceFullRebuild); }
+namespace reference {
+AnnotationFacts analyzeControlFlow(const Function &f, const CfgFacts &cfg,
+                                   const AnnotationFacts *previous, bool forceFullRebuild);
+}
+namespace optimized {
+AnnotationFacts analyzeControlFlow(const Function &f, const CfgFacts &cfg,
+                                   const AnnotationFacts *previous, bool forceFullRebuild);
+}
 
 } // namespace ori

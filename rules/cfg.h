@@ -14,7 +14,11 @@
 namespace ori {
 
 // The two halves' entries (the contract above).
-namespace reference { CfgFacts computeCfg(const Function& f); }
-namespace optimized { CfgFacts computeCfg(const Function& f); }
+namespace reference {
+CfgFacts computeCfg(const Function &f);
+}
+namespace optimized {
+CfgFacts computeCfg(const Function &f);
+}
 
 } // namespace ori

@@ -28,8 +28,8 @@
 #include <optional>
 #include <string>
 
-#include "rules/general_optimize.h"
 #include "ir/ir.h"
+#include "rules/general_optimize.h"
 
 namespace ori {
 
@@ -45,19 +45,21 @@ struct MemToRegOptions {
   int64_t convergenceOverride = 0;
   // The phase-29 suite each round runs after the promotion.
   GeneralOptimizeOptions suite;
-  double convergenceThreshold() const { return convergenceOverride ? double(convergenceOverride) : movWeight; }
+  double convergenceThreshold() const {
+    return convergenceOverride ? double(convergenceOverride) : movWeight;
+  }
 };
 
 // What one ConvertMemoryToRegister run did.
 struct MemToRegCounts {
-  uint32_t slotsPromoted = 0;   // slots now held in a register
-  uint32_t loadsReplaced = 0;   // loads of promoted slots made MOVs
-  uint32_t storesReplaced = 0;  // stores to promoted slots made MOVs
-  uint32_t slotsKeptByCost = 0; // slots that could be promoted but the cost model kept
+  uint32_t slotsPromoted = 0;      // slots now held in a register
+  uint32_t loadsReplaced = 0;      // loads of promoted slots made MOVs
+  uint32_t storesReplaced = 0;     // stores to promoted slots made MOVs
+  uint32_t slotsKeptByCost = 0;    // slots that could be promoted but the cost model kept
   uint32_t slotsUninitialized = 0; // slots kept: a load may run before every path stored
   uint32_t variablesEscaping = 0;  // local variables kept whole: their address escapes
-  double cost = 0;              // the weighted cost of the promotions (sum of slotPromotionCost)
-  friend bool operator==(const MemToRegCounts&, const MemToRegCounts&) = default;
+  double cost = 0;                 // the weighted cost of the promotions (sum of slotPromotionCost)
+  friend bool operator==(const MemToRegCounts &, const MemToRegCounts &) = default;
 };
 
 // A memory instruction that may access a slot: LD/ST (generic address) or
@@ -71,19 +73,19 @@ struct SlotAccessShape {
   uint32_t bytes = 4;
   bool whole = true;
 };
-std::optional<SlotAccessShape> slotAccessShape(const Instr& in);
+std::optional<SlotAccessShape> slotAccessShape(const Instr &in);
 
 // The cost model (002:409, 002:473-475): each of a slot's accesses becomes a
 // MOV, a cost-exempt fold of weight movWeight, except that past 4 loads (the
 // use-count gate sub_91E860) every access pays the full weight 1. The slot is
 // promoted when its cost per access is below promotionThreshold.
-double slotPromotionCost(uint32_t loads, uint32_t stores, const MemToRegOptions& opt);
-bool promoteSlot(uint32_t loads, uint32_t stores, const MemToRegOptions& opt);
+double slotPromotionCost(uint32_t loads, uint32_t stores, const MemToRegOptions &opt);
+bool promoteSlot(uint32_t loads, uint32_t stores, const MemToRegOptions &opt);
 
 // The MOV (.64 for 8 bytes) an access of a promoted slot held in `slot`
 // becomes: a store `ST [a], v` is `MOV slot, v`, a load `LD d, [a]` is
 // `MOV d, slot`. The guard and source location stay.
-Instr slotAccessAsMove(const Instr& access, const SlotAccessShape& shape, Reg slot);
+Instr slotAccessAsMove(const Instr &access, const SlotAccessShape &shape, Reg slot);
 
 // The escape rule: how instruction `in` mentions local memory, operand by operand, as both
 // halves' analyses see it. `pointerDef`: `in` is a local pointer's definition (the one place a
@@ -93,52 +95,71 @@ Instr slotAccessAsMove(const Instr& access, const SlotAccessShape& shape, Reg sl
 //   h.local(sym)               the function-scope .local variable named sym, if it is one
 //   h.defined(r)               r's definition (a pointer or a window base) surely ran before `in`
 //   h.access(var, offset, shape), h.escape(var), h.escapeAll()
-template <class Half> void visitLocalMentions(const Instr& in, bool pointerDef, Half& h) {
-  if (in.op == Opcode::OPAQUE) h.escapeAll(); // it may do anything to local memory
+template <class Half> void visitLocalMentions(const Instr &in, bool pointerDef, Half &h) {
+  if (in.op == Opcode::OPAQUE)
+    h.escapeAll(); // it may do anything to local memory
   const std::optional<SlotAccessShape> shape = slotAccessShape(in);
   const bool windowAccess = in.op == Opcode::LDL || in.op == Opcode::STL;
   auto readReg = [&](Reg r) {
     if (h.windowBase(r)) {
-      if (!pointerDef || !h.defined(r)) h.escapeAll();
-    } else if (const auto* p = h.pointer(r)) {
-      if (!pointerDef || !h.defined(r)) h.escape(p->var);
+      if (!pointerDef || !h.defined(r))
+        h.escapeAll();
+    } else if (const auto *p = h.pointer(r)) {
+      if (!pointerDef || !h.defined(r))
+        h.escape(p->var);
     }
   };
-  if (in.guard) readReg(in.guard->reg);
+  if (in.guard)
+    readReg(in.guard->reg);
   for (size_t k = 0; k < in.srcs.size(); ++k) {
-    const Operand& s = in.srcs[k];
+    const Operand &s = in.srcs[k];
     switch (s.kind) {
-    case Operand::Kind::Reg: readReg(s.reg); break;
+    case Operand::Kind::Reg:
+      readReg(s.reg);
+      break;
     case Operand::Kind::CBank:
-      if (s.hasReg) readReg(s.reg);
+      if (s.hasReg)
+        readReg(s.reg);
       break;
     case Operand::Kind::Symbol:
-      if (const auto v = h.local(s.sym); v && !pointerDef) h.escape(*v);
+      if (const auto v = h.local(s.sym); v && !pointerDef)
+        h.escape(*v);
       break;
     case Operand::Kind::Mem: {
       const bool isAddress = shape && k == 0;
       const auto symVar = h.local(s.sym);
-      if (const auto* ptr = s.hasReg ? h.pointer(s.reg) : nullptr) {
+      if (const auto *ptr = s.hasReg ? h.pointer(s.reg) : nullptr) {
         if (isAddress && s.sym.empty() && ptr->generic == shape->generic && h.defined(s.reg))
           h.access(ptr->var, ptr->offset + s.imm, *shape);
-        else h.escape(ptr->var);
+        else
+          h.escape(ptr->var);
       } else if (!s.hasReg && symVar) {
-        if (isAddress && windowAccess) h.access(*symVar, s.imm, *shape);
-        else h.escape(*symVar);
+        if (isAddress && windowAccess)
+          h.access(*symVar, s.imm, *shape);
+        else
+          h.escape(*symVar);
       } else {
-        if (s.hasReg) readReg(s.reg);
-        if (symVar) h.escape(*symVar);
-        if (windowAccess) h.escapeAll(); // a window offset not known
+        if (s.hasReg)
+          readReg(s.reg);
+        if (symVar)
+          h.escape(*symVar);
+        if (windowAccess)
+          h.escapeAll(); // a window offset not known
       }
       break;
     }
-    default: break;
+    default:
+      break;
     }
   }
 }
 
 // The two halves' entries (the pass above).
-namespace reference { MemToRegCounts convertMemoryToRegister(Function& f, const MemToRegOptions& opt); }
-namespace optimized { MemToRegCounts convertMemoryToRegister(Function& f, const MemToRegOptions& opt); }
+namespace reference {
+MemToRegCounts convertMemoryToRegister(Function &f, const MemToRegOptions &opt);
+}
+namespace optimized {
+MemToRegCounts convertMemoryToRegister(Function &f, const MemToRegOptions &opt);
+}
 
 } // namespace ori

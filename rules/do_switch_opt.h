@@ -31,9 +31,9 @@
 // testing its clusters hottest first if that executes fewer compares under the counts, anything
 // else is kept. Else, with options.bitTests (`--switch-bit-tests`), a switch suitableForBitTests
 // becomes bit tests behind a bounds check (1 << index against one mask per destination, the one
-// with the most case values first; kept when the tree already tests bits). Else at most kSwitchCascadeMaxClusters clusters: kept; else a jump table when the
-// span has at most min(budget, kSwitchMaxTableEntries) values and the cases fill at least
-// kSwitchDensityPercent of it:
+// with the most case values first; kept when the tree already tests bits). Else at most
+// kSwitchCascadeMaxClusters clusters: kept; else a jump table when the span has at most min(budget,
+// kSwitchMaxTableEntries) values and the cases fill at least kSwitchDensityPercent of it:
 //   head: ..., IADD3 Rt, S, -min, RZ (omitted when min = 0),
 //         ISETP.GT.U32.AND Pt, PT, Rt, span-1, PT, @Pt BRA default
 //   new block: JMX Rt, table (gaps hold the default)
@@ -88,7 +88,7 @@ struct SwitchOptOptions {
   // kSwitchCascadeMaxClusters clusters becomes a cascade that tests the
   // clusters hottest first when that executes fewer compares under the counts
   // (docs/branch-and-switch.md, "Profile").
-  const std::map<std::string, uint64_t>* blockCounts = nullptr;
+  const std::map<std::string, uint64_t> *blockCounts = nullptr;
 };
 
 // What one run did; both halves count the same switches in the same order.
@@ -101,10 +101,11 @@ struct SwitchOptCounts {
   uint32_t bitTests = 0;     // lowered to a bounds check and bit tests (SwitchOptOptions::bitTests)
   uint32_t reordered = 0;    // with a profile: a cascade re-emitted hottest cluster first
   uint32_t keptBitTests = 0; // bit tests would be chosen, but the tree already tests bits: left
-  uint32_t keptForProfile = 0; // with a profile: more than kSwitchCascadeMaxClusters clusters, left (PGO exit)
+  uint32_t keptForProfile =
+      0; // with a profile: more than kSwitchCascadeMaxClusters clusters, left (PGO exit)
   uint32_t erasedBlocks = 0; // blocks of the old trees (and any other unreachable block) erased
   uint32_t lowered() const { return jumpTables + bsts + bitTests + reordered; }
-  friend bool operator==(const SwitchOptCounts&, const SwitchOptCounts&) = default;
+  friend bool operator==(const SwitchOptCounts &, const SwitchOptCounts &) = default;
 };
 // Strategy thresholds (docs/branch-and-switch.md, "Strategy"): a switch of at
 // most 4 case clusters keeps its cascade (spec/003 "typically 4 or fewer
@@ -126,15 +127,15 @@ inline constexpr uint32_t kSwitchBitTestWidth = 32;
 // reordered cascade (each costs a walk of the tree per elementary interval).
 inline constexpr uint32_t kSwitchProfileMaxCompares = 64;
 inline constexpr bool suitableForBitTests(uint64_t span, uint32_t destinations, uint32_t compares) {
-  return span <= kSwitchBitTestWidth && ((destinations == 1 && compares >= 3) ||
-                                         (destinations == 2 && compares >= 5) ||
-                                         (destinations == 3 && compares >= 6));
+  return span <= kSwitchBitTestWidth &&
+         ((destinations == 1 && compares >= 3) || (destinations == 2 && compares >= 5) ||
+          (destinations == 3 && compares >= 6));
 }
 
 // A compare of the selector S, or (bias != 0) of t = S - bias made by an IADD3 (a range check).
 struct SwitchCompare {
   Reg selector, pred;
-  Mod cmp;          // LT, LE, GT, GE, EQ or NE
+  Mod cmp; // LT, LE, GT, GE, EQ or NE
   bool isSigned;
   uint32_t constant;
   uint32_t bias = 0;
@@ -144,29 +145,29 @@ struct SwitchCompare {
   uint32_t mask = 0;
 };
 // Whether the compare holds for selector value v (SHL gives 0 for a shift of 32 or more).
-bool compareHolds(const SwitchCompare& c, uint32_t v);
+bool compareHolds(const SwitchCompare &c, uint32_t v);
 
 // ISETP.cmp.{U32,S32}.AND P, PT, S, c, PT with c an immediate or RZ on either side (c cmp S is
 // read as the mirrored comparison of S).
-std::optional<SwitchCompare> selectorCompare(const Instr& in);
+std::optional<SwitchCompare> selectorCompare(const Instr &in);
 
 // IADD3 t, S, k, RZ, unguarded and 32-bit: t = S + k.
 struct SwitchOffset {
   Reg t, s;
   uint32_t k;
 };
-std::optional<SwitchOffset> offsetOf(const Instr& in);
+std::optional<SwitchOffset> offsetOf(const Instr &in);
 
 // An unsigned bound on register r just before ins[at], from the instruction that last wrote it
 // in the same block (following MOVs, at most 8): LOP3.LUT whose result has no bit outside an
 // immediate M (M), MOV of an immediate or RZ, a load of .U8 or .U16 (0xff, 0xffff); else none
 // (0xffffffff).
-uint32_t boundOf(const std::vector<Instr>& ins, Reg r, size_t at);
+uint32_t boundOf(const std::vector<Instr> &ins, Reg r, size_t at);
 
 // SGXT t, S, k (k an immediate) that leaves S as it is for every S <= bound: S. SGXT of k >= 32
 // bits is S itself; .U32 keeps the low k bits (S < 2^k), the signed form extends bit k-1
 // (S < 2^(k-1)); k = 0 gives 0.
-std::optional<Reg> sgxtIdentity(const Instr& in, uint32_t bound);
+std::optional<Reg> sgxtIdentity(const Instr &in, uint32_t bound);
 
 // nvcc's bit test on selector S, a whole block `ins` ending with @P BRA: [MOV one, 0x1; SHL
 // bit, one, S;] LOP3.LUT x, bit, M, RZ, lut; ISETP.{NE,EQ} P, PT, x, 0|RZ, PT; @P BRA. The LUT
@@ -174,18 +175,22 @@ std::optional<Reg> sgxtIdentity(const Instr& in, uint32_t bound);
 // that one (when made), x and P are read once, and (on the whole tree) that `bit` really is
 // 1 << S wherever it is read.
 struct BitTestShape {
-  SwitchCompare cmp;          // isBitTest, with the mask; pred is P
-  std::optional<Reg> one;     // the MOV's register, when the block makes `bit`
+  SwitchCompare cmp;      // isBitTest, with the mask; pred is P
+  std::optional<Reg> one; // the MOV's register, when the block makes `bit`
   Reg bit, x;
-  uint32_t isetpIndex;        // where the ISETP stands
+  uint32_t isetpIndex; // where the ISETP stands
 };
-std::optional<BitTestShape> bitTestShape(const std::vector<Instr>& ins, Reg selector);
+std::optional<BitTestShape> bitTestShape(const std::vector<Instr> &ins, Reg selector);
 
 // The two halves' entries (the contract above).
-namespace reference { SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options); }
-namespace optimized { SwitchOptCounts doSwitchOpt(Function& f, const SwitchOptOptions& options); }
+namespace reference {
+SwitchOptCounts doSwitchOpt(Function &f, const SwitchOptOptions &options);
+}
+namespace optimized {
+SwitchOptCounts doSwitchOpt(Function &f, const SwitchOptOptions &options);
+}
 
 // Phase 80 (above), the same for both halves.
-uint32_t expandJmxComputation(Function& f);
+uint32_t expandJmxComputation(Function &f);
 
 } // namespace ori

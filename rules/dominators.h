@@ -10,7 +10,11 @@
 namespace ori {
 
 // The two halves' entries (the contract above).
-namespace reference { DomFacts computeDominators(const Function& f, const CfgFacts& cfg); }
-namespace optimized { DomFacts computeDominators(const Function& f, const CfgFacts& cfg); }
+namespace reference {
+DomFacts computeDominators(const Function &f, const CfgFacts &cfg);
+}
+namespace optimized {
+DomFacts computeDominators(const Function &f, const CfgFacts &cfg);
+}
 
 } // namespace ori

@@ -13,16 +13,24 @@
 // block is reached by no fall-through from a kept one). Both halves leave the same function.
 #pragma once
 
-#include <vector>
 #include "ir/facts.h"
 #include "ir/ir.h"
+#include <vector>
 
 namespace ori {
 
 // The two halves' entries (the contract above).
-namespace reference { RpoSlots computeEraseSlots(const CfgFacts& cfg, EraseMarks marks); }
-namespace optimized { RpoSlots computeEraseSlots(const CfgFacts& cfg, EraseMarks marks); }
-namespace reference { std::vector<uint32_t> eraseUnreachableBlocks(Function& f); }
-namespace optimized { std::vector<uint32_t> eraseUnreachableBlocks(Function& f); }
+namespace reference {
+RpoSlots computeEraseSlots(const CfgFacts &cfg, EraseMarks marks);
+}
+namespace optimized {
+RpoSlots computeEraseSlots(const CfgFacts &cfg, EraseMarks marks);
+}
+namespace reference {
+std::vector<uint32_t> eraseUnreachableBlocks(Function &f);
+}
+namespace optimized {
+std::vector<uint32_t> eraseUnreachableBlocks(Function &f);
+}
 
 } // namespace ori

@@ -33,16 +33,17 @@
 namespace ori {
 
 // Whether `in` writes r (one of its defs).
-bool writesRegister(const Instr& in, Reg r);
+bool writesRegister(const Instr &in, Reg r);
 // The index of the last instruction before `end` in `instrs` that writes r.
-std::optional<size_t> lastWriteBefore(const std::vector<Instr>& instrs, size_t end, Reg r);
+std::optional<size_t> lastWriteBefore(const std::vector<Instr> &instrs, size_t end, Reg r);
 
 // ---------------------------------------------------------------- phase 29
 
 // The spec's marks on a destination operand (spec/002 "Flag Bit Semantics").
-inline constexpr uint16_t kFoldPropagated = 0x100;        // a copy whose uses were replaced by its source
-inline constexpr uint16_t kFoldDeferred = 0x200;          // a SEL rewritten to the copy it is (type changed)
-inline constexpr uint16_t kFoldUnderPredicate = 0x400;    // a predicate copy propagated, or a guard resolved
+inline constexpr uint16_t kFoldPropagated = 0x100; // a copy whose uses were replaced by its source
+inline constexpr uint16_t kFoldDeferred = 0x200; // a SEL rewritten to the copy it is (type changed)
+inline constexpr uint16_t kFoldUnderPredicate =
+    0x400; // a predicate copy propagated, or a guard resolved
 
 // One marked destination: the instruction's place in the function as the phase
 // found it (bix, index in the block), the destination, the marks, and how many
@@ -52,7 +53,7 @@ struct FoldMark {
   uint16_t mask = 0;
   uint32_t uses = 0;
   uint32_t round = 1; // the round (below) that made it; places are as that round found them
-  friend bool operator==(const FoldMark&, const FoldMark&) = default;
+  friend bool operator==(const FoldMark &, const FoldMark &) = default;
 };
 
 struct GeneralOptimizeCounts {
@@ -61,14 +62,15 @@ struct GeneralOptimizeCounts {
   uint32_t guardsResolved = 0;  // @P MOV with P known: guard dropped or the MOV deleted
   uint32_t removed = 0;         // instructions removed by the liveness-gated local DCE
   uint32_t rounds = 0;          // rounds run (see kGeneralOptimizeRounds)
-  uint32_t evaluated = 0;       // --fold=evaluate: instructions folded or simplified (rules/general_optimize_evaluate.h)
-  friend bool operator==(const GeneralOptimizeCounts&, const GeneralOptimizeCounts&) = default;
+  uint32_t evaluated =
+      0; // --fold=evaluate: instructions folded or simplified (rules/general_optimize_evaluate.h)
+  friend bool operator==(const GeneralOptimizeCounts &, const GeneralOptimizeCounts &) = default;
 };
 
 struct GeneralOptimizeResult {
   GeneralOptimizeCounts counts;
   std::vector<FoldMark> marks; // by bix, index, dst
-  friend bool operator==(const GeneralOptimizeResult&, const GeneralOptimizeResult&) = default;
+  friend bool operator==(const GeneralOptimizeResult &, const GeneralOptimizeResult &) = default;
 };
 
 // Phase 29 runs in rounds: the walks of every block to their fixed point, then the
@@ -78,7 +80,7 @@ struct GeneralOptimizeResult {
 // (the spec's convergence loop), until one changes nothing.
 inline constexpr uint32_t kGeneralOptimizeRounds = 4;
 // Adds one round's counts and marks (numbered `round`) to the total.
-void addRound(GeneralOptimizeResult& total, const GeneralOptimizeResult& one, uint32_t round);
+void addRound(GeneralOptimizeResult &total, const GeneralOptimizeResult &one, uint32_t round);
 
 struct GeneralOptimizeOptions {
   // sub_8F2E50's SM gate: at or below 20479 (0x4FFF) a SEL of any width is
@@ -110,63 +112,68 @@ inline constexpr uint32_t kPredicateScanDepth = 8;
 // immediate in 0 .. 2^31-1. A constant bank propagates only from a .64 MOV.
 // Returns nullopt for any other instruction.
 // Proved by go.copy32-zext and go.copy32-immediate.
-std::optional<Operand> copySource(const Instr& in, bool sourceZeroExtended);
+std::optional<Operand> copySource(const Instr &in, bool sourceZeroExtended);
 
 // Whether the instruction leaves its register result zero-extended from 32
 // bits (a 32-bit integer, float or load result: the interpreter's writeInt
 // with 32 bits). A conservative list; anything else is unknown. A guarded
 // instruction may leave the old value: false, unless `guardedToo` (for
 // registers every definition of which writes 32 bits).
-bool writesZeroExtended32(const Instr& in, bool guardedToo = false);
+bool writesZeroExtended32(const Instr &in, bool guardedToo = false);
 
 // The general registers always zero-extended in f: every instruction that writes
 // one is writesZeroExtended32 (guarded or not) and none is in `uninitialized`
 // (LivenessFacts::uninitialized: read before any write on some path). A 32-bit
 // copy of such a register anywhere in f is a full copy (PTX's .b32 registers,
 // as nvcc writes them, are all of this kind). Sorted.
-std::vector<Reg> alwaysZeroExtended(const Function& f, const std::vector<Reg>& uninitialized);
+std::vector<Reg> alwaysZeroExtended(const Function &f, const std::vector<Reg> &uninitialized);
 
 // A predicate copy: unguarded PLOP3 Pd, PT, a, b, c, LUT, imm whose first
 // result depends on exactly one of a, b, c and is not constant. Returns the
 // predicate operand the result equals (neg set when it is the complement).
 // Proved by go.predicate-copy.
-std::optional<Operand> predicateCopySource(const Instr& in);
+std::optional<Operand> predicateCopySource(const Instr &in);
 
 // The constant first result of an unguarded PLOP3 whose result is the same
 // for every value of its non-constant inputs (PT/!PT inputs fixed).
 // Proved by go.plop3-constant.
-std::optional<bool> plop3ConstantResult(const Instr& in);
+std::optional<bool> plop3ConstantResult(const Instr &in);
 
 // The value predicate operand p (its `!` applied) reads after `def`, p's last definition: known
 // when def writes p as its first result and is a PLOP3 with a constant result
 // (plop3ConstantResult); nullopt otherwise.
-std::optional<bool> predicateValueAfter(const Instr& def, const Operand& p);
+std::optional<bool> predicateValueAfter(const Instr &def, const Operand &p);
 
 // Whether use k of `in` (k = -1: the guard; else source k) reading `d` may be
 // replaced by `value`: the operand is exactly a register operand of d (not
 // an address or bank index), the instruction is not OPAQUE or CALL, and the
 // slot accepts the value's kind; an immediate or bank replaces a use without
 // `-`/`|..|` only, and (limitFoldFp) not one of a floating-point instruction.
-bool mayReplaceUse(const Instr& in, int k, Reg d, const Operand& value, const GeneralOptimizeOptions& opt);
+bool mayReplaceUse(const Instr &in, int k, Reg d, const Operand &value,
+                   const GeneralOptimizeOptions &opt);
 
 // The operand after replacing use k by `value` (predicates: the negations
 // combine; registers: the use keeps its own `-`/`|..|`).
-Operand replacedUse(const Operand& use, const Operand& value);
+Operand replacedUse(const Operand &use, const Operand &value);
 
 // A SEL phase 29 may rewrite (sub_8F2E50 opcode 124): unguarded, its
 // destination a general register, and .64 only at or below SM 20479.
-bool selectEligible(const Instr& in, const GeneralOptimizeOptions& opt);
+bool selectEligible(const Instr &in, const GeneralOptimizeOptions &opt);
 
 // The MOV a SEL becomes when its predicate is `known` (true: the first
 // source) or its two sources are equal (known unset). nullopt otherwise.
 // Proved by go.sel-known and go.sel-equal; the resolved guard of @P MOV by go.guarded-move.
-std::optional<Instr> selectAsCopy(const Instr& in, std::optional<bool> known);
+std::optional<Instr> selectAsCopy(const Instr &in, std::optional<bool> known);
 
 // "fold-marks: bix1 #3 dst0 0x300 propagated|deferred uses=2" lines.
-std::string formatFoldMarks(const std::vector<FoldMark>& marks);
+std::string formatFoldMarks(const std::vector<FoldMark> &marks);
 
 // The two halves' entries (the pass above).
-namespace reference { GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt); }
-namespace optimized { GeneralOptimizeResult generalOptimize(Function& f, const GeneralOptimizeOptions& opt); }
+namespace reference {
+GeneralOptimizeResult generalOptimize(Function &f, const GeneralOptimizeOptions &opt);
+}
+namespace optimized {
+GeneralOptimizeResult generalOptimize(Function &f, const GeneralOptimizeOptions &opt);
+}
 
 } // namespace ori

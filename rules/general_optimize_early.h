@@ -22,11 +22,11 @@
 namespace ori {
 
 struct EarlyOptimizeCounts {
-  uint32_t branchesDeleted = 0;     // a branch or exit that can never be taken, deleted
+  uint32_t branchesDeleted = 0;       // a branch or exit that can never be taken, deleted
   uint32_t branchesUnconditional = 0; // one that is always taken, its guard dropped
-  uint32_t removed = 0;             // chain instructions left dead and removed
-  uint32_t iterations = 0;          // successful fixed-point iterations (knob 464 spends one each)
-  friend bool operator==(const EarlyOptimizeCounts&, const EarlyOptimizeCounts&) = default;
+  uint32_t removed = 0;               // chain instructions left dead and removed
+  uint32_t iterations = 0; // successful fixed-point iterations (knob 464 spends one each)
+  friend bool operator==(const EarlyOptimizeCounts &, const EarlyOptimizeCounts &) = default;
 };
 
 // The depth of sub_1245740's sub-DAG compare (its fourth argument).
@@ -36,14 +36,14 @@ inline constexpr uint32_t kEquivalenceDepth = 2;
 // (no memory, side effect, control flow, barrier, convergence, call, OPAQUE;
 // no S2R of a clock or timer), unguarded: two of them with equal inputs compute
 // equal results.
-bool isPureComputation(const Instr& in);
+bool isPureComputation(const Instr &in);
 
 // The first parts of sub_753600's structural equivalence: same opcode and
 // modifiers, both unguarded and pure, the same number of operands, equal
 // destinations' shape, and each source pair of the same kind with equal
 // flags and, unless both are registers, equal value. Registers are left to
 // the caller (equal and unchanged, or defined by equivalent instructions).
-bool sameShape(const Instr& a, const Instr& b);
+bool sameShape(const Instr &a, const Instr &b);
 
 // MergeEquivalentConditionalFlow's match (sub_753600), the rule both halves
 // apply: block C (not bix 0) whose only predecessor is A ends with a guarded
@@ -60,10 +60,14 @@ struct ConditionMatch {
   bool taken = false;
   std::vector<size_t> chain;
 };
-std::optional<ConditionMatch> matchEquivalentCondition(const Function& f, uint32_t a, uint32_t c);
+std::optional<ConditionMatch> matchEquivalentCondition(const Function &f, uint32_t a, uint32_t c);
 
 // The two halves' entries (the pass above).
-namespace reference { EarlyOptimizeCounts generalOptimizeEarly(Function& f, int64_t budget); }
-namespace optimized { EarlyOptimizeCounts generalOptimizeEarly(Function& f, int64_t budget); }
+namespace reference {
+EarlyOptimizeCounts generalOptimizeEarly(Function &f, int64_t budget);
+}
+namespace optimized {
+EarlyOptimizeCounts generalOptimizeEarly(Function &f, int64_t budget);
+}
 
 } // namespace ori

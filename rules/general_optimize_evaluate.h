@@ -17,21 +17,21 @@ namespace ori {
 
 // The rule families (EvaluateRewrite::rule).
 enum class EvaluateRule : uint8_t {
-  Fold,      // every source constant: the result's MOV (proved by go.evaluate.fold)
-  Iadd3,     // x+0, x-x: zero terms dropped (RZ), a single plain term a MOV (go.evaluate.iadd3)
-  Imad,      // x*0+c = c, x*1+0 = x, x*1+c = IADD3 x, c (go.evaluate.imad)
-  Shift,     // SHL/SHR by 0 = x, by the width or more (logical) = 0 (go.evaluate.shift)
-  Lop3,      // LUT algebra: constant (0 or ~0) and repeated inputs folded into the LUT,
-             // inputs the LUT ignores dropped (RZ); one input left as is: a MOV (go.evaluate.lop3)
-  Isetp,     // both sides constant, or x against itself: a PLOP3 of the third predicate
-             // (go.evaluate.isetp)
-  Plop3,     // PT/!PT and repeated inputs folded into the LUTs, ignored inputs dropped (PT)
-             // (go.evaluate.plop3)
+  Fold,  // every source constant: the result's MOV (proved by go.evaluate.fold)
+  Iadd3, // x+0, x-x: zero terms dropped (RZ), a single plain term a MOV (go.evaluate.iadd3)
+  Imad,  // x*0+c = c, x*1+0 = x, x*1+c = IADD3 x, c (go.evaluate.imad)
+  Shift, // SHL/SHR by 0 = x, by the width or more (logical) = 0 (go.evaluate.shift)
+  Lop3,  // LUT algebra: constant (0 or ~0) and repeated inputs folded into the LUT,
+         // inputs the LUT ignores dropped (RZ); one input left as is: a MOV (go.evaluate.lop3)
+  Isetp, // both sides constant, or x against itself: a PLOP3 of the third predicate
+         // (go.evaluate.isetp)
+  Plop3, // PT/!PT and repeated inputs folded into the LUTs, ignored inputs dropped (PT)
+         // (go.evaluate.plop3)
 };
-const char* evaluateRuleName(EvaluateRule r);
+const char *evaluateRuleName(EvaluateRule r);
 
 struct EvaluateRewrite {
-  Instr instr;        // what replaces the instruction
+  Instr instr; // what replaces the instruction
   EvaluateRule rule;
   // Sources of the original whose register had a known value (`known`) that the
   // replacement used and no longer reads: the copies that gave those values
@@ -47,11 +47,12 @@ struct EvaluateRewrite {
 // integer immediate (the 64-bit container) or RZ; for a predicate PT or !PT.
 // known may be empty (nothing known). An instruction whose opcode or modifiers
 // the interpreter does not run (evaluateConstant refuses them) is never folded.
-std::optional<EvaluateRewrite> evaluateRewrite(const Instr& in, const std::vector<std::optional<Operand>>& known);
+std::optional<EvaluateRewrite> evaluateRewrite(const Instr &in,
+                                               const std::vector<std::optional<Operand>> &known);
 
 // The instruction that leaves `container` in register d: `MOV d, v` when it fits
 // in 32 bits (a 32-bit MOV zero-extends), else `MOV.64 d, v`.
-Instr materializeConstant(const Operand& d, uint64_t container);
+Instr materializeConstant(const Operand &d, uint64_t container);
 
 // The truth-table algebra of rules/lut.h, computed by running LOP3 in the interpreter on the
 // canonical tables (0xF0, 0xCC, 0xAA): the LUT of F(x, y, z) where x, y, z are 8-bit tables.

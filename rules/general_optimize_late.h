@@ -29,12 +29,12 @@ struct LateOptimizeCounts {
   uint32_t movesMerged = 0; // MOVs of a value a window entry already holds, their one use renamed
   uint32_t inserted = 0;    // window insertions
   uint32_t evicted = 0;     // entries the circular buffer overwrote
-  friend bool operator==(const LateOptimizeCounts&, const LateOptimizeCounts&) = default;
+  friend bool operator==(const LateOptimizeCounts &, const LateOptimizeCounts &) = default;
 };
 
 // A window candidate: unguarded MOV (32-bit or .64) of a register or an
 // immediate into a register of file R (the spec's class check).
-bool lateWindowCandidate(const Instr& in);
+bool lateWindowCandidate(const Instr &in);
 
 // sub_8F6530's window: a circular buffer of kLateWindowSlots moves whose pointer advances at
 // each insertion, overwriting (evicting) what it points at; a write to an entry's register or
@@ -50,10 +50,10 @@ public:
   explicit LateWindow(bool existingEntriesOnly) : existingOnly_(existingEntriesOnly) {}
   // The entry that holds what the window candidate `mov` copies (the same operand and width,
   // in another register), or null. At most one entry holds a value.
-  const Entry* holding(const Instr& mov) const;
+  const Entry *holding(const Instr &mov) const;
   // `in` was not merged: the entries it writes over are emptied, then a window candidate that no
   // entry holds is inserted.
-  void step(const Instr& in, LateOptimizeCounts& counts);
+  void step(const Instr &in, LateOptimizeCounts &counts);
 
 private:
   std::array<std::optional<Entry>, kLateWindowSlots> slots_;
@@ -62,7 +62,11 @@ private:
 };
 
 // The two halves' entries (the pass above).
-namespace reference { LateOptimizeCounts generalOptimizeLate(Function& f, bool existingEntriesOnly); }
-namespace optimized { LateOptimizeCounts generalOptimizeLate(Function& f, bool existingEntriesOnly); }
+namespace reference {
+LateOptimizeCounts generalOptimizeLate(Function &f, bool existingEntriesOnly);
+}
+namespace optimized {
+LateOptimizeCounts generalOptimizeLate(Function &f, bool existingEntriesOnly);
+}
 
 } // namespace ori

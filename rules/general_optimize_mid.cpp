@@ -2,12 +2,14 @@
 
 namespace ori {
 
-double midRoundCost(const MemToRegCounts& promoted, const GeneralOptimizeCounts& suite) {
-  return promoted.cost + double(suite.usesReplaced) + double(suite.selectsToCopies) + double(suite.guardsResolved);
+double midRoundCost(const MemToRegCounts &promoted, const GeneralOptimizeCounts &suite) {
+  return promoted.cost + double(suite.usesReplaced) + double(suite.selectsToCopies) +
+         double(suite.guardsResolved);
 }
 
-void addMidRound(MidOptimizeResult& total, const MemToRegCounts& promoted, const GeneralOptimizeResult& suite) {
-  MemToRegCounts& m = total.memToReg;
+void addMidRound(MidOptimizeResult &total, const MemToRegCounts &promoted,
+                 const GeneralOptimizeResult &suite) {
+  MemToRegCounts &m = total.memToReg;
   m.slotsPromoted += promoted.slotsPromoted;
   m.loadsReplaced += promoted.loadsReplaced;
   m.storesReplaced += promoted.storesReplaced;
@@ -16,7 +18,7 @@ void addMidRound(MidOptimizeResult& total, const MemToRegCounts& promoted, const
   m.variablesEscaping += promoted.variablesEscaping;
   m.cost += promoted.cost;
   const uint32_t before = total.suite.counts.rounds;
-  GeneralOptimizeCounts& c = total.suite.counts;
+  GeneralOptimizeCounts &c = total.suite.counts;
   c.usesReplaced += suite.counts.usesReplaced;
   c.selectsToCopies += suite.counts.selectsToCopies;
   c.guardsResolved += suite.counts.guardsResolved;

@@ -23,34 +23,42 @@ namespace ori {
 inline constexpr uint32_t kMidRounds = 4;
 
 struct MidOptimizeResult {
-  MemToRegCounts memToReg;       // summed over rounds (cost too)
-  GeneralOptimizeResult suite;   // summed over rounds (GeneralOptimizeCounts::rounds: the suite's rounds)
-  uint32_t rounds = 0;           // phase-37 rounds run
-  friend bool operator==(const MidOptimizeResult&, const MidOptimizeResult&) = default;
+  MemToRegCounts memToReg; // summed over rounds (cost too)
+  GeneralOptimizeResult
+      suite;           // summed over rounds (GeneralOptimizeCounts::rounds: the suite's rounds)
+  uint32_t rounds = 0; // phase-37 rounds run
+  friend bool operator==(const MidOptimizeResult &, const MidOptimizeResult &) = default;
 };
 // The weighted cost of one round (the convergence loop's delta).
-double midRoundCost(const MemToRegCounts& promoted, const GeneralOptimizeCounts& suite);
+double midRoundCost(const MemToRegCounts &promoted, const GeneralOptimizeCounts &suite);
 // Adds one phase-37 round to the total: counts summed, the suite's marks
 // renumbered so that their rounds go on from the suite rounds before.
-void addMidRound(MidOptimizeResult& total, const MemToRegCounts& promoted, const GeneralOptimizeResult& suite);
+void addMidRound(MidOptimizeResult &total, const MemToRegCounts &promoted,
+                 const GeneralOptimizeResult &suite);
 
 // The round loop: `promote` and `suite` are the half's convertMemoryToRegister and
 // generalOptimize.
 template <class Promote, class Suite>
-MidOptimizeResult midRounds(Function& f, const MemToRegOptions& opt, Promote promote, Suite suite) {
+MidOptimizeResult midRounds(Function &f, const MemToRegOptions &opt, Promote promote, Suite suite) {
   MidOptimizeResult total;
-  if (f.blocks.empty()) return total;
+  if (f.blocks.empty())
+    return total;
   for (uint32_t round = 1; round <= kMidRounds; ++round) {
     const MemToRegCounts promoted = promote(f, opt);
     const GeneralOptimizeResult folded = suite(f, opt.suite);
     addMidRound(total, promoted, folded);
-    if (midRoundCost(promoted, folded.counts) < opt.convergenceThreshold()) break;
+    if (midRoundCost(promoted, folded.counts) < opt.convergenceThreshold())
+      break;
   }
   return total;
 }
 
 // The two halves' entries (the pass above).
-namespace reference { MidOptimizeResult generalOptimizeMid(Function& f, const MemToRegOptions& opt); }
-namespace optimized { MidOptimizeResult generalOptimizeMid(Function& f, const MemToRegOptions& opt); }
+namespace reference {
+MidOptimizeResult generalOptimizeMid(Function &f, const MemToRegOptions &opt);
+}
+namespace optimized {
+MidOptimizeResult generalOptimizeMid(Function &f, const MemToRegOptions &opt);
+}
 
 } // namespace ori

@@ -10,7 +10,11 @@
 namespace ori {
 
 // The two halves' entries (the contract above).
-namespace reference { LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg); }
-namespace optimized { LivenessFacts computeLiveness(const Function& f, const CfgFacts& cfg); }
+namespace reference {
+LivenessFacts computeLiveness(const Function &f, const CfgFacts &cfg);
+}
+namespace optimized {
+LivenessFacts computeLiveness(const Function &f, const CfgFacts &cfg);
+}
 
 } // namespace ori

@@ -10,7 +10,11 @@
 namespace ori {
 
 // The two halves' entries (the contract above).
-namespace reference { LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& dom); }
-namespace optimized { LoopFacts computeLoops(const Function& f, const CfgFacts& cfg, const DomFacts& dom); }
+namespace reference {
+LoopFacts computeLoops(const Function &f, const CfgFacts &cfg, const DomFacts &dom);
+}
+namespace optimized {
+LoopFacts computeLoops(const Function &f, const CfgFacts &cfg, const DomFacts &dom);
+}
 
 } // namespace ori

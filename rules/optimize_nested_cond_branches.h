@@ -25,28 +25,35 @@
 // verify/nested_cond_check.h). Gate: -O2. Both halves leave the same text and counts.
 #pragma once
 
+#include "ir/ir.h"
 #include <cstdint>
 #include <functional>
-#include "ir/ir.h"
 
 namespace ori {
 
 // Phase 38 OptimizeNestedCondBranches (spec/003; docs/branch-and-switch.md "Phase 38").
 struct NestedCondCounts {
-  uint32_t combined = 0;      // pairs of conditional branches made one (one intermediate block erased each)
-  uint32_t absorbedPlop3 = 0; // PLOP3s that defined a branch predicate, folded into the combined one
-  uint32_t rounds = 0;        // rounds of the fixed-point loop, the last one (combining nothing) included
-  friend bool operator==(const NestedCondCounts&, const NestedCondCounts&) = default;
+  uint32_t combined =
+      0; // pairs of conditional branches made one (one intermediate block erased each)
+  uint32_t absorbedPlop3 =
+      0;               // PLOP3s that defined a branch predicate, folded into the combined one
+  uint32_t rounds = 0; // rounds of the fixed-point loop, the last one (combining nothing) included
+  friend bool operator==(const NestedCondCounts &, const NestedCondCounts &) = default;
 };
 // The combined predicate reads at most this many predicates (PLOP3's three sources): a
 // combination that would need more is not made (spec/003 "No already-folded setp").
 inline constexpr uint32_t kNestedCondMaxInputs = 3;
 // Called after each combination with the function just before and just after it and the
 // label id of the outer block (which keeps it): oriopt --verify proves each one there.
-using NestedCondObserver = std::function<void(const Function& before, const Function& after, uint32_t outerLabelId)>;
+using NestedCondObserver =
+    std::function<void(const Function &before, const Function &after, uint32_t outerLabelId)>;
 
 // The two halves' entries (the contract above).
-namespace reference { NestedCondCounts optimizeNestedCondBranches(Function& f, const NestedCondObserver& observer = {}); }
-namespace optimized { NestedCondCounts optimizeNestedCondBranches(Function& f, const NestedCondObserver& observer = {}); }
+namespace reference {
+NestedCondCounts optimizeNestedCondBranches(Function &f, const NestedCondObserver &observer = {});
+}
+namespace optimized {
+NestedCondCounts optimizeNestedCondBranches(Function &f, const NestedCondObserver &observer = {});
+}
 
 } // namespace ori

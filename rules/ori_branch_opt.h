@@ -19,8 +19,8 @@
 // same text and count the same rewrites in the same order.
 #pragma once
 
-#include <cstdint>
 #include "ir/ir.h"
+#include <cstdint>
 
 namespace ori {
 
@@ -33,7 +33,7 @@ struct BranchOptCounts {
   uint32_t folded = 0;             // BRA to the next block deleted
   uint32_t erasedBlocks = 0;       // unreachable blocks erased (at entry and at the end)
   uint32_t rewrites() const { return constantConditions + identicalTargets + threaded + folded; }
-  friend bool operator==(const BranchOptCounts&, const BranchOptCounts&) = default;
+  friend bool operator==(const BranchOptCounts &, const BranchOptCounts &) = default;
 };
 
 // Threading follows at most this many blocks that hold only a BRA in one
@@ -43,7 +43,11 @@ struct BranchOptCounts {
 inline constexpr uint32_t kBranchThreadDepth = 64;
 
 // The two halves' entries (the contract above).
-namespace reference { BranchOptCounts oriBranchOpt(Function& f, int64_t budget); }
-namespace optimized { BranchOptCounts oriBranchOpt(Function& f, int64_t budget); }
+namespace reference {
+BranchOptCounts oriBranchOpt(Function &f, int64_t budget);
+}
+namespace optimized {
+BranchOptCounts oriBranchOpt(Function &f, int64_t budget);
+}
 
 } // namespace ori

@@ -2,8 +2,9 @@
 
 namespace ori {
 
-bool keptWhenDead(const Instr& i) {
-  constexpr uint32_t kEffects = SIDE_EFFECT | CONTROL | BRANCH | TERMINATOR | CALL_ | BARRIER | CONVERGENCE | VARIADIC;
+bool keptWhenDead(const Instr &i) {
+  constexpr uint32_t kEffects =
+      SIDE_EFFECT | CONTROL | BRANCH | TERMINATOR | CALL_ | BARRIER | CONVERGENCE | VARIADIC;
   return i.info().is(kEffects) || isOrderedAccess(i.mods);
 }
 

@@ -20,8 +20,8 @@
 // renumbers labels and tables; returns how many. Phases 13, 14/30, 15 tidy with both.
 #pragma once
 
-#include <cstdint>
 #include "ir/ir.h"
+#include <cstdint>
 
 namespace ori {
 
@@ -32,16 +32,32 @@ namespace ori {
 // BARRIER, CONVERGENCE, VARIADIC; and any ordered access (.VOLATILE, .ACQUIRE, .MMIO ...:
 // isOrderedAccess). A plain or .RELAXED load (MEMORY without SIDE_EFFECT) may go:
 // docs/liveness.md "Loads".
-bool keptWhenDead(const Instr& i);
+bool keptWhenDead(const Instr &i);
 
 // The two halves' entries (the contract above).
-namespace reference { uint32_t earlyOriSimpleLiveDead(Function& f); }
-namespace optimized { uint32_t earlyOriSimpleLiveDead(Function& f); }
-namespace reference { uint32_t oriPerformLiveDead(Function& f); }
-namespace optimized { uint32_t oriPerformLiveDead(Function& f); }
-namespace reference { uint32_t dropEmptyUnlabelledBlocks(Function& f); }
-namespace optimized { uint32_t dropEmptyUnlabelledBlocks(Function& f); }
-namespace reference { uint32_t mergeUnlabelledBlocks(Function& f); }
-namespace optimized { uint32_t mergeUnlabelledBlocks(Function& f); }
+namespace reference {
+uint32_t earlyOriSimpleLiveDead(Function &f);
+}
+namespace optimized {
+uint32_t earlyOriSimpleLiveDead(Function &f);
+}
+namespace reference {
+uint32_t oriPerformLiveDead(Function &f);
+}
+namespace optimized {
+uint32_t oriPerformLiveDead(Function &f);
+}
+namespace reference {
+uint32_t dropEmptyUnlabelledBlocks(Function &f);
+}
+namespace optimized {
+uint32_t dropEmptyUnlabelledBlocks(Function &f);
+}
+namespace reference {
+uint32_t mergeUnlabelledBlocks(Function &f);
+}
+namespace optimized {
+uint32_t mergeUnlabelledBlocks(Function &f);
+}
 
 } // namespace ori

@@ -6,8 +6,8 @@
 // leave the same text.
 #pragma once
 
-#include <cstdint>
 #include "ir/ir.h"
+#include <cstdint>
 
 namespace ori {
 
@@ -16,7 +16,11 @@ namespace ori {
 Instr splitCopy(Reg to, Reg from);
 
 // The two halves' entries (the contract above).
-namespace reference { uint32_t oriSplitLiveRanges(Function& f); }
-namespace optimized { uint32_t oriSplitLiveRanges(Function& f); }
+namespace reference {
+uint32_t oriSplitLiveRanges(Function &f);
+}
+namespace optimized {
+uint32_t oriSplitLiveRanges(Function &f);
+}
 
 } // namespace ori

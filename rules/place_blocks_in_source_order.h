@@ -9,19 +9,27 @@
 // where it did; both halves leave the same function.
 #pragma once
 
+#include "ir/ir.h"
 #include <cstdint>
 #include <vector>
-#include "ir/ir.h"
 
 namespace ori {
 
 // Phase 112's order: bix 0, then the other blocks stably by label id (the source order).
-std::vector<uint32_t> sourceOrder(const Function& f);
+std::vector<uint32_t> sourceOrder(const Function &f);
 
 // The two halves' entries (the contract above).
-namespace reference { bool reorderBlocks(Function& f, const std::vector<uint32_t>& order); }
-namespace optimized { bool reorderBlocks(Function& f, const std::vector<uint32_t>& order); }
-namespace reference { bool placeBlocksInSourceOrder(Function& f); }
-namespace optimized { bool placeBlocksInSourceOrder(Function& f); }
+namespace reference {
+bool reorderBlocks(Function &f, const std::vector<uint32_t> &order);
+}
+namespace optimized {
+bool reorderBlocks(Function &f, const std::vector<uint32_t> &order);
+}
+namespace reference {
+bool placeBlocksInSourceOrder(Function &f);
+}
+namespace optimized {
+bool placeBlocksInSourceOrder(Function &f);
+}
 
 } // namespace ori

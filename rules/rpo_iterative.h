@@ -13,9 +13,17 @@
 namespace ori {
 
 // The two halves' entries (the contract above).
-namespace reference { RpoSlots computeRpoIterativeSlots(const CfgFacts& cfg); }
-namespace optimized { RpoSlots computeRpoIterativeSlots(const CfgFacts& cfg); }
-namespace reference { CfgFacts computeCfgIterative(const Function& f); }
-namespace optimized { CfgFacts computeCfgIterative(const Function& f); }
+namespace reference {
+RpoSlots computeRpoIterativeSlots(const CfgFacts &cfg);
+}
+namespace optimized {
+RpoSlots computeRpoIterativeSlots(const CfgFacts &cfg);
+}
+namespace reference {
+CfgFacts computeCfgIterative(const Function &f);
+}
+namespace optimized {
+CfgFacts computeCfgIterative(const Function &f);
+}
 
 } // namespace ori

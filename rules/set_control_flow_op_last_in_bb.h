@@ -7,13 +7,17 @@
 // the same function.
 #pragma once
 
-#include <cstdint>
 #include "ir/ir.h"
+#include <cstdint>
 
 namespace ori {
 
 // The two halves' entries (the contract above).
-namespace reference { uint32_t setControlFlowOpLastInBB(Function& f); }
-namespace optimized { uint32_t setControlFlowOpLastInBB(Function& f); }
+namespace reference {
+uint32_t setControlFlowOpLastInBB(Function &f);
+}
+namespace optimized {
+uint32_t setControlFlowOpLastInBB(Function &f);
+}
 
 } // namespace ori

@@ -19,8 +19,8 @@ namespace ori::verify {
 
 struct CrossCheckOptions {
   uint64_t seed = 1;
-  uint64_t samples = 10000; // inputs per opcode/modifier combination
-  std::string only;         // a combination name ("FADD.RZ.FTZ") glob or substring; empty: all
+  uint64_t samples = 10000;   // inputs per opcode/modifier combination
+  std::string only;           // a combination name ("FADD.RZ.FTZ") glob or substring; empty: all
   size_t keepMismatches = 20; // mismatch descriptions kept in the report
 };
 
@@ -39,8 +39,8 @@ struct CrossCheckReport {
 };
 
 // `progress` (may be empty) is called after each combination.
-CrossCheckReport crossCheck(const CrossCheckOptions& opts,
-                            const std::function<void(const CombinationResult&)>& progress = {});
+CrossCheckReport crossCheck(const CrossCheckOptions &opts,
+                            const std::function<void(const CombinationResult &)> &progress = {});
 
 // The interpreter's view of one instruction on one input (the harness with a
 // single thread; S2R runs ntid x nctaid threads, all given the same inputs,
@@ -48,17 +48,18 @@ CrossCheckReport crossCheck(const CrossCheckOptions& opts,
 // registers: sources R10, R11, R12 / P1, P2, P3 by position, destinations R20
 // or P4, P5, guard P0; memory operands as makeSubject builds them. nullopt
 // with *error set when the run does not end ok.
-std::optional<ConcreteOutputs> interpretOne(const Instr& in, const ConcreteInputs& x, std::string* error);
+std::optional<ConcreteOutputs> interpretOne(const Instr &in, const ConcreteInputs &x,
+                                            std::string *error);
 
 // The harness instruction for opcode `op` with modifiers `mods`: registers as
 // interpretOne expects; immediates and the special register from x.srcs;
 // operand flags and the guard's polarity from `pattern` (0..127): bit i
 // gives source i `-` (IADD3) or `!` (predicates), bits 2i and 2i+1 give
 // float source i `-` and `|..|`, bit 6 makes the guard @!P0. Pattern 0: no flags.
-Instr makeSubject(Opcode op, const ModSet& mods, unsigned pattern, const ConcreteInputs& x);
+Instr makeSubject(Opcode op, const ModSet &mods, unsigned pattern, const ConcreteInputs &x);
 
 // interpretOne and the model on the same input: "" if they agree, otherwise a
 // description naming the instruction, its inputs and both results.
-std::string compareOne(ModelEvaluator& model, const Instr& in, const ConcreteInputs& x);
+std::string compareOne(ModelEvaluator &model, const Instr &in, const ConcreteInputs &x);
 
 } // namespace ori::verify

@@ -20,6 +20,6 @@ std::span<const uint64_t> edgeCases(Domain d);
 // One value: an edge case with probability 3/10, otherwise random with the
 // domain's shape (for floats: random sign, exponents across the whole range,
 // near 1.0, near the integer limits and in the denormal range; ties).
-uint64_t drawValue(Domain d, Rng& rng);
+uint64_t drawValue(Domain d, Rng &rng);
 
 } // namespace ori::verify

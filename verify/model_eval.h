@@ -25,7 +25,7 @@ struct ConcreteInputs {
 };
 
 struct ConcreteOutputs {
-  std::vector<uint64_t> dsts;    // 64-bit containers; 0/1 for predicates
+  std::vector<uint64_t> dsts;     // 64-bit containers; 0/1 for predicates
   std::optional<uint64_t> memory; // stores and atomics: the word afterwards
 };
 
@@ -35,12 +35,12 @@ class ModelEvaluator {
 public:
   ModelEvaluator();
   ~ModelEvaluator();
-  ModelEvaluator(const ModelEvaluator&) = delete;
-  ModelEvaluator& operator=(const ModelEvaluator&) = delete;
+  ModelEvaluator(const ModelEvaluator &) = delete;
+  ModelEvaluator &operator=(const ModelEvaluator &) = delete;
 
   // nullopt: the opcode or its modifier combination has no model. Throws
   // std::invalid_argument if x has not one value per source and destination.
-  std::optional<ConcreteOutputs> evaluate(const Instr& in, const ConcreteInputs& x);
+  std::optional<ConcreteOutputs> evaluate(const Instr &in, const ConcreteInputs &x);
 
 private:
   struct Impl;

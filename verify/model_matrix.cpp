@@ -17,20 +17,22 @@
 
 namespace ori::verify::models {
 
-std::optional<ModelOutputs> uninterpretedWarp(ModelContext& m) {
-  z3::context& c = m.smt.ctx();
+std::optional<ModelOutputs> uninterpretedWarp(ModelContext &m) {
+  z3::context &c = m.smt.ctx();
   z3::sort_vector domain(c);
   z3::expr_vector args(c);
   domain.push_back(c.bv_sort(32));
   args.push_back(m.x.tid);
   for (size_t i = 0; i < m.x.srcs.size(); ++i) {
     // A predicate or an immediate source (none of these opcodes has one) enters as its value.
-    z3::expr s = m.x.srcs[i].is_bool() ? z3::ite(m.x.srcs[i], m.smt.bv(1, 64), m.smt.bv(0, 64)) : m.x.srcs[i];
+    z3::expr s = m.x.srcs[i].is_bool() ? z3::ite(m.x.srcs[i], m.smt.bv(1, 64), m.smt.bv(0, 64))
+                                       : m.x.srcs[i];
     domain.push_back(c.bv_sort(64));
     args.push_back(s);
   }
   std::string name(m.in.info().name);
-  for (Mod mod : m.in.mods.list()) name += fmt::format(".{}", modText(mod));
+  for (Mod mod : m.in.mods.list())
+    name += fmt::format(".{}", modText(mod));
   ModelOutputs out;
   for (size_t d = 0; d < m.in.dsts.size(); ++d) {
     z3::func_decl f = c.function(fmt::format("{} d{}", name, d).c_str(), domain, c.bv_sort(64));
@@ -39,8 +41,8 @@ std::optional<ModelOutputs> uninterpretedWarp(ModelContext& m) {
   return out;
 }
 
-std::optional<ModelOutputs> elect(ModelContext& m) {
-  Smt& smt = m.smt;
+std::optional<ModelOutputs> elect(ModelContext &m) {
+  Smt &smt = m.smt;
   z3::expr a = m.intSrc(0, 32);
   z3::expr leader = smt.bv(0xffffffffu, 32);
   for (unsigned k = 32; k-- > 0;) // the lowest set bit wins: built from the top down

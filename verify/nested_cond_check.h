@@ -32,8 +32,8 @@ struct NestedCondCheck {
 };
 
 // `context` gives the module variables the region's code may name.
-NestedCondCheck checkNestedCondCombination(const Module& context, const Function& before, const Function& after,
-                                           uint32_t outerLabelId, const LivenessFacts& live,
-                                           const TvOptions& opts = {});
+NestedCondCheck checkNestedCondCombination(const Module &context, const Function &before,
+                                           const Function &after, uint32_t outerLabelId,
+                                           const LivenessFacts &live, const TvOptions &opts = {});
 
 } // namespace ori::verify

@@ -22,27 +22,29 @@ struct Claim {
 };
 
 // lhs == rhs on bit-vectors, as one part per bit.
-Claim bitwiseEqual(const z3::expr& lhs, const z3::expr& rhs, Shown shown);
+Claim bitwiseEqual(const z3::expr &lhs, const z3::expr &rhs, Shown shown);
 
 struct ObligationDef {
   ObligationInfo info;
-  std::function<Claim(Smt&)> build;
+  std::function<Claim(Smt &)> build;
 };
 
 // By family: verify/obligations_lop3.cpp, obligations_spec003.cpp, obligations_switch.cpp.
 std::vector<ObligationDef> lop3Obligations();
 std::vector<ObligationDef> spec002Obligations();
-std::vector<ObligationDef> evaluateObligations(); // verify/obligations_evaluate.cpp: --fold=evaluate
+std::vector<ObligationDef>
+evaluateObligations(); // verify/obligations_evaluate.cpp: --fold=evaluate
 std::vector<ObligationDef> spec003Obligations();
 std::vector<ObligationDef> switchObligations();
 
 // The LOP3 and PLOP3 opcode models (verify/opcode_model.h) on symbolic
 // operands: 32-bit a, b, c and an 8-bit LUT; Boolean p, q, r with `!` flags.
-z3::expr lop3Term(Smt& smt, const z3::expr& a, const z3::expr& b, const z3::expr& c, const z3::expr& lut);
-z3::expr plop3Term(Smt& smt, const z3::expr& p, const z3::expr& q, const z3::expr& r, const z3::expr& lut,
-                   bool notP = false, bool notQ = false, bool notR = false);
+z3::expr lop3Term(Smt &smt, const z3::expr &a, const z3::expr &b, const z3::expr &c,
+                  const z3::expr &lut);
+z3::expr plop3Term(Smt &smt, const z3::expr &p, const z3::expr &q, const z3::expr &r,
+                   const z3::expr &lut, bool notP = false, bool notQ = false, bool notR = false);
 
 // Both programs send the symbolic selector to the same target (verify/switch_dispatch.cpp).
-Claim dispatchClaim(Smt& smt, const DispatchProgram& reference, const DispatchProgram& candidate);
+Claim dispatchClaim(Smt &smt, const DispatchProgram &reference, const DispatchProgram &candidate);
 
 } // namespace ori::verify

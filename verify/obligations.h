@@ -25,7 +25,7 @@ struct ObligationResult {
   std::vector<std::pair<std::string, std::string>> counterexample;
   std::string reason; // Unknown: why (timeout, Z3 error)
   double seconds = 0;
-  bool asExpected(const ObligationInfo& o) const {
+  bool asExpected(const ObligationInfo &o) const {
     return o.expectHolds ? status == Status::Proved : status == Status::Refuted;
   }
 };
@@ -33,10 +33,10 @@ struct ObligationResult {
 // Every obligation, in a fixed order.
 std::vector<ObligationInfo> listObligations();
 // Proves one by name; throws std::invalid_argument for an unknown name.
-ObligationResult checkObligation(const std::string& name);
+ObligationResult checkObligation(const std::string &name);
 // "proved NAME", "refuted NAME: counterexample a=0x1 b=0x2", "unknown NAME: reason".
-std::string formatResult(const ObligationInfo& o, const ObligationResult& r);
+std::string formatResult(const ObligationInfo &o, const ObligationResult &r);
 // `pattern` selects a name: a glob (with * ? [) or else a substring; "" selects all.
-bool nameMatches(const std::string& pattern, const std::string& name);
+bool nameMatches(const std::string &pattern, const std::string &name);
 
 } // namespace ori::verify

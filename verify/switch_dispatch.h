@@ -25,7 +25,7 @@ enum class DispatchCmp : uint8_t { EQ, NE, LT, LE, GT, GE };
 struct DispatchNode {
   enum class Kind : uint8_t { Target, Compare, Table, BitTest };
   Kind kind = Kind::Target;
-  uint32_t target = 0;  // Target: the block reached
+  uint32_t target = 0; // Target: the block reached
   uint32_t bias = 0;
   // Compare (ISETP.cmp.{S32,U32} v, constant; @P BRA): to ifTrue or ifFalse.
   DispatchCmp cmp = DispatchCmp::EQ;
@@ -45,20 +45,22 @@ struct DispatchProgram {
 
   // Builders; each returns the new node's index.
   uint32_t target(uint32_t block);
-  uint32_t compare(DispatchCmp cmp, bool isSigned, uint32_t constant, uint32_t ifTrue, uint32_t ifFalse, uint32_t bias = 0);
+  uint32_t compare(DispatchCmp cmp, bool isSigned, uint32_t constant, uint32_t ifTrue,
+                   uint32_t ifFalse, uint32_t bias = 0);
   uint32_t table(uint32_t bias, std::vector<uint32_t> entries);
-  uint32_t bitTest(uint32_t bias, std::vector<std::pair<uint32_t, uint32_t>> clusters, uint32_t otherwise);
+  uint32_t bitTest(uint32_t bias, std::vector<std::pair<uint32_t, uint32_t>> clusters,
+                   uint32_t otherwise);
 };
 
 // "" if the program is well formed, else what is wrong (an empty program, a
 // forward or out-of-range reference, an empty or over-large table).
-std::string validate(const DispatchProgram& p);
+std::string validate(const DispatchProgram &p);
 // The target a selector reaches (kFaultTarget for a table overrun); the
 // program must be valid.
-uint32_t dispatchTarget(const DispatchProgram& p, uint32_t selector);
+uint32_t dispatchTarget(const DispatchProgram &p, uint32_t selector);
 
 // The cascade `if (sel == case_i) goto target_i` in order, then `goto deflt`.
-DispatchProgram cascade(const std::vector<std::pair<uint32_t, uint32_t>>& cases, uint32_t deflt);
+DispatchProgram cascade(const std::vector<std::pair<uint32_t, uint32_t>> &cases, uint32_t deflt);
 
 struct DispatchCheck {
   bool equivalent = false;
@@ -76,7 +78,7 @@ inline constexpr uint32_t kAllSelectors = 0xFFFFFFFFu;
 // counterexample always satisfies the bound. The bound is a precondition the
 // caller knows (checkSwitchRewrites: the head block's LOP3 mask, MOV'd
 // constant or narrow load, verify/switch_extract.h).
-DispatchCheck checkDispatch(const DispatchProgram& reference, const DispatchProgram& candidate,
+DispatchCheck checkDispatch(const DispatchProgram &reference, const DispatchProgram &candidate,
                             uint32_t maxSelector = kAllSelectors);
 
 // The hand-made lowerings oriverify proves (verify/switch_examples.cpp):

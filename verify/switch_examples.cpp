@@ -20,7 +20,8 @@ std::vector<std::pair<uint32_t, uint32_t>> signedCases() {
 
 // v = sel + 2 indexes [10, 11, 12, 13, 99 (the gap at 2), 14, 15, 10]
 // behind the bound check `v <u 8` (one check covers both ends).
-DispatchProgram jumpTable(DispatchCmp boundCmp, uint32_t bound, bool signedBound, uint32_t gapFill) {
+DispatchProgram jumpTable(DispatchCmp boundCmp, uint32_t bound, bool signedBound,
+                          uint32_t gapFill) {
   DispatchProgram p;
   uint32_t deflt = p.target(kDefault);
   uint32_t table = p.table(uint32_t(-2), {10, 11, 12, 13, gapFill, 14, 15, 10});
@@ -29,7 +30,8 @@ DispatchProgram jumpTable(DispatchCmp boundCmp, uint32_t bound, bool signedBound
 }
 
 // A balanced BST on the sorted cases: `sel < pivot` splits, leaves test equality.
-uint32_t bst(DispatchProgram& p, std::vector<std::pair<uint32_t, uint32_t>> cases, bool isSigned, uint32_t deflt) {
+uint32_t bst(DispatchProgram &p, std::vector<std::pair<uint32_t, uint32_t>> cases, bool isSigned,
+             uint32_t deflt) {
   if (cases.size() == 1)
     return p.compare(DispatchCmp::EQ, false, cases[0].first, p.target(cases[0].second), deflt);
   size_t mid = cases.size() / 2;
@@ -40,7 +42,7 @@ uint32_t bst(DispatchProgram& p, std::vector<std::pair<uint32_t, uint32_t>> case
 }
 
 DispatchProgram balancedBst(std::vector<std::pair<uint32_t, uint32_t>> cases, bool isSigned) {
-  std::sort(cases.begin(), cases.end(), [&](const auto& x, const auto& y) {
+  std::sort(cases.begin(), cases.end(), [&](const auto &x, const auto &y) {
     return isSigned ? int32_t(x.first) < int32_t(y.first) : x.first < y.first;
   });
   DispatchProgram p;
@@ -68,13 +70,15 @@ DispatchProgram bitTests() {
 std::vector<SwitchExample> switchExamples() {
   DispatchProgram ref = cascade(signedCases(), kDefault);
   return {
-      {"switch.jump-table", "cases -2..5 with a gap at 2: bias -2, bound v <u 8, gap filled with the default", ref,
+      {"switch.jump-table",
+       "cases -2..5 with a gap at 2: bias -2, bound v <u 8, gap filled with the default", ref,
        jumpTable(DispatchCmp::LT, 8, false, kDefault), true},
-      {"switch.bst", "the same cases as a balanced BST of signed compares", ref, balancedBst(signedCases(), true), true},
+      {"switch.bst", "the same cases as a balanced BST of signed compares", ref,
+       balancedBst(signedCases(), true), true},
       {"switch.bit-test", "0,2,4,6 / 1,3,5 / 9 as three bit-test clusters behind v <u 10",
        cascade(clusterCases(), kDefault), bitTests(), true},
-      {"switch.jump-table.wrong-off-by-one-bound", "bound v <=u 8: selector 6 reads past the table", ref,
-       jumpTable(DispatchCmp::LE, 8, false, kDefault), false},
+      {"switch.jump-table.wrong-off-by-one-bound", "bound v <=u 8: selector 6 reads past the table",
+       ref, jumpTable(DispatchCmp::LE, 8, false, kDefault), false},
       {"switch.jump-table.wrong-signed-bound", "bound v <s 8: v >= 2^31 passes the check", ref,
        jumpTable(DispatchCmp::LT, 8, true, kDefault), false},
       {"switch.jump-table.wrong-missing-gap-fill", "the gap at selector 2 left as block 0", ref,
@@ -84,10 +88,10 @@ std::vector<SwitchExample> switchExamples() {
 
 std::vector<ObligationDef> switchObligations() {
   std::vector<ObligationDef> v;
-  for (SwitchExample& e : switchExamples()) {
+  for (SwitchExample &e : switchExamples()) {
     auto ex = std::make_shared<SwitchExample>(std::move(e));
     v.push_back({{ex->name, ex->description, ex->equivalent},
-                 [ex](Smt& smt) { return dispatchClaim(smt, ex->reference, ex->candidate); }});
+                 [ex](Smt &smt) { return dispatchClaim(smt, ex->reference, ex->candidate); }});
   }
   return v;
 }

@@ -102,13 +102,13 @@ struct SelectorBound {
 };
 
 // The bound the head block `head` of `f` gives `selector` (rules above).
-SelectorBound selectorBound(const Function& f, uint32_t head, Reg selector);
+SelectorBound selectorBound(const Function &f, uint32_t head, Reg selector);
 
 // Extracts the dispatch programs of one function. Block identity is the label
 // id; it is indexed once here, so many heads of one function cost little.
 class SwitchExtractor {
 public:
-  explicit SwitchExtractor(const Function& f, size_t maxNodes = kMaxDispatchNodes);
+  explicit SwitchExtractor(const Function &f, size_t maxNodes = kMaxDispatchNodes);
 
   // The dispatch that starts at block `head` on register `selector`, or why
   // there is none: the head does not end in a dispatch, a leaf's label id is
@@ -124,21 +124,22 @@ public:
   // A block for messages: its label, else L<labelId in hex>.
   std::string blockName(uint32_t labelId) const;
 
-  const Function& function() const { return f_; }
+  const Function &function() const { return f_; }
 
 private:
-  const Function& f_;
+  const Function &f_;
   size_t maxNodes_;
   // labelId -> the blocks carrying it (usually one).
   std::unordered_map<uint32_t, std::vector<uint32_t>> byId_;
 };
 
 // One-off form of SwitchExtractor(f).extract(head, selector).
-std::variant<DispatchProgram, std::string> extractDispatch(const Function& f, uint32_t head, Reg selector,
+std::variant<DispatchProgram, std::string> extractDispatch(const Function &f, uint32_t head,
+                                                           Reg selector,
                                                            size_t maxNodes = kMaxDispatchNodes);
 
 // Whether two programs are node for node the same.
-bool sameProgram(const DispatchProgram& a, const DispatchProgram& b);
+bool sameProgram(const DispatchProgram &a, const DispatchProgram &b);
 
 struct SwitchCheckResult {
   // Unchanged: both sides extract to the same program (nothing to prove; not
@@ -146,9 +147,9 @@ struct SwitchCheckResult {
   // head limit was reached.
   enum class Verdict { Proved, Refuted, Unknown, Unchanged };
   Verdict verdict = Verdict::Unknown;
-  uint32_t headBix = 0;     // in `before`
+  uint32_t headBix = 0; // in `before`
   uint32_t headLabelId = 0;
-  std::string head;         // the head block's name
+  std::string head; // the head block's name
   Reg selector{};
   // The proof's precondition: selector <= maxSelector, the larger of the
   // heads' bounds before and after (kAllSelectors: none), from `boundBy`.
@@ -175,6 +176,6 @@ struct SwitchCheckResult {
 // that `before` does not extract as a dispatch, or whose id names no single
 // block of `after`, are skipped. At most kMaxSwitchHeads heads
 // are checked; the rest get one Unknown result.
-std::vector<SwitchCheckResult> checkSwitchRewrites(const Function& before, const Function& after);
+std::vector<SwitchCheckResult> checkSwitchRewrites(const Function &before, const Function &after);
 
 } // namespace ori::verify

@@ -9,6 +9,6 @@ namespace ori::verify {
 
 // The selectors a block may dispatch on as a switch head: the register its ending @P BRA's
 // ISETP compares with a constant, and what that register was made from (see the .cpp).
-std::vector<Reg> switchHeadSelectors(const Block& b);
+std::vector<Reg> switchHeadSelectors(const Block &b);
 
 } // namespace ori::verify

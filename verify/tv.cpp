@@ -92,9 +92,9 @@ public:
       return it->second;
     z3::expr b = smt.bvVar("&" + key, 64);
     if (windowSize)
-      assumptions = assumptions && z3::ult(b, smt.bv(*windowSize, 64)) &&
-                    (size <= *windowSize ? z3::ule(b, smt.bv(*windowSize - size, 64))
-                                         : smt.boolVal(true));
+      assumptions =
+          assumptions && z3::ult(b, smt.bv(*windowSize, 64)) &&
+          (size <= *windowSize ? z3::ule(b, smt.bv(*windowSize - size, 64)) : smt.boolVal(true));
     if (align > 1 && (align & (align - 1)) == 0)
       assumptions = assumptions && (b & smt.bv(align - 1, 64)) == smt.bv(0, 64);
     return bases.emplace(key, b).first->second;
@@ -176,7 +176,7 @@ z3::expr isPrivate(Smt &smt, const z3::expr &a) {
 // `derived` over-approximates which variables each register's value is computed from
 // (through every instruction), which only makes fewer accesses fault.
 struct LocalProvenance {
-  std::vector<const Variable *> owned;                // the function's .local variables that do not escape
+  std::vector<const Variable *> owned; // the function's .local variables that do not escape
   std::map<Reg, std::set<std::string>> derived;
   bool derivedFrom(const Operand &address, const std::string &var) const {
     if (address.sym == var)
@@ -357,8 +357,8 @@ private:
   unsigned depth_ = 0;
   std::vector<State> returns_;
   size_t ownEncoded_ = 0;
-  size_t *encoded_; // instructions encoded so far (unrolled copies and callees counted)
-  std::vector<uint32_t> order_;  // blocks in reverse postorder from bix0
+  size_t *encoded_;             // instructions encoded so far (unrolled copies and callees counted)
+  std::vector<uint32_t> order_; // blocks in reverse postorder from bix0
   std::vector<uint32_t> rpoNum_; // position in order_, or UINT32_MAX
   std::vector<std::vector<State>> incoming_;
 
@@ -799,10 +799,12 @@ private:
       Shared,
       Local,
       Generic
-    } sp = in.op == Opcode::LDG || in.op == Opcode::STG || in.op == Opcode::ATOMG || in.op == Opcode::REDG ? Sp::Global
-           : in.op == Opcode::LDS || in.op == Opcode::STS || in.op == Opcode::ATOMS                      ? Sp::Shared
-           : in.op == Opcode::LDL || in.op == Opcode::STL ? Sp::Local
-                                                          : Sp::Generic;
+    } sp = in.op == Opcode::LDG || in.op == Opcode::STG || in.op == Opcode::ATOMG ||
+                   in.op == Opcode::REDG
+               ? Sp::Global
+           : in.op == Opcode::LDS || in.op == Opcode::STS || in.op == Opcode::ATOMS ? Sp::Shared
+           : in.op == Opcode::LDL || in.op == Opcode::STL                           ? Sp::Local
+                                                                                    : Sp::Generic;
     z3::expr addr = a;                  // the generic address
     z3::expr bad = smt_.boolVal(false); // this access faults
     auto windowFault = [&](const z3::expr &off, uint64_t size) {
@@ -862,8 +864,10 @@ private:
     for (const Variable *v : provenance_.owned) {
       if (provenance_.derivedFrom(o, v->name))
         continue;
-      const z3::expr start = smt_.bv(kLocalWindow, 64) + variableBase(in, v->name, v, nullptr).first;
-      bad = bad || z3::ult(addr - start, smt_.bv(v->size(), 64)) || z3::ult(start - addr, smt_.bv(bytes, 64));
+      const z3::expr start =
+          smt_.bv(kLocalWindow, 64) + variableBase(in, v->name, v, nullptr).first;
+      bad = bad || z3::ult(addr - start, smt_.bv(v->size(), 64)) ||
+            z3::ult(start - addr, smt_.bv(bytes, 64));
     }
     addFault(in, s.pc && g && bad);
     z3::expr priv = isPrivate(smt_, addr);
@@ -913,21 +917,22 @@ private:
       unmodelledAt(in, "CALL without a target");
     const Function *fn = t.kind == Operand::Kind::Symbol ? m_.findFunction(t.sym) : nullptr;
     bool hasBody = fn && !fn->isEntry && !fn->isDeclaration();
-    bool paramLists = std::all_of(in.srcs.begin() + 1, in.srcs.end(),
-                                  [](const Operand &o) { return o.kind == Operand::Kind::Symbol; }) &&
-                      std::all_of(in.dsts.begin(), in.dsts.end(),
-                                  [](const Operand &o) { return o.kind == Operand::Kind::Symbol; });
+    bool paramLists =
+        std::all_of(in.srcs.begin() + 1, in.srcs.end(),
+                    [](const Operand &o) { return o.kind == Operand::Kind::Symbol; }) &&
+        std::all_of(in.dsts.begin(), in.dsts.end(),
+                    [](const Operand &o) { return o.kind == Operand::Kind::Symbol; });
     bool small = hasBody && frameBytes(*fn) <= kMaxFrameBytes;
     if (hasBody && paramLists && small && depth_ < x_.inlineDepth) {
       inlineCall(in, g, s, *fn);
       return;
     }
     if (hasBody)
-      x_.approximations.insert(fmt::format(
-          "the call to {} at line {} ({})", fn->name, in.loc.line,
-          !paramLists ? "registers as arguments or results"
-          : !small    ? fmt::format("a frame larger than {} bytes", kMaxFrameBytes)
-                      : std::string("beyond the inline depth")));
+      x_.approximations.insert(
+          fmt::format("the call to {} at line {} ({})", fn->name, in.loc.line,
+                      !paramLists ? "registers as arguments or results"
+                      : !small    ? fmt::format("a frame larger than {} bytes", kMaxFrameBytes)
+                                  : std::string("beyond the inline depth")));
     else if (t.kind == Operand::Kind::Reg)
       x_.approximations.insert(fmt::format("the indirect call at line {}", in.loc.line));
     z3::context &c = smt_.ctx();
@@ -1042,8 +1047,8 @@ private:
     }
     callee.runFrom(0, State{taken(s.pc, g), {}, s.mem, priv, s.barriers});
     if (callee.unmodelled)
-      throw Unmodelled{fmt::format("{} (in {}, called at line {})", *callee.unmodelled, fn.name,
-                                   in.loc.line)};
+      throw Unmodelled{
+          fmt::format("{} (in {}, called at line {})", *callee.unmodelled, fn.name, in.loc.line)};
     fault = fault || callee.fault;
     faultSites.insert(faultSites.end(), callee.faultSites.begin(), callee.faultSites.end());
     bound = bound || callee.bound;
@@ -1179,8 +1184,8 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
                                           const TvOptions &opts,
                                           std::chrono::steady_clock::time_point deadline,
                                           bool syntacticFirst) {
-  const double secondsGiven =
-      std::max(0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
+  const double secondsGiven = std::max(
+      0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
   SideEncoder probe(x, src, fs, 0);
   std::set<uint32_t> headers = probe.loopHeaders();
   std::map<uint32_t, uint32_t> corr; // source header -> target block
@@ -1378,8 +1383,9 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
       State exitT{g.t->exited, {}, g.t->exitMem, g.t->exitPriv, g.t->exitBarriers};
       z3::expr exitBad = g.s->exited && !sameMemory(exitS, exitT, false, *g.s, *g.t);
       for (const Param &p : fs.returns) { // a .func's return values (in .param storage)
-        z3::expr base = smt.bv(kParamWindow, 64) +
-                        x.base(fmt::format("{}.param {}", fs.name, p.name), kParamSize, p.align, p.size);
+        z3::expr base =
+            smt.bv(kParamWindow, 64) +
+            x.base(fmt::format("{}.param {}", fs.name, p.name), kParamSize, p.align, p.size);
         exitBad = exitBad || (g.s->exited && z3::ult(a - base, smt.bv(p.size, 64)) &&
                               z3::select(g.s->exitPriv, a) != z3::select(g.t->exitPriv, a));
       }
@@ -1428,11 +1434,14 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
           size_t pairs = 0;
           for (const auto &[h, c] : cand)
             pairs += c.size();
-          fmt::print(stderr, "tv: {}: induction round {}, segment from {}: {} in {:.2f} s ({} pairs)\n",
-                     fs.name, round, g.from ? fmt::format("bix{}", *g.from) : "the entry",
-                     res == z3::sat ? "sat" : res == z3::unsat ? "unsat" : "unknown",
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - qStart).count(),
-                     pairs);
+          fmt::print(
+              stderr, "tv: {}: induction round {}, segment from {}: {} in {:.2f} s ({} pairs)\n",
+              fs.name, round, g.from ? fmt::format("bix{}", *g.from) : "the entry",
+              res == z3::sat     ? "sat"
+              : res == z3::unsat ? "unsat"
+                                 : "unknown",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - qStart).count(),
+              pairs);
         }
         if (res == z3::unknown)
           return "timeout in the inductive proof: " + solver.reason_unknown();
@@ -1580,9 +1589,8 @@ std::string hexBytes(const std::vector<uint8_t> &b) {
 // are buffers); nullopt with `why` set when the launch cannot express the encoding.
 std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const Module &tgt,
                                  const Function &f, const SideEncoder &es, const SideEncoder &et,
-                                 const z3::expr &base,
-                                 const z3::expr &endsDiffer, const z3::expr &a,
-                                 const z3::expr &byteDiffers, bool asBuffers,
+                                 const z3::expr &base, const z3::expr &endsDiffer,
+                                 const z3::expr &a, const z3::expr &byteDiffers, bool asBuffers,
                                  const z3::model *hint, unsigned timeoutMs, std::string &why) {
   RunConfig cfg;
   cfg.entry = f.name;
@@ -1776,7 +1784,8 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
   };
   cfg.threads = uint32_t(num(x.ntid));
   cfg.ctas = uint32_t(num(x.nctaid));
-  std::string args = fmt::format("--threads {} --ctas {}", formatDim3(cfg.threads), formatDim3(cfg.ctas));
+  std::string args =
+      fmt::format("--threads {} --ctas {}", formatDim3(cfg.threads), formatDim3(cfg.ctas));
   if (hint) {
     cfg.onlyThread = uint32_t(num(x.ctaid) * cfg.threads.x + num(x.tid));
     args += fmt::format(" --only-thread {}", *cfg.onlyThread);
@@ -1913,9 +1922,8 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
   // the private memory only a .func's return values, which its caller reads.
   z3::expr memDiffers = !isPrivate(smt, a) && z3::select(s.exitMem, a) != z3::select(t.exitMem, a);
   for (const Param &p : fs->returns) {
-    z3::expr base =
-        smt.bv(kParamWindow, 64) +
-        x.base(fmt::format("{}.param {}", name, p.name), kParamSize, p.align, p.size);
+    z3::expr base = smt.bv(kParamWindow, 64) +
+                    x.base(fmt::format("{}.param {}", name, p.name), kParamSize, p.align, p.size);
     memDiffers = memDiffers ||
                  (inRange(base, p.size) && z3::select(s.exitPriv, a) != z3::select(t.exitPriv, a));
   }

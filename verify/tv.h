@@ -21,7 +21,8 @@ namespace ori::verify {
 struct TvOptions {
   unsigned unroll = 4;          // back edges any path may take; a path needing more: unknown
   unsigned timeoutSeconds = 60; // per Z3 query
-  unsigned budgetSeconds = 300; // per function, all queries together (the inductive proof makes many)
+  unsigned budgetSeconds =
+      300; // per function, all queries together (the inductive proof makes many)
   // Calls to functions of the module inlined up to this depth; deeper calls, indirect calls
   // and calls to declarations are uninterpreted effects. A function with calls is validated
   // first with every call uninterpreted (half the budget), then, unless that proved it, inlined.
@@ -52,12 +53,14 @@ struct TvResult {
 };
 
 // Validates function `name` of `src` against the function of the same name in `tgt`.
-TvResult validateFunction(const Module& src, const Module& tgt, const std::string& name, const TvOptions& opts = {});
+TvResult validateFunction(const Module &src, const Module &tgt, const std::string &name,
+                          const TvOptions &opts = {});
 
 // Every function of `src` that `tgt` also has and that differs (or only `only`): one result
 // each, in module order. A function present in one module only is refuted ("missing in the
 // target") or, when only the target has it, reported as unknown ("new function").
-std::vector<TvResult> validateModule(const Module& src, const Module& tgt, const TvOptions& opts = {},
-                                     const std::optional<std::string>& only = std::nullopt);
+std::vector<TvResult> validateModule(const Module &src, const Module &tgt,
+                                     const TvOptions &opts = {},
+                                     const std::optional<std::string> &only = std::nullopt);
 
 } // namespace ori::verify

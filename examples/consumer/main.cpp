@@ -8,7 +8,7 @@
 #include "pipeline/dumps.h"
 #include "pipeline/oriopt.h"
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   if (argc != 2) {
     std::cerr << "usage: consumer KERNEL.ptx\n";
     return 1;
@@ -18,16 +18,16 @@ int main(int argc, char** argv) {
     std::cerr << parsed.error->str() << "\n";
     return 1;
   }
-  ori::Module& m = *parsed.module;
+  ori::Module &m = *parsed.module;
   ori::PassContext ctx;
-  ori::ContextOptions options; // -O3, sm_90, default knobs
+  ori::ContextOptions options;    // -O3, sm_90, default knobs
   options.impl = ori::Impl::Both; // both halves, compared
   if (auto err = ori::configureContext(ctx, options)) {
     std::cerr << "consumer: " << *err << "\n";
     return 1;
   }
   auto phases = ori::selectPhases(ori::PipelineChoice::Default, "OriPerformLiveDeadFirst");
-  if (auto* err = std::get_if<std::string>(&phases)) {
+  if (auto *err = std::get_if<std::string>(&phases)) {
     std::cerr << "consumer: " << *err << "\n";
     return 1;
   }
@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   ori::DumpOptions dump;
   dump.liveness = true;
   dump.impl = ori::Impl::Both;
-  if (std::holds_alternative<ori::Diagnostic>(ori::emitModule(m, ori::EmitFormat::Ptx)) || !ori::dumpModule(m, dump).ok()) {
+  if (std::holds_alternative<ori::Diagnostic>(ori::emitModule(m, ori::EmitFormat::Ptx)) ||
+      !ori::dumpModule(m, dump).ok()) {
     std::cerr << "consumer: the module does not emit, or the halves' liveness differs\n";
     return 1;
   }

@@ -32,35 +32,35 @@ constexpr uint32_t LH = BlockAnnotation::kLoopHeader, HP = BlockAnnotation::kHas
 
 // The two halves, as type parameters of the suite. Each uses its own CFG.
 struct ReferenceHalf {
-  static AnnotationFacts run(const Function& f, const AnnotationFacts* previous, bool force) {
+  static AnnotationFacts run(const Function &f, const AnnotationFacts *previous, bool force) {
     return reference::analyzeControlFlow(f, reference::computeCfg(f), previous, force);
   }
 };
 struct OptimizedHalf {
-  static AnnotationFacts run(const Function& f, const AnnotationFacts* previous, bool force) {
+  static AnnotationFacts run(const Function &f, const AnnotationFacts *previous, bool force) {
     return optimized::analyzeControlFlow(f, optimized::computeCfg(f), previous, force);
   }
 };
 
 template <typename Half>
-AnnotationFacts annotate(const std::string& text, const AnnotationFacts* previous = nullptr, bool force = false) {
+AnnotationFacts annotate(const std::string &text, const AnnotationFacts *previous = nullptr,
+                         bool force = false) {
   return Half::run(parseOne(text), previous, force);
 }
 
 // Phase 3 as the wrapper sub_C60870 runs it: the gate, then force=0.
 template <typename Half>
-std::pair<Phase3Outcome, AnnotationFacts> phase3(const Function& f, int optLevel, bool knob235,
-                                                 const AnnotationFacts* previous) {
+std::pair<Phase3Outcome, AnnotationFacts> phase3(const Function &f, int optLevel, bool knob235,
+                                                 const AnnotationFacts *previous) {
   Phase3Outcome o = analyzeControlFlowGate(optLevel, knob235, previous);
-  if (o != Phase3Outcome::Ran) return {o, previous ? *previous : AnnotationFacts{}};
+  if (o != Phase3Outcome::Ran)
+    return {o, previous ? *previous : AnnotationFacts{}};
   return {o, Half::run(f, previous, false)};
 }
 
-template <typename Half>
-class Annotations : public ::testing::Test {};
+template <typename Half> class Annotations : public ::testing::Test {};
 struct HalfName {
-  template <typename T>
-  static std::string GetName(int) {
+  template <typename T> static std::string GetName(int) {
     return std::is_same_v<T, ReferenceHalf> ? "Reference" : "Optimized";
   }
 };
@@ -73,11 +73,11 @@ AnnotationFacts want(std::vector<BlockAnnotation> blocks, bool violation = false
   a.rpoViolation = violation;
   return a;
 }
-void expectFacts(const AnnotationFacts& got, const AnnotationFacts& expected) {
+void expectFacts(const AnnotationFacts &got, const AnnotationFacts &expected) {
   EXPECT_TRUE(got == expected) << firstDifference(expected, got);
 }
 
-const char* kWhileLoop = R"(
+const char *kWhileLoop = R"(
 .entry whileloop()
 {
   MOV R0, 0x0
@@ -134,7 +134,9 @@ L_join:
   expectFacts(a, want({{1, 0, 0}, {2, HP, 0}, {3, HP, 0}, {4, HP, 0}}));
 }
 
-TYPED_TEST(Annotations, WhileLoop) { expectFacts(annotate<TypeParam>(kWhileLoop), want(kWhileLoopWant)); }
+TYPED_TEST(Annotations, WhileLoop) {
+  expectFacts(annotate<TypeParam>(kWhileLoop), want(kWhileLoopWant));
+}
 
 // bix0 -> 1; bix1 -> 2; bix2 -> {2 taken, 3}; bix3 -> {1 taken, 4}; bix4 exits.
 // DFS 0 1 2 (2 on the stack) 3 (1 on the stack) 4: RPONum = bix + 1.
@@ -159,7 +161,10 @@ INNER:
   EXIT
 }
 )");
-  expectFacts(a, want({{1, 0, 0}, {2, LH | HP | IL, 4}, {3, LH | HP | OK | IL, 3}, {4, HP | OK | IL, 2},
+  expectFacts(a, want({{1, 0, 0},
+                       {2, LH | HP | IL, 4},
+                       {3, LH | HP | OK | IL, 3},
+                       {4, HP | OK | IL, 2},
                        {5, HP, 0}}));
 }
 
@@ -197,7 +202,8 @@ B:
   EXIT
 }
 )");
-  expectFacts(a, want({{1, 0, 0}, {4, HP | OK | IL, 2}, {2, LH | HP | IL, 4}, {3, HP | IL, 0}}, true));
+  expectFacts(a,
+              want({{1, 0, 0}, {4, HP | OK | IL, 2}, {2, LH | HP | IL, 4}, {3, HP | IL, 0}}, true));
 }
 
 // bix0 -> 2; bix1 -> 1 (unreachable self loop); bix2 exits. RPONum 1 0 2:
@@ -217,7 +223,8 @@ L1:
 L2:
   EXIT
 }
-)", &previous);
+)",
+                               &previous);
   expectFacts(a, want({{1, 0, 0}, {0, 0xFF78F98Fu, 0}, {2, HP, 0}}));
 }
 
@@ -241,7 +248,8 @@ OUT1:
   EXIT
 }
 )");
-  expectFacts(a, want({{1, 0, 0}, {2, LH | HP | IL, 3}, {3, HP | OK | IL, 2}, {4, HP, 0}, {5, HP, 0}}));
+  expectFacts(
+      a, want({{1, 0, 0}, {2, LH | HP | IL, 3}, {3, HP | OK | IL, 2}, {4, HP, 0}, {5, HP, 0}}));
 }
 
 // The body is the taken target and the exit falls through: bix0 -> 1;
@@ -291,8 +299,12 @@ OUT:
   EXIT
 }
 )");
-  expectFacts(a, want({{1, 0, 0}, {2, LH | HP | IL, 5}, {3, HP | OK | IL, 2}, {5, HP | OK | IL, 2},
-                       {4, HP | OK | IL, 2}, {6, HP, 0}}));
+  expectFacts(a, want({{1, 0, 0},
+                       {2, LH | HP | IL, 5},
+                       {3, HP | OK | IL, 2},
+                       {5, HP | OK | IL, 2},
+                       {4, HP | OK | IL, 2},
+                       {6, HP, 0}}));
 }
 
 // A BRX into the middle of a loop: bix0 -> {1, 2}; bix1 -> 2; bix2 -> {1, 3}.
@@ -324,7 +336,8 @@ TYPED_TEST(Annotations, PreviousBitsSurviveTheResetMask) {
   AnnotationFacts previous;
   previous.blocks.assign(4, BlockAnnotation{9, 0xFFFFFFFFu, 9});
   AnnotationFacts expected = want(kWhileLoopWant);
-  for (BlockAnnotation& b : expected.blocks) b.flags |= 0xFF78F98Fu;
+  for (BlockAnnotation &b : expected.blocks)
+    b.flags |= 0xFF78F98Fu;
   expected.earlyExitObserved = true;
   expectFacts(annotate<TypeParam>(kWhileLoop, &previous), expected);
 
@@ -354,7 +367,8 @@ TYPED_TEST(Annotations, ForceFullRebuildSetsHasPredOnEveryNumberedBlock) {
 L1:
   BRA L1
 }
-)", nullptr, true);
+)",
+                                    nullptr, true);
   expectFacts(forced, want({{1, HP, 0}, {0, 0, 0}}));
 }
 
@@ -364,7 +378,8 @@ TYPED_TEST(Annotations, Knob235VetoesPhase3) {
   Function f = parseOne(kWhileLoop);
   for (int o = 0; o <= 4; ++o) {
     auto [outcome, facts] = phase3<TypeParam>(f, o, true, nullptr);
-    EXPECT_EQ(outcome, o == 0 ? Phase3Outcome::SkippedBelowO1 : Phase3Outcome::VetoedByKnob235) << "-O" << o;
+    EXPECT_EQ(outcome, o == 0 ? Phase3Outcome::SkippedBelowO1 : Phase3Outcome::VetoedByKnob235)
+        << "-O" << o;
     EXPECT_TRUE(facts.blocks.empty());
   }
   auto [outcome, facts] = phase3<TypeParam>(f, 3, false, nullptr);
@@ -399,7 +414,8 @@ TYPED_TEST(Annotations, ReentrancyGuard) {
   EXPECT_EQ(outcome2, Phase3Outcome::Ran);
   EXPECT_FALSE(facts2.reentrancyGuard);
   AnnotationFacts expected = want(kWhileLoopWant);
-  for (BlockAnnotation& b : expected.blocks) b.flags |= 0x100u; // bit 8 survives the mask
+  for (BlockAnnotation &b : expected.blocks)
+    b.flags |= 0x100u; // bit 8 survives the mask
   expectFacts(facts2, expected);
 }
 

@@ -32,7 +32,8 @@ TEST(ApproxMath, Ex2IsWithinTwoUlpOverItsWholeRange) {
   for (int i = 0; i < 400000; ++i) {
     float x = d(rng);
     double exact = std::exp2(double(x));
-    if (exact >= 0x1p128) continue; // overflows: checked below
+    if (exact >= 0x1p128)
+      continue; // overflows: checked below
     worst = std::max(worst, std::fabs(double(ori::approx::ex2(o, x)) - exact) / ulpOf(exact));
   }
   EXPECT_LE(worst, 2.0);
@@ -45,10 +46,13 @@ TEST(ApproxMath, Lg2MeetsThePtxBounds) {
   double worstAbs = 0, worstUlp = 0;
   for (int i = 0; i < 400000; ++i) {
     float x = std::bit_cast<float>(uint32_t(rng() % 0x7f800000u)); // every positive finite value
-    if (i % 2) x = std::uniform_real_distribution<float>(0.5f, 2.0f)(rng);
+    if (i % 2)
+      x = std::uniform_real_distribution<float>(0.5f, 2.0f)(rng);
     double exact = std::log2(double(x)), got = ori::approx::lg2(o, x);
-    if (x >= 0.5f && x <= 2.0f) worstAbs = std::max(worstAbs, std::fabs(got - exact));
-    else worstUlp = std::max(worstUlp, std::fabs(got - exact) / ulpOf(exact));
+    if (x >= 0.5f && x <= 2.0f)
+      worstAbs = std::max(worstAbs, std::fabs(got - exact));
+    else
+      worstUlp = std::max(worstUlp, std::fabs(got - exact) / ulpOf(exact));
   }
   EXPECT_LE(worstAbs, 0x1p-22);
   EXPECT_LE(worstUlp, 2.0);
@@ -62,8 +66,10 @@ TEST(ApproxMath, SinAndCosMeetThePtxBoundOnOneTurn) {
   double worstSin = 0, worstCos = 0;
   for (int i = 0; i < 400000; ++i) {
     float x = d(rng);
-    worstSin = std::max(worstSin, std::fabs(double(ori::approx::sinCos(o, x, false)) - std::sin(double(x))));
-    worstCos = std::max(worstCos, std::fabs(double(ori::approx::sinCos(o, x, true)) - std::cos(double(x))));
+    worstSin = std::max(worstSin,
+                        std::fabs(double(ori::approx::sinCos(o, x, false)) - std::sin(double(x))));
+    worstCos = std::max(worstCos,
+                        std::fabs(double(ori::approx::sinCos(o, x, true)) - std::cos(double(x))));
   }
   EXPECT_LE(worstSin, 0x1.6a09e6p-21); // 2^-20.5
   EXPECT_LE(worstCos, 0x1.6a09e6p-21);
@@ -105,10 +111,13 @@ TEST(ApproxMath, TanhMeetsThePtxBound) {
   double worst = 0;
   for (int i = 0; i < 400000; ++i) {
     float x = std::bit_cast<float>(uint32_t(rng() % 0x43000000u)); // 0 .. 128
-    if (i % 3 == 0) x = std::uniform_real_distribution<float>(0.0f, 3.0f)(rng);
-    if (i % 2) x = -x;
+    if (i % 3 == 0)
+      x = std::uniform_real_distribution<float>(0.0f, 3.0f)(rng);
+    if (i % 2)
+      x = -x;
     double exact = std::tanh(double(x));
-    if (exact == 0) continue;
+    if (exact == 0)
+      continue;
     worst = std::max(worst, std::fabs(double(ori::approx::tanh(o, x)) - exact) / std::fabs(exact));
   }
   EXPECT_LE(worst, 0x1p-11);

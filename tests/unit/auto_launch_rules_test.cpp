@@ -21,13 +21,14 @@ namespace {
 
 using Kind = RunResult::Kind;
 
-uint64_t bytesAt(const std::vector<uint8_t>& b, size_t at, unsigned n) {
+uint64_t bytesAt(const std::vector<uint8_t> &b, size_t at, unsigned n) {
   uint64_t v = 0;
-  for (unsigned k = 0; k < n && at + k < b.size(); ++k) v |= uint64_t(b[at + k]) << (8 * k);
+  for (unsigned k = 0; k < n && at + k < b.size(); ++k)
+    v |= uint64_t(b[at + k]) << (8 * k);
   return v;
 }
 
-RunResult runOri(const std::string& text, const RunConfig& cfg) {
+RunResult runOri(const std::string &text, const RunConfig &cfg) {
   ParseResult p = parseOri(text, "t.ori");
   if (!p.module) {
     ADD_FAILURE() << p.error->str() << "\n" << text;
@@ -73,12 +74,13 @@ TEST(AutoLaunchRules, SharedAndLocalAddressesAre32Bit) {
   LDS R3, [R1+0x4]
   EXIT
 }
-)", cfg);
+)",
+                       cfg);
   EXPECT_EQ(f.kind, Kind::Fault);
   EXPECT_EQ(f.addr, 0xfffffff4u) << f.message;
 }
 
-const char* kTexref = R"(
+const char *kTexref = R"(
 .global .texref tr;
 .visible .entry k(.param .u64 out)
 {
@@ -103,13 +105,14 @@ const char* kTexref = R"(
 TEST(AutoLaunchRules, TexrefFetch) {
   Module m = lower(kTexref);
   ASSERT_FALSE(m.functions.empty());
-  const Function& k = kernelOf(m);
+  const Function &k = kernelOf(m);
   bool tex = false;
-  for (const Block& b : k.blocks)
-    for (const Instr& in : b.instrs)
+  for (const Block &b : k.blocks)
+    for (const Instr &in : b.instrs)
       if (in.op == Opcode::TEX) {
         tex = true;
-        ASSERT_EQ(in.srcs.size(), 3u); // the handle and 2 coordinates (the old form's last 2 dropped)
+        ASSERT_EQ(in.srcs.size(),
+                  3u); // the handle and 2 coordinates (the old form's last 2 dropped)
         EXPECT_EQ(in.srcs[0].kind, Operand::Kind::Symbol);
         EXPECT_EQ(in.srcs[0].sym, "tr");
       }
@@ -144,7 +147,8 @@ TEST(AutoLaunchRules, TexrefFetch) {
   EXPECT_TRUE(parseOri(".ptx \".global .texref tr;\"\n" + body, "t.ori").module);
   ParseResult undeclared = parseOri(body, "t.ori");
   ASSERT_FALSE(undeclared.module);
-  EXPECT_NE(undeclared.error->str().find("t.ori:3:30: error: 'tr' is no .texref of the module"), std::string::npos)
+  EXPECT_NE(undeclared.error->str().find("t.ori:3:30: error: 'tr' is no .texref of the module"),
+            std::string::npos)
       << undeclared.error->str();
 
   // A .texref in a 3-D fetch keeps its four-element vector; a coordinate count that fits no
@@ -160,9 +164,11 @@ TEST(AutoLaunchRules, TexrefFetch) {
   tex.2d.v4.u32.f32 {%r1,%r2,%r3,%r4},[tr,{%f1,%f2,%f3}];
   ret;
 }
-)", "t.ptx");
+)",
+                                       "t.ptx");
   ASSERT_FALSE(bad.module);
-  EXPECT_NE(bad.error->str().find("a 2d texture takes 2 coordinates, not 3"), std::string::npos) << bad.error->str();
+  EXPECT_NE(bad.error->str().find("a 2d texture takes 2 coordinates, not 3"), std::string::npos)
+      << bad.error->str();
   Module other = lower(R"(
 .global .samplerref sm;
 .visible .entry k()
@@ -204,15 +210,16 @@ TEST(AutoLaunchRules, ConstStructArrayIndexedByCta) {
 }
 )");
   ASSERT_FALSE(m.functions.empty());
-  const Function& k = kernelOf(m);
+  const Function &k = kernelOf(m);
   // Elements 0 and 1 (ctaid 0..1): fields at 32e + 0, 8 (pointers) and 16 (a count).
-  EXPECT_EQ(formatBindings(autoBindings(m, k, {})),
-            "@tab={+0:buf[4194304] +8:buf[4194304] +16:256 +32:buf[4194304] +40:buf[4194304] +48:256}");
+  EXPECT_EQ(
+      formatBindings(autoBindings(m, k, {})),
+      "@tab={+0:buf[4194304] +8:buf[4194304] +16:256 +32:buf[4194304] +40:buf[4194304] +48:256}");
   RunConfig cfg = autoLaunch(m, k, {});
   RunResult r = runKernel(m, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << r.message;
   // Thread t of CTA 1 writes word t of element 1's out buffer: in's word t (t % 17 + 1) + 256.
-  const std::vector<uint8_t>& out1 = r.buffers.at("@tab+0x28");
+  const std::vector<uint8_t> &out1 = r.buffers.at("@tab+0x28");
   EXPECT_EQ(bytesAt(out1, 0, 4), 257u);
   EXPECT_EQ(bytesAt(out1, 4 * 20, 4), 20u % 17 + 1 + 256);
   EXPECT_EQ(bytesAt(r.buffers.at("@tab+0x8"), 4 * 127, 4), 127u % 17 + 1 + 256);
@@ -241,7 +248,7 @@ TEST(AutoLaunchRules, ProductsOfParametersStayInTheBuffer) {
 }
 )");
   ASSERT_FALSE(m.functions.empty());
-  const Function& k = kernelOf(m);
+  const Function &k = kernelOf(m);
   EXPECT_EQ(formatBindings(autoBindings(m, k, {})), "p=buf[4194304] cols=128 rows=256");
   RunConfig cfg = autoLaunch(m, k, {});
   RunResult r = runKernel(m, cfg);
@@ -302,7 +309,7 @@ $L:
 }
 )");
   ASSERT_FALSE(m.functions.empty());
-  const Function& k = kernelOf(m);
+  const Function &k = kernelOf(m);
   EXPECT_EQ(formatBindings(autoBindings(m, k, {})), "out=buf[4194304] @dc={+0:256 +4:128 +8:256}");
   RunConfig cfg = autoLaunch(m, k, {});
   RunResult r = runKernel(m, cfg);
@@ -313,13 +320,15 @@ $L:
   // A product that fits keeps its counts: 4 * 200 * 200 + 4 = 160004 bytes.
   AutoLaunchOptions fits;
   fits.count = 200;
-  EXPECT_EQ(formatBindings(autoBindings(m, k, fits)), "out=buf[4194304] @dc={+0:200 +4:200 +8:200}");
+  EXPECT_EQ(formatBindings(autoBindings(m, k, fits)),
+            "out=buf[4194304] @dc={+0:200 +4:200 +8:200}");
   // Never below one CTA's threads: 256 threads make the counts 512; cols halves to 256
   // (4 * 256 * 512 = 512 KiB still passes), then rows to 256 (256 KiB still passes, but both
   // are at the floor).
   AutoLaunchOptions wide;
   wide.threads = 256;
-  EXPECT_EQ(formatBindings(autoBindings(m, k, wide)), "out=buf[4194304] @dc={+0:256 +4:256 +8:512}");
+  EXPECT_EQ(formatBindings(autoBindings(m, k, wide)),
+            "out=buf[4194304] @dc={+0:256 +4:256 +8:512}");
 }
 
 // The polynomial forms behind the rules: needle's index 16 * cols * (i + ~ctaid) + 16 * ctaid.
@@ -345,29 +354,37 @@ TEST(AutoLaunchRules, PolynomialForms) {
 }
 )");
   ASSERT_FALSE(m.functions.empty());
-  const Function& k = kernelOf(m);
+  const Function &k = kernelOf(m);
   auto_detail::PolyFlow flow(m, k);
-  const Instr* st = nullptr;
-  for (const Block& b : k.blocks)
-    for (const Instr& in : b.instrs)
-      if (in.op == Opcode::STG) st = &in;
+  const Instr *st = nullptr;
+  for (const Block &b : k.blocks)
+    for (const Instr &in : b.instrs)
+      if (in.op == Opcode::STG)
+        st = &in;
   ASSERT_NE(st, nullptr);
   std::optional<auto_detail::Poly> a = flow.address(st->srcs[0]);
   ASSERT_TRUE(a);
-  // 4 * (16 cols (i - ctaid - 1) + 16 ctaid) + p = p + 64 cols i - 64 cols ctaid - 64 cols + 64 ctaid.
-  const int64_t p = 0x210, cols = 0x218, i = 0x21c, ctaid = auto_detail::sregAtom(SpecialReg::CTAID_X);
+  // 4 * (16 cols (i - ctaid - 1) + 16 ctaid) + p = p + 64 cols i - 64 cols ctaid - 64 cols + 64
+  // ctaid.
+  const int64_t p = 0x210, cols = 0x218, i = 0x21c,
+                ctaid = auto_detail::sregAtom(SpecialReg::CTAID_X);
   const int64_t none = auto_detail::kNoAtom;
-  std::map<std::pair<int64_t, int64_t>, int64_t> want{
-      {{p, none}, 1}, {{cols, i}, 64}, {{ctaid, cols}, -64}, {{cols, none}, -64}, {{ctaid, none}, 64}};
+  std::map<std::pair<int64_t, int64_t>, int64_t> want{{{p, none}, 1},
+                                                      {{cols, i}, 64},
+                                                      {{ctaid, cols}, -64},
+                                                      {{cols, none}, -64},
+                                                      {{ctaid, none}, 64}};
   EXPECT_EQ(a->terms, want);
   EXPECT_EQ(a->disp, 0);
   // cols = i = 256, ctaid in [0, 1], p = 0, each term bounded alone (interval arithmetic):
   // 64 * 256 * 256 + [-64 * 256, 0] - 64 * 256 + [0, 64].
   a->terms.erase({p, none});
-  auto range = auto_detail::polyRange(*a, [&](int64_t atom) -> std::optional<std::pair<int64_t, int64_t>> {
-    if (atom == ctaid) return std::pair<int64_t, int64_t>{0, 1};
-    return std::pair<int64_t, int64_t>{256, 256};
-  });
+  auto range =
+      auto_detail::polyRange(*a, [&](int64_t atom) -> std::optional<std::pair<int64_t, int64_t>> {
+        if (atom == ctaid)
+          return std::pair<int64_t, int64_t>{0, 1};
+        return std::pair<int64_t, int64_t>{256, 256};
+      });
   ASSERT_TRUE(range);
   EXPECT_EQ(range->second, 64 * 256 * 256 - 64 * 256 + 64);
   EXPECT_EQ(range->first, 64 * 256 * 256 - 64 * 256 - 64 * 256);

@@ -12,8 +12,7 @@
 namespace ori {
 namespace {
 
-
-std::string bindings(const Module& m, AutoLaunchOptions o = {}) {
+std::string bindings(const Module &m, AutoLaunchOptions o = {}) {
   return formatBindings(autoBindings(m, kernelOf(m), o));
 }
 
@@ -61,7 +60,8 @@ TEST(AutoLaunch, PointersCountsFloats) {
   o.bufferBytes = 4096;
   EXPECT_EQ(bindings(m, o), "p=buf[4096] q=buf[4096] m=192 n=192 a=1:f32 d=1:f64 flag=1 h=192");
   o.count = 70000; // truncated to a 16-bit parameter's width by the interpreter, given whole here
-  EXPECT_EQ(bindings(m, o), "p=buf[4096] q=buf[4096] m=70000 n=70000 a=1:f32 d=1:f64 flag=1 h=70000");
+  EXPECT_EQ(bindings(m, o),
+            "p=buf[4096] q=buf[4096] m=70000 n=70000 a=1:f32 d=1:f64 flag=1 h=70000");
 }
 
 // Through a call's .param copy into a function of the module, and into one without a body.
@@ -140,8 +140,9 @@ TEST(AutoLaunch, StructsVariablesAndNarrowPointers) {
 }
 )");
   const std::vector<AutoBinding> b = autoBindings(m, kernelOf(m), {});
-  EXPECT_EQ(formatBindings(b), "s={+0:256 +4:1:f32 +16:buf[4194304]} p32={+0:buf[4194304]} unread=zero[8] "
-                               "@cfg={+0:256 +4:1:f32 +8:buf[4194304]} @dev={+8:buf[4194304]}");
+  EXPECT_EQ(formatBindings(b),
+            "s={+0:256 +4:1:f32 +16:buf[4194304]} p32={+0:buf[4194304]} unread=zero[8] "
+            "@cfg={+0:256 +4:1:f32 +8:buf[4194304]} @dev={+8:buf[4194304]}");
   // The launch: the pointer slots hold addresses of extra buffers, below 4 GiB.
   RunConfig cfg = autoLaunch(m, kernelOf(m), {});
   EXPECT_EQ(cfg.extraBuffers.size(), 4u);
@@ -153,7 +154,7 @@ TEST(AutoLaunch, StructsVariablesAndNarrowPointers) {
   RunResult r = runKernel(m, cfg);
   ASSERT_EQ(r.kind, RunResult::Kind::Ok) << r.message;
   // s.x + p32[0] + cfg.x + dev.x + (int)(s.f + cfg.f) = 256 + 1 + 256 + 0 + 2, stored at s.p[0].
-  const std::vector<uint8_t>& out = r.buffers.at("s+0x10");
+  const std::vector<uint8_t> &out = r.buffers.at("s+0x10");
   EXPECT_EQ(out[0] | out[1] << 8, 515);
 }
 
@@ -178,7 +179,7 @@ $L_exit:
   ret;
 }
 )");
-  const Function& k = kernelOf(m);
+  const Function &k = kernelOf(m);
   EXPECT_EQ(firstBlockExitSteps(k), k.blocks[0].instrs.size() + 1);
   RunConfig cfg = autoLaunch(m, k, {});
   RunResult r = runKernel(m, cfg);
@@ -194,19 +195,22 @@ $L_exit:
 // A straight-line kernel that stores runs all of itself whatever its inputs: real work. One
 // without a store, or one that may leave early through a guarded EXIT, is not.
 TEST(AutoLaunch, StraightLineKernels) {
-  auto kernel = [](const std::string& body) {
-    return lower(".visible .entry k(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
-                 "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n" + body + "  ret;\n}\n");
+  auto kernel = [](const std::string &body) {
+    return lower(".visible .entry k(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  "
+                 ".reg .b64 %rd<4>;\n"
+                 "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n" +
+                 body + "  ret;\n}\n");
   };
   Module store = kernel("  st.global.u32 [%rd1], %r1;\n");
   Module none = kernel("  add.s32 %r2, %r1, 1;\n");
-  Module guarded = kernel("  setp.eq.u32 %p1, %r1, 0;\n  @%p1 exit;\n  st.global.u32 [%rd1], %r1;\n");
+  Module guarded =
+      kernel("  setp.eq.u32 %p1, %r1, 0;\n  @%p1 exit;\n  st.global.u32 [%rd1], %r1;\n");
   Module guardedStore = kernel("  setp.eq.u32 %p1, %r1, 0;\n  @%p1 st.global.u32 [%rd1], %r1;\n");
   EXPECT_TRUE(isStraightLine(kernelOf(store)));
   EXPECT_FALSE(isStraightLine(kernelOf(none)));
   EXPECT_FALSE(isStraightLine(kernelOf(guarded)));
   EXPECT_FALSE(isStraightLine(kernelOf(guardedStore)));
-  for (Module* m : {&store, &none}) {
+  for (Module *m : {&store, &none}) {
     RunConfig cfg = autoLaunch(*m, kernelOf(*m), {});
     RunResult r = runKernel(*m, cfg);
     ASSERT_EQ(r.kind, RunResult::Kind::Ok) << r.message;

@@ -29,25 +29,28 @@ uint32_t wordsFor(size_t numBits) { return uint32_t((numBits + 31) / 32); }
 // 32), with canary words on both sides to catch out-of-bounds writes.
 class WordArray {
 public:
-  WordArray(const Bits& bits, uint32_t offsetWords)
+  WordArray(const Bits &bits, uint32_t offsetWords)
       : numBits_(bits.size()), n_(wordsFor(bits.size())), storage_(n_ + 40, kCanary) {
     auto addr = reinterpret_cast<uintptr_t>(storage_.data() + 8);
-    p_ = reinterpret_cast<uint32_t*>((addr + 31) & ~uintptr_t(31)) + offsetWords;
+    p_ = reinterpret_cast<uint32_t *>((addr + 31) & ~uintptr_t(31)) + offsetWords;
     std::fill(p_, p_ + n_, 0u);
     for (size_t i = 0; i < bits.size(); ++i)
-      if (bits[i]) p_[i / 32] |= 1u << (i % 32);
+      if (bits[i])
+        p_[i / 32] |= 1u << (i % 32);
   }
-  uint32_t* data() { return p_; }
+  uint32_t *data() { return p_; }
   uint32_t words() const { return n_; }
   Bits bits() const {
     Bits b(numBits_);
-    for (size_t i = 0; i < numBits_; ++i) b[i] = (p_[i / 32] >> (i % 32)) & 1;
+    for (size_t i = 0; i < numBits_; ++i)
+      b[i] = (p_[i / 32] >> (i % 32)) & 1;
     return b;
   }
   // Canaries intact and the bits past numBits in the last word still zero.
   bool intact() const {
-    for (const uint32_t* q = storage_.data(); q != storage_.data() + storage_.size(); ++q)
-      if ((q < p_ || q >= p_ + n_) && *q != kCanary) return false;
+    for (const uint32_t *q = storage_.data(); q != storage_.data() + storage_.size(); ++q)
+      if ((q < p_ || q >= p_ + n_) && *q != kCanary)
+        return false;
     return numBits_ % 32 == 0 || (p_[n_ - 1] >> (numBits_ % 32)) == 0;
   }
 
@@ -55,27 +58,30 @@ private:
   size_t numBits_;
   uint32_t n_;
   std::vector<uint32_t> storage_;
-  uint32_t* p_;
+  uint32_t *p_;
 };
 
-Bits randomBits(std::mt19937& rng, size_t n, unsigned percentSet) {
+Bits randomBits(std::mt19937 &rng, size_t n, unsigned percentSet) {
   Bits b(n);
   std::uniform_int_distribution<unsigned> pct(0, 99);
-  for (size_t i = 0; i < n; ++i) b[i] = pct(rng) < percentSet;
+  for (size_t i = 0; i < n; ++i)
+    b[i] = pct(rng) < percentSet;
   return b;
 }
 
-std::string show(const Bits& b) {
+std::string show(const Bits &b) {
   std::string s;
-  for (bool x : b) s += x ? '1' : '0';
+  for (bool x : b)
+    s += x ? '1' : '0';
   return s;
 }
 
 // The sizes of the issue plus a few random large ones.
-std::vector<size_t> testSizes(std::mt19937& rng) {
+std::vector<size_t> testSizes(std::mt19937 &rng) {
   std::vector<size_t> sizes{0, 1, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 4099};
   std::uniform_int_distribution<size_t> large(130, 5000);
-  for (int i = 0; i < 6; ++i) sizes.push_back(large(rng));
+  for (int i = 0; i < 6; ++i)
+    sizes.push_back(large(rng));
   return sizes;
 }
 
@@ -87,29 +93,30 @@ enum class Mode { Random, Converged, OneBitShort };
 constexpr Mode kModes[] = {Mode::Random, Mode::Converged, Mode::OneBitShort};
 
 struct ScalarSet {
-  static const BitKernels* get() { return &scalarKernels(); }
+  static const BitKernels *get() { return &scalarKernels(); }
 };
 struct Sse2Set {
-  static const BitKernels* get() { return &sse2Kernels(); }
+  static const BitKernels *get() { return &sse2Kernels(); }
 };
 struct Avx2Set {
-  static const BitKernels* get() { return avx2Kernels(); }
+  static const BitKernels *get() { return avx2Kernels(); }
 };
 
 template <class Set> class BitKernelsTest : public ::testing::Test {
 protected:
   void SetUp() override {
     k_ = Set::get();
-    if (!k_) GTEST_SKIP() << "CPU has no AVX2";
+    if (!k_)
+      GTEST_SKIP() << "CPU has no AVX2";
   }
-  const BitKernels* k_ = nullptr;
+  const BitKernels *k_ = nullptr;
   std::mt19937 rng_{12345};
 };
 using KernelSets = ::testing::Types<ScalarSet, Sse2Set, Avx2Set>;
 TYPED_TEST_SUITE(BitKernelsTest, KernelSets);
 
 // Every (size, dst offset, mode) with sources at other offsets.
-template <class F> void forEachCase(std::mt19937& rng, F f) {
+template <class F> void forEachCase(std::mt19937 &rng, F f) {
   for (size_t size : testSizes(rng))
     for (uint32_t off = 0; off < kMaxOffset; ++off)
       for (Mode mode : kModes) {
@@ -119,19 +126,22 @@ template <class F> void forEachCase(std::mt19937& rng, F f) {
       }
 }
 
-size_t randomIndexWhere(std::mt19937& rng, const Bits& b, bool value) {
+size_t randomIndexWhere(std::mt19937 &rng, const Bits &b, bool value) {
   std::vector<size_t> at;
   for (size_t i = 0; i < b.size(); ++i)
-    if (b[i] == value) at.push_back(i);
+    if (b[i] == value)
+      at.push_back(i);
   return at.empty() ? b.size() : at[std::uniform_int_distribution<size_t>(0, at.size() - 1)(rng)];
 }
 // Turns a converged d (d ⊇ add) into one that misses one random set bit of add.
-void dropOneBit(std::mt19937& rng, Bits& d, const Bits& add) {
-  if (size_t i = randomIndexWhere(rng, add, true); i < d.size()) d[i] = false;
+void dropOneBit(std::mt19937 &rng, Bits &d, const Bits &add) {
+  if (size_t i = randomIndexWhere(rng, add, true); i < d.size())
+    d[i] = false;
 }
 // Turns d ⊆ s into d with one random bit outside s.
-void setOneBitOutside(std::mt19937& rng, Bits& d, const Bits& s) {
-  if (size_t i = randomIndexWhere(rng, s, false); i < d.size()) d[i] = true;
+void setOneBitOutside(std::mt19937 &rng, Bits &d, const Bits &s) {
+  if (size_t i = randomIndexWhere(rng, s, false); i < d.size())
+    d[i] = true;
 }
 
 // d |= s; orIfChanged returns whether d changed.
@@ -139,10 +149,13 @@ TYPED_TEST(BitKernelsTest, Or) {
   forEachCase(this->rng_, [&](size_t size, uint32_t off, Mode mode) {
     Bits s = randomBits(this->rng_, size, 30), d = randomBits(this->rng_, size, 30);
     if (mode != Mode::Random)
-      for (size_t i = 0; i < size; ++i) d[i] = d[i] || s[i];
-    if (mode == Mode::OneBitShort) dropOneBit(this->rng_, d, s);
+      for (size_t i = 0; i < size; ++i)
+        d[i] = d[i] || s[i];
+    if (mode == Mode::OneBitShort)
+      dropOneBit(this->rng_, d, s);
     Bits want = d;
-    for (size_t i = 0; i < size; ++i) want[i] = d[i] || s[i];
+    for (size_t i = 0; i < size; ++i)
+      want[i] = d[i] || s[i];
 
     WordArray wd(d, off), ws(s, (off + 3) % kMaxOffset);
     this->k_->orInto(wd.data(), ws.data(), wd.words());
@@ -162,10 +175,13 @@ TYPED_TEST(BitKernelsTest, And) {
     Bits s = randomBits(this->rng_, size, 70), d = randomBits(this->rng_, size, 70);
     // Converged for AND: d ⊆ s. One bit short: one bit of d outside s.
     if (mode != Mode::Random)
-      for (size_t i = 0; i < size; ++i) d[i] = d[i] && s[i];
-    if (mode == Mode::OneBitShort) setOneBitOutside(this->rng_, d, s);
+      for (size_t i = 0; i < size; ++i)
+        d[i] = d[i] && s[i];
+    if (mode == Mode::OneBitShort)
+      setOneBitOutside(this->rng_, d, s);
     Bits want = d;
-    for (size_t i = 0; i < size; ++i) want[i] = d[i] && s[i];
+    for (size_t i = 0; i < size; ++i)
+      want[i] = d[i] && s[i];
 
     WordArray wd(d, off), ws(s, (off + 1) % kMaxOffset);
     this->k_->andInto(wd.data(), ws.data(), wd.words());
@@ -184,7 +200,8 @@ TYPED_TEST(BitKernelsTest, Xor) {
   forEachCase(this->rng_, [&](size_t size, uint32_t off, Mode) {
     Bits s = randomBits(this->rng_, size, 50), d = randomBits(this->rng_, size, 50);
     Bits want(size);
-    for (size_t i = 0; i < size; ++i) want[i] = d[i] != s[i];
+    for (size_t i = 0; i < size; ++i)
+      want[i] = d[i] != s[i];
     WordArray wd(d, off), ws(s, (off + 2) % kMaxOffset);
     this->k_->xorInto(wd.data(), ws.data(), wd.words());
     EXPECT_EQ(show(wd.bits()), show(want));
@@ -199,7 +216,8 @@ TYPED_TEST(BitKernelsTest, AssignAnd) {
   forEachCase(this->rng_, [&](size_t size, uint32_t off, Mode) {
     Bits a = randomBits(this->rng_, size, 50), b = randomBits(this->rng_, size, 50);
     Bits d = randomBits(this->rng_, size, 50), want(size);
-    for (size_t i = 0; i < size; ++i) want[i] = a[i] && b[i];
+    for (size_t i = 0; i < size; ++i)
+      want[i] = a[i] && b[i];
     WordArray wd(d, off), wa(a, (off + 1) % kMaxOffset), wb(b, (off + 7) % kMaxOffset);
     this->k_->assignAnd(wd.data(), wa.data(), wb.data(), wd.words());
     EXPECT_EQ(show(wd.bits()), show(want));
@@ -214,12 +232,16 @@ TYPED_TEST(BitKernelsTest, OrWithAndNot) {
     Bits gen = randomBits(this->rng_, size, 10), in = randomBits(this->rng_, size, 40);
     Bits kill = randomBits(this->rng_, size, 50), d = randomBits(this->rng_, size, 20);
     Bits add(size);
-    for (size_t i = 0; i < size; ++i) add[i] = gen[i] || (in[i] && !kill[i]);
+    for (size_t i = 0; i < size; ++i)
+      add[i] = gen[i] || (in[i] && !kill[i]);
     if (mode != Mode::Random)
-      for (size_t i = 0; i < size; ++i) d[i] = d[i] || add[i];
-    if (mode == Mode::OneBitShort) dropOneBit(this->rng_, d, add);
+      for (size_t i = 0; i < size; ++i)
+        d[i] = d[i] || add[i];
+    if (mode == Mode::OneBitShort)
+      dropOneBit(this->rng_, d, add);
     Bits want(size);
-    for (size_t i = 0; i < size; ++i) want[i] = d[i] || add[i];
+    for (size_t i = 0; i < size; ++i)
+      want[i] = d[i] || add[i];
 
     WordArray wd(d, off), wg(gen, (off + 1) % kMaxOffset), wi(in, (off + 2) % kMaxOffset),
         wk(kill, (off + 3) % kMaxOffset);
@@ -229,8 +251,9 @@ TYPED_TEST(BitKernelsTest, OrWithAndNot) {
 
     WordArray cd(d, off), cg(gen, (off + 4) % kMaxOffset), ci(in, (off + 5) % kMaxOffset),
         ck(kill, (off + 6) % kMaxOffset);
-    EXPECT_EQ(this->k_->orWithAndNotIfChanged(cd.data(), cg.data(), ci.data(), ck.data(), cd.words()),
-              want != d);
+    EXPECT_EQ(
+        this->k_->orWithAndNotIfChanged(cd.data(), cg.data(), ci.data(), ck.data(), cd.words()),
+        want != d);
     EXPECT_EQ(show(cd.bits()), show(want));
     EXPECT_TRUE(cd.intact() && cg.intact() && ci.intact() && ck.intact());
   });
@@ -241,7 +264,8 @@ TYPED_TEST(BitKernelsTest, Popcount) {
     unsigned pct = mode == Mode::Random ? 50 : mode == Mode::Converged ? 100 : 3;
     Bits b = randomBits(this->rng_, size, pct);
     WordArray w(b, off);
-    EXPECT_EQ(this->k_->popcount(w.data(), w.words()), uint32_t(std::count(b.begin(), b.end(), true)));
+    EXPECT_EQ(this->k_->popcount(w.data(), w.words()),
+              uint32_t(std::count(b.begin(), b.end(), true)));
   });
 }
 
@@ -250,10 +274,13 @@ TYPED_TEST(BitKernelsTest, IsSubsetOf) {
   forEachCase(this->rng_, [&](size_t size, uint32_t off, Mode mode) {
     Bits b = randomBits(this->rng_, size, 60), a = randomBits(this->rng_, size, 30);
     if (mode != Mode::Random)
-      for (size_t i = 0; i < size; ++i) a[i] = a[i] && b[i];
-    if (mode == Mode::OneBitShort) setOneBitOutside(this->rng_, a, b);
+      for (size_t i = 0; i < size; ++i)
+        a[i] = a[i] && b[i];
+    if (mode == Mode::OneBitShort)
+      setOneBitOutside(this->rng_, a, b);
     bool want = true;
-    for (size_t i = 0; i < size; ++i) want = want && !(a[i] && !b[i]);
+    for (size_t i = 0; i < size; ++i)
+      want = want && !(a[i] && !b[i]);
     WordArray wa(a, off), wb(b, (off + 3) % kMaxOffset);
     EXPECT_EQ(this->k_->isSubsetOf(wa.data(), wb.data(), wa.words()), want);
   });
@@ -280,19 +307,21 @@ TYPED_TEST(BitKernelsTest, HandDerivedWords) {
 
 // ---- BitVector ----------------------------------------------------------------
 
-Bits bitsOf(const BitVector& v) {
+Bits bitsOf(const BitVector &v) {
   Bits b(v.size());
-  for (uint32_t i = 0; i < v.size(); ++i) b[i] = v.testBit(i);
+  for (uint32_t i = 0; i < v.size(); ++i)
+    b[i] = v.testBit(i);
   return b;
 }
-BitVector vectorOf(const Bits& b) {
+BitVector vectorOf(const Bits &b) {
   BitVector v(uint32_t(b.size()));
   for (size_t i = 0; i < b.size(); ++i)
-    if (b[i]) v.setBit(uint32_t(i));
+    if (b[i])
+      v.setBit(uint32_t(i));
   return v;
 }
 // Bits past size() in the last word are zero (bitvector.h's invariant).
-bool tailClear(const BitVector& v) {
+bool tailClear(const BitVector &v) {
   return v.size() % 32 == 0 || (v.words()[v.wordCount() - 1] >> (v.size() % 32)) == 0;
 }
 
@@ -345,9 +374,10 @@ TEST(BitVector, AllocateIsGrowOnlyAndClearsNewBits) {
 // left past a shorter copy must not reappear when the vector grows again.
 TEST(BitVector, CopyKeepsCapacityAndGrowthClearsStaleWords) {
   BitVector big(1000);
-  for (uint32_t i = 0; i < 1000; ++i) big.setBit(i);
+  for (uint32_t i = 0; i < 1000; ++i)
+    big.setBit(i);
   BitVector v(1000);
-  const uint32_t* storage = v.words();
+  const uint32_t *storage = v.words();
   BitVector small(10);
   small.setBit(3);
   v = small;
@@ -369,7 +399,7 @@ TEST(BitVector, CopyKeepsCapacityAndGrowthClearsStaleWords) {
 TEST(BitVector, MoveLeavesSourceEmpty) {
   BitVector a(100);
   a.setBit(99);
-  const uint32_t* storage = a.words();
+  const uint32_t *storage = a.words();
   BitVector b(std::move(a));
   EXPECT_EQ(b.words(), storage);
   EXPECT_TRUE(b.testBit(99));
@@ -396,7 +426,8 @@ TEST(BitVector, EqualityNeedsSameSizeAndBits) {
 // [31, 65) has 34 bits: bits 31,32,33 -> out bits 0,1,2 = 0b111 in word 0, word 1 = 0.
 TEST(BitVector, ExtractBitsHandCase) {
   BitVector v(70);
-  for (uint32_t i = 30; i < 34; ++i) v.setBit(i);
+  for (uint32_t i = 30; i < 34; ++i)
+    v.setBit(i);
   uint32_t out[3] = {kCanary, kCanary, kCanary};
   v.extractBits(out, 30, 34);
   EXPECT_EQ(out[0], 0xFu);
@@ -418,9 +449,11 @@ TEST(BitVector, ExtractBitsMatchesModel) {
       uint32_t count = end - start;
       std::vector<uint32_t> out(wordsFor(count) + 1, kCanary);
       v.extractBits(out.data(), start, end);
-      SCOPED_TRACE(std::to_string(size) + " [" + std::to_string(start) + "," + std::to_string(end) + ")");
+      SCOPED_TRACE(std::to_string(size) + " [" + std::to_string(start) + "," + std::to_string(end) +
+                   ")");
       for (uint32_t j = 0; j < 32 * wordsFor(count); ++j)
-        ASSERT_EQ((out[j / 32] >> (j % 32)) & 1, j < count && b[start + j] ? 1u : 0u) << "bit " << j;
+        ASSERT_EQ((out[j / 32] >> (j % 32)) & 1, j < count && b[start + j] ? 1u : 0u)
+            << "bit " << j;
       EXPECT_EQ(out.back(), kCanary);
     }
   }
@@ -432,12 +465,14 @@ TEST(BitVector, BulkOperationsMatchModel) {
   std::mt19937 rng(4242);
   for (size_t size : testSizes(rng)) {
     SCOPED_TRACE("size " + std::to_string(size));
-    Bits a = randomBits(rng, size, 40), b = randomBits(rng, size, 40), c = randomBits(rng, size, 40);
+    Bits a = randomBits(rng, size, 40), b = randomBits(rng, size, 40),
+         c = randomBits(rng, size, 40);
     Bits d = randomBits(rng, size, 40);
     BitVector va = vectorOf(a), vb = vectorOf(b), vc = vectorOf(c), vd = vectorOf(d);
     auto apply = [&](auto f) {
       Bits r(size);
-      for (size_t i = 0; i < size; ++i) r[i] = f(i);
+      for (size_t i = 0; i < size; ++i)
+        r[i] = f(i);
       return r;
     };
     BitVector x = vd;
@@ -485,9 +520,11 @@ TEST(BitVector, UnequalSizesReadZeroExtendedOrTruncated) {
   GTEST_SKIP() << "unequal sizes assert in debug builds";
 #endif
   BitVector full(100);
-  for (uint32_t i = 0; i < 100; ++i) full.setBit(i);
+  for (uint32_t i = 0; i < 100; ++i)
+    full.setBit(i);
   BitVector shortOnes(40);
-  for (uint32_t i = 0; i < 40; ++i) shortOnes.setBit(i);
+  for (uint32_t i = 0; i < 40; ++i)
+    shortOnes.setBit(i);
 
   BitVector x = full;
   x &= shortOnes; // bits 40..99 are 0 in the zero-extended operand: cleared
@@ -511,7 +548,7 @@ TEST(BitVector, UnequalSizesReadZeroExtendedOrTruncated) {
 }
 
 TEST(BitVector, BestKernelsPreferAvx2WhenAvailable) {
-  const BitKernels* avx2 = avx2Kernels();
+  const BitKernels *avx2 = avx2Kernels();
   EXPECT_EQ(std::string(bestKernels().name), avx2 ? "avx2" : "sse2");
   EXPECT_EQ(std::string(scalarKernels().name), "scalar");
   EXPECT_EQ(std::string(sse2Kernels().name), "sse2");

@@ -12,18 +12,18 @@
 namespace ori {
 namespace {
 
-Module parse(const std::string& text) {
+Module parse(const std::string &text) {
   ParseResult r = parseOri(text, "test.ori");
   EXPECT_TRUE(r.module) << (r.error ? r.error->str() : "");
   return r.module ? *r.module : Module{};
 }
 
-std::optional<NameFreeDifference> diff(const std::string& a, const std::string& b) {
+std::optional<NameFreeDifference> diff(const std::string &a, const std::string &b) {
   Module ma = parse(a), mb = parse(b);
   return firstDifferenceUpToNames(ma.functions.at(0), mb.functions.at(0));
 }
 
-const char* kLoop = R"(.entry k(.u64 out)
+const char *kLoop = R"(.entry k(.u64 out)
 {
   MOV R3, 0x5
 L_head:
@@ -37,7 +37,7 @@ L_head:
 
 TEST(CanonicalCompare, RenamedRegistersAndLabelsAreEqual) {
   // Every register renumbered (R3 -> R0, R7 -> R9, P2 -> P5) and the label renamed.
-  const char* renamed = R"(.entry k(.u64 out)
+  const char *renamed = R"(.entry k(.u64 out)
 {
   MOV R0, 0x5
 Again:
@@ -57,7 +57,7 @@ Again:
 
 TEST(CanonicalCompare, ARenamingMustBeConsistent) {
   // R3 read where the other side reads a register it has not seen before: not a renaming.
-  const char* other = R"(.entry k(.u64 out)
+  const char *other = R"(.entry k(.u64 out)
 {
   MOV R3, 0x5
 L_head:
@@ -79,7 +79,7 @@ L_head:
 }
 
 TEST(CanonicalCompare, BranchTargetsAreCompared) {
-  const char* elsewhere = R"(.entry k(.u64 out)
+  const char *elsewhere = R"(.entry k(.u64 out)
 {
   MOV R3, 0x5
 L_head:
@@ -98,7 +98,7 @@ L_out:
 }
 
 TEST(CanonicalCompare, ExtraInstructionAndBlockCount) {
-  const char* longer = R"(.entry k(.u64 out)
+  const char *longer = R"(.entry k(.u64 out)
 {
   MOV R3, 0x5
 L_head:
@@ -115,7 +115,7 @@ L_head:
   EXPECT_EQ(d->where, "bix2 instruction 1");
   EXPECT_EQ(d->left, "EXIT");
   EXPECT_EQ(d->right, "NOP");
-  const char* split = R"(.entry k(.u64 out)
+  const char *split = R"(.entry k(.u64 out)
 {
   MOV R3, 0x5
 L_head:
@@ -137,7 +137,8 @@ TEST(CanonicalCompare, SignatureAndModifiers) {
   auto d = diff(".entry k(.u32 n)\n{\n  EXIT\n}\n", ".entry k(.u64 n)\n{\n  EXIT\n}\n");
   ASSERT_TRUE(d);
   EXPECT_EQ(d->where, "signature");
-  d = diff(".entry k()\n{\n  FADD R1, R2, R3\n  EXIT\n}\n", ".entry k()\n{\n  FADD.RZ R1, R2, R3\n  EXIT\n}\n");
+  d = diff(".entry k()\n{\n  FADD R1, R2, R3\n  EXIT\n}\n",
+           ".entry k()\n{\n  FADD.RZ R1, R2, R3\n  EXIT\n}\n");
   ASSERT_TRUE(d);
   EXPECT_EQ(d->right, "FADD.RZ R0, R1, R2");
   // .RN is what no rounding modifier means (interpreter and models): the same instruction.
@@ -148,7 +149,7 @@ TEST(CanonicalCompare, SignatureAndModifiers) {
 
 TEST(CanonicalCompare, EntryZeroingIsDroppedOnlyWhereItCannotRunAgain) {
   // --emit=ptx's prologue for registers read before written: MOV r, 0 and a false predicate.
-  const char* zeroed = R"(.entry k(.u64 out)
+  const char *zeroed = R"(.entry k(.u64 out)
 {
   MOV R8, 0x0
   MOV.64 R9, 0x0
@@ -159,7 +160,7 @@ Start:
   EXIT
 }
 )";
-  const char* plain = R"(.entry k(.u64 out)
+  const char *plain = R"(.entry k(.u64 out)
 {
   @P0 IADD3 R1, R1, 0x1, RZ
   STG.E [R2], R1
@@ -168,7 +169,7 @@ Start:
 )";
   EXPECT_EQ(diff(plain, zeroed), std::nullopt);
   // bix0 a loop head: the writes would run again on the back edge; they stay.
-  const char* loopHead = R"(.entry k(.u64 out)
+  const char *loopHead = R"(.entry k(.u64 out)
 {
 Top:
   MOV R8, 0x0
@@ -188,14 +189,14 @@ Top:
 }
 
 TEST(CanonicalCompare, Binary64NaNSelectIsTheResultWhenTheTemporariesAreDead) {
-  const char* plain = R"(.entry k(.u64 out)
+  const char *plain = R"(.entry k(.u64 out)
 {
   DADD R4, R2, R3
   STG.E.64 [R6], R4
   EXIT
 }
 )";
-  const char* selected = R"(.entry k(.u64 out)
+  const char *selected = R"(.entry k(.u64 out)
 {
   DADD R10, R2, R3
   DSETP.NAN.AND P1, PT, R10, R10, PT
@@ -206,7 +207,7 @@ TEST(CanonicalCompare, Binary64NaNSelectIsTheResultWhenTheTemporariesAreDead) {
 )";
   EXPECT_EQ(diff(plain, selected), std::nullopt);
   // The temporary read afterwards: the select stays, and the two differ.
-  const char* readLater = R"(.entry k(.u64 out)
+  const char *readLater = R"(.entry k(.u64 out)
 {
   DADD R10, R2, R3
   DSETP.NAN.AND P1, PT, R10, R10, PT
@@ -218,7 +219,7 @@ TEST(CanonicalCompare, Binary64NaNSelectIsTheResultWhenTheTemporariesAreDead) {
 )";
   EXPECT_TRUE(diff(plain, readLater));
   // Another NaN than the interpreter's: not the emitter's select.
-  const char* otherNaN = R"(.entry k(.u64 out)
+  const char *otherNaN = R"(.entry k(.u64 out)
 {
   DADD R10, R2, R3
   DSETP.NAN.AND P1, PT, R10, R10, PT
@@ -229,9 +230,10 @@ TEST(CanonicalCompare, Binary64NaNSelectIsTheResultWhenTheTemporariesAreDead) {
 )";
   EXPECT_TRUE(diff(plain, otherNaN));
   // A binary32 result is not canonicalized this way.
-  EXPECT_TRUE(diff(".entry k(.u64 out)\n{\n  FADD R4, R2, R3\n  STG.E [R6], R4\n  EXIT\n}\n",
-                   ".entry k(.u64 out)\n{\n  FADD R10, R2, R3\n  DSETP.NAN.AND P1, PT, R10, R10, PT\n"
-                   "  SEL.64 R4, -0x8000000000000, R10, P1\n  STG.E [R6], R4\n  EXIT\n}\n"));
+  EXPECT_TRUE(
+      diff(".entry k(.u64 out)\n{\n  FADD R4, R2, R3\n  STG.E [R6], R4\n  EXIT\n}\n",
+           ".entry k(.u64 out)\n{\n  FADD R10, R2, R3\n  DSETP.NAN.AND P1, PT, R10, R10, PT\n"
+           "  SEL.64 R4, -0x8000000000000, R10, P1\n  STG.E [R6], R4\n  EXIT\n}\n"));
 }
 
 TEST(CanonicalCompare, ModulesPairFunctionsByName) {
@@ -260,7 +262,8 @@ TEST(CanonicalCompare, ModuleDirectivesAndInitializers) {
   EXPECT_EQ(r.module->left, ".target sm_80");
   EXPECT_EQ(r.module->right, ".target sm_70");
   // The words the emitter drops or raises: map_f64_to_f32, and sm_1x comes back as sm_20.
-  Module old1 = parse(".ptx \".version 1.4\"\n.ptx \".target sm_13, map_f64_to_f32\"\n.entry k()\n{\n  EXIT\n}\n");
+  Module old1 = parse(
+      ".ptx \".version 1.4\"\n.ptx \".target sm_13, map_f64_to_f32\"\n.entry k()\n{\n  EXIT\n}\n");
   Module old2 = parse(".ptx \".version 2.3\"\n.ptx \".target sm_20\"\n.entry k()\n{\n  EXIT\n}\n");
   EXPECT_TRUE(compareModulesUpToNames(old1, old2).allEqual());
   Module d = parse(".ptx \".version 7.0\"\n.ptx \".target sm_80\"\n"

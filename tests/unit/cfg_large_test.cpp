@@ -25,7 +25,8 @@ namespace {
 Instr branchTo(uint32_t target, bool guarded) {
   Instr in;
   in.op = Opcode::BRA;
-  if (guarded) in.guard = Operand::reg_(P(0));
+  if (guarded)
+    in.guard = Operand::reg_(P(0));
   in.srcs.push_back(Operand::label(target));
   return in;
 }
@@ -33,12 +34,14 @@ Instr branchTo(uint32_t target, bool guarded) {
 Instr exitInstr(bool guarded) {
   Instr in;
   in.op = Opcode::EXIT;
-  if (guarded) in.guard = Operand::reg_(P(0));
+  if (guarded)
+    in.guard = Operand::reg_(P(0));
   return in;
 }
 
 Function withLabels(Function f) {
-  for (uint32_t i = 0; i < f.blocks.size(); ++i) f.blocks[i].label = fmt::format("L{}", i);
+  for (uint32_t i = 0; i < f.blocks.size(); ++i)
+    f.blocks[i].label = fmt::format("L{}", i);
   f.recountRegs();
   return f;
 }
@@ -70,7 +73,8 @@ Function randomCfg(uint32_t n, uint64_t seed) {
   };
   for (uint32_t i = 0; i + 1 < n; ++i) {
     const uint32_t r = below(1000);
-    if (r < 350) continue;
+    if (r < 350)
+      continue;
     if (r < 750) {
       f.blocks[i].instrs.push_back(branchTo(near(i), true));
     } else if (r < 800) {
@@ -103,11 +107,12 @@ struct TreeNumbers {
   }
 };
 
-TreeNumbers numberTree(const DomFacts& dom) {
+TreeNumbers numberTree(const DomFacts &dom) {
   const uint32_t n = uint32_t(dom.idom.size());
   std::vector<std::vector<uint32_t>> children(n);
   for (uint32_t b = 0; b < n; ++b)
-    if (dom.idom[b] != kNoBlock) children[uint32_t(dom.idom[b])].push_back(b);
+    if (dom.idom[b] != kNoBlock)
+      children[uint32_t(dom.idom[b])].push_back(b);
   TreeNumbers t{std::vector<uint32_t>(n, 0), std::vector<uint32_t>(n, 0)};
   uint32_t clock = 0;
   std::vector<std::pair<uint32_t, size_t>> stack{{0u, 0u}};
@@ -128,9 +133,10 @@ TreeNumbers numberTree(const DomFacts& dom) {
 }
 
 // Blocks reached from bix 0 without entering `avoid` (kNoBlock: none).
-std::vector<uint8_t> reachAvoiding(const CfgFacts& cfg, int32_t avoid) {
+std::vector<uint8_t> reachAvoiding(const CfgFacts &cfg, int32_t avoid) {
   std::vector<uint8_t> seen(cfg.succs.size(), 0);
-  if (avoid == 0) return seen;
+  if (avoid == 0)
+    return seen;
   std::vector<uint32_t> work{0};
   seen[0] = 1;
   while (!work.empty()) {
@@ -160,19 +166,23 @@ TEST(CfgLarge, MillionBlockChain) {
   LoopFacts lf = optimized::computeLoops(f, cfg, d);
 
   ASSERT_EQ(cfg.rpo.size(), n);
-  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(cfg.rpo[i], i);
-  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(cfg.rpoNumber[i], int32_t(i));
+  for (uint32_t i = 0; i < n; ++i)
+    ASSERT_EQ(cfg.rpo[i], i);
+  for (uint32_t i = 0; i < n; ++i)
+    ASSERT_EQ(cfg.rpoNumber[i], int32_t(i));
   EXPECT_TRUE(std::ranges::equal(cfg.succs[n - 2], std::vector<uint32_t>{0, n - 1}));
   EXPECT_TRUE(std::ranges::equal(cfg.preds[0], std::vector<uint32_t>{n - 2}));
   ASSERT_EQ(cfg.backedges, (std::vector<std::pair<uint32_t, uint32_t>>{{n - 2, 0}}));
   EXPECT_EQ(d.idom[0], kNoBlock);
-  for (uint32_t i = 1; i < n; ++i) ASSERT_EQ(d.idom[i], int32_t(i - 1));
+  for (uint32_t i = 1; i < n; ++i)
+    ASSERT_EQ(d.idom[i], int32_t(i - 1));
   ASSERT_EQ(lf.loops.size(), 1u);
-  const Loop& L = lf.loops[0];
+  const Loop &L = lf.loops[0];
   EXPECT_EQ(L.header, 0u);
   EXPECT_EQ(L.latches, std::vector<uint32_t>{n - 2});
   ASSERT_EQ(L.body.size(), size_t(n - 1));
-  for (uint32_t i = 0; i + 1 < n; ++i) ASSERT_EQ(L.body[i], i);
+  for (uint32_t i = 0; i + 1 < n; ++i)
+    ASSERT_EQ(L.body[i], i);
   EXPECT_EQ(L.exits, std::vector<uint32_t>{n - 1});
   EXPECT_EQ(L.preheader, kNoBlock);
   EXPECT_EQ(L.depth, 1u);
@@ -196,7 +206,7 @@ TEST(CfgLarge, MillionBlockRandomCfg) {
   std::vector<uint8_t> reach = reachAvoiding(cfg, kNoBlock);
   const size_t reachable = size_t(std::count(reach.begin(), reach.end(), 1));
   ASSERT_GT(reachable, size_t(n / 2)); // the graph is not cut short early
-  ASSERT_LT(reachable, size_t(n));      // and has unreachable blocks
+  ASSERT_LT(reachable, size_t(n));     // and has unreachable blocks
   ASSERT_EQ(cfg.rpo.size(), reachable);
   ASSERT_EQ(cfg.rpo[0], 0u);
   std::vector<uint8_t> listed(n, 0);
@@ -207,7 +217,8 @@ TEST(CfgLarge, MillionBlockRandomCfg) {
     listed[b] = 1;
     ASSERT_EQ(cfg.rpoNumber[b], int32_t(i));
     bool parentBefore = i == 0;
-    for (uint32_t p : cfg.preds[b]) parentBefore |= cfg.rpoNumber[p] != kNoBlock && cfg.rpoNumber[p] < int32_t(i);
+    for (uint32_t p : cfg.preds[b])
+      parentBefore |= cfg.rpoNumber[p] != kNoBlock && cfg.rpoNumber[p] < int32_t(i);
     ASSERT_TRUE(parentBefore) << "bix" << b;
   }
   size_t back = 0;
@@ -217,7 +228,8 @@ TEST(CfgLarge, MillionBlockRandomCfg) {
       ASSERT_EQ(d.idom[b], kNoBlock);
       continue;
     }
-    for (uint32_t s : cfg.succs[b]) back += cfg.rpoNumber[s] <= cfg.rpoNumber[b];
+    for (uint32_t s : cfg.succs[b])
+      back += cfg.rpoNumber[s] <= cfg.rpoNumber[b];
   }
   ASSERT_EQ(cfg.backedges.size(), back);
 
@@ -238,7 +250,8 @@ TEST(CfgLarge, MillionBlockRandomCfg) {
   std::mt19937 pick(7);
   for (int k = 0; k < 12; ++k) {
     uint32_t b = cfg.rpo[1 + pick() % (cfg.rpo.size() - 1)];
-    ASSERT_FALSE(reachAvoiding(cfg, d.idom[b])[b]) << "bix" << d.idom[b] << " does not dominate bix" << b;
+    ASSERT_FALSE(reachAvoiding(cfg, d.idom[b])[b])
+        << "bix" << d.idom[b] << " does not dominate bix" << b;
   }
 
   // Loops: headers ascend; latches are backedge sources the header dominates;
@@ -249,7 +262,7 @@ TEST(CfgLarge, MillionBlockRandomCfg) {
   RecordProperty("loops", int(lf.loops.size()));
   ASSERT_FALSE(lf.loops.empty());
   for (size_t k = 0; k < lf.loops.size(); ++k) {
-    const Loop& L = lf.loops[k];
+    const Loop &L = lf.loops[k];
     if (k > 0) {
       ASSERT_LT(lf.loops[k - 1].header, L.header);
     }
@@ -257,12 +270,14 @@ TEST(CfgLarge, MillionBlockRandomCfg) {
     auto inBody = [&](uint32_t b) { return std::binary_search(L.body.begin(), L.body.end(), b); };
     ASSERT_TRUE(inBody(L.header));
     for (uint32_t l : L.latches) {
-      ASSERT_TRUE(std::count(cfg.succs[l].begin(), cfg.succs[l].end(), L.header)) << "latch bix" << l;
+      ASSERT_TRUE(std::count(cfg.succs[l].begin(), cfg.succs[l].end(), L.header))
+          << "latch bix" << l;
       ASSERT_TRUE(tree.ancestor(L.header, l));
     }
     for (uint32_t b : L.body) {
       ASSERT_TRUE(tree.ancestor(L.header, b)) << "loop at bix" << L.header << ", bix" << b;
-      if (b == L.header) continue;
+      if (b == L.header)
+        continue;
       for (uint32_t p : cfg.preds[b])
         if (reach[p]) {
           ASSERT_TRUE(inBody(p)) << "loop at bix" << L.header << ": bix" << p << " -> bix" << b;
@@ -279,7 +294,7 @@ TEST(CfgLarge, MillionBlockRandomCfg) {
 // 100,000 blocks: the reference half (Boost.Graph, Lengauer-Tarjan, explicit
 // reachability sets) gives the same facts as the optimized half.
 TEST(CfgLarge, HalvesAgreeOnHundredThousandBlocks) {
-  for (const Function& f : {randomCfg(100000, 2), chain(100000)}) {
+  for (const Function &f : {randomCfg(100000, 2), chain(100000)}) {
     SCOPED_TRACE(f.name);
     CfgFacts rc = reference::computeCfg(f), oc = optimized::computeCfg(f);
     ASSERT_EQ(firstDifference(rc, oc), "");

@@ -37,22 +37,25 @@ struct Analysed {
 
 // The two halves, as type parameters of the suite.
 struct ReferenceHalf {
-  static CfgFacts cfg(const Function& f) { return reference::computeCfg(f); }
-  static DomFacts dom(const Function& f, const CfgFacts& c) { return reference::computeDominators(f, c); }
-  static LoopFacts loops(const Function& f, const CfgFacts& c, const DomFacts& d) {
+  static CfgFacts cfg(const Function &f) { return reference::computeCfg(f); }
+  static DomFacts dom(const Function &f, const CfgFacts &c) {
+    return reference::computeDominators(f, c);
+  }
+  static LoopFacts loops(const Function &f, const CfgFacts &c, const DomFacts &d) {
     return reference::computeLoops(f, c, d);
   }
 };
 struct OptimizedHalf {
-  static CfgFacts cfg(const Function& f) { return optimized::computeCfg(f); }
-  static DomFacts dom(const Function& f, const CfgFacts& c) { return optimized::computeDominators(f, c); }
-  static LoopFacts loops(const Function& f, const CfgFacts& c, const DomFacts& d) {
+  static CfgFacts cfg(const Function &f) { return optimized::computeCfg(f); }
+  static DomFacts dom(const Function &f, const CfgFacts &c) {
+    return optimized::computeDominators(f, c);
+  }
+  static LoopFacts loops(const Function &f, const CfgFacts &c, const DomFacts &d) {
     return optimized::computeLoops(f, c, d);
   }
 };
 
-template <typename Half>
-Analysed analyse(const std::string& text) {
+template <typename Half> Analysed analyse(const std::string &text) {
   Analysed a;
   a.f = parseOne(text);
   a.cfg = Half::cfg(a.f);
@@ -61,24 +64,22 @@ Analysed analyse(const std::string& text) {
   return a;
 }
 
-template <typename Half>
-class CfgHalves : public ::testing::Test {};
+template <typename Half> class CfgHalves : public ::testing::Test {};
 struct HalfName {
-  template <typename T>
-  static std::string GetName(int) {
+  template <typename T> static std::string GetName(int) {
     return std::is_same_v<T, ReferenceHalf> ? "Reference" : "Optimized";
   }
 };
 using Halves = ::testing::Types<ReferenceHalf, OptimizedHalf>;
 TYPED_TEST_SUITE(CfgHalves, Halves, HalfName);
 
-void expectCfg(const CfgFacts& got, const CfgFacts& want) {
+void expectCfg(const CfgFacts &got, const CfgFacts &want) {
   EXPECT_TRUE(got == want) << firstDifference(want, got);
 }
-void expectDom(const DomFacts& got, const std::vector<int32_t>& idom) {
+void expectDom(const DomFacts &got, const std::vector<int32_t> &idom) {
   EXPECT_TRUE(got == DomFacts{idom}) << firstDifference(DomFacts{idom}, got);
 }
-void expectLoops(const LoopFacts& got, const std::vector<Loop>& loops) {
+void expectLoops(const LoopFacts &got, const std::vector<Loop> &loops) {
   EXPECT_TRUE(got == LoopFacts{loops}) << firstDifference(LoopFacts{loops}, got);
 }
 
@@ -102,8 +103,11 @@ L_join:
 }
 )");
   ASSERT_EQ(a.f.blocks.size(), 4u);
-  expectCfg(a.cfg, CfgFacts{Lists{{2, 1}, {3}, {3}, {}}, Lists{{}, {0}, {0}, {1, 2}},
-                            {0, 1, 2, 3}, {0, 1, 2, 3}, Edges{}});
+  expectCfg(a.cfg, CfgFacts{Lists{{2, 1}, {3}, {3}, {}},
+                            Lists{{}, {0}, {0}, {1, 2}},
+                            {0, 1, 2, 3},
+                            {0, 1, 2, 3},
+                            Edges{}});
   expectDom(a.dom, {kNoBlock, 0, 0, 0});
   expectLoops(a.loops, {});
 }
@@ -128,8 +132,11 @@ L_done:
 }
 )");
   ASSERT_EQ(a.f.blocks.size(), 4u);
-  expectCfg(a.cfg, CfgFacts{Lists{{1}, {3, 2}, {1}, {}}, Lists{{}, {0, 2}, {1}, {1}},
-                            {0, 1, 2, 3}, {0, 1, 2, 3}, Edges{{2, 1}}});
+  expectCfg(a.cfg, CfgFacts{Lists{{1}, {3, 2}, {1}, {}},
+                            Lists{{}, {0, 2}, {1}, {1}},
+                            {0, 1, 2, 3},
+                            {0, 1, 2, 3},
+                            Edges{{2, 1}}});
   expectDom(a.dom, {kNoBlock, 0, 1, 1});
   expectLoops(a.loops, {Loop{1, {2}, {1, 2}, 1, 0, {3}}});
 }
@@ -165,7 +172,9 @@ L_done:
   ASSERT_EQ(a.f.blocks.size(), 6u);
   expectCfg(a.cfg, CfgFacts{Lists{{1}, {2}, {4, 3}, {2}, {1, 5}, {}},
                             Lists{{}, {0, 4}, {1, 3}, {2}, {2}, {4}},
-                            {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}, Edges{{3, 2}, {4, 1}}});
+                            {0, 1, 2, 3, 4, 5},
+                            {0, 1, 2, 3, 4, 5},
+                            Edges{{3, 2}, {4, 1}}});
   expectDom(a.dom, {kNoBlock, 0, 1, 2, 2, 4});
   expectLoops(a.loops, {Loop{1, {4}, {1, 2, 3, 4}, 1, 0, {5}}, Loop{2, {3}, {2, 3}, 2, 1, {4}}});
 }
@@ -185,8 +194,10 @@ L_spin:
 }
 )");
   ASSERT_EQ(a.f.blocks.size(), 3u);
-  expectCfg(a.cfg, CfgFacts{Lists{{1}, {1, 2}, {}}, Lists{{}, {0, 1}, {1}}, {0, 1, 2}, {0, 1, 2},
-                            Edges{{1, 1}}});
+  expectCfg(
+      a.cfg,
+      CfgFacts{
+          Lists{{1}, {1, 2}, {}}, Lists{{}, {0, 1}, {1}}, {0, 1, 2}, {0, 1, 2}, Edges{{1, 1}}});
   expectDom(a.dom, {kNoBlock, 0, 1});
   expectLoops(a.loops, {Loop{1, {1}, {1}, 1, 0, {2}}});
 }
@@ -211,8 +222,11 @@ L_c:
 }
 )");
   ASSERT_EQ(a.f.blocks.size(), 4u);
-  expectCfg(a.cfg, CfgFacts{Lists{{2, 1, 3}, {3}, {3}, {}}, Lists{{}, {0}, {0}, {0, 1, 2}},
-                            {0, 1, 2, 3}, {0, 1, 2, 3}, Edges{}});
+  expectCfg(a.cfg, CfgFacts{Lists{{2, 1, 3}, {3}, {3}, {}},
+                            Lists{{}, {0}, {0}, {0, 1, 2}},
+                            {0, 1, 2, 3},
+                            {0, 1, 2, 3},
+                            Edges{}});
   expectDom(a.dom, {kNoBlock, 0, 0, 0});
   expectLoops(a.loops, {});
 }
@@ -278,8 +292,9 @@ L_end:
 }
 )");
   ASSERT_EQ(a.f.blocks.size(), 3u);
-  expectCfg(a.cfg, CfgFacts{Lists{{2}, {2}, {}}, Lists{{}, {}, {0, 1}}, {0, 2}, {0, kNoBlock, 1},
-                            Edges{}});
+  expectCfg(
+      a.cfg,
+      CfgFacts{Lists{{2}, {2}, {}}, Lists{{}, {}, {0, 1}}, {0, 2}, {0, kNoBlock, 1}, Edges{}});
   expectDom(a.dom, {kNoBlock, kNoBlock, 0});
   expectLoops(a.loops, {});
 }
@@ -310,7 +325,9 @@ L_dead2:
   ASSERT_EQ(a.f.blocks.size(), 6u);
   expectCfg(a.cfg, CfgFacts{Lists{{1}, {3, 2}, {1}, {}, {1, 5}, {2}},
                             Lists{{}, {0, 2, 4}, {1, 5}, {1}, {}, {4}},
-                            {0, 1, 2, 3}, {0, 1, 2, 3, kNoBlock, kNoBlock}, Edges{{2, 1}}});
+                            {0, 1, 2, 3},
+                            {0, 1, 2, 3, kNoBlock, kNoBlock},
+                            Edges{{2, 1}}});
   expectDom(a.dom, {kNoBlock, 0, 1, 1, kNoBlock, kNoBlock});
   expectLoops(a.loops, {Loop{1, {2}, {1, 2}, 1, 0, {3}}});
 }
@@ -336,8 +353,11 @@ L_out:
 }
 )");
   ASSERT_EQ(a.f.blocks.size(), 4u);
-  expectCfg(a.cfg, CfgFacts{Lists{{2, 1}, {3, 2}, {1, 3}, {}}, Lists{{}, {0, 2}, {0, 1}, {1, 2}},
-                            {0, 2, 1, 3}, {0, 2, 1, 3}, Edges{{1, 2}}});
+  expectCfg(a.cfg, CfgFacts{Lists{{2, 1}, {3, 2}, {1, 3}, {}},
+                            Lists{{}, {0, 2}, {0, 1}, {1, 2}},
+                            {0, 2, 1, 3},
+                            {0, 2, 1, 3},
+                            Edges{{1, 2}}});
   expectDom(a.dom, {kNoBlock, 0, 0, 0});
   expectLoops(a.loops, {});
 }
@@ -371,7 +391,9 @@ L_done:
   ASSERT_EQ(a.f.blocks.size(), 6u);
   expectCfg(a.cfg, CfgFacts{Lists{{1}, {3, 2}, {4, 3}, {2, 4}, {1, 5}, {}},
                             Lists{{}, {0, 4}, {1, 3}, {1, 2}, {2, 3}, {4}},
-                            {0, 1, 3, 2, 4, 5}, {0, 1, 3, 2, 4, 5}, Edges{{2, 3}, {4, 1}}});
+                            {0, 1, 3, 2, 4, 5},
+                            {0, 1, 3, 2, 4, 5},
+                            Edges{{2, 3}, {4, 1}}});
   expectDom(a.dom, {kNoBlock, 0, 1, 1, 1, 4});
   expectLoops(a.loops, {Loop{1, {4}, {1, 2, 3, 4}, 1, 0, {5}}});
 }
@@ -400,7 +422,9 @@ L_done:
   ASSERT_EQ(a.f.blocks.size(), 5u);
   expectCfg(a.cfg, CfgFacts{Lists{{1}, {4, 2}, {1, 3}, {1}, {}},
                             Lists{{}, {0, 2, 3}, {1}, {2}, {1}},
-                            {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}, Edges{{2, 1}, {3, 1}}});
+                            {0, 1, 2, 3, 4},
+                            {0, 1, 2, 3, 4},
+                            Edges{{2, 1}, {3, 1}}});
   expectDom(a.dom, {kNoBlock, 0, 1, 2, 1});
   expectLoops(a.loops, {Loop{1, {2, 3}, {1, 2, 3}, 1, 0, {4}}});
 }
@@ -427,28 +451,33 @@ L_done:
 // Structural invariants on every function of examples/*.ori (real kernels):
 // preds invert succs, rpo numbers the reachable blocks in order, every idom
 // comes earlier in RPO, every loop's header dominates its body and latches.
-bool dominates(const DomFacts& dom, uint32_t a, uint32_t b) {
+bool dominates(const DomFacts &dom, uint32_t a, uint32_t b) {
   for (int32_t x = int32_t(b); x != kNoBlock; x = dom.idom[x])
-    if (x == int32_t(a)) return true;
+    if (x == int32_t(a))
+      return true;
   return false;
 }
 
 TYPED_TEST(CfgHalves, InvariantsOnExamples) {
   std::string root = std::getenv("ORIOPT_SOURCE_DIR") ? std::getenv("ORIOPT_SOURCE_DIR") : "";
 #ifdef ORIOPT_SOURCE_DIR
-  if (root.empty()) root = ORIOPT_SOURCE_DIR;
+  if (root.empty())
+    root = ORIOPT_SOURCE_DIR;
 #endif
   ASSERT_FALSE(root.empty());
   int functions = 0, loopCount = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(root) / "examples")) {
-    if (e.path().extension() != ".ori") continue;
+  for (const auto &e :
+       std::filesystem::directory_iterator(std::filesystem::path(root) / "examples")) {
+    if (e.path().extension() != ".ori")
+      continue;
     std::ifstream in(e.path());
     std::stringstream text;
     text << in.rdbuf();
     ParseResult r = parseOri(text.str(), e.path().string());
     ASSERT_TRUE(r.module) << e.path();
-    for (const Function& f : r.module->functions) {
-      if (f.isDeclaration()) continue;
+    for (const Function &f : r.module->functions) {
+      if (f.isDeclaration())
+        continue;
       ++functions;
       SCOPED_TRACE(e.path().string() + ": " + f.name);
       CfgFacts cfg = TypeParam::cfg(f);
@@ -461,16 +490,19 @@ TYPED_TEST(CfgHalves, InvariantsOnExamples) {
           EXPECT_TRUE(std::binary_search(cfg.preds[s].begin(), cfg.preds[s].end(), b));
       ASSERT_FALSE(cfg.rpo.empty());
       EXPECT_EQ(cfg.rpo[0], 0u);
-      for (uint32_t i = 0; i < cfg.rpo.size(); ++i) EXPECT_EQ(cfg.rpoNumber[cfg.rpo[i]], int32_t(i));
+      for (uint32_t i = 0; i < cfg.rpo.size(); ++i)
+        EXPECT_EQ(cfg.rpoNumber[cfg.rpo[i]], int32_t(i));
       for (uint32_t b = 1; b < n; ++b) {
         if (dom.idom[b] != kNoBlock) {
           EXPECT_LT(cfg.rpoNumber[dom.idom[b]], cfg.rpoNumber[b]);
         }
       }
       loopCount += int(loops.loops.size());
-      for (const Loop& l : loops.loops) {
-        for (uint32_t b : l.body) EXPECT_TRUE(dominates(dom, l.header, b));
-        for (uint32_t b : l.latches) EXPECT_TRUE(std::binary_search(l.body.begin(), l.body.end(), b));
+      for (const Loop &l : loops.loops) {
+        for (uint32_t b : l.body)
+          EXPECT_TRUE(dominates(dom, l.header, b));
+        for (uint32_t b : l.latches)
+          EXPECT_TRUE(std::binary_search(l.body.begin(), l.body.end(), b));
       }
     }
   }
@@ -493,8 +525,8 @@ TEST(AdjacencyLists, BuildersAgreeAndCompareByRows) {
   built.appendRow();
   built.appendRow();
   built.push(0);
-  for (const AdjacencyLists* a :
-       std::initializer_list<const AdjacencyLists*>{&fromInit, &fromVectors, &viaOffsets, &built}) {
+  for (const AdjacencyLists *a : std::initializer_list<const AdjacencyLists *>{
+           &fromInit, &fromVectors, &viaOffsets, &built}) {
     ASSERT_EQ(a->size(), 3u);
     EXPECT_EQ(a->edgeCount(), 3u);
     EXPECT_TRUE(std::ranges::equal((*a)[0], std::vector<uint32_t>{1, 2}));

@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "ir/facts.h"
 #include "interp/interp.h"
+#include "ir/facts.h"
 #include "ir/ori.h"
 #include "ir/verify.h"
 #include "optimized/optimized.h"
@@ -22,7 +22,7 @@ namespace {
 using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
 using Ids = std::vector<uint32_t>;
 
-Module parseModule(const std::string& text) {
+Module parseModule(const std::string &text) {
   ParseResult r = parseOri(text, "test.ori");
   if (!r.module) {
     ADD_FAILURE() << "parse error: " << (r.error ? r.error->str() : "?");
@@ -30,18 +30,19 @@ Module parseModule(const std::string& text) {
   }
   return std::move(*r.module);
 }
-Function parseOne(const std::string& text) {
+Function parseOne(const std::string &text) {
   Module m = parseModule(text);
   return m.functions.empty() ? Function{} : m.functions.back();
 }
 
-Ids labelIds(const Function& f) {
+Ids labelIds(const Function &f) {
   Ids ids;
-  for (const Block& b : f.blocks) ids.push_back(b.labelId);
+  for (const Block &b : f.blocks)
+    ids.push_back(b.labelId);
   return ids;
 }
 
-void expectVerifies(const Function& f) {
+void expectVerifies(const Function &f) {
   EXPECT_EQ(verifyFunction(f), std::vector<std::string>{}) << printFunction(f);
 }
 
@@ -52,60 +53,73 @@ Function joinUnlabelled(Function f) {
   std::vector<Block> joined;
   for (uint32_t b = 0; b < f.blocks.size(); ++b) {
     if (b > 0 && f.blocks[b].label.empty())
-      for (Instr& in : f.blocks[b].instrs) joined.back().instrs.push_back(std::move(in));
+      for (Instr &in : f.blocks[b].instrs)
+        joined.back().instrs.push_back(std::move(in));
     else
       joined.push_back(std::move(f.blocks[b]));
     newIndex[b] = uint32_t(joined.size() - 1);
   }
-  for (Block& b : joined)
-    for (Instr& in : b.instrs)
-      for (Operand& o : in.srcs)
-        if (o.kind == Operand::Kind::Label) o.target = newIndex[o.target];
-  for (JumpTable& jt : f.jumpTables)
-    for (uint32_t& t : jt.targets) t = newIndex[t];
+  for (Block &b : joined)
+    for (Instr &in : b.instrs)
+      for (Operand &o : in.srcs)
+        if (o.kind == Operand::Kind::Label)
+          o.target = newIndex[o.target];
+  for (JumpTable &jt : f.jumpTables)
+    for (uint32_t &t : jt.targets)
+      t = newIndex[t];
   f.blocks = std::move(joined);
   return f;
 }
 
 struct ReferenceHalf {
-  static CfgFacts cfg(const Function& f) { return reference::computeCfg(f); }
-  static RpoSlots iterativeSlots(const CfgFacts& c) { return reference::computeRpoIterativeSlots(c); }
-  static CfgFacts cfgIterative(const Function& f) { return reference::computeCfgIterative(f); }
-  static RpoSlots eraseSlots(const CfgFacts& c, EraseMarks m) { return reference::computeEraseSlots(c, m); }
-  static std::vector<uint32_t> erase(Function& f) { return reference::eraseUnreachableBlocks(f); }
-  static uint32_t phase6(Function& f) { return reference::setControlFlowOpLastInBB(f); }
-  static bool reorder(Function& f, const std::vector<uint32_t>& o) { return reference::reorderBlocks(f, o); }
-  static bool phase112(Function& f) { return reference::placeBlocksInSourceOrder(f); }
+  static CfgFacts cfg(const Function &f) { return reference::computeCfg(f); }
+  static RpoSlots iterativeSlots(const CfgFacts &c) {
+    return reference::computeRpoIterativeSlots(c);
+  }
+  static CfgFacts cfgIterative(const Function &f) { return reference::computeCfgIterative(f); }
+  static RpoSlots eraseSlots(const CfgFacts &c, EraseMarks m) {
+    return reference::computeEraseSlots(c, m);
+  }
+  static std::vector<uint32_t> erase(Function &f) { return reference::eraseUnreachableBlocks(f); }
+  static uint32_t phase6(Function &f) { return reference::setControlFlowOpLastInBB(f); }
+  static bool reorder(Function &f, const std::vector<uint32_t> &o) {
+    return reference::reorderBlocks(f, o);
+  }
+  static bool phase112(Function &f) { return reference::placeBlocksInSourceOrder(f); }
 };
 struct OptimizedHalf {
-  static CfgFacts cfg(const Function& f) { return optimized::computeCfg(f); }
-  static RpoSlots iterativeSlots(const CfgFacts& c) { return optimized::computeRpoIterativeSlots(c); }
-  static CfgFacts cfgIterative(const Function& f) { return optimized::computeCfgIterative(f); }
-  static RpoSlots eraseSlots(const CfgFacts& c, EraseMarks m) { return optimized::computeEraseSlots(c, m); }
-  static std::vector<uint32_t> erase(Function& f) { return optimized::eraseUnreachableBlocks(f); }
-  static uint32_t phase6(Function& f) { return optimized::setControlFlowOpLastInBB(f); }
-  static bool reorder(Function& f, const std::vector<uint32_t>& o) { return optimized::reorderBlocks(f, o); }
-  static bool phase112(Function& f) { return optimized::placeBlocksInSourceOrder(f); }
+  static CfgFacts cfg(const Function &f) { return optimized::computeCfg(f); }
+  static RpoSlots iterativeSlots(const CfgFacts &c) {
+    return optimized::computeRpoIterativeSlots(c);
+  }
+  static CfgFacts cfgIterative(const Function &f) { return optimized::computeCfgIterative(f); }
+  static RpoSlots eraseSlots(const CfgFacts &c, EraseMarks m) {
+    return optimized::computeEraseSlots(c, m);
+  }
+  static std::vector<uint32_t> erase(Function &f) { return optimized::eraseUnreachableBlocks(f); }
+  static uint32_t phase6(Function &f) { return optimized::setControlFlowOpLastInBB(f); }
+  static bool reorder(Function &f, const std::vector<uint32_t> &o) {
+    return optimized::reorderBlocks(f, o);
+  }
+  static bool phase112(Function &f) { return optimized::placeBlocksInSourceOrder(f); }
 };
 
-template <typename Half>
-class CfgTransforms : public ::testing::Test {};
+template <typename Half> class CfgTransforms : public ::testing::Test {};
 struct HalfName {
-  template <typename T>
-  static std::string GetName(int) {
+  template <typename T> static std::string GetName(int) {
     return std::is_same_v<T, ReferenceHalf> ? "Reference" : "Optimized";
   }
 };
 using Halves = ::testing::Types<ReferenceHalf, OptimizedHalf>;
 TYPED_TEST_SUITE(CfgTransforms, Halves, HalfName);
 
-void expectSlots(const RpoSlots& got, const RpoSlots& want) {
+void expectSlots(const RpoSlots &got, const RpoSlots &want) {
   EXPECT_TRUE(got == want) << firstDifference(want, got);
 }
 
 // bix0 [@P0 BRA L2] -> [2 taken, 1]; bix1 L1 [NOP] -> [2]; bix2 L2 [EXIT].
 // Label ids: 0x0, 0x10, 0x20 (one instruction each).
-const char* kIfThen = R"(
+const char *kIfThen = R"(
 .entry ifthen()
 {
   @P0 BRA L2
@@ -135,7 +149,7 @@ TYPED_TEST(CfgTransforms, IterativeRpoOnTheIfThen) {
 }
 
 // bix0 [BRA L2] -> 2; bix1 L1 [EXIT] unreachable; bix2 L2 [NOP] -> 3; bix3 L3 [EXIT].
-const char* kUnreachable = R"(
+const char *kUnreachable = R"(
 .entry u()
 {
   BRA L2
@@ -153,7 +167,8 @@ L3:
 // is never written and the entry is not in slot 0. Normalised: rpo [0, 2, 3].
 TYPED_TEST(CfgTransforms, IterativeRpoLeavesSlotsOfUnreachableBlocksEmpty) {
   Function f = parseOne(kUnreachable);
-  expectSlots(TypeParam::iterativeSlots(TypeParam::cfg(f)), RpoSlots{{1, kNoBlock, 2, 3}, {kNoBlock, 0, 2, 3}, 0});
+  expectSlots(TypeParam::iterativeSlots(TypeParam::cfg(f)),
+              RpoSlots{{1, kNoBlock, 2, 3}, {kNoBlock, 0, 2, 3}, 0});
   const CfgFacts it = TypeParam::cfgIterative(f);
   EXPECT_EQ(it.rpo, (std::vector<uint32_t>{0, 2, 3}));
   EXPECT_EQ(it.rpoNumber, (std::vector<int32_t>{0, kNoBlock, 1, 2}));
@@ -170,7 +185,8 @@ TYPED_TEST(CfgTransforms, EraseSlotsUnderBothReadings) {
   const CfgFacts cfg = TypeParam::cfg(parseOne(kUnreachable));
   expectSlots(TypeParam::eraseSlots(cfg, EraseMarks::PredCount),
               RpoSlots{{kNoBlock, kNoBlock, 2, 3}, {kNoBlock, kNoBlock, 2, 3}, 1});
-  expectSlots(TypeParam::eraseSlots(cfg, EraseMarks::Unvisited), RpoSlots{{1, 0, 2, 3}, {1, 0, 2, 3}, -1});
+  expectSlots(TypeParam::eraseSlots(cfg, EraseMarks::Unvisited),
+              RpoSlots{{1, 0, 2, 3}, {1, 0, 2, 3}, -1});
 }
 
 // bix0 [BRA C]; bix1 A [BRX R0, T] with T = {A, B}; bix2 B [BRA A];
@@ -255,7 +271,7 @@ J:
 // already. T and `BRA done` follow their blocks (done: bix2 -> bix3).
 // Running it: tid 0 (even) takes MOV 5, BRX R0 = 0 -> L_split0: R1 = 7;
 // tid 1 branches to done with R1 = 0. out = [7, 0] before and after.
-const char* kBranchy = R"(
+const char *kBranchy = R"(
 .entry k(.u64 out)
 {
   .jumptable T = {L_split0, done}
@@ -274,7 +290,7 @@ done:
 }
 )";
 
-RunResult runTwoThreads(const Function& f) {
+RunResult runTwoThreads(const Function &f) {
   Module m;
   m.functions.push_back(f);
   RunConfig cfg;

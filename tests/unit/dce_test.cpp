@@ -22,28 +22,26 @@ namespace ori {
 namespace {
 
 struct ReferenceHalf {
-  static uint32_t early(Function& f) { return reference::earlyOriSimpleLiveDead(f); }
-  static uint32_t liveDead(Function& f) { return reference::oriPerformLiveDead(f); }
-  static uint32_t split(Function& f) { return reference::oriSplitLiveRanges(f); }
+  static uint32_t early(Function &f) { return reference::earlyOriSimpleLiveDead(f); }
+  static uint32_t liveDead(Function &f) { return reference::oriPerformLiveDead(f); }
+  static uint32_t split(Function &f) { return reference::oriSplitLiveRanges(f); }
 };
 struct OptimizedHalf {
-  static uint32_t early(Function& f) { return optimized::earlyOriSimpleLiveDead(f); }
-  static uint32_t liveDead(Function& f) { return optimized::oriPerformLiveDead(f); }
-  static uint32_t split(Function& f) { return optimized::oriSplitLiveRanges(f); }
+  static uint32_t early(Function &f) { return optimized::earlyOriSimpleLiveDead(f); }
+  static uint32_t liveDead(Function &f) { return optimized::oriPerformLiveDead(f); }
+  static uint32_t split(Function &f) { return optimized::oriSplitLiveRanges(f); }
 };
 
-template <typename Half>
-class DceHalves : public ::testing::Test {};
+template <typename Half> class DceHalves : public ::testing::Test {};
 struct HalfName {
-  template <typename T>
-  static std::string GetName(int) {
+  template <typename T> static std::string GetName(int) {
     return std::is_same_v<T, ReferenceHalf> ? "Reference" : "Optimized";
   }
 };
 using Halves = ::testing::Types<ReferenceHalf, OptimizedHalf>;
 TYPED_TEST_SUITE(DceHalves, Halves, HalfName);
 
-Module parse(const std::string& text) {
+Module parse(const std::string &text) {
   ParseResult r = parseOri(text, "test.ori");
   if (!r.module) {
     ADD_FAILURE() << "parse error: " << (r.error ? r.error->str() : "?");
@@ -56,11 +54,12 @@ Module parse(const std::string& text) {
 // as `expected` does (both parsed, so layout and comments do not matter) and
 // `pass` to report `count` in total.
 template <typename Pass>
-void expectPass(Pass pass, const std::string& input, const std::string& expected, uint32_t count) {
+void expectPass(Pass pass, const std::string &input, const std::string &expected, uint32_t count) {
   Module m = parse(input);
   uint32_t got = 0;
-  for (Function& f : m.functions)
-    if (!f.isDeclaration()) got += pass(f);
+  for (Function &f : m.functions)
+    if (!f.isDeclaration())
+      got += pass(f);
   EXPECT_EQ(printModule(m), printModule(parse(expected)));
   EXPECT_EQ(got, count);
 }
@@ -84,7 +83,8 @@ L1:
   STG.E [R6], R0
   EXIT
 }
-)", R"(
+)",
+             R"(
 .entry k(.u64 out)
 {
   S2R R0, SR_TID.X
@@ -94,7 +94,8 @@ L1:
   STG.E [R6], R0
   EXIT
 }
-)", 4);
+)",
+             4);
 }
 
 // Loop bix1 [IADD3 R5 = R1 * 2 (LEA); IADD3 R6 = R6 + 1; IADD3 R1 += 1;
@@ -117,7 +118,8 @@ L_head:
 L_exit:
   EXIT
 }
-)", R"(
+)",
+             R"(
 .entry k()
 {
   MOV R1, RZ
@@ -130,14 +132,15 @@ L_head:
 L_exit:
   EXIT
 }
-)", 1);
+)",
+             1);
 }
 
 // STG and STS have effects; the values and addresses they read stay live, so
 // nothing goes. ATOM's result R3 is dead but ATOM stays (SIDE_EFFECT), and
 // with it R2, which it reads. RED likewise.
 TYPED_TEST(DceHalves, StoresAndAtomicsKept) {
-  const char* text = R"(
+  const char *text = R"(
 .entry k(.u64 out)
 {
   MOV.64 R4, c[0x0][0x210]
@@ -169,7 +172,8 @@ TYPED_TEST(DceHalves, GuardedDefDoesNotKill) {
   STG.E [R6], R1
   EXIT
 }
-)", R"(
+)",
+             R"(
 .entry k(.u64 out)
 {
   S2R R0, SR_TID.X
@@ -180,13 +184,14 @@ TYPED_TEST(DceHalves, GuardedDefDoesNotKill) {
   STG.E [R6], R1
   EXIT
 }
-)", 1);
+)",
+             1);
 }
 
 // OPAQUE counts as having side effects: it stays with its dead def P0, and
 // keeps R1 and R2 (its uses) alive. VOTE and SHFL (SIDE_EFFECT) too.
 TYPED_TEST(DceHalves, OpaqueAndWarpOpsKept) {
-  const char* text = R"(
+  const char *text = R"(
 .entry k()
 {
   MOV R1, 0x1
@@ -222,7 +227,8 @@ TYPED_TEST(DceHalves, CallKeptDeadResultLoadRemoved) {
   LD R6, [b]
   EXIT
 }
-)", R"(
+)",
+             R"(
 .func (.u32 r) inc(.u32 x)
 {
   LD R5, [x]
@@ -238,14 +244,15 @@ TYPED_TEST(DceHalves, CallKeptDeadResultLoadRemoved) {
   CALL (b), inc, (a)
   EXIT
 }
-)", 1);
+)",
+             1);
 }
 
 // ISETP P1 is read by nothing: dead, and R0 then only feeds the kept ISETP
 // P0. FSETP defines P2 and P3, both unread: dead. Phase 10 sees the same
 // (everything is in one block and P1..P3 are read nowhere).
 TYPED_TEST(DceHalves, DeadPredicateCompares) {
-  const char* in = R"(
+  const char *in = R"(
 .entry k()
 {
   S2R R0, SR_TID.X
@@ -256,7 +263,7 @@ TYPED_TEST(DceHalves, DeadPredicateCompares) {
   EXIT
 }
 )";
-  const char* out = R"(
+  const char *out = R"(
 .entry k()
 {
   S2R R0, SR_TID.X
@@ -281,14 +288,16 @@ TYPED_TEST(DceHalves, VolatileLoadKeptPlainLoadsRemoved) {
   LDC R3, c[0x0][0x218]
   EXIT
 }
-)", R"(
+)",
+             R"(
 .entry k(.u64 p)
 {
   MOV.64 R4, c[0x0][0x210]
   LDG.E.VOLATILE R1, [R4]
   EXIT
 }
-)", 2);
+)",
+             2);
 }
 
 // Phase 10 is block-local. bix0: MOV R2, 0x1 is overwritten by MOV R2, 0x2
@@ -296,7 +305,7 @@ TYPED_TEST(DceHalves, VolatileLoadKeptPlainLoadsRemoved) {
 // overwritten only in bix1, and R1 is read somewhere (the STG), so phase 10
 // must keep it; phase 16 (global) removes it as well. 1 and 2 removed.
 TYPED_TEST(DceHalves, Phase10IsBlockLocal) {
-  const char* in = R"(
+  const char *in = R"(
 .entry k(.u64 out)
 {
   MOV R1, 0x1
@@ -322,7 +331,8 @@ L1:
   STG.E [R6], R1
   EXIT
 }
-)", 1);
+)",
+             1);
   expectPass(TypeParam::liveDead, in, R"(
 .entry k(.u64 out)
 {
@@ -334,7 +344,8 @@ L1:
   STG.E [R6], R1
   EXIT
 }
-)", 2);
+)",
+             2);
 }
 
 // bix0 [ISETP P0; @P0 BRA L2] -> bix1 (no label) [MOV R7 (dead)] -> bix2 L2.
@@ -354,7 +365,7 @@ L3:
   EXIT
 }
 )");
-  Function& f = m.functions.at(0);
+  Function &f = m.functions.at(0);
   ASSERT_EQ(f.blocks.size(), 4u);
   EXPECT_EQ(TypeParam::liveDead(f), 1u);
   ASSERT_EQ(f.blocks.size(), 3u);
@@ -389,7 +400,8 @@ L_exit:
   STG.E [R6], R3
   EXIT
 }
-)", R"(
+)",
+             R"(
 .entry k(.u64 out)
 {
   S2R R0, SR_TID.X
@@ -408,14 +420,15 @@ L_exit:
   STG.E [R6], R3
   EXIT
 }
-)", 1);
+)",
+             1);
 }
 
 // Not split: R0 is read in the loop (bix1), R5 is live through it but its
 // exit L_exit is also entered from bix0 (the guarded branch around the
 // loop), where the copy back would be wrong on that path. No copies.
 TYPED_TEST(DceHalves, NoSplitWhenTouchedOrExitSharedWithOutside) {
-  const char* text = R"(
+  const char *text = R"(
 .entry k(.u64 out)
 {
   S2R R0, SR_TID.X
@@ -473,7 +486,8 @@ L_exit:
   STG.E [R6], R3
   EXIT
 }
-)", R"(
+)",
+             R"(
 .entry k(.u64 out)
 {
   S2R R0, SR_TID.X
@@ -501,7 +515,8 @@ L_exit:
   STG.E [R6], R3
   EXIT
 }
-)", 3);
+)",
+             3);
 }
 
 } // namespace

@@ -63,23 +63,28 @@ TEST(FnvMap, InsertOrFindReportsInsertion) {
 
 TEST(FnvMap, GrowsByFourWhenKeysExceedBuckets) {
   FnvMap<int> m;
-  for (uint32_t k = 0; k < 8; ++k) m[k] = int(k);
+  for (uint32_t k = 0; k < 8; ++k)
+    m[k] = int(k);
   EXPECT_EQ(m.bucketCount(), 8u); // 8 keys in 8 buckets: load factor 1.0, no growth
   m[8] = 8;
   EXPECT_EQ(m.bucketCount(), 32u);
-  for (uint32_t k = 9; k < 32; ++k) m[k] = int(k);
+  for (uint32_t k = 9; k < 32; ++k)
+    m[k] = int(k);
   EXPECT_EQ(m.bucketCount(), 32u);
   m[32] = 32;
   EXPECT_EQ(m.bucketCount(), 128u);
-  for (uint32_t k = 0; k <= 32; ++k) ASSERT_EQ(*m.find(k), int(k)) << k;
+  for (uint32_t k = 0; k <= 32; ++k)
+    ASSERT_EQ(*m.find(k), int(k)) << k;
   size_t total = 0;
-  for (size_t b = 0; b < m.bucketCount(); ++b) total += m.bucketSize(b);
+  for (size_t b = 0; b < m.bucketCount(); ++b)
+    total += m.bucketSize(b);
   EXPECT_EQ(total, 33u);
 }
 
 TEST(FnvMap, FreeListReusesErasedNodes) {
   FnvMap<std::vector<uint32_t>> m;
-  for (uint32_t k = 0; k < 5; ++k) m[k].push_back(k);
+  for (uint32_t k = 0; k < 5; ++k)
+    m[k].push_back(k);
   EXPECT_EQ(m.nodePoolSize(), 5u);
   EXPECT_TRUE(m.erase(3));
   EXPECT_TRUE(m.erase(1));
@@ -131,7 +136,8 @@ TEST(FnvMap, ManyKeysMatchStdMap) {
     }
   }
   ASSERT_EQ(m.size(), ref.size());
-  for (auto [k, v] : ref) ASSERT_EQ(*m.find(k), v) << k;
+  for (auto [k, v] : ref)
+    ASSERT_EQ(*m.find(k), v) << k;
   size_t seen = 0;
   m.forEach([&](uint32_t k, uint32_t v) {
     ++seen;
@@ -141,7 +147,8 @@ TEST(FnvMap, ManyKeysMatchStdMap) {
   // Load factor stays at most 1 and the bucket count is 8 * 4^k.
   EXPECT_LE(m.size(), m.bucketCount());
   size_t b = 8;
-  while (b < m.bucketCount()) b *= 4;
+  while (b < m.bucketCount())
+    b *= 4;
   EXPECT_EQ(b, m.bucketCount());
   // The node pool never exceeds the peak number of live keys.
   EXPECT_LE(m.nodePoolSize(), 50000u);

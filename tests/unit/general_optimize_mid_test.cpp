@@ -13,9 +13,14 @@ namespace {
 
 GeneralOptimizeResult suiteRound(uint32_t k) {
   GeneralOptimizeResult r;
-  r.counts = {.usesReplaced = k, .selectsToCopies = k + 1, .guardsResolved = k + 2, .removed = k + 3, .rounds = 2,
+  r.counts = {.usesReplaced = k,
+              .selectsToCopies = k + 1,
+              .guardsResolved = k + 2,
+              .removed = k + 3,
+              .rounds = 2,
               .evaluated = k + 4};
-  r.marks.push_back(FoldMark{.bix = 0, .index = k, .dst = 0, .mask = kFoldPropagated, .uses = 1, .round = 1});
+  r.marks.push_back(
+      FoldMark{.bix = 0, .index = k, .dst = 0, .mask = kFoldPropagated, .uses = 1, .round = 1});
   return r;
 }
 
@@ -28,7 +33,7 @@ TEST(GeneralOptimizeMid, AddMidRoundSumsEveryCount) {
   addMidRound(total, promoted, suiteRound(1));
   addMidRound(total, promoted, suiteRound(10));
   // By hand: the suite counts of rounds k = 1 and k = 10 summed (k, k+1, k+2, k+3, k+4).
-  const GeneralOptimizeCounts& c = total.suite.counts;
+  const GeneralOptimizeCounts &c = total.suite.counts;
   EXPECT_EQ(c.usesReplaced, 11u);
   EXPECT_EQ(c.selectsToCopies, 13u);
   EXPECT_EQ(c.guardsResolved, 15u);
@@ -48,7 +53,7 @@ TEST(GeneralOptimizeMid, AddMidRoundSumsEveryCount) {
 // End to end: with --fold=evaluate, phase 37's suite folds IADD3 R1, R0, 0x3, RZ into MOV R1, 0x5
 // once the copy MOV R0, 0x2 reaches it, and the phase's total counts it, in both halves.
 TEST(GeneralOptimizeMid, EvaluatedCountsReachTheTotal) {
-  const char* text = R"(.entry k(.u64 out)
+  const char *text = R"(.entry k(.u64 out)
 {
   MOV R0, 0x2
   IADD3 R1, R0, 0x3, RZ
@@ -62,8 +67,9 @@ TEST(GeneralOptimizeMid, EvaluatedCountsReachTheTotal) {
     ASSERT_TRUE(p.module) << p.error->message;
     MemToRegOptions o;
     o.suite.evaluate = true;
-    Function& f = p.module->functions[0];
-    const MidOptimizeResult r = half ? optimized::generalOptimizeMid(f, o) : reference::generalOptimizeMid(f, o);
+    Function &f = p.module->functions[0];
+    const MidOptimizeResult r =
+        half ? optimized::generalOptimizeMid(f, o) : reference::generalOptimizeMid(f, o);
     EXPECT_GE(r.suite.counts.evaluated, 1u) << (half ? "optimized" : "reference");
   }
 }

@@ -14,17 +14,17 @@
 #include "fuzz/dce_checks.h"
 #include "fuzz/general_optimize_checks.h"
 #include "interp/interp.h"
-#include "rules/general_optimize.h"
 #include "ir/ori.h"
 #include "optimized/optimized.h"
 #include "pipeline/verify_phases.h"
 #include "ptx/ptx.h"
+#include "rules/general_optimize.h"
 #include "verify/obligations.h"
 
 namespace ori {
 namespace {
 
-Instr parseInstr(const std::string& text) {
+Instr parseInstr(const std::string &text) {
   ParseResult r = parseOri(".entry f()\n{\n  " + text + "\n  EXIT\n}\n", "t.ori");
   if (!r.module) {
     ADD_FAILURE() << text << ": " << r.error->message;
@@ -76,11 +76,15 @@ TEST(GeneralOptimizeRules, PredicateCopiesAndConstants) {
   EXPECT_EQ(predicateCopySource(parseInstr("PLOP3.LUT P0, PT, PT, P3, PT, 0xc0, 0x0"))->reg, P(3));
   EXPECT_FALSE(predicateCopySource(parseInstr("PLOP3.LUT P0, PT, P1, P2, PT, 0xc0, 0x0")));
   EXPECT_FALSE(predicateCopySource(parseInstr("PLOP3.LUT P0, P5, P1, PT, PT, 0xf0, 0x0")));
-  EXPECT_FALSE(predicateCopySource(parseInstr("PLOP3.LUT P0, PT, P0, PT, PT, 0x0f, 0x0"))); // P0 = !P0
+  EXPECT_FALSE(
+      predicateCopySource(parseInstr("PLOP3.LUT P0, PT, P0, PT, PT, 0x0f, 0x0"))); // P0 = !P0
   // Constant results: 0xff, 0x00, and a LUT that only differs where a = PT is false.
-  EXPECT_EQ(plop3ConstantResult(parseInstr("PLOP3.LUT P0, PT, P1, P2, PT, 0xff, 0x0")), std::optional<bool>(true));
-  EXPECT_EQ(plop3ConstantResult(parseInstr("PLOP3.LUT P0, PT, P1, P2, PT, 0x0, 0x0")), std::optional<bool>(false));
-  EXPECT_EQ(plop3ConstantResult(parseInstr("PLOP3.LUT P0, PT, PT, P2, P3, 0xf0, 0x0")), std::optional<bool>(true));
+  EXPECT_EQ(plop3ConstantResult(parseInstr("PLOP3.LUT P0, PT, P1, P2, PT, 0xff, 0x0")),
+            std::optional<bool>(true));
+  EXPECT_EQ(plop3ConstantResult(parseInstr("PLOP3.LUT P0, PT, P1, P2, PT, 0x0, 0x0")),
+            std::optional<bool>(false));
+  EXPECT_EQ(plop3ConstantResult(parseInstr("PLOP3.LUT P0, PT, PT, P2, P3, 0xf0, 0x0")),
+            std::optional<bool>(true));
   EXPECT_FALSE(plop3ConstantResult(parseInstr("PLOP3.LUT P0, PT, P1, P2, PT, 0xf0, 0x0")));
 }
 
@@ -88,7 +92,8 @@ TEST(GeneralOptimizeRules, WhichUsesMayBeReplaced) {
   const GeneralOptimizeOptions opt;
   GeneralOptimizeOptions limit;
   limit.limitFoldFp = true;
-  const Operand imm = Operand::immediate(5), bank = Operand::cbank(0, 0x210), r9 = Operand::reg_(R(9));
+  const Operand imm = Operand::immediate(5), bank = Operand::cbank(0, 0x210),
+                r9 = Operand::reg_(R(9));
   EXPECT_TRUE(mayReplaceUse(parseInstr("IADD3 R1, R2, R3, RZ"), 0, R(2), imm, opt));
   // One immediate or bank per instruction (SASS encodes one).
   EXPECT_FALSE(mayReplaceUse(parseInstr("IADD3 R1, R2, 0x1, RZ"), 0, R(2), imm, opt));
@@ -101,7 +106,8 @@ TEST(GeneralOptimizeRules, WhichUsesMayBeReplaced) {
   EXPECT_TRUE(mayReplaceUse(parseInstr("FADD R1, R2, R3"), 1, R(3), bank, opt));
   EXPECT_FALSE(mayReplaceUse(parseInstr("FADD R1, R2, R3"), 1, R(3), bank, limit));
   // Guards take predicates; negations combine.
-  EXPECT_TRUE(mayReplaceUse(parseInstr("@!P0 MOV R1, R2"), -1, P(0), Operand::reg_(P(3), true), opt));
+  EXPECT_TRUE(
+      mayReplaceUse(parseInstr("@!P0 MOV R1, R2"), -1, P(0), Operand::reg_(P(3), true), opt));
   EXPECT_FALSE(replacedUse(Operand::reg_(P(0), true), Operand::reg_(P(3), true)).neg);
   EXPECT_FALSE(mayReplaceUse(parseInstr("@P0 MOV R1, R2"), -1, P(0), imm, opt));
 }
@@ -121,7 +127,7 @@ TEST(GeneralOptimizeRules, SelectEligibilityFollowsTheSmBoundary) {
   EXPECT_FALSE(archAllowsPredicateMarking(0x6000));
 }
 
-std::map<std::string, std::string> counterexample(const std::string& name) {
+std::map<std::string, std::string> counterexample(const std::string &name) {
   const verify::ObligationResult r = verify::checkObligation(name);
   EXPECT_EQ(r.status, verify::ObligationResult::Status::Refuted) << name;
   return {r.counterexample.begin(), r.counterexample.end()};
@@ -129,9 +135,10 @@ std::map<std::string, std::string> counterexample(const std::string& name) {
 
 // The wrong variants' counterexamples really break them.
 TEST(GeneralOptimizeRules, WrongVariantCounterexamplesAreReal) {
-  for (const auto& o : verify::listObligations()) {
+  for (const auto &o : verify::listObligations()) {
     if (o.name.starts_with("go.") && o.expectHolds) {
-      EXPECT_EQ(verify::checkObligation(o.name).status, verify::ObligationResult::Status::Proved) << o.name;
+      EXPECT_EQ(verify::checkObligation(o.name).status, verify::ObligationResult::Status::Proved)
+          << o.name;
     }
   }
   auto m = counterexample("go.copy32.wrong-any-register");
@@ -149,19 +156,22 @@ TEST(GeneralOptimizeRules, WrongVariantCounterexamplesAreReal) {
 namespace fs = std::filesystem;
 
 std::string corpusDir() {
-  if (const char* env = std::getenv("ORIOPT_CORPUS_DIR")) return env;
+  if (const char *env = std::getenv("ORIOPT_CORPUS_DIR"))
+    return env;
   return ORIOPT_CORPUS_DIR;
 }
 
 TEST(GeneralOptimizeCorpus, HalvesAgreeAndBehaviourIsKept) {
   std::vector<fs::path> files;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(fs::path(corpusDir()) / "ptx", ec))
-    if (e.path().extension() == ".ptx") files.push_back(e.path());
-  if (files.empty()) GTEST_SKIP() << "no corpus at " << corpusDir();
+  for (const auto &e : fs::directory_iterator(fs::path(corpusDir()) / "ptx", ec))
+    if (e.path().extension() == ".ptx")
+      files.push_back(e.path());
+  if (files.empty())
+    GTEST_SKIP() << "no corpus at " << corpusDir();
   std::sort(files.begin(), files.end());
   int functions = 0, changed = 0, runs = 0, compared = 0;
-  for (const fs::path& p : files) {
+  for (const fs::path &p : files) {
     SCOPED_TRACE(p.filename().string());
     std::ifstream in(p, std::ios::binary);
     std::stringstream ss;
@@ -170,12 +180,14 @@ TEST(GeneralOptimizeCorpus, HalvesAgreeAndBehaviourIsKept) {
     ASSERT_TRUE(parsed.module) << parsed.error->str();
     Module before = *parsed.module;
     uint32_t line = 0; // one line per instruction: a run's stop names the very instruction
-    for (Function& f : before.functions)
-      for (Block& b : f.blocks)
-        for (Instr& i : b.instrs) i.loc.line = ++line;
+    for (Function &f : before.functions)
+      for (Block &b : f.blocks)
+        for (Instr &i : b.instrs)
+          i.loc.line = ++line;
     Module after = before;
-    for (Function& f : after.functions) {
-      if (f.isDeclaration()) continue;
+    for (Function &f : after.functions) {
+      if (f.isDeclaration())
+        continue;
       ++functions;
       const Function original = f;
       optimized::generalOptimizeEarly(f, -1);
@@ -190,17 +202,21 @@ TEST(GeneralOptimizeCorpus, HalvesAgreeAndBehaviourIsKept) {
     }
     ptx::EmitResult e = ptx::emit(after);
     EXPECT_FALSE(e.error) << (e.error ? e.error->str() : "");
-    for (const Function& k : before.functions) {
-      if (!k.isEntry || k.isDeclaration()) continue;
+    for (const Function &k : before.functions) {
+      if (!k.isEntry || k.isDeclaration())
+        continue;
       const RunConfig cfg = randomLaunches(k, 2)[1]; // a full warp
       bool c = false;
       ++runs;
-      EXPECT_EQ(checks::compareRuns(runKernel(before, cfg), runKernel(after, cfg), &c), "") << k.name;
+      EXPECT_EQ(checks::compareRuns(runKernel(before, cfg), runKernel(after, cfg), &c), "")
+          << k.name;
       compared += c;
     }
   }
-  std::printf("general-optimize corpus: %d functions, %d changed by phases 13+29+58; interpreter: %d runs, %d "
-              "compared\n", functions, changed, runs, compared);
+  std::printf("general-optimize corpus: %d functions, %d changed by phases 13+29+58; interpreter: "
+              "%d runs, %d "
+              "compared\n",
+              functions, changed, runs, compared);
   EXPECT_GT(changed, 50);
   EXPECT_GE(compared, 100);
 }

@@ -13,20 +13,21 @@
 namespace ori {
 namespace {
 
-Operand value(int64_t i) { return i % 3 == 0 ? Operand::reg_(R(uint32_t(i))) : Operand::immediate(i); }
+Operand value(int64_t i) {
+  return i % 3 == 0 ? Operand::reg_(R(uint32_t(i))) : Operand::immediate(i);
+}
 
-template <class List>
-void expectSame(const List& got, const std::vector<Operand>& want, int step) {
+template <class List> void expectSame(const List &got, const std::vector<Operand> &want, int step) {
   ASSERT_EQ(got.size(), want.size()) << "step " << step;
   ASSERT_EQ(got.empty(), want.empty());
-  for (size_t i = 0; i < want.size(); ++i) ASSERT_TRUE(got[i] == want[i]) << "step " << step << ", element " << i;
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_TRUE(got[i] == want[i]) << "step " << step << ", element " << i;
   ASSERT_TRUE(got == want);
   ASSERT_TRUE(std::vector<Operand>(got) == want);
   ASSERT_GE(got.capacity(), got.size());
 }
 
-template <class List>
-void randomOperations(uint32_t seed) {
+template <class List> void randomOperations(uint32_t seed) {
   std::mt19937 rng(seed);
   auto pick = [&](size_t n) { return size_t(rng() % n); };
   List list;
@@ -47,7 +48,8 @@ void randomOperations(uint32_t seed) {
       }
       break;
     case 3:
-      if (!model.empty()) list.pop_back(), model.pop_back();
+      if (!model.empty())
+        list.pop_back(), model.pop_back();
       break;
     case 4: {
       const size_t at = pick(model.size() + 1);
@@ -99,7 +101,8 @@ void randomOperations(uint32_t seed) {
     }
     case 10: {
       std::vector<Operand> v;
-      for (size_t n = pick(6); n-- > 0;) v.push_back(value(next++));
+      for (size_t n = pick(6); n-- > 0;)
+        v.push_back(value(next++));
       list = v, model = v;
       break;
     }
@@ -116,7 +119,8 @@ TEST(InlineVector, MatchesStdVectorOnRandomOperations) {
     randomOperations<DstList>(seed);
     randomOperations<SrcList>(seed);
     randomOperations<InlineVector<Operand, 2>>(seed);
-    if (HasFatalFailure()) FAIL() << "seed " << seed;
+    if (HasFatalFailure())
+      FAIL() << "seed " << seed;
   }
 }
 
@@ -124,10 +128,11 @@ TEST(InlineVector, KeepsShortListsInside) {
   // The reason the type exists: one destination and three sources cost no allocation.
   static_assert(sizeof(DstList) <= 8 + 1 * sizeof(Operand));
   static_assert(sizeof(SrcList) <= 8 + 3 * sizeof(Operand));
-  Instr in = makeInstr(Opcode::IADD3, {Operand::reg_(R(1))}, {Operand::reg_(R(2)), Operand::immediate(3), Operand::reg_(RZ)});
-  const auto* self = reinterpret_cast<const char*>(&in);
-  auto inside = [&](const void* p) {
-    const auto* c = static_cast<const char*>(p);
+  Instr in = makeInstr(Opcode::IADD3, {Operand::reg_(R(1))},
+                       {Operand::reg_(R(2)), Operand::immediate(3), Operand::reg_(RZ)});
+  const auto *self = reinterpret_cast<const char *>(&in);
+  auto inside = [&](const void *p) {
+    const auto *c = static_cast<const char *>(p);
     return c >= self && c < self + sizeof(Instr);
   };
   EXPECT_TRUE(inside(in.dsts.data()));
@@ -143,7 +148,8 @@ TEST(InlineVector, KeepsShortListsInside) {
   EXPECT_EQ(copy, in);
   in.srcs.erase(in.srcs.begin() + 3);
   EXPECT_NE(copy, in);
-  EXPECT_EQ(in, makeInstr(Opcode::IADD3, {Operand::reg_(R(1))}, {Operand::reg_(R(2)), Operand::immediate(3), Operand::reg_(RZ)}));
+  EXPECT_EQ(in, makeInstr(Opcode::IADD3, {Operand::reg_(R(1))},
+                          {Operand::reg_(R(2)), Operand::immediate(3), Operand::reg_(RZ)}));
 }
 
 TEST(InlineVector, AtChecksTheIndex) {

@@ -17,18 +17,21 @@ using namespace ori::test;
 // ---------------------------------------------------------------- integer
 
 TEST(InterpInteger, MovAndImmediatesTruncateToTheOperandWidth) {
-  EXPECT_EQ(regAfter("MOV R3, -1"), 0xffffffffu);                 // -1 truncated to 32 bits
-  EXPECT_EQ(regAfter("MOV.64 R3, -1"), 0xffffffffffffffffu);      // .64 keeps all 64
-  EXPECT_EQ(regAfter("MOV.64 R3, 0x123456789\nMOV R3, R3"), 0x23456789u); // 32-bit MOV clears the top
+  EXPECT_EQ(regAfter("MOV R3, -1"), 0xffffffffu);            // -1 truncated to 32 bits
+  EXPECT_EQ(regAfter("MOV.64 R3, -1"), 0xffffffffffffffffu); // .64 keeps all 64
+  EXPECT_EQ(regAfter("MOV.64 R3, 0x123456789\nMOV R3, R3"),
+            0x23456789u); // 32-bit MOV clears the top
   EXPECT_EQ(regAfter("MOV R3, RZ"), 0u);
-  EXPECT_EQ(regAfter("MOV RZ, 0x5\nMOV R3, RZ"), 0u);             // writes to RZ are discarded
+  EXPECT_EQ(regAfter("MOV RZ, 0x5\nMOV R3, RZ"), 0u); // writes to RZ are discarded
 }
 
 TEST(InterpInteger, Iadd3WrapsAndNegates) {
-  EXPECT_EQ(regAfter("MOV R1, 0xffffffff\nIADD3 R3, R1, 0x1, RZ"), 0u);        // 2^32 wraps to 0
-  EXPECT_EQ(regAfter("MOV R1, 0x5\nMOV R2, 0x7\nIADD3 R3, R1, -R2, 0x1"), 0xffffffffu); // 5-7+1 = -1
-  EXPECT_EQ(regAfter("MOV.64 R1, -1\nIADD3.64 R3, R1, 0x2, RZ"), 1u);         // 64-bit wrap
-  EXPECT_EQ(regAfter("MOV R1, 0xffffffff\nIADD3.64 R3, R1, 0x1, RZ"), 0x100000000u); // no 32-bit wrap
+  EXPECT_EQ(regAfter("MOV R1, 0xffffffff\nIADD3 R3, R1, 0x1, RZ"), 0u); // 2^32 wraps to 0
+  EXPECT_EQ(regAfter("MOV R1, 0x5\nMOV R2, 0x7\nIADD3 R3, R1, -R2, 0x1"),
+            0xffffffffu);                                             // 5-7+1 = -1
+  EXPECT_EQ(regAfter("MOV.64 R1, -1\nIADD3.64 R3, R1, 0x2, RZ"), 1u); // 64-bit wrap
+  EXPECT_EQ(regAfter("MOV R1, 0xffffffff\nIADD3.64 R3, R1, 0x1, RZ"),
+            0x100000000u); // no 32-bit wrap
   // 32-bit op on a register holding 0x1_00000005: reads the low 32 bits (5).
   EXPECT_EQ(regAfter("MOV.64 R1, 0x100000005\nIADD3 R3, R1, 0x1, RZ"), 6u);
 }
@@ -57,7 +60,7 @@ TEST(InterpInteger, Imad) {
 TEST(InterpInteger, Lop3TruthTables) {
   // a = 0b1100, b = 0b1010, c = 0b0110.
   const std::string setup = "MOV R0, 0xc\nMOV R1, 0xa\nMOV R2, 0x6\n";
-  auto lop = [&](const char* lut) { return regAfter(setup + "LOP3.LUT R3, R0, R1, R2, " + lut); };
+  auto lop = [&](const char *lut) { return regAfter(setup + "LOP3.LUT R3, R0, R1, R2, " + lut); };
   EXPECT_EQ(lop("0x96"), 0x0u);        // a^b^c = 1100^1010^0110 = 0000
   EXPECT_EQ(lop("0x80"), 0x0u);        // a&b&c: no bit set in all three
   EXPECT_EQ(lop("0xfe"), 0xeu);        // a|b|c = 1110
@@ -85,15 +88,16 @@ TEST(InterpInteger, Plop3) {
 TEST(InterpInteger, Shifts) {
   EXPECT_EQ(regAfter("MOV R1, 0x1\nSHL R3, R1, 0x0"), 1u);
   EXPECT_EQ(regAfter("MOV R1, 0x1\nSHL R3, R1, 0x1f"), 0x80000000u);
-  EXPECT_EQ(regAfter("MOV R1, 0x1\nSHL R3, R1, 0x20"), 0u);  // >= width gives 0
+  EXPECT_EQ(regAfter("MOV R1, 0x1\nSHL R3, R1, 0x20"), 0u); // >= width gives 0
   EXPECT_EQ(regAfter("MOV R1, 0x1\nSHL.64 R3, R1, 0x3f"), 0x8000000000000000u);
   EXPECT_EQ(regAfter("MOV R1, 0x1\nSHL.64 R3, R1, 0x40"), 0u);
-  EXPECT_EQ(regAfter("MOV R1, 0x80000000\nSHR R3, R1, 0x1f"), 1u);           // .U32 default: logical
+  EXPECT_EQ(regAfter("MOV R1, 0x80000000\nSHR R3, R1, 0x1f"), 1u); // .U32 default: logical
   EXPECT_EQ(regAfter("MOV R1, 0x80000000\nSHR.S32 R3, R1, 0x1f"), 0xffffffffu); // arithmetic
   EXPECT_EQ(regAfter("MOV R1, 0x80000000\nSHR.S32 R3, R1, 0x20"), 0xffffffffu); // sign fill
   EXPECT_EQ(regAfter("MOV R1, 0x40000000\nSHR.S32 R3, R1, 0x40"), 0u);
   EXPECT_EQ(regAfter("MOV R1, 0x80000000\nSHR.U32 R3, R1, 0x20"), 0u);
-  EXPECT_EQ(regAfter("MOV.64 R1, -0x10\nSHR.S64 R3, R1, 0x2"), 0xfffffffffffffffcu); // -16 >> 2 = -4
+  EXPECT_EQ(regAfter("MOV.64 R1, -0x10\nSHR.S64 R3, R1, 0x2"),
+            0xfffffffffffffffcu); // -16 >> 2 = -4
   EXPECT_EQ(regAfter("MOV.64 R1, -0x10\nSHR.U64 R3, R1, 0x3c"), 0xfu);
   // A shift amount register is read as unsigned 32-bit: 0xffffffff is >= 32.
   EXPECT_EQ(regAfter("MOV R1, 0x1\nMOV R2, -1\nSHL R3, R1, R2"), 0u);
@@ -102,16 +106,17 @@ TEST(InterpInteger, Shifts) {
 TEST(InterpInteger, FunnelShifts) {
   // lo = 0x80000001, hi = 0x00000003: v = 0x00000003_80000001.
   const std::string s = "MOV R1, 0x80000001\nMOV R2, 0x3\n";
-  EXPECT_EQ(regAfter(s + "SHF.L.U32 R3, R1, 0x4, R2"), 0x00000010u);    // low word of v << 4
-  EXPECT_EQ(regAfter(s + "SHF.L.U32.HI R3, R1, 0x4, R2"), 0x38u);       // high word: 0x38
-  EXPECT_EQ(regAfter(s + "SHF.R.U32 R3, R1, 0x4, R2"), 0x38000000u);    // v >> 4 low word
+  EXPECT_EQ(regAfter(s + "SHF.L.U32 R3, R1, 0x4, R2"), 0x00000010u); // low word of v << 4
+  EXPECT_EQ(regAfter(s + "SHF.L.U32.HI R3, R1, 0x4, R2"), 0x38u);    // high word: 0x38
+  EXPECT_EQ(regAfter(s + "SHF.R.U32 R3, R1, 0x4, R2"), 0x38000000u); // v >> 4 low word
   EXPECT_EQ(regAfter(s + "SHF.R.U32.HI R3, R1, 0x4, R2"), 0x0u);
-  EXPECT_EQ(regAfter(s + "SHF.L.U32.HI R3, R1, 0x0, R2"), 0x3u);        // shift by 0
+  EXPECT_EQ(regAfter(s + "SHF.L.U32.HI R3, R1, 0x0, R2"), 0x3u);         // shift by 0
   EXPECT_EQ(regAfter(s + "SHF.L.U32.HI R3, R1, 0x20, R2"), 0x80000001u); // by 32: hi = lo
   EXPECT_EQ(regAfter(s + "SHF.L.U32.HI R3, R1, 0x25, R2"), 0x80000001u); // .U32 clamps at 32
-  EXPECT_EQ(regAfter(s + "SHF.L.U64.HI R3, R1, 0x21, R2"), 0x2u);        // .U64: 33 -> lo<<1 = 0x1_00000002
-  EXPECT_EQ(regAfter(s + "SHF.L.U64.HI R3, R1, 0x50, R2"), 0x0u);        // clamps at 64: all out
-  EXPECT_EQ(regAfter(s + "SHF.R.U32 R3, R1, 0x3f, R2"), 0x3u);           // clamps at 32: low word of v >> 32
+  EXPECT_EQ(regAfter(s + "SHF.L.U64.HI R3, R1, 0x21, R2"),
+            0x2u); // .U64: 33 -> lo<<1 = 0x1_00000002
+  EXPECT_EQ(regAfter(s + "SHF.L.U64.HI R3, R1, 0x50, R2"), 0x0u); // clamps at 64: all out
+  EXPECT_EQ(regAfter(s + "SHF.R.U32 R3, R1, 0x3f, R2"), 0x3u); // clamps at 32: low word of v >> 32
 }
 
 TEST(InterpInteger, FunnelShiftRightArithmetic) {
@@ -124,10 +129,10 @@ TEST(InterpInteger, FunnelShiftRightArithmetic) {
 }
 
 TEST(InterpInteger, MinMaxAndLea) {
-  const std::string s = "MOV R1, -1\nMOV R2, 0x1\n"; // R1 = 0xffffffff
-  EXPECT_EQ(regAfter(s + "IMNMX R3, R1, R2, PT"), 0xffffffffu);     // signed min(-1, 1) = -1
-  EXPECT_EQ(regAfter(s + "IMNMX R3, R1, R2, !PT"), 1u);             // signed max = 1
-  EXPECT_EQ(regAfter(s + "IMNMX.U32 R3, R1, R2, PT"), 1u);          // unsigned min = 1
+  const std::string s = "MOV R1, -1\nMOV R2, 0x1\n";            // R1 = 0xffffffff
+  EXPECT_EQ(regAfter(s + "IMNMX R3, R1, R2, PT"), 0xffffffffu); // signed min(-1, 1) = -1
+  EXPECT_EQ(regAfter(s + "IMNMX R3, R1, R2, !PT"), 1u);         // signed max = 1
+  EXPECT_EQ(regAfter(s + "IMNMX.U32 R3, R1, R2, PT"), 1u);      // unsigned min = 1
   EXPECT_EQ(regAfter(s + "IMNMX.U32 R3, R1, R2, !PT"), 0xffffffffu);
   EXPECT_EQ(regAfter("MOV.64 R1, -1\nIMNMX.S64 R3, R1, 0x1, PT"), 0xffffffffffffffffu);
   EXPECT_EQ(regAfter("MOV.64 R1, -1\nIMNMX.U64 R3, R1, 0x1, PT"), 1u);
@@ -144,13 +149,13 @@ TEST(InterpInteger, IsetpSignedUnsignedAndCombining) {
   EXPECT_TRUE(predAfter(s + "ISETP.GT.U32.AND P0, PT, R1, RZ, PT"));
   EXPECT_FALSE(predAfter(s + "ISETP.LT.U64.AND P0, PT, R1, RZ, PT")); // 0x00000000_ffffffff > 0
   EXPECT_TRUE(predAfter("MOV.64 R1, -1\nISETP.LT.S64.AND P0, PT, R1, RZ, PT"));
-  EXPECT_TRUE(predAfter(s + "ISETP.EQ P0, PT, R1, -0x1, PT"));         // no bool op: .AND
+  EXPECT_TRUE(predAfter(s + "ISETP.EQ P0, PT, R1, -0x1, PT")); // no bool op: .AND
   // q = !r AND c: with r true, q is false.
   EXPECT_FALSE(predAfter(s + "ISETP.EQ.AND P0, P1, R1, R1, PT", "P1"));
   EXPECT_TRUE(predAfter(s + "ISETP.NE.AND P0, P1, R1, R1, PT", "P1"));
-  EXPECT_FALSE(predAfter(s + "ISETP.EQ.AND P0, PT, R1, R1, !PT"));     // r AND false
-  EXPECT_TRUE(predAfter(s + "ISETP.NE.OR P0, PT, R1, R1, PT"));        // false OR true
-  EXPECT_FALSE(predAfter(s + "ISETP.EQ.XOR P0, PT, R1, R1, PT"));      // true XOR true
+  EXPECT_FALSE(predAfter(s + "ISETP.EQ.AND P0, PT, R1, R1, !PT")); // r AND false
+  EXPECT_TRUE(predAfter(s + "ISETP.NE.OR P0, PT, R1, R1, PT"));    // false OR true
+  EXPECT_FALSE(predAfter(s + "ISETP.EQ.XOR P0, PT, R1, R1, PT"));  // true XOR true
   EXPECT_TRUE(predAfter("ISETP.GE.AND P0, PT, RZ, RZ, PT"));
   EXPECT_TRUE(predAfter("ISETP.LE.AND P0, PT, RZ, RZ, PT"));
   // INT_MIN < INT_MAX signed, > unsigned.
@@ -164,7 +169,7 @@ TEST(InterpFloat, FsetpOrderedAndUnordered) {
   const std::string nan = "MOV R1, 0x7fc00000\nMOV R2, 0x3f800000\n"; // R1 = NaN, R2 = 1.0
   EXPECT_FALSE(predAfter(nan + "FSETP.LT.AND P0, PT, R1, R2, PT"));
   EXPECT_TRUE(predAfter(nan + "FSETP.LTU.AND P0, PT, R1, R2, PT"));
-  EXPECT_FALSE(predAfter(nan + "FSETP.NE.AND P0, PT, R1, R2, PT"));  // ordered NE is false on NaN
+  EXPECT_FALSE(predAfter(nan + "FSETP.NE.AND P0, PT, R1, R2, PT")); // ordered NE is false on NaN
   EXPECT_TRUE(predAfter(nan + "FSETP.NEU.AND P0, PT, R1, R2, PT"));
   EXPECT_FALSE(predAfter(nan + "FSETP.EQ.AND P0, PT, R1, R1, PT"));
   EXPECT_TRUE(predAfter(nan + "FSETP.NAN.AND P0, PT, R2, R1, PT"));
@@ -173,7 +178,7 @@ TEST(InterpFloat, FsetpOrderedAndUnordered) {
   EXPECT_TRUE(predAfter(nan + "FSETP.T.AND P0, PT, R1, R1, PT"));
   EXPECT_FALSE(predAfter(nan + "FSETP.F.AND P0, PT, R2, R2, PT"));
   EXPECT_TRUE(predAfter(nan + "FSETP.GE.AND P0, PT, R2, R2, PT"));
-  EXPECT_TRUE(predAfter(nan + "FSETP.GT.AND P0, PT, R2, -R2, PT"));  // 1 > -1
+  EXPECT_TRUE(predAfter(nan + "FSETP.GT.AND P0, PT, R2, -R2, PT"));     // 1 > -1
   EXPECT_TRUE(predAfter(nan + "FSETP.EQ.AND P0, PT, -|R2|, -1.0, PT")); // -|1| = -1
   EXPECT_TRUE(predAfter("MOV R1, 0xbf800000\nFSETP.EQ.AND P0, PT, |R1|, 1.0, PT"));
 }
@@ -190,17 +195,18 @@ TEST(InterpFloat, FsetpZerosDenormalsAndFtz) {
 }
 
 TEST(InterpFloat, AddMulFmaBasics) {
-  EXPECT_EQ(regAfter("MOV R1, 0x3f800000\nFADD R3, R1, 2.0"), 0x40400000u);           // 1+2 = 3
-  EXPECT_EQ(regAfter("MOV R1, 0x3f800000\nFADD R3, R1, -R1"), 0x0u);                  // 1-1 = +0
-  EXPECT_EQ(regAfter("MOV R1, 0x80000000\nFADD R3, R1, R1"), 0x80000000u);            // -0 + -0 = -0
-  EXPECT_EQ(regAfter("MOV R1, 0x80000000\nFADD R3, R1, RZ"), 0x0u);                   // -0 + +0 = +0
-  EXPECT_EQ(regAfter("MOV R1, 0x40000000\nFMUL R3, R1, 1.5"), 0x40400000u);           // 2*1.5 = 3
-  EXPECT_EQ(regAfter("MOV R1, 0xc0000000\nFMUL R3, |R1|, -R1"), 0x40800000u);         // |-2| * 2 = 4
-  EXPECT_EQ(regAfter("MOV R1, 0x40000000\nFFMA R3, R1, R1, -1.0"), 0x40400000u);      // 2*2-1 = 3
+  EXPECT_EQ(regAfter("MOV R1, 0x3f800000\nFADD R3, R1, 2.0"), 0x40400000u);      // 1+2 = 3
+  EXPECT_EQ(regAfter("MOV R1, 0x3f800000\nFADD R3, R1, -R1"), 0x0u);             // 1-1 = +0
+  EXPECT_EQ(regAfter("MOV R1, 0x80000000\nFADD R3, R1, R1"), 0x80000000u);       // -0 + -0 = -0
+  EXPECT_EQ(regAfter("MOV R1, 0x80000000\nFADD R3, R1, RZ"), 0x0u);              // -0 + +0 = +0
+  EXPECT_EQ(regAfter("MOV R1, 0x40000000\nFMUL R3, R1, 1.5"), 0x40400000u);      // 2*1.5 = 3
+  EXPECT_EQ(regAfter("MOV R1, 0xc0000000\nFMUL R3, |R1|, -R1"), 0x40800000u);    // |-2| * 2 = 4
+  EXPECT_EQ(regAfter("MOV R1, 0x40000000\nFFMA R3, R1, R1, -1.0"), 0x40400000u); // 2*2-1 = 3
   // FFMA rounds once: a = 1+2^-12, a*a = 1+2^-11+2^-24 (FMUL would round it to
   // 1+2^-11); minus (1+2^-11) leaves exactly 2^-24 = 0x33800000.
   EXPECT_EQ(regAfter("MOV R1, 0x3f800800\nMOV R2, 0xbf801000\nFFMA R3, R1, R1, R2"), 0x33800000u);
-  EXPECT_EQ(regAfter("MOV R1, 0x3f800800\nFMUL R4, R1, R1\nMOV R2, 0xbf801000\nFADD R3, R4, R2"), 0x0u);
+  EXPECT_EQ(regAfter("MOV R1, 0x3f800800\nFMUL R4, R1, R1\nMOV R2, 0xbf801000\nFADD R3, R4, R2"),
+            0x0u);
   // Results are zero-extended 32-bit patterns even over a 64-bit register.
   EXPECT_EQ(regAfter("MOV.64 R3, -1\nFADD R3, RZ, 1.0"), 0x3f800000u);
 }
@@ -208,23 +214,23 @@ TEST(InterpFloat, AddMulFmaBasics) {
 TEST(InterpFloat, NaNsAreCanonical) {
   EXPECT_EQ(regAfter("MOV R1, 0x7fc00001\nFADD R3, R1, 1.0"), 0x7fffffffu);
   EXPECT_EQ(regAfter("MOV R1, 0xffc00000\nFMUL R3, 2.0, R1"), 0x7fffffffu);
-  EXPECT_EQ(regAfter("MOV R1, 0x7f800000\nFADD R3, R1, -R1"), 0x7fffffffu); // inf - inf
+  EXPECT_EQ(regAfter("MOV R1, 0x7f800000\nFADD R3, R1, -R1"), 0x7fffffffu);     // inf - inf
   EXPECT_EQ(regAfter("MOV R1, 0x7f800000\nFFMA R3, R1, RZ, 1.0"), 0x7fffffffu); // inf * 0
   EXPECT_EQ(regAfter("MOV.64 R1, 0x7ff0000000000000\nDADD R3, R1, -R1"), 0xfff8000000000000u);
 }
 
 TEST(InterpFloat, FtzAndSaturate) {
-  EXPECT_EQ(regAfter("MOV R1, 0x1\nFADD R3, R1, RZ"), 0x1u);               // denormal kept
-  EXPECT_EQ(regAfter("MOV R1, 0x1\nFADD.FTZ R3, R1, RZ"), 0x0u);           // input flushed
+  EXPECT_EQ(regAfter("MOV R1, 0x1\nFADD R3, R1, RZ"), 0x1u);                    // denormal kept
+  EXPECT_EQ(regAfter("MOV R1, 0x1\nFADD.FTZ R3, R1, RZ"), 0x0u);                // input flushed
   EXPECT_EQ(regAfter("MOV R1, 0x80000001\nFMUL.FTZ R3, R1, 1.0"), 0x80000000u); // sign kept
   // 2^-126 * 0.5 = 2^-127 is denormal (0x00400000); .FTZ flushes the output.
   EXPECT_EQ(regAfter("MOV R1, 0x800000\nFMUL R3, R1, 0.5"), 0x400000u);
   EXPECT_EQ(regAfter("MOV R1, 0x800000\nFMUL.FTZ R3, R1, 0.5"), 0x0u);
-  EXPECT_EQ(regAfter("MOV R1, 0x3f400000\nFADD.SAT R3, R1, 0.5"), 0x3f800000u); // 1.25 -> 1
+  EXPECT_EQ(regAfter("MOV R1, 0x3f400000\nFADD.SAT R3, R1, 0.5"), 0x3f800000u);  // 1.25 -> 1
   EXPECT_EQ(regAfter("MOV R1, 0x3f400000\nFADD.SAT R3, R1, -0.5"), 0x3e800000u); // 0.25 stays
-  EXPECT_EQ(regAfter("FADD.SAT R3, RZ, -0.5"), 0x0u);                          // -0.5 -> +0
-  EXPECT_EQ(regAfter("MOV R1, 0x80000000\nFMUL.SAT R3, R1, 1.0"), 0x0u);       // -0 -> +0
-  EXPECT_EQ(regAfter("MOV R1, 0x7f800000\nFADD.SAT R3, R1, -R1"), 0x0u);       // NaN -> +0
+  EXPECT_EQ(regAfter("FADD.SAT R3, RZ, -0.5"), 0x0u);                            // -0.5 -> +0
+  EXPECT_EQ(regAfter("MOV R1, 0x80000000\nFMUL.SAT R3, R1, 1.0"), 0x0u);         // -0 -> +0
+  EXPECT_EQ(regAfter("MOV R1, 0x7f800000\nFADD.SAT R3, R1, -R1"), 0x0u);         // NaN -> +0
 }
 
 TEST(InterpFloat, DirectedRounding) {
@@ -268,11 +274,14 @@ TEST(InterpFloat, IndependentOfTheCallersRoundingMode) {
 }
 
 TEST(InterpFloat, Double) {
-  EXPECT_EQ(regAfter("MOV.64 R1, 0x3ff0000000000000\nDADD R3, R1, 2.0"), 0x4008000000000000u); // 1+2
-  EXPECT_EQ(regAfter("MOV.64 R1, 0x3ff8000000000000\nDMUL R3, R1, -2.0"), 0xc008000000000000u); // -3
+  EXPECT_EQ(regAfter("MOV.64 R1, 0x3ff0000000000000\nDADD R3, R1, 2.0"),
+            0x4008000000000000u); // 1+2
+  EXPECT_EQ(regAfter("MOV.64 R1, 0x3ff8000000000000\nDMUL R3, R1, -2.0"),
+            0xc008000000000000u); // -3
   // DFMA rounds once: a = 1+2^-27, a*a = 1+2^-26+2^-54; minus (1+2^-26) = 2^-54.
-  EXPECT_EQ(regAfter("MOV.64 R1, 0x3ff0000002000000\nMOV.64 R2, 0xbff0000004000000\nDFMA R3, R1, R1, R2"),
-            0x3c90000000000000u);
+  EXPECT_EQ(
+      regAfter("MOV.64 R1, 0x3ff0000002000000\nMOV.64 R2, 0xbff0000004000000\nDFMA R3, R1, R1, R2"),
+      0x3c90000000000000u);
   const std::string nan = "MOV.64 R1, 0x7ff8000000000000\nMOV.64 R2, 0x3ff0000000000000\n";
   EXPECT_FALSE(predAfter(nan + "DSETP.GE.AND P0, PT, R1, R2, PT"));
   EXPECT_TRUE(predAfter(nan + "DSETP.GEU.AND P0, PT, R1, R2, PT"));
@@ -282,68 +291,72 @@ TEST(InterpFloat, Double) {
 }
 
 TEST(InterpFloat, Fmnmx) {
-  const std::string s = "MOV R1, 0x7fc00000\nMOV R2, 0x40000000\nMOV R4, 0x80000000\n"; // NaN, 2, -0
-  EXPECT_EQ(regAfter(s + "FMNMX R3, R1, R2, PT"), 0x40000000u);  // min(NaN, 2) = 2
-  EXPECT_EQ(regAfter(s + "FMNMX R3, R2, R1, !PT"), 0x40000000u); // max(2, NaN) = 2
-  EXPECT_EQ(regAfter(s + "FMNMX R3, R1, R1, PT"), 0x7fffffffu);  // both NaN: canonical
-  EXPECT_EQ(regAfter(s + "FMNMX R3, R4, RZ, PT"), 0x80000000u);  // min(-0, +0) = -0
+  const std::string s =
+      "MOV R1, 0x7fc00000\nMOV R2, 0x40000000\nMOV R4, 0x80000000\n"; // NaN, 2, -0
+  EXPECT_EQ(regAfter(s + "FMNMX R3, R1, R2, PT"), 0x40000000u);       // min(NaN, 2) = 2
+  EXPECT_EQ(regAfter(s + "FMNMX R3, R2, R1, !PT"), 0x40000000u);      // max(2, NaN) = 2
+  EXPECT_EQ(regAfter(s + "FMNMX R3, R1, R1, PT"), 0x7fffffffu);       // both NaN: canonical
+  EXPECT_EQ(regAfter(s + "FMNMX R3, R4, RZ, PT"), 0x80000000u);       // min(-0, +0) = -0
   EXPECT_EQ(regAfter(s + "FMNMX R3, RZ, R4, PT"), 0x80000000u);
   EXPECT_EQ(regAfter(s + "FMNMX R3, R4, RZ, !PT"), 0x0u);        // max(-0, +0) = +0
   EXPECT_EQ(regAfter(s + "FMNMX R3, R2, -R2, PT"), 0xc0000000u); // min(2, -2) = -2
   EXPECT_EQ(regAfter(s + "FMNMX R3, R2, 3.0, !PT"), 0x40400000u);
-  EXPECT_EQ(regAfter("MOV R1, 0x1\nFMNMX.FTZ R3, R1, RZ, !PT"), 0x0u);  // flushed denormal
+  EXPECT_EQ(regAfter("MOV R1, 0x1\nFMNMX.FTZ R3, R1, RZ, !PT"), 0x0u); // flushed denormal
   EXPECT_EQ(regAfter("MOV R1, 0x1\nFMNMX R3, R1, RZ, !PT"), 0x1u);
 }
 
 TEST(InterpFloat, I2f) {
-  EXPECT_EQ(regAfter("MOV R1, -1\nI2F R3, R1"), 0xbf800000u);                 // S32 default: -1.0
-  EXPECT_EQ(regAfter("MOV R1, -1\nI2F.U32 R3, R1"), 0x4f800000u);             // 2^32-1 -> 2^32 (RN)
-  EXPECT_EQ(regAfter("MOV R1, -1\nI2F.U32.RZ R3, R1"), 0x4f7fffffu);          // -> 2^32-256
+  EXPECT_EQ(regAfter("MOV R1, -1\nI2F R3, R1"), 0xbf800000u);        // S32 default: -1.0
+  EXPECT_EQ(regAfter("MOV R1, -1\nI2F.U32 R3, R1"), 0x4f800000u);    // 2^32-1 -> 2^32 (RN)
+  EXPECT_EQ(regAfter("MOV R1, -1\nI2F.U32.RZ R3, R1"), 0x4f7fffffu); // -> 2^32-256
   EXPECT_EQ(regAfter("MOV R1, -1\nI2F.U32.RM R3, R1"), 0x4f7fffffu);
   EXPECT_EQ(regAfter("MOV R1, -1\nI2F.U32.RP R3, R1"), 0x4f800000u);
   // -(2^24+1) is between -(2^24) and -(2^24+2): RZ -> -2^24 (0xcb800000), RM -> 0xcb800001.
   EXPECT_EQ(regAfter("MOV R1, -0x1000001\nI2F.RZ R3, R1"), 0xcb800000u);
   EXPECT_EQ(regAfter("MOV R1, -0x1000001\nI2F.RM R3, R1"), 0xcb800001u);
   EXPECT_EQ(regAfter("MOV R1, -0x1000001\nI2F.RP R3, R1"), 0xcb800000u);
-  EXPECT_EQ(regAfter("MOV R1, 0x80\nI2F.S8 R3, R1"), 0xc3000000u);            // (int8)0x80 = -128
-  EXPECT_EQ(regAfter("MOV R1, 0x12345\nI2F.U16 R3, R1"), 0x460d1400u);        // 0x2345 = 9029.0
+  EXPECT_EQ(regAfter("MOV R1, 0x80\nI2F.S8 R3, R1"), 0xc3000000u);     // (int8)0x80 = -128
+  EXPECT_EQ(regAfter("MOV R1, 0x12345\nI2F.U16 R3, R1"), 0x460d1400u); // 0x2345 = 9029.0
   EXPECT_EQ(regAfter("MOV R1, -1\nI2F.F64 R3, R1"), 0xbff0000000000000u);
   // 2^53+1 to double: RN ties to even 2^53 (0x4340000000000000), RP 2^53+2.
   EXPECT_EQ(regAfter("MOV.64 R1, 0x20000000000001\nI2F.F64.S64 R3, R1"), 0x4340000000000000u);
   EXPECT_EQ(regAfter("MOV.64 R1, 0x20000000000001\nI2F.F64.S64.RP R3, R1"), 0x4340000000000001u);
-  EXPECT_EQ(regAfter("MOV.64 R1, -1\nI2F.F64.U64 R3, R1"), 0x43f0000000000000u);    // 2^64
+  EXPECT_EQ(regAfter("MOV.64 R1, -1\nI2F.F64.U64 R3, R1"), 0x43f0000000000000u); // 2^64
   EXPECT_EQ(regAfter("MOV.64 R1, -1\nI2F.F64.U64.RZ R3, R1"), 0x43efffffffffffffu);
   EXPECT_EQ(regAfter("I2F.F64.S64 R3, -0x8000000000000000"), 0xc3e0000000000000u); // -2^63 exact
 }
 
 TEST(InterpFloat, F2i) {
-  auto f2i = [](const char* bits, const char* op) {
+  auto f2i = [](const char *bits, const char *op) {
     return regAfter(std::string("MOV R1, ") + bits + "\n" + op + " R3, R1");
   };
-  EXPECT_EQ(f2i("0x40200000", "F2I"), 2u);                   // 2.5 -> 2 (to even)
-  EXPECT_EQ(f2i("0x40600000", "F2I"), 4u);                   // 3.5 -> 4
-  EXPECT_EQ(f2i("0xc0200000", "F2I"), 0xfffffffeu);          // -2.5 -> -2
-  EXPECT_EQ(f2i("0xc02ccccd", "F2I.TRUNC"), 0xfffffffeu);    // -2.7 -> -2
-  EXPECT_EQ(f2i("0xc0133333", "F2I.FLOOR"), 0xfffffffdu);    // -2.3 -> -3
-  EXPECT_EQ(f2i("0x40066666", "F2I.CEIL"), 3u);              // 2.1 -> 3
-  EXPECT_EQ(f2i("0x7fc00000", "F2I"), 0u);                   // NaN -> 0
-  EXPECT_EQ(f2i("0x4f32d05e", "F2I"), 0x7fffffffu);          // 3e9 saturates to INT_MAX
-  EXPECT_EQ(f2i("0xcf32d05e", "F2I"), 0x80000000u);          // -3e9 -> INT_MIN
-  EXPECT_EQ(f2i("0x7f800000", "F2I"), 0x7fffffffu);          // +inf -> INT_MAX
-  EXPECT_EQ(f2i("0xbf800000", "F2I.U32"), 0u);               // -1 -> 0
-  EXPECT_EQ(f2i("0x4f9502f9", "F2I.U32"), 0xffffffffu);      // 5e9 -> UINT_MAX
-  EXPECT_EQ(f2i("0x43960000", "F2I.S8"), 0x7fu);             // 300 -> 127
-  EXPECT_EQ(f2i("0xc3960000", "F2I.S8"), 0xffffff80u);       // -300 -> -128, sign-extended to 32
+  EXPECT_EQ(f2i("0x40200000", "F2I"), 2u);                // 2.5 -> 2 (to even)
+  EXPECT_EQ(f2i("0x40600000", "F2I"), 4u);                // 3.5 -> 4
+  EXPECT_EQ(f2i("0xc0200000", "F2I"), 0xfffffffeu);       // -2.5 -> -2
+  EXPECT_EQ(f2i("0xc02ccccd", "F2I.TRUNC"), 0xfffffffeu); // -2.7 -> -2
+  EXPECT_EQ(f2i("0xc0133333", "F2I.FLOOR"), 0xfffffffdu); // -2.3 -> -3
+  EXPECT_EQ(f2i("0x40066666", "F2I.CEIL"), 3u);           // 2.1 -> 3
+  EXPECT_EQ(f2i("0x7fc00000", "F2I"), 0u);                // NaN -> 0
+  EXPECT_EQ(f2i("0x4f32d05e", "F2I"), 0x7fffffffu);       // 3e9 saturates to INT_MAX
+  EXPECT_EQ(f2i("0xcf32d05e", "F2I"), 0x80000000u);       // -3e9 -> INT_MIN
+  EXPECT_EQ(f2i("0x7f800000", "F2I"), 0x7fffffffu);       // +inf -> INT_MAX
+  EXPECT_EQ(f2i("0xbf800000", "F2I.U32"), 0u);            // -1 -> 0
+  EXPECT_EQ(f2i("0x4f9502f9", "F2I.U32"), 0xffffffffu);   // 5e9 -> UINT_MAX
+  EXPECT_EQ(f2i("0x43960000", "F2I.S8"), 0x7fu);          // 300 -> 127
+  EXPECT_EQ(f2i("0xc3960000", "F2I.S8"), 0xffffff80u);    // -300 -> -128, sign-extended to 32
   EXPECT_EQ(f2i("0x43960000", "F2I.U8"), 0xffu);
   EXPECT_EQ(f2i("0x4f32d05e", "F2I.S64"), 3000000000u);
   EXPECT_EQ(f2i("0xbf800000", "F2I.S64"), 0xffffffffffffffffu);
-  EXPECT_EQ(f2i("0x1", "F2I.CEIL"), 1u);                     // ceil(2^-149) = 1
-  EXPECT_EQ(f2i("0x1", "F2I.CEIL.FTZ"), 0u);                 // flushed to 0 first
-  EXPECT_EQ(f2i("0x80000001", "F2I.FLOOR"), 0xffffffffu);    // floor(-2^-149) = -1
-  EXPECT_EQ(regAfter("MOV.64 R1, 0x43e0000000000000\nF2I.F64.S64 R3, R1"), 0x7fffffffffffffffu); // 2^63
-  EXPECT_EQ(regAfter("MOV.64 R1, 0xc3e0000000000000\nF2I.F64.S64 R3, R1"), 0x8000000000000000u); // -2^63
-  EXPECT_EQ(regAfter("MOV.64 R1, 0x43f0000000000000\nF2I.F64.U64 R3, R1"), 0xffffffffffffffffu); // 2^64
-  EXPECT_EQ(regAfter("MOV.64 R1, 0x4008000000000000\nF2I.F64.U32 R3, -R1"), 0u);                 // -3 -> 0
+  EXPECT_EQ(f2i("0x1", "F2I.CEIL"), 1u);                  // ceil(2^-149) = 1
+  EXPECT_EQ(f2i("0x1", "F2I.CEIL.FTZ"), 0u);              // flushed to 0 first
+  EXPECT_EQ(f2i("0x80000001", "F2I.FLOOR"), 0xffffffffu); // floor(-2^-149) = -1
+  EXPECT_EQ(regAfter("MOV.64 R1, 0x43e0000000000000\nF2I.F64.S64 R3, R1"),
+            0x7fffffffffffffffu); // 2^63
+  EXPECT_EQ(regAfter("MOV.64 R1, 0xc3e0000000000000\nF2I.F64.S64 R3, R1"),
+            0x8000000000000000u); // -2^63
+  EXPECT_EQ(regAfter("MOV.64 R1, 0x43f0000000000000\nF2I.F64.U64 R3, R1"),
+            0xffffffffffffffffu);                                                // 2^64
+  EXPECT_EQ(regAfter("MOV.64 R1, 0x4008000000000000\nF2I.F64.U32 R3, -R1"), 0u); // -3 -> 0
 }
 
 } // namespace

@@ -7,8 +7,8 @@
 // outside every one, with lanes guarded off and lanes on both sides of a divergent branch.
 #include <gtest/gtest.h>
 
-#include <random>
 #include <map>
+#include <random>
 #include <string>
 #include <variant>
 #include <vector>
@@ -26,24 +26,25 @@ using Kind = RunResult::Kind;
 using interp_detail::FastPaths;
 
 // Runs `m` with the given fast paths on this thread (then all on again).
-RunResult runWith(const Module& m, const RunConfig& cfg, FastPaths paths) {
+RunResult runWith(const Module &m, const RunConfig &cfg, FastPaths paths) {
   interp_detail::fastPathsOnThisThread() = paths;
   RunResult r = runKernel(m, cfg);
   interp_detail::fastPathsOnThisThread() = FastPaths{};
   return r;
 }
 
-std::string describe(const RunResult& r) {
-  return fmt::format("{} ({}) steps={} lanes={}", formatExit(r, "t.ori"), r.message, r.warpSteps, r.laneSteps);
+std::string describe(const RunResult &r) {
+  return fmt::format("{} ({}) steps={} lanes={}", formatExit(r, "t.ori"), r.message, r.warpSteps,
+                     r.laneSteps);
 }
 
 // Everything a run reports, fast against general; the fast run's verdict.
-Kind compareRuns(const Module& m, const RunConfig& cfg, const std::string& what) {
+Kind compareRuns(const Module &m, const RunConfig &cfg, const std::string &what) {
   const RunResult fast = runWith(m, cfg, FastPaths{});
   for (FastPaths slow : {FastPaths{true, false}, FastPaths{false, false}}) {
     const RunResult gen = runWith(m, cfg, slow);
-    const std::string ctx = fmt::format("{}; alu fast path {}: fast {} / general {}", what, slow.alu ? "on" : "off",
-                                        describe(fast), describe(gen));
+    const std::string ctx = fmt::format("{}; alu fast path {}: fast {} / general {}", what,
+                                        slow.alu ? "on" : "off", describe(fast), describe(gen));
     EXPECT_EQ(fast.kind, gen.kind) << ctx;
     EXPECT_EQ(fast.thread, gen.thread) << ctx;
     EXPECT_EQ(fast.addr, gen.addr) << ctx;
@@ -59,7 +60,7 @@ Kind compareRuns(const Module& m, const RunConfig& cfg, const std::string& what)
   return fast.kind;
 }
 
-Module parse(const std::string& text) {
+Module parse(const std::string &text) {
   ParseResult p = parseOri(text, "t.ori");
   if (!p.module) {
     ADD_FAILURE() << p.error->str() << "\n" << text;
@@ -72,8 +73,10 @@ Module parse(const std::string& text) {
 // base + ((tid * mul) & mask) and + `off`, with lane l guarded on by bit l of pmask, and the
 // lanes of dmask taking the other side of a branch (another store and load there). Every
 // lane then writes what it loaded to out[tid] (8 + 8 bytes, always in bounds).
-std::string accessKernel(const std::string& st, const std::string& ld, const std::string& prologue = "") {
-  return fmt::format(R"(.const .b32 ct[8] = {{0x11223344, 0x55667788, 0x99aabbcc, 0xddeeff00, 0x1, 0x2, 0x3, 0x4}}
+std::string accessKernel(const std::string &st, const std::string &ld,
+                         const std::string &prologue = "") {
+  return fmt::format(
+      R"(.const .b32 ct[8] = {{0x11223344, 0x55667788, 0x99aabbcc, 0xddeeff00, 0x1, 0x2, 0x3, 0x4}}
 .global .b32 gv[4] = {{0x5, 0x6, 0x7, 0x8}}
 .entry k(.u64 out, .u64 g, .u64 base, .u64 val, .u32 mul, .u32 mask, .u32 pmask, .u32 dmask)
 {{
@@ -113,12 +116,12 @@ join:
   EXIT
 }}
 )",
-                     prologue, st, ld, ld, st, ld, ld);
+      prologue, st, ld, ld, st, ld, ld);
 }
 
 struct Space {
-  const char* st;
-  const char* ld;
+  const char *st;
+  const char *ld;
   std::string prologue; // fills some of the space first (a window's pages exist or not)
 };
 
@@ -127,13 +130,13 @@ const std::vector<std::string> kWidths = {"", ".U8", ".S8", ".U16", ".S16", ".64
 
 // Random launches of accessKernel for each space and width: bases at buffer and window
 // edges, strides and masks that keep lanes aligned and inside or put some outside.
-void randomAccesses(const char* st, const char* ld, const std::string& prologue, bool generic, bool windowOffsets,
-                    uint32_t seed, int runs, std::map<Kind, int>& kinds) {
+void randomAccesses(const char *st, const char *ld, const std::string &prologue, bool generic,
+                    bool windowOffsets, uint32_t seed, int runs, std::map<Kind, int> &kinds) {
   std::mt19937_64 rng(seed);
-  for (const std::string& w : kWidths) {
+  for (const std::string &w : kWidths) {
     const std::string stw = std::string(st) + (w == ".S8" ? ".U8" : w == ".S16" ? ".U16" : w);
     const Module m = parse(accessKernel(stw, std::string(ld) + w, prologue));
-    const Function* k = m.findFunction("k");
+    const Function *k = m.findFunction("k");
     ASSERT_NE(k, nullptr);
     ASSERT_EQ(k->params[4].offset, 0x230u); // the kernel's offsets into constant bank 0
     ASSERT_EQ(k->params[7].offset, 0x23cu);
@@ -144,23 +147,34 @@ void randomAccesses(const char* st, const char* ld, const std::string& prologue,
       cfg.ctas = rng() % 4 == 0 ? 2 : 1;
       cfg.buffers["out"] = std::vector<uint8_t>(96 * 16, 0xee);
       std::vector<uint8_t> g(0x300);
-      for (uint8_t& b : g) b = uint8_t(rng());
+      for (uint8_t &b : g)
+        b = uint8_t(rng());
       cfg.buffers["g"] = g;
-      for (const char* p : {"base", "val", "mul", "mask", "pmask", "dmask"}) cfg.params[p] = 0;
+      for (const char *p : {"base", "val", "mul", "mask", "pmask", "dmask"})
+        cfg.params[p] = 0;
       const auto layout = layoutLaunch(m, cfg);
       ASSERT_TRUE(std::holds_alternative<LaunchLayout>(layout));
-      const LaunchLayout& L = std::get<LaunchLayout>(layout);
+      const LaunchLayout &L = std::get<LaunchLayout>(layout);
       uint64_t gBase = 0, gvBase = 0;
       for (size_t i = 0; i < L.global.size(); ++i) {
-        if (L.globalNames[i] == "g") gBase = L.global[i].at;
-        if (L.globalNames[i] == "gv") gvBase = L.global[i].at;
+        if (L.globalNames[i] == "g")
+          gBase = L.global[i].at;
+        if (L.globalNames[i] == "gv")
+          gvBase = L.global[i].at;
       }
       // Bases: inside g, at its end, before it, in the variable gv, between regions, at 0;
       // for the windows, their start and end (generic: their generic addresses).
-      std::vector<uint64_t> bases = {gBase, gBase + 0x100, gBase + 0x300 - 0x40, gBase - 0x20, gvBase,
-                                     gBase + 0x2f8, 0, interp_detail::kFunctionBase};
+      std::vector<uint64_t> bases = {gBase,
+                                     gBase + 0x100,
+                                     gBase + 0x300 - 0x40,
+                                     gBase - 0x20,
+                                     gvBase,
+                                     gBase + 0x2f8,
+                                     0,
+                                     interp_detail::kFunctionBase};
       auto window = [&](uint64_t winBase, uint64_t size) {
-        for (uint64_t off : {uint64_t(0), uint64_t(0x40), uint64_t(0xff8), size - 0x100, size - 0x8, size})
+        for (uint64_t off :
+             {uint64_t(0), uint64_t(0x40), uint64_t(0xff8), size - 0x100, size - 0x8, size})
           bases.push_back(winBase + off);
       };
       if (generic) {
@@ -175,7 +189,8 @@ void randomAccesses(const char* st, const char* ld, const std::string& prologue,
         bases.push_back(interp_detail::kSharedWindowBase);
       }
       const uint32_t muls[] = {0, 1, 2, 4, 8, 16, 3, 0x40, 0x1000, uint32_t(rng())};
-      const uint32_t masks[] = {0xff, 0xfff, 0x3ff8, 0x1f8, 0xffffffff, 0xfffffff8, uint32_t(rng())};
+      const uint32_t masks[] = {0xff,       0xfff,      0x3ff8,         0x1f8,
+                                0xffffffff, 0xfffffff8, uint32_t(rng())};
       const uint32_t pmasks[] = {0xffffffff, 0, 0x5555aaaa, uint32_t(rng())};
       const uint32_t dmasks[] = {0, 0xffffffff, 0xf0f0f0f0, uint32_t(rng())};
       const uint64_t base = bases[rng() % bases.size()] + (rng() % 4 == 0 ? rng() % 16 : 0);
@@ -186,7 +201,8 @@ void randomAccesses(const char* st, const char* ld, const std::string& prologue,
       cfg.params["mask"] = mask;
       cfg.params["pmask"] = pmasks[rng() % 4];
       cfg.params["dmask"] = dmasks[rng() % 4];
-      const std::string what = fmt::format("{} / {}{}: threads {} ctas {} base 0x{:x} mul 0x{:x} mask 0x{:x} pmask 0x{:x} dmask 0x{:x}",
+      const std::string what = fmt::format("{} / {}{}: threads {} ctas {} base 0x{:x} mul 0x{:x} "
+                                           "mask 0x{:x} pmask 0x{:x} dmask 0x{:x}",
                                            stw, ld, w, cfg.threads.x, cfg.ctas.x, base, mul, mask,
                                            cfg.params["pmask"], cfg.params["dmask"]);
       ++kinds[compareRuns(m, cfg, what)];
@@ -235,7 +251,7 @@ TEST(InterpFastPath, LocalAccessesMatchTheGeneralPath) {
 // Hand-made cases, each with the verdict the general path gives.
 TEST(InterpFastPath, FaultsAndEdgeCases) {
   struct Case {
-    const char* body; // after R0 = tid, R10 = out, R11 = g
+    const char *body; // after R0 = tid, R10 = out, R11 = g
     Kind want;
     uint64_t thread = 0;
   };
@@ -247,33 +263,41 @@ TEST(InterpFastPath, FaultsAndEdgeCases) {
       // Lanes 16.. past g's end (0x100 bytes, 16 per lane).
       {"  IMAD.WIDE.U32 R3, R0, 0x10, R11\n  STG.E.64 [R3], R11\n", Kind::Fault, 16},
       // Every lane to the same word: the highest lane's value stays.
-      {"  STG.E [R11], R0\n  LDG.E R5, [R11]\n  IMAD.WIDE.U32 R6, R0, 0x4, R10\n  STG.E [R6], R5\n", Kind::Ok},
+      {"  STG.E [R11], R0\n  LDG.E R5, [R11]\n  IMAD.WIDE.U32 R6, R0, 0x4, R10\n  STG.E [R6], R5\n",
+       Kind::Ok},
       // Lanes across out and g (two buffers): the general path runs them, all in bounds.
-      {"  ISETP.GE.U32.AND P0, PT, R0, 0x10, PT\n  SEL.64 R3, R11, R10, P0\n  IMAD.WIDE.U32 R3, R0, 0x4, R3\n"
-       "  STG.E [R3], R0\n  LDG.E R4, [R3]\n  IMAD.WIDE.U32 R6, R0, 0x4, R10\n  STG.E [R6+0x80], R4\n",
+      {"  ISETP.GE.U32.AND P0, PT, R0, 0x10, PT\n  SEL.64 R3, R11, R10, P0\n  IMAD.WIDE.U32 R3, "
+       "R0, 0x4, R3\n"
+       "  STG.E [R3], R0\n  LDG.E R4, [R3]\n  IMAD.WIDE.U32 R6, R0, 0x4, R10\n  STG.E [R6+0x80], "
+       "R4\n",
        Kind::Ok},
       // Shared: lanes store to their word, a neighbour's read back after the warp's stores.
-      {"  SHF.L.U32 R1, R0, 0x2, RZ\n  STS [R1], R0\n  LOP3.LUT R2, R1, 0x4, RZ, 0x3c\n  LDS R3, [R2]\n"
+      {"  SHF.L.U32 R1, R0, 0x2, RZ\n  STS [R1], R0\n  LOP3.LUT R2, R1, 0x4, RZ, 0x3c\n  LDS R3, "
+       "[R2]\n"
        "  IMAD.WIDE.U32 R6, R0, 0x4, R10\n  STG.E [R6], R3\n",
        Kind::Ok},
       // Shared past the window's end in lane 31 only.
-      {"  IMAD R1, R0, 0x8, 0x37f08\n  STS.64 [R1], R11\n  LDS.64 R2, [R1]\n  IMAD.WIDE.U32 R6, R0, 0x8, R10\n"
+      {"  IMAD R1, R0, 0x8, 0x37f08\n  STS.64 [R1], R11\n  LDS.64 R2, [R1]\n  IMAD.WIDE.U32 R6, "
+       "R0, 0x8, R10\n"
        "  STG.E.64 [R6], R2\n",
        Kind::Fault, 31},
       // Generic: lanes 0-15 in the shared window, 16-31 in the local one.
       {"  S2R R20, SR_SWINBASE\n  S2R R21, SR_LWINBASE\n  ISETP.GE.U32.AND P0, PT, R0, 0x10, PT\n"
-       "  SEL.64 R3, R21, R20, P0\n  IMAD.WIDE.U32 R3, R0, 0x4, R3\n  ST.E [R3], R0\n  LD.E R4, [R3]\n"
+       "  SEL.64 R3, R21, R20, P0\n  IMAD.WIDE.U32 R3, R0, 0x4, R3\n  ST.E [R3], R0\n  LD.E R4, "
+       "[R3]\n"
        "  IMAD.WIDE.U32 R6, R0, 0x4, R10\n  STG.E [R6], R4\n",
        Kind::Ok},
       // Generic store to the constant window faults in every lane (the first reported).
       {"  S2R R20, SR_CWINBASE\n  ST.E [R20], R0\n", Kind::Fault, 0},
       // A store of RZ, a byte store, a load into RZ, an address without a register.
-      {"  IMAD.WIDE.U32 R3, R0, 0x4, R11\n  STG.E [R3], RZ\n  MOV R4, 0x17f\n  STG.E.U8 [R3+0x1], R4\n"
-       "  LDG.E RZ, [R3]\n  LDG.E R5, [0x10000000]\n  IMAD.WIDE.U32 R6, R0, 0x4, R10\n  STG.E [R6], R5\n",
+      {"  IMAD.WIDE.U32 R3, R0, 0x4, R11\n  STG.E [R3], RZ\n  MOV R4, 0x17f\n  STG.E.U8 [R3+0x1], "
+       "R4\n"
+       "  LDG.E RZ, [R3]\n  LDG.E R5, [0x10000000]\n  IMAD.WIDE.U32 R6, R0, 0x4, R10\n  STG.E "
+       "[R6], R5\n",
        Kind::Ok},
   };
   int k = 0;
-  for (const Case& c : cases) {
+  for (const Case &c : cases) {
     const std::string text = fmt::format(R"(.entry k(.u64 out, .u64 g)
 {{
   S2R R0, SR_TID.X

@@ -41,35 +41,37 @@ TEST(InterpMemory, GlobalLoadsExtendAndStoresTruncate) {
   cfg.buffers["out"] = std::vector<uint8_t>(0x38);
   RunResult r = run(text, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  const auto& out = r.buffers["out"];
-  EXPECT_EQ(le(out, 0x00, 8), 0xffffff80u);          // S8 0x80 = -128, sign-extended to 32 bits only
-  EXPECT_EQ(le(out, 0x08, 8), 0xffu);                // U8
-  EXPECT_EQ(le(out, 0x10, 8), 0xffff8001u);          // S16 0x8001
-  EXPECT_EQ(le(out, 0x18, 8), 0x8001u);              // U16
+  const auto &out = r.buffers["out"];
+  EXPECT_EQ(le(out, 0x00, 8), 0xffffff80u); // S8 0x80 = -128, sign-extended to 32 bits only
+  EXPECT_EQ(le(out, 0x08, 8), 0xffu);       // U8
+  EXPECT_EQ(le(out, 0x10, 8), 0xffff8001u); // S16 0x8001
+  EXPECT_EQ(le(out, 0x18, 8), 0x8001u);     // U16
   EXPECT_EQ(le(out, 0x20, 8), 0x12345678u);
   EXPECT_EQ(le(out, 0x28, 8), 0x1122334455667788u);
-  EXPECT_EQ(le(out, 0x30, 2), 0x0078u);              // U8 store: low byte, next byte untouched
-  EXPECT_EQ(le(out, 0x32, 2), 0x5678u);              // U16 store: low half
-  EXPECT_EQ(le(out, 0x34, 4), 0x55667788u);          // 32-bit store of a 64-bit register
-  EXPECT_EQ(r.buffers["in"].size(), 16u);            // every bound buffer comes back
+  EXPECT_EQ(le(out, 0x30, 2), 0x0078u);     // U8 store: low byte, next byte untouched
+  EXPECT_EQ(le(out, 0x32, 2), 0x5678u);     // U16 store: low half
+  EXPECT_EQ(le(out, 0x34, 4), 0x55667788u); // 32-bit store of a 64-bit register
+  EXPECT_EQ(r.buffers["in"].size(), 16u);   // every bound buffer comes back
 }
 
 TEST(InterpMemory, SharedAndLocalWindows) {
   EXPECT_EQ(regAfter("MOV R1, 0x1234\nSTS [0x37ffc], R1\nLDS R3, [0x37ffc]"), 0x1234u);
-  EXPECT_EQ(regAfter("MOV.64 R1, -0x2\nSTL.64 [0x7fff8], R1\nLDL.64 R3, [0x7fff8]"), 0xfffffffffffffffeu);
+  EXPECT_EQ(regAfter("MOV.64 R1, -0x2\nSTL.64 [0x7fff8], R1\nLDL.64 R3, [0x7fff8]"),
+            0xfffffffffffffffeu);
   EXPECT_EQ(regAfter("MOV R1, 0x80\nSTL.U8 [0x10], R1\nLDL.S8 R3, [0x10]"), 0xffffff80u);
   EXPECT_EQ(regAfter("LDS R3, [0x100]"), 0u); // zero-initialised
   EXPECT_EQ(regAfter("MOV R2, 0x100\nMOV R1, 0x7\nSTS [R2-0x4], R1\nLDS R3, [0xfc]"), 7u);
-  auto faultAt = [](const std::string& body) {
+  auto faultAt = [](const std::string &body) {
     RunResult r = run(".entry k()\n{\n" + body + "\nEXIT\n}\n");
     EXPECT_EQ(r.kind, Kind::Fault) << describe(r);
     return r.addr;
   };
   EXPECT_EQ(faultAt("STS [0x38000], RZ"), 0x38000u);
-  EXPECT_EQ(faultAt("LDS.64 R1, [0x37ffc]"), 0x37ffcu);  // misaligned 8-byte access
+  EXPECT_EQ(faultAt("LDS.64 R1, [0x37ffc]"), 0x37ffcu); // misaligned 8-byte access
   EXPECT_EQ(faultAt("LDL R1, [0x80000]"), 0x80000u);
-  EXPECT_EQ(faultAt("MOV R2, 0x2\nLDL R1, [R2]"), 0x2u);  // misaligned
-  EXPECT_EQ(faultAt("STS [RZ-0x4], RZ"), 0xfffffffcu); // 32-bit: below 0 wraps to 2^32 - 4, past the window
+  EXPECT_EQ(faultAt("MOV R2, 0x2\nLDL R1, [R2]"), 0x2u); // misaligned
+  EXPECT_EQ(faultAt("STS [RZ-0x4], RZ"),
+            0xfffffffcu); // 32-bit: below 0 wraps to 2^32 - 4, past the window
 }
 
 TEST(InterpMemory, ConstantBank) {
@@ -100,13 +102,13 @@ TEST(InterpMemory, ConstantBank) {
   cfg.buffers["out"] = std::vector<uint8_t>(0x24, 0xaa);
   RunResult r = run(text, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  const auto& out = r.buffers["out"];
+  const auto &out = r.buffers["out"];
   EXPECT_EQ(le(out, 0x0, 4), 0xdeadbeefu);
   EXPECT_EQ(le(out, 0x4, 4), 0x8001u);
   EXPECT_EQ(le(out, 0x8, 4), 0xffff8001u);
-  EXPECT_EQ(le(out, 0xc, 4), 0x8001u);   // c[0][0x214] as 4 bytes: b then 2 padding zeros
-  EXPECT_EQ(le(out, 0x10, 4), 0u);       // other banks read 0
-  EXPECT_EQ(le(out, 0x18, 8), 0u);       // beyond the parameters reads 0
+  EXPECT_EQ(le(out, 0xc, 4), 0x8001u);      // c[0][0x214] as 4 bytes: b then 2 padding zeros
+  EXPECT_EQ(le(out, 0x10, 4), 0u);          // other banks read 0
+  EXPECT_EQ(le(out, 0x18, 8), 0u);          // beyond the parameters reads 0
   EXPECT_EQ(le(out, 0x20, 4), 0xbd5b7ddeu); // 0xdeadbeef * 2 mod 2^32
   RunResult mis = run(".entry k()\n{\nLDC R1, c[0x0][0x212]\nEXIT\n}\n");
   EXPECT_EQ(mis.kind, Kind::Fault);
@@ -138,10 +140,12 @@ TEST(InterpMemory, ConstantBankThreeIsTheConstData) {
   EXPECT_EQ(le(r.buffers["out"], 0x0, 4), 0x9u);
   EXPECT_EQ(le(r.buffers["out"], 0x4, 4), 0x7u);
   EXPECT_EQ(le(r.buffers["out"], 0x8, 4), 0x9u); // generic address in the const window
-  RunResult past = run(".const .b32 ct[2] = {0x7, 0x9}\n.entry k()\n{\nLDC R1, c[0x3][0x8]\nEXIT\n}\n");
+  RunResult past =
+      run(".const .b32 ct[2] = {0x7, 0x9}\n.entry k()\n{\nLDC R1, c[0x3][0x8]\nEXIT\n}\n");
   EXPECT_EQ(past.kind, Kind::Fault) << describe(past);
   EXPECT_EQ(past.addr, 0x8u);
-  RunResult store = run(".const .b32 ct[2] = {0x7, 0x9}\n.entry k()\n{\nS2R R2, SR_CWINBASE\nST.E [R2], RZ\nEXIT\n}\n");
+  RunResult store = run(".const .b32 ct[2] = {0x7, 0x9}\n.entry k()\n{\nS2R R2, SR_CWINBASE\nST.E "
+                        "[R2], RZ\nEXIT\n}\n");
   EXPECT_EQ(store.kind, Kind::Fault) << describe(store);
 }
 
@@ -181,24 +185,24 @@ TEST(InterpMemory, Atomics) {
   cfg.buffers["out"] = std::vector<uint8_t>(0x2c);
   RunResult r = run(text, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  const auto& buf = r.buffers["buf"];
-  const auto& out = r.buffers["out"];
-  EXPECT_EQ(le(out, 0x0, 4), 10u);           // ADD returns the old value
-  EXPECT_EQ(le(out, 0x28, 4), 15u);          // EXCH saw 10+5
+  const auto &buf = r.buffers["buf"];
+  const auto &out = r.buffers["out"];
+  EXPECT_EQ(le(out, 0x0, 4), 10u);  // ADD returns the old value
+  EXPECT_EQ(le(out, 0x28, 4), 15u); // EXCH saw 10+5
   EXPECT_EQ(le(buf, 0x0, 4), 0x2au);
   EXPECT_EQ(le(out, 0x4, 4), 20u);
-  EXPECT_EQ(le(buf, 0x4, 4), 3u ^ 0xfu);     // unsigned min(20, 3) = 3, then RED.XOR 0xf
-  EXPECT_EQ(le(out, 0x8, 4), 0xfffffffeu);   // signed min(-2, 3) keeps -2 ...
-  EXPECT_EQ(le(buf, 0x8, 4), 0xfffffffeu);   // ... and unsigned max(0xfffffffe, 3) keeps it too
-  EXPECT_EQ(le(out, 0xc, 4), 5u);            // INC: old 5 >= 5 -> 0
-  EXPECT_EQ(le(out, 0x10, 4), 0u);           // INC: old 0 < 5 -> 1
+  EXPECT_EQ(le(buf, 0x4, 4), 3u ^ 0xfu);   // unsigned min(20, 3) = 3, then RED.XOR 0xf
+  EXPECT_EQ(le(out, 0x8, 4), 0xfffffffeu); // signed min(-2, 3) keeps -2 ...
+  EXPECT_EQ(le(buf, 0x8, 4), 0xfffffffeu); // ... and unsigned max(0xfffffffe, 3) keeps it too
+  EXPECT_EQ(le(out, 0xc, 4), 5u);          // INC: old 5 >= 5 -> 0
+  EXPECT_EQ(le(out, 0x10, 4), 0u);         // INC: old 0 < 5 -> 1
   EXPECT_EQ(le(buf, 0xc, 4), 1u);
-  EXPECT_EQ(le(out, 0x14, 4), 0u);           // DEC: old 0 -> 9
+  EXPECT_EQ(le(out, 0x14, 4), 0u); // DEC: old 0 -> 9
   EXPECT_EQ(le(buf, 0x10, 4), 9u);
-  EXPECT_EQ(le(out, 0x18, 4), 7u);           // CAS hit: 7 -> 0x63
-  EXPECT_EQ(le(out, 0x1c, 4), 0x63u);        // CAS miss: stays 0x63
+  EXPECT_EQ(le(out, 0x18, 4), 7u);    // CAS hit: 7 -> 0x63
+  EXPECT_EQ(le(out, 0x1c, 4), 0x63u); // CAS miss: stays 0x63
   EXPECT_EQ(le(buf, 0x14, 4), 0x63u);
-  EXPECT_EQ(le(out, 0x20, 8), 0xffffffffu);  // 64-bit ADD: no 32-bit wrap
+  EXPECT_EQ(le(out, 0x20, 8), 0xffffffffu); // 64-bit ADD: no 32-bit wrap
   EXPECT_EQ(le(buf, 0x18, 8), 0x100000000u);
 }
 
@@ -240,12 +244,14 @@ TEST(InterpMemory, BufferLayoutAndFaults) {
   EXPECT_EQ(f.addr, 0x10000010u); // one past the 16-byte buffer
   EXPECT_EQ(formatExit(f, "t.ori"), "exit: fault thread=0 addr=0x10000010");
   EXPECT_EQ(le(f.buffers["out"], 0, 4), 7u); // writes before the fault are kept
-  RunResult mis = run(".entry k(.u64 out)\n{\nMOV.64 R1, c[0x0][0x210]\nLDG.E R2, [R1+0x2]\nEXIT\n}\n", cfg2);
+  RunResult mis =
+      run(".entry k(.u64 out)\n{\nMOV.64 R1, c[0x0][0x210]\nLDG.E R2, [R1+0x2]\nEXIT\n}\n", cfg2);
   EXPECT_EQ(mis.kind, Kind::Fault);
   EXPECT_EQ(mis.addr, 0x10000002u);
   RunConfig empty;
   empty.buffers["out"] = {};
-  RunResult e = run(".entry k(.u64 out)\n{\nMOV.64 R1, c[0x0][0x210]\nLDG.E.U8 R2, [R1]\nEXIT\n}\n", empty);
+  RunResult e =
+      run(".entry k(.u64 out)\n{\nMOV.64 R1, c[0x0][0x210]\nLDG.E.U8 R2, [R1]\nEXIT\n}\n", empty);
   EXPECT_EQ(e.kind, Kind::Fault);
   EXPECT_EQ(e.addr, 0x10000000u); // an empty buffer has an address but no bytes
   RunResult z = run(".entry k()\n{\nLDG.E R2, [RZ]\nEXIT\n}\n");
@@ -294,15 +300,16 @@ TEST(InterpVariables, GlobalVariables) {
   cfg.buffers["out"] = std::vector<uint8_t>(33 * 0x18);
   RunResult r = run(text, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  const auto& out = r.buffers["out"];
-  EXPECT_EQ(le(out, 0x00, 4), 0x13u);        // thread 0: g[2] = 3 + 0x10
-  EXPECT_EQ(le(out, 0x18, 4), 0x13u);        // thread 1, in the same warp: also 3 + 0x10
-  EXPECT_EQ(le(out, 32 * 0x18, 4), 0x23u);   // thread 32 sees the first warp's store
-  EXPECT_EQ(le(out, 0x04, 4), 2u);           // g[1] through its generic address
-  EXPECT_EQ(le(out, 0x08, 8), 0x10000000u);  // MOV.64 R, g: g's generic address
-  EXPECT_EQ(le(out, 0x10, 8), 0x10002000u);  // h
+  const auto &out = r.buffers["out"];
+  EXPECT_EQ(le(out, 0x00, 4), 0x13u);       // thread 0: g[2] = 3 + 0x10
+  EXPECT_EQ(le(out, 0x18, 4), 0x13u);       // thread 1, in the same warp: also 3 + 0x10
+  EXPECT_EQ(le(out, 32 * 0x18, 4), 0x23u);  // thread 32 sees the first warp's store
+  EXPECT_EQ(le(out, 0x04, 4), 2u);          // g[1] through its generic address
+  EXPECT_EQ(le(out, 0x08, 8), 0x10000000u); // MOV.64 R, g: g's generic address
+  EXPECT_EQ(le(out, 0x10, 8), 0x10002000u); // h
   ASSERT_EQ(r.variables.count("g"), 1u);
-  EXPECT_EQ(r.variables["g"], (std::vector<uint8_t>{1, 0, 0, 0, 2, 0, 0, 0, 0x23, 0, 0, 0, 4, 0, 0, 0}));
+  EXPECT_EQ(r.variables["g"],
+            (std::vector<uint8_t>{1, 0, 0, 0, 2, 0, 0, 0, 0x23, 0, 0, 0, 4, 0, 0, 0}));
   EXPECT_EQ(le(r.variables["h"], 0, 8), 0x10004000u); // the address of out, as stored
   EXPECT_EQ(r.buffers.count("g"), 0u);                // variables are not buffers
 }
@@ -341,7 +348,7 @@ TEST(InterpVariables, ConstVariables) {
   EXPECT_TRUE(r.variables.empty()); // only .global variables are reported
   cfg.params["what"] = 1;
   RunResult st = run(text, cfg);
-  EXPECT_EQ(st.kind, Kind::Fault) << describe(st);   // the const space is read-only
+  EXPECT_EQ(st.kind, Kind::Fault) << describe(st); // the const space is read-only
   EXPECT_EQ(st.addr, 4u);
   EXPECT_EQ(st.line, 17u);
   cfg.params["what"] = 2;
@@ -402,13 +409,13 @@ TEST(InterpVariables, SharedVariablesLayoutAndWindows) {
   cfg.buffers["out"] = std::vector<uint8_t>(0x30);
   RunResult r = run(text, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  const auto& out = r.buffers["out"];
+  const auto &out = r.buffers["out"];
   for (size_t c : {0u, 0x18u}) {
-    EXPECT_EQ(le(out, c + 0x0, 4), 8u);     // fs
-    EXPECT_EQ(le(out, c + 0x4, 4), 0x10u);  // kb
-    EXPECT_EQ(le(out, c + 0x8, 4), 0x12u);  // kh
-    EXPECT_EQ(le(out, c + 0xc, 4), 0x14u);  // si
-    EXPECT_EQ(le(out, c + 0x10, 4), 0x2au); // si's initial value again in the second CTA
+    EXPECT_EQ(le(out, c + 0x0, 4), 8u);       // fs
+    EXPECT_EQ(le(out, c + 0x4, 4), 0x10u);    // kb
+    EXPECT_EQ(le(out, c + 0x8, 4), 0x12u);    // kh
+    EXPECT_EQ(le(out, c + 0xc, 4), 0x14u);    // si
+    EXPECT_EQ(le(out, c + 0x10, 4), 0x2au);   // si's initial value again in the second CTA
     EXPECT_EQ(le(out, c + 0x14, 4), 0xbeefu); // STS [kh] seen at raw offset 0x12
   }
 }
@@ -464,14 +471,14 @@ TEST(InterpVariables, LocalVariablesPerCallFrame) {
   cfg.buffers["out"] = std::vector<uint8_t>(0x30);
   RunResult r = run(text, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  const auto& out = r.buffers["out"];
-  EXPECT_EQ(le(out, 0x00, 4), 0u);      // lb[1] on the first call
-  EXPECT_EQ(le(out, 0x08, 8), 0x10u);   // MOV.64 R, lb: f's frame base + 0
-  EXPECT_EQ(le(out, 0x10, 4), 0u);      // lb[1] on the second call: zeroed at frame entry
-  EXPECT_EQ(le(out, 0x14, 4), 0x63u);   // what the second call left behind
-  EXPECT_EQ(le(out, 0x18, 4), 0u);      // MOV R, la
-  EXPECT_EQ(le(out, 0x1c, 4), 0x11u);   // la[2] through its generic address
-  EXPECT_EQ(le(out, 0x20, 4), 0x22u);   // a generic store at LWINBASE + 0xc is local 0xc
+  const auto &out = r.buffers["out"];
+  EXPECT_EQ(le(out, 0x00, 4), 0u);    // lb[1] on the first call
+  EXPECT_EQ(le(out, 0x08, 8), 0x10u); // MOV.64 R, lb: f's frame base + 0
+  EXPECT_EQ(le(out, 0x10, 4), 0u);    // lb[1] on the second call: zeroed at frame entry
+  EXPECT_EQ(le(out, 0x14, 4), 0x63u); // what the second call left behind
+  EXPECT_EQ(le(out, 0x18, 4), 0u);    // MOV R, la
+  EXPECT_EQ(le(out, 0x1c, 4), 0x11u); // la[2] through its generic address
+  EXPECT_EQ(le(out, 0x20, 4), 0x22u); // a generic store at LWINBASE + 0xc is local 0xc
   EXPECT_EQ(le(out, 0x28, 8), 0x7f0000000000u);
 }
 
@@ -535,8 +542,9 @@ TEST(InterpVariables, GenericAddressingRoundTrips) {
   EXPECT_EQ(regAfter(body) & 0xffffffffu, 0x5d5a5adbu);
   EXPECT_EQ(regAfter("S2R R3, SR_SWINBASE"), 0x7e0000000000u);
   EXPECT_EQ(regAfter("S2R R3, SR_LWINBASE"), 0x7f0000000000u);
-  EXPECT_EQ(regAfter("S2R R1, SR_SWINBASE\nIADD3.64 R2, R1, 0x1234, RZ\nIADD3.64 R3, R2, -R1, RZ"), 0x1234u);
-  auto faultAt = [](const std::string& body) {
+  EXPECT_EQ(regAfter("S2R R1, SR_SWINBASE\nIADD3.64 R2, R1, 0x1234, RZ\nIADD3.64 R3, R2, -R1, RZ"),
+            0x1234u);
+  auto faultAt = [](const std::string &body) {
     RunResult r = run(".entry k()\n{\n" + body + "\nEXIT\n}\n");
     EXPECT_EQ(r.kind, Kind::Fault) << describe(r);
     return r.addr;
@@ -591,11 +599,14 @@ TEST(InterpVariables, StateSpaceMismatchIsAnError) {
   cfg.params["which"] = 0;
   RunResult r = run(text, cfg);
   EXPECT_EQ(r.kind, Kind::Error);
-  EXPECT_EQ(formatExit(r, "t.ori"), "error: state space mismatch: LDS at line 7 addresses 'g', a .global variable");
+  EXPECT_EQ(formatExit(r, "t.ori"),
+            "error: state space mismatch: LDS at line 7 addresses 'g', a .global variable");
   cfg.params["which"] = 1;
-  EXPECT_EQ(run(text, cfg).message, "state space mismatch: STL at line 9 addresses 's', a .shared variable");
+  EXPECT_EQ(run(text, cfg).message,
+            "state space mismatch: STL at line 9 addresses 's', a .shared variable");
   cfg.params["which"] = 2;
-  EXPECT_EQ(run(text, cfg).message, "state space mismatch: LDG.E at line 10 addresses 'l', a .local variable");
+  EXPECT_EQ(run(text, cfg).message,
+            "state space mismatch: LDG.E at line 10 addresses 'l', a .local variable");
 }
 
 TEST(InterpVariables, FrameOverflowsFault) {
@@ -633,21 +644,28 @@ TEST(InterpVariables, FrameOverflowsFault) {
   EXPECT_EQ(p.addr, 0u);
   EXPECT_NE(p.message.find("param stack overflow"), std::string::npos) << p.message;
   // A kernel alone with exactly the window's size of local variables runs.
-  EXPECT_EQ(run(".entry k()\n{\n  .local .b8 x[0x80000]\n  STL.U8 [x+0x7ffff], RZ\n  EXIT\n}\n").kind, Kind::Ok);
+  EXPECT_EQ(
+      run(".entry k()\n{\n  .local .b8 x[0x80000]\n  STL.U8 [x+0x7ffff], RZ\n  EXIT\n}\n").kind,
+      Kind::Ok);
 }
 
 TEST(InterpVariables, ConfigurationLimits) {
-  auto err = [](const std::string& text) {
+  auto err = [](const std::string &text) {
     RunResult r = run(text);
     EXPECT_EQ(r.kind, Kind::Error) << describe(r);
     return r.message;
   };
-  EXPECT_NE(err(".shared .b8 s[0x38001]\n.entry k()\n{\n  EXIT\n}\n").find("shared window"), std::string::npos);
+  EXPECT_NE(err(".shared .b8 s[0x38001]\n.entry k()\n{\n  EXIT\n}\n").find("shared window"),
+            std::string::npos);
   // The other kernel's shared variables do not count.
-  EXPECT_EQ(run(".entry a()\n{\n  .shared .b8 s[0x38000]\n  EXIT\n}\n.entry b()\n{\n  .shared .b8 t[0x38000]\n  EXIT\n}\n",
-                withEntry("b")).kind, Kind::Ok);
+  EXPECT_EQ(run(".entry a()\n{\n  .shared .b8 s[0x38000]\n  EXIT\n}\n.entry b()\n{\n  .shared .b8 "
+                "t[0x38000]\n  EXIT\n}\n",
+                withEntry("b"))
+                .kind,
+            Kind::Ok);
   std::string big;
-  for (int i = 0; i < 5; ++i) big += ".const .b8 c" + std::to_string(i) + "[0x1000000]\n"; // 5 x 16 MiB
+  for (int i = 0; i < 5; ++i)
+    big += ".const .b8 c" + std::to_string(i) + "[0x1000000]\n"; // 5 x 16 MiB
   EXPECT_NE(err(big + ".entry k()\n{\n  EXIT\n}\n").find("64 MiB"), std::string::npos);
   // Alignment padding counts too (the PTX parser accepts .align up to 2^30).
   Module padded = parse(".const .b8 a\n.const .b8 b\n.entry k()\n{\n  EXIT\n}\n");
@@ -682,7 +700,7 @@ TEST(InterpVariables, MalformedCallsAndSymbols) {
   EXPECT_EQ(r.message, "malformed IR: CALL at line 9 passes 1 arguments to 'f', which takes 2");
   Module m = parse(text);
   ASSERT_EQ(m.functions.size(), 2u);
-  Instr& call = m.functions[1].blocks[0].instrs[0];
+  Instr &call = m.functions[1].blocks[0].instrs[0];
   call.srcs.push_back(call.srcs[1]);
   call.srcs[2].sym = "l"; // a .local variable as an argument
   RunResult l = runKernel(m, {});

@@ -24,7 +24,7 @@ using namespace ori::test;
 
 // int add3(int a, int b, int c) { return a * b + c; } (__noinline__, nvcc -Xcicc -O0)
 // out[0] = add3(n, 3, 4); out[1] = add3(out[0], n, -1).
-const char* const kCalls = R"(
+const char *const kCalls = R"(
 .func  (.param .b32 func_retval0) _Z4add3iii(
 	.param .b32 _Z4add3iii_param_0,
 	.param .b32 _Z4add3iii_param_1,
@@ -107,7 +107,7 @@ TEST(InterpPtx, DeviceFunctionCallWithArgumentsAndResult) {
 // struct S { int a, b, c; }; S mk(int x) { return {x, 2x, 3x}; }
 // int sum(S s) { return s.a + s.b + s.c; } (nvcc -O3, __noinline__):
 // a 12-byte .param array as return value and as by-value argument.
-const char* const kStructs = R"(
+const char *const kStructs = R"(
 .func  (.param .align 4 .b8 func_retval0[12]) _Z2mki(
 	.param .b32 _Z2mki_param_0
 )
@@ -193,7 +193,7 @@ TEST(InterpPtx, StructsByValueAndAsReturnValues) {
 //   int r = n > 0 ? rec(n - 1, k) : 0; return r + a[k & 3]; } (nvcc -O3)
 // The caller's a[] must survive the recursive call: each frame has its own
 // __local_depot0.
-const char* const kRecursion = R"(
+const char *const kRecursion = R"(
 .func  (.param .b32 func_retval0) _Z3recii(
 	.param .b32 _Z3recii_param_0,
 	.param .b32 _Z3recii_param_1
@@ -284,7 +284,7 @@ TEST(InterpPtx, RecursionKeepsEachFramesLocalArray) {
   RunResult r = runKernel(m, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
   EXPECT_EQ(le(r.buffers["k_param_0"], 0, 4), 68u); // 2 + 12 + 22 + 32
-  cfg.params["k_param_1"] = 2000; // 2001 frames: more than the 1024 calls allowed
+  cfg.params["k_param_1"] = 2000;                   // 2001 frames: more than the 1024 calls allowed
   RunResult deep = runKernel(m, cfg);
   EXPECT_EQ(deep.kind, Kind::Fault) << describe(deep);
   EXPECT_EQ(deep.message, "call stack overflow");
@@ -294,7 +294,7 @@ TEST(InterpPtx, RecursionKeepsEachFramesLocalArray) {
 
 // int a[8]; for (i < 8) a[i] = i * i; out[0] = a[k & 7]; (nvcc -Xcicc -O0:
 // __local_depot, cvta.local, generic st/ld through %SP.)
-const char* const kLocalArray = R"(
+const char *const kLocalArray = R"(
 .visible .entry localarr(
 	.param .u64 localarr_param_0,
 	.param .u32 localarr_param_1
@@ -354,14 +354,14 @@ TEST(InterpPtx, LocalArrayThroughGenericPointers) {
     RunResult r = runKernel(m, cfg);
     ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
     EXPECT_EQ(le(r.buffers["localarr_param_0"], 0, 4), (k & 7) * (k & 7)) << k; // 0, 25, 25
-    EXPECT_EQ(le(r.buffers["localarr_param_0"], 8, 8), 0x7f0000000000u);     // cvta.local of offset 0
+    EXPECT_EQ(le(r.buffers["localarr_param_0"], 8, 8), 0x7f0000000000u); // cvta.local of offset 0
   }
 }
 
 // __shared__ int s[16]; for (i < 16) s[i] = i + n; __syncthreads();
 // for (i < 16) sum += s[i]; out[0] = sum; (nvcc -Xcicc -O0: mov.u32 of the
 // variable's address, cvt.u64.u32, cvta.shared, generic st/ld.)
-const char* const kShared = R"(
+const char *const kShared = R"(
 .visible .entry shared(
 	.param .u64 shared_param_0,
 	.param .u32 shared_param_1
@@ -451,7 +451,7 @@ TEST(InterpPtx, SharedArrayLoop) {
 // out[0] = gcount + ctab[2]; garr[1] = 7; out[1] = garr[1] + garr[3];
 // gcount += n; (nvcc -O3: ld.global/ld.const by name), then the same through
 // generic addresses (nvcc -Xcicc -O0: mov of the address, cvta.global).
-const char* const kGlobals = R"(
+const char *const kGlobals = R"(
 .global .align 4 .u32 gcount = 5;
 .global .align 4 .b8 garr[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4};
 .const .align 4 .b8 ctab[16] = {10, 0, 0, 0, 20, 0, 0, 0, 30, 0, 0, 0, 40};
@@ -502,12 +502,14 @@ TEST(InterpPtx, DeviceGlobalsWithInitializersAndConstantData) {
   cfg.buffers["globals_param_0"] = std::vector<uint8_t>(16);
   RunResult r = runKernel(m, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  const auto& out = r.buffers["globals_param_0"];
+  const auto &out = r.buffers["globals_param_0"];
   EXPECT_EQ(le(out, 0, 4), 45u);
-  EXPECT_EQ(le(out, 4, 4), 11u);          // garr[1] = 7 ... garr[3] = 4, + 7
-  EXPECT_EQ(le(out, 8, 8), 0x10002000u);  // garr's generic address: gcount's region, a gap page, then garr
+  EXPECT_EQ(le(out, 4, 4), 11u); // garr[1] = 7 ... garr[3] = 4, + 7
+  EXPECT_EQ(le(out, 8, 8),
+            0x10002000u); // garr's generic address: gcount's region, a gap page, then garr
   EXPECT_EQ(le(r.variables["gcount"], 0, 4), 25u);
-  EXPECT_EQ(r.variables["garr"], (std::vector<uint8_t>{1, 0, 0, 0, 7, 0, 0, 0, 8, 0, 0, 0, 4, 0, 0, 0}));
+  EXPECT_EQ(r.variables["garr"],
+            (std::vector<uint8_t>{1, 0, 0, 0, 7, 0, 0, 0, 8, 0, 0, 0, 4, 0, 0, 0}));
   EXPECT_EQ(r.variables.count("ctab"), 0u); // constant data is not writable, not reported
 }
 
@@ -516,7 +518,7 @@ TEST(InterpPtx, DeviceGlobalsWithInitializersAndConstantData) {
 // A switch through a jump table (written by hand: nvcc 13 lowers small
 // switches to compare chains): out[0] = {100, 200, 300, 400}[k] for k < 4,
 // 999 otherwise.
-const char* const kBrx = R"(
+const char *const kBrx = R"(
 .visible .entry sw(
 	.param .u64 sw_param_0,
 	.param .u32 sw_param_1
@@ -554,7 +556,8 @@ $L_end:
 
 TEST(InterpPtx, BrxIdxSwitch) {
   Module m = lower(kHeader + std::string(kBrx));
-  for (auto [k, want] : {std::pair{0u, 100u}, {1u, 200u}, {3u, 400u}, {4u, 999u}, {0xffffffffu, 999u}}) {
+  for (auto [k, want] :
+       {std::pair{0u, 100u}, {1u, 200u}, {3u, 400u}, {4u, 999u}, {0xffffffffu, 999u}}) {
     RunConfig cfg;
     cfg.params["sw_param_1"] = k;
     cfg.buffers["sw_param_0"] = std::vector<uint8_t>(4);
@@ -607,7 +610,7 @@ TEST(InterpPtx, CallToAnExternalDeclarationIsUnsupported) {
 
 // Narrow loads into 32-bit registers (sign- or zero-extended), cvt to 64
 // bits, 8/16/64-bit stores (nvcc -Xcicc -O0 style).
-const char* const kWidths = R"(
+const char *const kWidths = R"(
 .visible .entry widths(
 	.param .u64 widths_param_0,
 	.param .u64 widths_param_1,
@@ -655,17 +658,17 @@ TEST(InterpPtx, NarrowAndWideLoadsAndStores) {
   cfg.buffers["widths_param_2"] = std::vector<uint8_t>(56, 0xaa);
   RunResult r = runKernel(m, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  const auto& out = r.buffers["widths_param_2"];
-  EXPECT_EQ(le(out, 0, 4), 0xffffff80u);            // ld.s8 into a 32-bit register
-  EXPECT_EQ(le(out, 4, 4), 0x80u);                  // ld.u8
-  EXPECT_EQ(le(out, 8, 4), 0xffff8001u);            // ld.s16
-  EXPECT_EQ(le(out, 12, 4), 0x8001u);               // ld.u16
-  EXPECT_EQ(le(out, 16, 8), 0xffffffffffffff80u);   // cvt.s64.s8
-  EXPECT_EQ(le(out, 24, 8), 0xffffffffffff8001u);   // cvt.s64.s16
-  EXPECT_EQ(le(out, 32, 8), 0x8000000000000000u);   // 64-bit add wraps into the sign bit
-  EXPECT_EQ(le(out, 40, 2), 0xaa01u);               // st.u8: one byte, the next untouched
-  EXPECT_EQ(le(out, 42, 2), 0x8001u);               // st.u16
-  EXPECT_EQ(le(out, 48, 8), 0xffffffff80010080u);   // ld.s32 then cvt.s64.s32: 0x80010080 is negative
+  const auto &out = r.buffers["widths_param_2"];
+  EXPECT_EQ(le(out, 0, 4), 0xffffff80u);          // ld.s8 into a 32-bit register
+  EXPECT_EQ(le(out, 4, 4), 0x80u);                // ld.u8
+  EXPECT_EQ(le(out, 8, 4), 0xffff8001u);          // ld.s16
+  EXPECT_EQ(le(out, 12, 4), 0x8001u);             // ld.u16
+  EXPECT_EQ(le(out, 16, 8), 0xffffffffffffff80u); // cvt.s64.s8
+  EXPECT_EQ(le(out, 24, 8), 0xffffffffffff8001u); // cvt.s64.s16
+  EXPECT_EQ(le(out, 32, 8), 0x8000000000000000u); // 64-bit add wraps into the sign bit
+  EXPECT_EQ(le(out, 40, 2), 0xaa01u);             // st.u8: one byte, the next untouched
+  EXPECT_EQ(le(out, 42, 2), 0x8001u);             // st.u16
+  EXPECT_EQ(le(out, 48, 8), 0xffffffff80010080u); // ld.s32 then cvt.s64.s32: 0x80010080 is negative
 }
 
 // PTX ISA 9.4.1: a load into a register wider than its type sign-extends
@@ -707,9 +710,11 @@ TEST(InterpPtx, SignedNarrowLoadIntoA64BitRegisterSignExtends) {
 // The kernels above are valid PTX: ptxas 13 assembles each of them.
 TEST(InterpPtx, EmbeddedKernelsAssemble) {
   const std::string ptxas = ORIOPT_PTXAS;
-  if (ptxas.empty()) GTEST_SKIP() << "ptxas not found";
+  if (ptxas.empty())
+    GTEST_SKIP() << "ptxas not found";
   int n = 0;
-  for (const char* k : {kCalls, kStructs, kRecursion, kLocalArray, kShared, kGlobals, kBrx, kWidths}) {
+  for (const char *k :
+       {kCalls, kStructs, kRecursion, kLocalArray, kShared, kGlobals, kBrx, kWidths}) {
     const fs::path in = tempPath("k" + std::to_string(n++), ".ptx"), out = tempPath("k", ".cubin");
     std::ofstream(in) << kHeader << k;
     const std::string cmd = ptxas + " -arch=sm_90 '" + in.string() + "' -o '" + out.string() + "'";

@@ -20,7 +20,8 @@ loop:
   IADD3 R3, R3, R2, RZ
   IADD3 R2, R2, 0x1, RZ
   ISETP.LE.AND P0, PT, R2, 0xa, PT
-  @P0 BRA loop)"), 55u);
+  @P0 BRA loop)"),
+            55u);
   // A false guard skips the instruction; a guarded BRA falls through.
   EXPECT_EQ(regAfter("MOV R3, 0x1\n@P0 MOV R3, 0x2\n@!P0 IADD3 R3, R3, 0x10, RZ"), 0x11u);
   EXPECT_EQ(regAfter("MOV R3, 0x1\n@P0 BRA skip\nMOV R3, 0x2\nskip:"), 2u);
@@ -28,7 +29,10 @@ loop:
   // A guarded-off OPAQUE does nothing.
   EXPECT_EQ(regAfter("MOV R3, 0x1\n@!PT OPAQUE \"FCHK P0, R1, R2\" def(P0) use(R1, R2)"), 1u);
   // Convergence and NOP are no-ops; BAR is a no-op with one thread per CTA.
-  EXPECT_EQ(regAfter("BSSY B0, join\nMOV R3, 0x5\nBSYNC B0\njoin:\nWARPSYNC 0xffffffff\nNOP\nBAR.SYNC 0x0"), 5u);
+  EXPECT_EQ(
+      regAfter(
+          "BSSY B0, join\nMOV R3, 0x5\nBSYNC B0\njoin:\nWARPSYNC 0xffffffff\nNOP\nBAR.SYNC 0x0"),
+      5u);
 }
 
 TEST(InterpControl, Brx) {
@@ -45,7 +49,7 @@ c2:
   MOV R3, 0xc
   BRA done
 done:)";
-  auto with = [&](const char* idx) {
+  auto with = [&](const char *idx) {
     std::string b = body;
     b.replace(b.find("IDX"), 3, idx);
     return b;
@@ -91,7 +95,7 @@ TEST(InterpControl, CallGetsAFreshRegisterFile) {
   RunConfig cfg;
   cfg.buffers["out"] = std::vector<uint8_t>(8);
   RunResult r = run(text, cfg);
-  ASSERT_EQ(r.kind, Kind::Ok) << describe(r); // RET with an empty call stack ends the thread
+  ASSERT_EQ(r.kind, Kind::Ok) << describe(r);   // RET with an empty call stack ends the thread
   EXPECT_EQ(le(r.buffers["out"], 0, 4), 0x10u); // the caller's R3 is untouched
   EXPECT_EQ(le(r.buffers["out"], 4, 4), 2u);    // add2 saw R3 = 0 both times (out is at 0x10000000)
 }
@@ -149,11 +153,11 @@ TEST(InterpControl, CallCopiesParamArgumentsAndResults) {
   cfg.buffers["out"] = std::vector<uint8_t>(0x14);
   RunResult r = run(text, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  const auto& out = r.buffers["out"];
-  EXPECT_EQ(le(out, 0x0, 4), 0x16u);                  // 3 * 5 + 7 (b's low 32 bits)
-  EXPECT_EQ(le(out, 0x4, 4), 0x77u);                  // the caller's R3 survives the callee's
-  EXPECT_EQ(le(out, 0x8, 8), 0xffffffff00000208u);    // 3 * 0xab + 7 = 0x208, high half kept
-  EXPECT_EQ(le(out, 0x10, 4), 0u);                    // peek's R9 is 0, not the caller's 0x55
+  const auto &out = r.buffers["out"];
+  EXPECT_EQ(le(out, 0x0, 4), 0x16u);               // 3 * 5 + 7 (b's low 32 bits)
+  EXPECT_EQ(le(out, 0x4, 4), 0x77u);               // the caller's R3 survives the callee's
+  EXPECT_EQ(le(out, 0x8, 8), 0xffffffff00000208u); // 3 * 0xab + 7 = 0x208, high half kept
+  EXPECT_EQ(le(out, 0x10, 4), 0u);                 // peek's R9 is 0, not the caller's 0x55
 }
 
 TEST(InterpControl, CallDepthLimit) {
@@ -202,7 +206,8 @@ TEST(InterpControl, StepBudget) {
   EXPECT_EQ(run(three, cfg).kind, Kind::Timeout);
   // A CALL also counts one step per full 4 KiB of the callee's parameter
   // area (64 KiB here: 16): CALL 1 + 16, RET 1, EXIT 1 = 19.
-  const std::string call = ".func f()\n{\n  .param .b8 big[0x10000]\n  RET\n}\n.entry k()\n{\n  CALL f\n  EXIT\n}\n";
+  const std::string call =
+      ".func f()\n{\n  .param .b8 big[0x10000]\n  RET\n}\n.entry k()\n{\n  CALL f\n  EXIT\n}\n";
   cfg.maxSteps = 19;
   EXPECT_EQ(run(call, cfg).kind, Kind::Ok);
   cfg.maxSteps = 18;
@@ -252,7 +257,7 @@ TEST(InterpThreads, IndexingAndPerThreadState) {
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
   EXPECT_EQ(r.threadsRun, 6u);
   EXPECT_EQ(formatExit(r, "t.ori"), "exit: ok threads=6");
-  const auto& out = r.buffers["out"];
+  const auto &out = r.buffers["out"];
   for (uint32_t c = 0; c < 2; ++c)
     for (uint32_t t = 0; t < 3; ++t) {
       size_t i = (c * 3 + t) * 16;
@@ -313,7 +318,7 @@ bad:
 
 // ---------------------------------------------------------------- unsupported
 
-RunResult runBody(const std::string& body, uint32_t threads = 1) {
+RunResult runBody(const std::string &body, uint32_t threads = 1) {
   RunConfig cfg;
   cfg.threads = threads;
   return run(".entry k()\n{\n" + body + "\n  EXIT\n}\n", cfg);
@@ -327,8 +332,8 @@ TEST(InterpUnsupported, NamesMnemonicAndLine) {
   EXPECT_EQ(formatExit(r, "dir/x.ori"), "exit: unsupported \"OPAQUE\" at dir/x.ori:4");
   EXPECT_NE(r.message.find("FCHK"), std::string::npos);
   struct Case {
-    const char* body;
-    const char* mnemonic;
+    const char *body;
+    const char *mnemonic;
     uint32_t threads;
   };
   const Case cases[] = {
@@ -341,7 +346,7 @@ TEST(InterpUnsupported, NamesMnemonicAndLine) {
       {"ATOM.E R1, [R2], 0x1", "ATOM.E", 1},
       {"F2I.F64.FTZ R1, R2", "F2I.F64.FTZ", 1},
   };
-  for (const Case& c : cases) {
+  for (const Case &c : cases) {
     RunResult u = runBody(std::string("  ") + c.body, c.threads);
     EXPECT_EQ(u.kind, Kind::Unsupported) << c.body << ": " << describe(u);
     EXPECT_EQ(u.mnemonic, c.mnemonic) << c.body;
@@ -408,7 +413,8 @@ TEST(InterpUnsupported, FunctionAddressesAndDeclarations) {
 }
 
 TEST(InterpUnsupported, CallToAnEntryKernel) {
-  RunResult r = run(".entry a()\n{\n  EXIT\n}\n.entry b()\n{\n  CALL a\n  EXIT\n}\n", withEntry("b"));
+  RunResult r =
+      run(".entry a()\n{\n  EXIT\n}\n.entry b()\n{\n  CALL a\n  EXIT\n}\n", withEntry("b"));
   EXPECT_EQ(r.kind, Kind::Unsupported);
   EXPECT_EQ(r.line, 7u);
 }
@@ -417,14 +423,15 @@ TEST(InterpUnsupported, CallToAnEntryKernel) {
 
 TEST(InterpErrors, ParametersAndEntries) {
   const std::string text = ".entry k(.u32 n, .u64 out)\n{\n  EXIT\n}\n";
-  auto err = [&](RunConfig cfg, const std::string& t) {
+  auto err = [&](RunConfig cfg, const std::string &t) {
     RunResult r = run(t, cfg);
     EXPECT_EQ(r.kind, Kind::Error);
     return formatExit(r, "t.ori");
   };
   RunConfig cfg;
   cfg.buffers["out"] = std::vector<uint8_t>(4);
-  EXPECT_EQ(err(cfg, text), "error: parameter 'n' is not bound (use --param n=VALUE)"); // .u32: no buffer
+  EXPECT_EQ(err(cfg, text),
+            "error: parameter 'n' is not bound (use --param n=VALUE)"); // .u32: no buffer
   cfg.params["n"] = 1;
   cfg.params["q"] = 2;
   EXPECT_EQ(err(cfg, text), "error: kernel 'k' has no parameter 'q'");
@@ -440,13 +447,15 @@ TEST(InterpErrors, ParametersAndEntries) {
   cfg.buffers.erase("out");
   EXPECT_EQ(run(text, cfg).kind, Kind::Ok);
 
-  const std::string two = ".entry a()\n{\n  EXIT\n}\n.entry b()\n{\n  EXIT\n}\n.func f()\n{\n  RET\n}\n";
+  const std::string two =
+      ".entry a()\n{\n  EXIT\n}\n.entry b()\n{\n  EXIT\n}\n.func f()\n{\n  RET\n}\n";
   EXPECT_NE(err({}, two).find("choose one with --entry"), std::string::npos);
   EXPECT_EQ(run(two, withEntry("b")).kind, Kind::Ok);
   EXPECT_EQ(err(withEntry("f"), two), "error: 'f' is a .func, not an .entry kernel");
   EXPECT_EQ(err(withEntry("zz"), two), "error: no kernel named 'zz' in the module");
   EXPECT_NE(err({}, ".func f()\n{\n  RET\n}\n").find("no .entry"), std::string::npos);
-  EXPECT_NE(err(withThreads(0), ".entry a()\n{\n  EXIT\n}\n").find("at least 1"), std::string::npos);
+  EXPECT_NE(err(withThreads(0), ".entry a()\n{\n  EXIT\n}\n").find("at least 1"),
+            std::string::npos);
 }
 
 TEST(InterpErrors, MalformedIrIsReportedNotCrashed) {
@@ -454,10 +463,10 @@ TEST(InterpErrors, MalformedIrIsReportedNotCrashed) {
   ASSERT_FALSE(m.functions.empty());
   m.functions[0].blocks[0].instrs[0].srcs[0].target = 99; // a target that does not exist
   EXPECT_EQ(runKernel(m, {}).kind, Kind::Error);
-  m.functions[0].blocks[0].instrs[0].srcs.clear();        // a missing operand
+  m.functions[0].blocks[0].instrs[0].srcs.clear(); // a missing operand
   EXPECT_EQ(runKernel(m, {}).kind, Kind::Error);
   Module n = parse(".entry k()\n{\n  MOV R1, 0x1\n  EXIT\n}\n");
-  n.functions[0].blocks[0].instrs.pop_back();             // falls off the end
+  n.functions[0].blocks[0].instrs.pop_back(); // falls off the end
   EXPECT_EQ(runKernel(n, {}).kind, Kind::Error);
 }
 

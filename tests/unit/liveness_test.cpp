@@ -30,21 +30,25 @@ RegCounts counts(uint32_t r, uint32_t ur = 0, uint32_t p = 0, uint32_t up = 0, u
 }
 
 struct ReferenceHalf {
-  static LivenessFacts live(const Function& f) { return reference::computeLiveness(f, reference::computeCfg(f)); }
+  static LivenessFacts live(const Function &f) {
+    return reference::computeLiveness(f, reference::computeCfg(f));
+  }
 };
 struct OptimizedHalf {
-  static LivenessFacts live(const Function& f) { return optimized::computeLiveness(f, optimized::computeCfg(f)); }
+  static LivenessFacts live(const Function &f) {
+    return optimized::computeLiveness(f, optimized::computeCfg(f));
+  }
 };
 
 // The function `name` of the module `text`, and its liveness from Half.
 template <typename Half>
-LivenessFacts analyse(const std::string& text, const std::string& name = "k", size_t blocks = 0) {
+LivenessFacts analyse(const std::string &text, const std::string &name = "k", size_t blocks = 0) {
   ParseResult r = parseOri(text, "test.ori");
   if (!r.module) {
     ADD_FAILURE() << "parse error: " << (r.error ? r.error->str() : "?");
     return {};
   }
-  const Function* f = r.module->findFunction(name);
+  const Function *f = r.module->findFunction(name);
   if (!f) {
     ADD_FAILURE() << "no function " << name;
     return {};
@@ -55,18 +59,16 @@ LivenessFacts analyse(const std::string& text, const std::string& name = "k", si
   return Half::live(*f);
 }
 
-template <typename Half>
-class LivenessHalves : public ::testing::Test {};
+template <typename Half> class LivenessHalves : public ::testing::Test {};
 struct HalfName {
-  template <typename T>
-  static std::string GetName(int) {
+  template <typename T> static std::string GetName(int) {
     return std::is_same_v<T, ReferenceHalf> ? "Reference" : "Optimized";
   }
 };
 using Halves = ::testing::Types<ReferenceHalf, OptimizedHalf>;
 TYPED_TEST_SUITE(LivenessHalves, Halves, HalfName);
 
-void expectSets(const LivenessFacts& got, const Sets& in, const Sets& out) {
+void expectSets(const LivenessFacts &got, const Sets &in, const Sets &out) {
   LivenessFacts want = got;
   want.liveIn = in;
   want.liveOut = out;
@@ -86,7 +88,8 @@ TYPED_TEST(LivenessHalves, StraightLine) {
   STG.E [R2], R1
   EXIT
 }
-)", "k", 1);
+)",
+                              "k", 1);
   expectSets(l, {{}}, {{}});
   EXPECT_EQ(l.pressure, std::vector<RegCounts>{counts(2)});
   EXPECT_EQ(l.maxPressure, counts(2));
@@ -111,7 +114,8 @@ L1:
   IADD3 R4, R3, R0, R1
   EXIT
 }
-)", "k", 2);
+)",
+                              "k", 2);
   expectSets(l, {{R(0), R(3)}, {R(0), R(1)}}, {{R(0), R(1)}, {}});
   EXPECT_EQ(l.uninitialized, (Regs{R(0), R(3)}));
 }
@@ -134,7 +138,8 @@ L_head:
 L_exit:
   EXIT
 }
-)", "k", 3);
+)",
+                              "k", 3);
   expectSets(l, {{}, {R(0), R(1)}, {}}, {{R(0), R(1)}, {R(0), R(1)}, {}});
 }
 
@@ -156,7 +161,8 @@ L_join:
   STG.E [R2], R1
   EXIT
 }
-)", "k", 3);
+)",
+                              "k", 3);
   expectSets(l, {{}, {}, {R(1)}}, {{R(1)}, {R(1)}, {}});
 }
 
@@ -180,7 +186,7 @@ L1:
   EXIT
 }
 )";
-  auto with = [&](const std::string& guard) {
+  auto with = [&](const std::string &guard) {
     std::string t = text;
     t.replace(t.find("GUARD"), 5, guard);
     return analyse<TypeParam>(t, "k", 2);
@@ -210,7 +216,8 @@ L1:
 L2:
   EXIT
 }
-)", "k", 3);
+)",
+                              "k", 3);
   expectSets(l, {{P(4)}, {P(1), P(2), P(4)}, {}}, {{P(1), P(2), P(4)}, {}, {}});
   EXPECT_EQ(l.pressure, (std::vector<RegCounts>{counts(1, 0, 3), counts(0, 0, 3), counts(0)}));
   EXPECT_EQ(l.uninitialized, Regs{P(4)});
@@ -235,7 +242,8 @@ L1:
 L2:
   EXIT
 }
-)", "k", 3);
+)",
+                              "k", 3);
   expectSets(l, {{UR(3)}, {UR(1), UR(3)}, {}}, {{UR(1), UR(3)}, {}, {}});
   EXPECT_EQ(l.pressure, (std::vector<RegCounts>{counts(0, 3), counts(0, 2, 0, 1), counts(0)}));
   EXPECT_EQ(l.maxPressure, counts(0, 3, 0, 1));
@@ -292,7 +300,8 @@ L_end:
   MOV R1, R0
   EXIT
 }
-)", "k", 3);
+)",
+                              "k", 3);
   expectSets(l, {{}, {R(5), R(6)}, {R(0)}}, {{R(0)}, {R(0)}, {}});
   EXPECT_TRUE(l.uninitialized.empty());
   EXPECT_EQ(uninitializedWarning(l, "k"), "");
@@ -314,10 +323,12 @@ L_b:
   IADD3 R2, R1, R3, RZ
   EXIT
 }
-)", "k", 3);
+)",
+                              "k", 3);
   expectSets(l, {{R(1), R(3)}, {R(3)}, {R(1), R(3)}}, {{R(1), R(3)}, {R(1), R(3)}, {}});
   EXPECT_EQ(l.uninitialized, (Regs{R(1), R(3)}));
-  EXPECT_EQ(uninitializedWarning(l, "k"), "Found 2 potentially uninitialized register(s) in function k");
+  EXPECT_EQ(uninitializedWarning(l, "k"),
+            "Found 2 potentially uninitialized register(s) in function k");
 }
 
 // One block, backwards from {}: STG reads {R3 R6} = 2; after MOV.64 R6 2;
@@ -336,7 +347,8 @@ TYPED_TEST(LivenessHalves, PressureCountsDeadDefs) {
   STG.E [R6], R3
   EXIT
 }
-)", "k", 1);
+)",
+                              "k", 1);
   EXPECT_EQ(l.pressure, std::vector<RegCounts>{counts(4)});
   EXPECT_EQ(l.maxPressure, counts(4));
 }
@@ -356,7 +368,8 @@ L_use:
   OPAQUE "FOO R2, R3, B1" def(R2) use(R3, B1)
   EXIT
 }
-)", "k", 3);
+)",
+                              "k", 3);
   const Regs all{R(0), R(3), B(1)};
   expectSets(l, {{R(3), B(1)}, all, all}, {all, all, {}});
   EXPECT_EQ(l.pressure[1], counts(2, 0, 0, 0, 1));
@@ -366,7 +379,8 @@ L_use:
 // A declaration has no blocks: no sets, no pressure.
 TYPED_TEST(LivenessHalves, Declaration) {
   auto l = analyse<TypeParam>(".func (.u32 r) ext(.u32 x);\n.entry k()\n{\n  EXIT\n}\n", "ext");
-  EXPECT_TRUE(l.liveIn.empty() && l.liveOut.empty() && l.pressure.empty() && l.uninitialized.empty());
+  EXPECT_TRUE(l.liveIn.empty() && l.liveOut.empty() && l.pressure.empty() &&
+              l.uninitialized.empty());
   EXPECT_EQ(l.maxPressure, counts(0));
 }
 
@@ -382,7 +396,8 @@ TEST(LivenessFacts, FirstDifferenceNamesTheSet) {
   EXPECT_EQ(firstDifference(a, b), "live-in of bix0: reference {R1}, optimized {R1 P2}");
   b = a;
   b.pressure[1] = counts(0, 0, 1);
-  EXPECT_EQ(firstDifference(a, b), "pressure of bix1: reference [0, 0, 0, 0, 0], optimized [0, 0, 1, 0, 0]");
+  EXPECT_EQ(firstDifference(a, b),
+            "pressure of bix1: reference [0, 0, 0, 0, 0], optimized [0, 0, 1, 0, 0]");
 }
 
 } // namespace

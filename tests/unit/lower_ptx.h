@@ -12,7 +12,7 @@
 
 namespace ori {
 
-inline Module lower(const std::string& body) {
+inline Module lower(const std::string &body) {
   const std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n" + body;
   ParseResult p = ptx::parseAndLower(text, "t.ptx");
   if (!p.module) {
@@ -22,9 +22,10 @@ inline Module lower(const std::string& body) {
   return std::move(*p.module);
 }
 
-inline const Function& kernelOf(const Module& m) {
-  for (const Function& f : m.functions)
-    if (f.isEntry) return f;
+inline const Function &kernelOf(const Module &m) {
+  for (const Function &f : m.functions)
+    if (f.isEntry)
+      return f;
   static Function none;
   ADD_FAILURE() << "no kernel";
   return none;

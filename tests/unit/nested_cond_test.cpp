@@ -20,7 +20,7 @@ namespace {
 
 // if (a || b) store: bix0 [@P0 BRA B] falls into I [ISETP P1; @!P1 BRA M], which falls into
 // B. One combination: PLOP3 P2 = ~a & ~b (0x03), @P2 BRA M.
-const char* kOr2 = R"(.entry or2(.u64 out)
+const char *kOr2 = R"(.entry or2(.u64 out)
 {
   S2R R0, SR_TID.X
   ISETP.EQ.U32.AND P0, PT, R0, 0x3, PT
@@ -37,7 +37,7 @@ M:
 
 // a && b && c: two rounds combine, the second folds the first's PLOP3; a third round finds
 // nothing.
-const char* kAnd3 = R"(.entry and3(.u64 out)
+const char *kAnd3 = R"(.entry and3(.u64 out)
 {
   S2R R0, SR_TID.X
   ISETP.LT.U32.AND P0, PT, R0, 0x10, PT
@@ -59,7 +59,7 @@ struct Seen {
 };
 
 TEST(NestedCond, CountsAndHalvesAgree) {
-  for (const char* text : {kOr2, kAnd3}) {
+  for (const char *text : {kOr2, kAnd3}) {
     Function o = parseOne(text), r = o;
     const NestedCondCounts co = optimized::optimizeNestedCondBranches(o);
     const NestedCondCounts cr = reference::optimizeNestedCondBranches(r);
@@ -79,8 +79,9 @@ TEST(NestedCond, CountsAndHalvesAgree) {
 TEST(NestedCond, ObserverSeesEachCombination) {
   Function f = parseOne(kAnd3);
   std::vector<Seen> seen;
-  optimized::optimizeNestedCondBranches(
-      f, [&](const Function& b, const Function& a, uint32_t id) { seen.push_back({b, a, id}); });
+  optimized::optimizeNestedCondBranches(f, [&](const Function &b, const Function &a, uint32_t id) {
+    seen.push_back({b, a, id});
+  });
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0].before.blocks.size(), seen[0].after.blocks.size() + 1);
   EXPECT_EQ(printFunction(seen[1].after), printFunction(f));
@@ -91,24 +92,27 @@ TEST(NestedCond, ObserverSeesEachCombination) {
 TEST(NestedCond, WrongLutIsRefuted) {
   Function f = parseOne(kOr2);
   std::vector<Seen> seen;
-  optimized::optimizeNestedCondBranches(
-      f, [&](const Function& b, const Function& a, uint32_t id) { seen.push_back({b, a, id}); });
+  optimized::optimizeNestedCondBranches(f, [&](const Function &b, const Function &a, uint32_t id) {
+    seen.push_back({b, a, id});
+  });
   ASSERT_EQ(seen.size(), 1u);
   const Module context;
-  const LivenessFacts live = optimized::computeLiveness(seen[0].before, optimized::computeCfg(seen[0].before));
-  verify::NestedCondCheck ok =
-      verify::checkNestedCondCombination(context, seen[0].before, seen[0].after, seen[0].outerLabelId, live);
+  const LivenessFacts live =
+      optimized::computeLiveness(seen[0].before, optimized::computeCfg(seen[0].before));
+  verify::NestedCondCheck ok = verify::checkNestedCondCombination(
+      context, seen[0].before, seen[0].after, seen[0].outerLabelId, live);
   EXPECT_EQ(ok.verdict, verify::TvResult::Verdict::Proved) << ok.line;
 
   Function wrong = seen[0].after;
-  Instr* plop = nullptr;
-  for (Instr& in : wrong.blocks[0].instrs)
-    if (in.op == Opcode::PLOP3) plop = &in;
+  Instr *plop = nullptr;
+  for (Instr &in : wrong.blocks[0].instrs)
+    if (in.op == Opcode::PLOP3)
+      plop = &in;
   ASSERT_NE(plop, nullptr);
   ASSERT_EQ(plop->srcs[3].imm, 0x03);
   plop->srcs[3].imm = 0xC0;
-  verify::NestedCondCheck bad =
-      verify::checkNestedCondCombination(context, seen[0].before, wrong, seen[0].outerLabelId, live);
+  verify::NestedCondCheck bad = verify::checkNestedCondCombination(context, seen[0].before, wrong,
+                                                                   seen[0].outerLabelId, live);
   EXPECT_EQ(bad.verdict, verify::TvResult::Verdict::Refuted) << bad.line;
   EXPECT_NE(bad.line.find("counterexample"), std::string::npos) << bad.line;
 
@@ -124,16 +128,18 @@ TEST(NestedCond, WrongLutIsRefuted) {
 TEST(NestedCond, WrongTargetIsRefuted) {
   Function f = parseOne(kOr2);
   std::vector<Seen> seen;
-  optimized::optimizeNestedCondBranches(
-      f, [&](const Function& b, const Function& a, uint32_t id) { seen.push_back({b, a, id}); });
+  optimized::optimizeNestedCondBranches(f, [&](const Function &b, const Function &a, uint32_t id) {
+    seen.push_back({b, a, id});
+  });
   ASSERT_EQ(seen.size(), 1u);
   Function wrong = seen[0].after;
-  Instr& bra = wrong.blocks[0].instrs.back();
+  Instr &bra = wrong.blocks[0].instrs.back();
   ASSERT_EQ(bra.op, Opcode::BRA);
   bra.guard->neg = !bra.guard->neg; // @!P2 BRA M: the decision inverted
-  const LivenessFacts live = optimized::computeLiveness(seen[0].before, optimized::computeCfg(seen[0].before));
-  verify::NestedCondCheck bad =
-      verify::checkNestedCondCombination(Module{}, seen[0].before, wrong, seen[0].outerLabelId, live);
+  const LivenessFacts live =
+      optimized::computeLiveness(seen[0].before, optimized::computeCfg(seen[0].before));
+  verify::NestedCondCheck bad = verify::checkNestedCondCombination(Module{}, seen[0].before, wrong,
+                                                                   seen[0].outerLabelId, live);
   EXPECT_EQ(bad.verdict, verify::TvResult::Verdict::Refuted) << bad.line;
 }
 
@@ -143,7 +149,7 @@ TEST(NestedCond, WrongTargetIsRefuted) {
 // SIDE_EFFECT). The same code with the VOTE moved above the branch (what a combination would
 // do) votes with all 32 lanes: bits 5..31 = 0xFFFFFFE0.
 TEST(NestedCond, MovingAVoteWouldShowInTheInterpreter) {
-  const char* text = R"(.entry vote(.u64 out)
+  const char *text = R"(.entry vote(.u64 out)
 {
   S2R R0, SR_TID.X
   ISETP.LT.U32.AND P0, PT, R0, 0x10, PT
@@ -164,8 +170,8 @@ M:
   EXPECT_EQ(reference::optimizeNestedCondBranches(g).combined, 0u);
 
   Module moved = m; // the VOTE and its compare above the outer branch
-  std::vector<Instr>& b0 = moved.functions[0].blocks[0].instrs;
-  std::vector<Instr>& b1 = moved.functions[0].blocks[1].instrs;
+  std::vector<Instr> &b0 = moved.functions[0].blocks[0].instrs;
+  std::vector<Instr> &b1 = moved.functions[0].blocks[1].instrs;
   ASSERT_EQ(b1.size(), 3u);
   b0.insert(b0.end() - 1, b1.begin(), b1.begin() + 2);
   b1.erase(b1.begin(), b1.begin() + 2);
@@ -173,7 +179,7 @@ M:
   RunConfig cfg;
   cfg.threads = 32;
   cfg.buffers["out"] = std::vector<uint8_t>(32 * 4);
-  auto word = [](const RunResult& r, size_t k) { return uint32_t(wordAt(r.buffers.at("out"), k)); };
+  auto word = [](const RunResult &r, size_t k) { return uint32_t(wordAt(r.buffers.at("out"), k)); };
   const RunResult right = runKernel(m, cfg), wrong = runKernel(moved, cfg);
   ASSERT_EQ(right.kind, RunResult::Kind::Ok);
   ASSERT_EQ(wrong.kind, RunResult::Kind::Ok);
@@ -181,7 +187,8 @@ M:
     EXPECT_EQ(word(right, t), 0xFFE0u) << t;
     EXPECT_EQ(word(wrong, t), 0xFFFFFFE0u) << t;
   }
-  for (size_t t = 16; t < 32; ++t) EXPECT_EQ(word(right, t), 0u) << t;
+  for (size_t t = 16; t < 32; ++t)
+    EXPECT_EQ(word(right, t), 0u) << t;
   EXPECT_EQ(right.divergentBranches, 1u); // the outer branch splits the warp; P1 is uniform
 }
 

@@ -20,18 +20,18 @@ namespace {
 using namespace std::string_literals;
 
 struct ErrorCase {
-  const char* name; // GoogleTest parameter name
+  const char *name; // GoogleTest parameter name
   std::string input;
   std::string expected; // Diagnostic::str()
 };
 
 // Failure messages name the row instead of dumping its bytes.
-void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const ErrorCase &c, std::ostream *os) { *os << c.name; }
 
-std::string fn(const std::string& body) { return ".entry f()\n{\n" + body + "}\n"; }
+std::string fn(const std::string &body) { return ".entry f()\n{\n" + body + "}\n"; }
 
 // The file name every case is parsed as.
-constexpr const char* kFile = "bad.ori";
+constexpr const char *kFile = "bad.ori";
 
 std::vector<ErrorCase> errorCases() {
   return {
@@ -53,7 +53,8 @@ std::vector<ErrorCase> errorCases() {
       // ------------------------------------------------------------ operand counts
       {"TooManyOperands", fn("  MOV R1, R2, R3\n  EXIT\n"),
        "bad.ori:3:15: error: too many operands: MOV takes at most 2"},
-      {"OperandOnExit", fn("  EXIT R1\n"), "bad.ori:3:8: error: too many operands: EXIT takes at most 0"},
+      {"OperandOnExit", fn("  EXIT R1\n"),
+       "bad.ori:3:8: error: too many operands: EXIT takes at most 0"},
       {"TooFewOperands", fn("  IADD3 R1, R2, R3\n  EXIT\n"),
        "bad.ori:3:19: error: IADD3 takes 4 operands, got 3"},
       {"NoOperands", fn("  MOV\n  EXIT\n"), "bad.ori:3:6: error: MOV takes 2 operands, got 0"},
@@ -61,7 +62,8 @@ std::vector<ErrorCase> errorCases() {
       {"AtomMissingRequiredSource", fn("  ATOM.E.ADD R1, [R2]\n  EXIT\n"),
        "bad.ori:3:22: error: ATOM takes 3 operands, got 2"},
 
-      // ------------------------------------------------------------ shapes the slots cannot say (checkShape)
+      // ------------------------------------------------------------ shapes the slots cannot say
+      // (checkShape)
       {"BarRedWithoutOperation", fn("  BAR.RED R1, 0x0, P0\n  EXIT\n"),
        "bad.ori:3:3: error: BAR.RED takes one operation: .POPC, .AND or .OR"},
       {"BarPopcWithoutRed", fn("  BAR.SYNC.POPC 0x0\n  EXIT\n"),
@@ -81,7 +83,8 @@ std::vector<ErrorCase> errorCases() {
       {"ReduxTwoOperations", fn("  REDUX.SUM.MIN R1, R2\n  EXIT\n"),
        "bad.ori:3:3: error: REDUX takes one operation, not both .SUM and .MIN"},
       {"ReduxSignedSum", fn("  REDUX.SUM.S32 R1, R2\n  EXIT\n"),
-       "bad.ori:3:3: error: REDUX takes .S32 only with .MIN or .MAX (the other operations do not depend on it)"},
+       "bad.ori:3:3: error: REDUX takes .S32 only with .MIN or .MAX (the other operations do not "
+       "depend on it)"},
       {"MatchWithoutSource", fn("  MATCH.ANY R1, PT\n  EXIT\n"),
        "bad.ori:3:19: error: MATCH takes 3 operands, got 2"},
 
@@ -138,7 +141,8 @@ std::vector<ErrorCase> errorCases() {
       {"UndefinedLabel", fn("  BRA nowhere\n"), "bad.ori:3:7: error: undefined label 'nowhere'"},
       {"DuplicateLabel", fn("L1:\n  NOP\nL1:\n  EXIT\n"),
        "bad.ori:5:1: error: duplicate label 'L1' (first defined at line 3)"},
-      {"LabelNamedLikeRegister", fn("R1:\n  EXIT\n"), "bad.ori:3:1: error: 'R1' cannot be a label name"},
+      {"LabelNamedLikeRegister", fn("R1:\n  EXIT\n"),
+       "bad.ori:3:1: error: 'R1' cannot be a label name"},
       {"UndefinedJumpTable", fn("  BRX R1, tbl\nL1:\n  EXIT\n"),
        "bad.ori:3:11: error: undefined jump table 'tbl'"},
       {"UndefinedLabelInJumpTable", fn("  .jumptable t = {L1, L2}\n  BRX R1, t\nL1:\n  EXIT\n"),
@@ -161,14 +165,16 @@ std::vector<ErrorCase> errorCases() {
        "bad.ori:1:24: error: alignment must be a power of two up to 4096"},
       {"EntryWithReturnList", ".entry (.u32 r) f()\n{\n  EXIT\n}\n",
        "bad.ori:1:8: error: expected a function name, got '('"},
-      {"MissingOperand", fn("  MOV R1, , R2\n  EXIT\n"), "bad.ori:3:11: error: expected an operand, got ','"},
+      {"MissingOperand", fn("  MOV R1, , R2\n  EXIT\n"),
+       "bad.ori:3:11: error: expected an operand, got ','"},
       {"UnclosedAddress", fn("  LDG.E R1, [R2, R3]\n  EXIT\n"),
        "bad.ori:3:16: error: expected ']' to close the address, got ','"},
       {"RegisterPlusRegisterAddress", fn("  LDG.E R1, [R2+R3]\n  EXIT\n"),
        "bad.ori:3:17: error: 'R3' cannot be a symbol name"},
       {"CallTargetPredicate", fn("  CALL P0\n  EXIT\n"),
        "bad.ori:3:8: error: CALL needs a function name or an R register as its target"},
-      {"CallTargetNegated", fn("  CALL -R1\n  EXIT\n"), "bad.ori:3:8: error: a CALL target cannot be negated"},
+      {"CallTargetNegated", fn("  CALL -R1\n  EXIT\n"),
+       "bad.ori:3:8: error: a CALL target cannot be negated"},
       {"CallListUnclosed", ".func g();\n" + fn("  .param .b32 a\n  CALL g, (a\n  EXIT\n"),
        "bad.ori:5:13: error: expected ')' to close the list, got end of line"},
       {"UndeclaredPercentRegister", fn("  MOV R1, %r5\n  EXIT\n"),
@@ -184,7 +190,8 @@ std::vector<ErrorCase> errorCases() {
        "bad.ori:3:8: error: unknown register type '.u128'"},
       {"PredicateTypeOnGeneralRegister", fn("  .reg .pred p = R1\n  EXIT\n"),
        "bad.ori:3:18: error: a .pred register must be of file P or UP"},
-      {"DottedRegisterName", fn("  .reg a.b = R1\n  EXIT\n"), "bad.ori:3:8: error: a register name cannot contain '.'"},
+      {"DottedRegisterName", fn("  .reg a.b = R1\n  EXIT\n"),
+       "bad.ori:3:8: error: a register name cannot contain '.'"},
       {"NameForNonRegister", fn("  .reg a = foo\n  EXIT\n"),
        "bad.ori:3:12: error: expected a register such as R5, got 'foo'"},
       {"UnknownVariableType", fn("  .shared .b128 v\n  EXIT\n"),
@@ -230,13 +237,16 @@ std::vector<ErrorCase> errorCases() {
        "bad.ori:3:17: error: offset 2147483648 is out of range [-2147483648, 2147483647]"},
       {"MemoryOffsetAbove64BitSigned", fn("  LDG.E R1, [R2+0xffffffffffffffff]\n  EXIT\n"),
        "bad.ori:3:17: error: offset does not fit"},
-      {"MalformedHex", fn("  MOV R1, 0x1g\n  EXIT\n"), "bad.ori:3:11: error: malformed number '0x1g'"},
-      {"HexWithoutDigits", fn("  MOV R1, 0x\n  EXIT\n"), "bad.ori:3:11: error: malformed number '0x'"},
+      {"MalformedHex", fn("  MOV R1, 0x1g\n  EXIT\n"),
+       "bad.ori:3:11: error: malformed number '0x1g'"},
+      {"HexWithoutDigits", fn("  MOV R1, 0x\n  EXIT\n"),
+       "bad.ori:3:11: error: malformed number '0x'"},
       {"DigitSeparator", fn("  MOV.64 R1, 0x1_0000\n  EXIT\n"),
        "bad.ori:3:14: error: malformed number '0x1_0000'"},
       {"MalformedFloat", fn("  FADD R1, R2, 1.2.3\n  EXIT\n"),
        "bad.ori:3:16: error: malformed number '1.2.3'"},
-      {"MalformedExponent", fn("  FADD R1, R2, 1e\n  EXIT\n"), "bad.ori:3:16: error: malformed number '1e'"},
+      {"MalformedExponent", fn("  FADD R1, R2, 1e\n  EXIT\n"),
+       "bad.ori:3:16: error: malformed number '1e'"},
       {"ShortBinary32", fn("  FADD R1, R2, 0f3F80\n  EXIT\n"),
        "bad.ori:3:16: error: '0f3F80': 0f needs exactly 8 hex digits"},
       {"ShortBinary64", fn("  DADD R1, R2, 0d3FF0\n  EXIT\n"),
@@ -245,10 +255,12 @@ std::vector<ErrorCase> errorCases() {
        "bad.ori:3:16: error: float '1e999' is out of range"},
 
       // ------------------------------------------------------------ strings and OPAQUE
-      {"UnterminatedString", fn("  OPAQUE \"abc\n  EXIT\n"), "bad.ori:3:10: error: unterminated string"},
+      {"UnterminatedString", fn("  OPAQUE \"abc\n  EXIT\n"),
+       "bad.ori:3:10: error: unterminated string"},
       {"UnterminatedStringAtEof", ".entry f()\n{\n  OPAQUE \"abc",
        "bad.ori:3:10: error: unterminated string"},
-      {"UnknownEscape", fn("  OPAQUE \"a\\qb\"\n  EXIT\n"), "bad.ori:3:13: error: unknown escape in string"},
+      {"UnknownEscape", fn("  OPAQUE \"a\\qb\"\n  EXIT\n"),
+       "bad.ori:3:13: error: unknown escape in string"},
       {"OpaqueWithoutText", fn("  OPAQUE R1\n  EXIT\n"),
        "bad.ori:3:10: error: OPAQUE takes its text as a string, got 'R1'"},
       {"OpaqueConstantUse", fn("  OPAQUE \"x\" use(RZ)\n  EXIT\n"),
@@ -282,11 +294,13 @@ std::vector<ErrorCase> errorCases() {
 
       // ------------------------------------------------------------ not text, nothing
       {"EmptyFile", "", "bad.ori:1:1: error: input is empty"},
-      {"OnlyComments", "// nothing here\n// still nothing\n", "bad.ori:3:1: error: no function in input"},
+      {"OnlyComments", "// nothing here\n// still nothing\n",
+       "bad.ori:3:1: error: no function in input"},
       {"OnlyBlankLines", "\n\n  \n", "bad.ori:4:1: error: no function in input"},
       {"NulByte", fn("  EX\0IT\n"s), "bad.ori:3:5: error: input is not text: byte 0x00"},
       {"ByteFF", fn("  EXIT \xff\n"), "bad.ori:3:8: error: input is not text: byte 0xff"},
-      {"TruncatedUtf8AtEnd", fn("  EXIT\n") + "// \xc3", "bad.ori:5:4: error: input is not text: byte 0xc3"},
+      {"TruncatedUtf8AtEnd", fn("  EXIT\n") + "// \xc3",
+       "bad.ori:5:4: error: input is not text: byte 0xc3"},
       {"Utf8LeadWithoutContinuation", fn("  EXIT // \xe2\x82x\n"),
        "bad.ori:3:11: error: input is not text: byte 0xe2"},
       {"ControlCharacter", fn("  EXIT\x01\n"), "bad.ori:3:7: error: input is not text: byte 0x01"},
@@ -298,7 +312,7 @@ std::vector<ErrorCase> errorCases() {
 class OriErrors : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(OriErrors, ExactDiagnostic) {
-  const ErrorCase& c = GetParam();
+  const ErrorCase &c = GetParam();
   ParseResult r = parseOri(c.input, kFile);
   ASSERT_TRUE(r.error.has_value()) << "parsed without error:\n" << c.input;
   EXPECT_FALSE(r.module.has_value());
@@ -307,25 +321,30 @@ TEST_P(OriErrors, ExactDiagnostic) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, OriErrors, ::testing::ValuesIn(errorCases()),
-                         [](const ::testing::TestParamInfo<ErrorCase>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<ErrorCase> &info) {
+                           return info.param.name;
+                         });
 
 TEST(OriErrorsTable, IsLargeAndNamesAreUnique) {
   auto cases = errorCases();
   EXPECT_GE(cases.size(), 40u);
   std::set<std::string> names;
-  for (const ErrorCase& c : cases) EXPECT_TRUE(names.insert(c.name).second) << c.name;
+  for (const ErrorCase &c : cases)
+    EXPECT_TRUE(names.insert(c.name).second) << c.name;
 }
 
 // Every reported position is inside the input: line <= lines + 1, and a
 // column of at most the line's length + 1.
 TEST(OriErrorsTable, PositionsAreInsideTheInput) {
-  for (const ErrorCase& c : errorCases()) {
+  for (const ErrorCase &c : errorCases()) {
     ParseResult r = parseOri(c.input, kFile);
     ASSERT_TRUE(r.error) << c.name;
     std::vector<size_t> lineLen{0};
     for (char ch : c.input) {
-      if (ch == '\n') lineLen.push_back(0);
-      else ++lineLen.back();
+      if (ch == '\n')
+        lineLen.push_back(0);
+      else
+        ++lineLen.back();
     }
     ASSERT_GE(r.error->line, 1u) << c.name;
     ASSERT_LE(r.error->line, lineLen.size()) << c.name;
@@ -342,7 +361,8 @@ TEST(OriErrorsTable, PositionsAreInsideTheInput) {
 std::vector<ErrorCase> regressionCases() {
   return {
       // Was: "a destination cannot be negated" -- a guard is not a destination.
-      {"GuardNegatedWithMinus", fn("  @-P0 EXIT\n  EXIT\n"), "bad.ori:3:4: error: a predicate is negated with '!'"},
+      {"GuardNegatedWithMinus", fn("  @-P0 EXIT\n  EXIT\n"),
+       "bad.ori:3:4: error: a predicate is negated with '!'"},
       // Was: "a destination cannot be negated" -- use() lists sources.
       {"OpaqueUseNegated", fn("  OPAQUE \"x\" use(-R1)\n  EXIT\n"),
        "bad.ori:3:18: error: 'use' lists registers only"},
@@ -369,25 +389,30 @@ std::vector<ErrorCase> regressionCases() {
       {"TypedBarrierRegisterName", fn("  .reg .b32 bb = B1\n  EXIT\n"),
        "bad.ori:3:18: error: a .b32 register must be of file R or UR"},
       // Was: these four report the instruction's column, not the operand's.
-      {"UndefinedVariableColumn", fn("  LDS R1, [buf+0x4]\n  EXIT\n"), "bad.ori:3:11: error: undefined variable 'buf'"},
-      {"UndefinedFunctionColumn", fn("  @P0 CALL g\n  EXIT\n"), "bad.ori:3:12: error: call to undefined function 'g'"},
+      {"UndefinedVariableColumn", fn("  LDS R1, [buf+0x4]\n  EXIT\n"),
+       "bad.ori:3:11: error: undefined variable 'buf'"},
+      {"UndefinedFunctionColumn", fn("  @P0 CALL g\n  EXIT\n"),
+       "bad.ori:3:12: error: call to undefined function 'g'"},
       {"NotAParamVariableColumn", fn("  .local .b32 v\n  CALL f, (v)\n  EXIT\n"),
        "bad.ori:4:12: error: 'v' is not a .param variable of function 'f'"},
-      {"UndefinedSymbolColumn", fn("  MOV R1, s\n  EXIT\n"), "bad.ori:3:11: error: undefined symbol 's'"},
+      {"UndefinedSymbolColumn", fn("  MOV R1, s\n  EXIT\n"),
+       "bad.ori:3:11: error: undefined symbol 's'"},
   };
 }
 
 class OriErrorsRegression : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(OriErrorsRegression, ExactDiagnostic) {
-  const ErrorCase& c = GetParam();
+  const ErrorCase &c = GetParam();
   ParseResult r = parseOri(c.input, kFile);
   ASSERT_TRUE(r.error.has_value()) << "REGRESSION: parsed without error:\n" << c.input;
   EXPECT_EQ(r.error->str(), c.expected) << "REGRESSION; input:\n" << c.input;
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, OriErrorsRegression, ::testing::ValuesIn(regressionCases()),
-                         [](const ::testing::TestParamInfo<ErrorCase>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<ErrorCase> &info) {
+                           return info.param.name;
+                         });
 
 } // namespace
 } // namespace ori

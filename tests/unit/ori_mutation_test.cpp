@@ -27,8 +27,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string envOr(const char* name, const char* fallback) {
-  if (const char* v = std::getenv(name); v && *v) return v;
+std::string envOr(const char *name, const char *fallback) {
+  if (const char *v = std::getenv(name); v && *v)
+    return v;
   return fallback;
 }
 
@@ -48,7 +49,7 @@ std::string binDir() {
 #endif
 }
 
-std::string readFile(const fs::path& p) {
+std::string readFile(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
@@ -59,11 +60,13 @@ std::string readFile(const fs::path& p) {
 std::vector<std::string> seeds() {
   std::vector<fs::path> paths;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(fs::path(sourceDir()) / "examples", ec))
-    if (e.path().extension() == ".ori") paths.push_back(e.path());
+  for (const auto &e : fs::directory_iterator(fs::path(sourceDir()) / "examples", ec))
+    if (e.path().extension() == ".ori")
+      paths.push_back(e.path());
   std::sort(paths.begin(), paths.end());
   std::vector<std::string> out;
-  for (const fs::path& p : paths) out.push_back(readFile(p));
+  for (const fs::path &p : paths)
+    out.push_back(readFile(p));
   return out;
 }
 
@@ -80,14 +83,45 @@ struct Rng {
   size_t below(size_t n) { return n ? size_t(next() % n) : 0; }
 };
 
-const char* const kTokens[] = {
-    "[", "]", ",", ".", "@", "!", "R999999999999", "0x", "\"", "{", "}", ":", "-", "|", ";", "//",
-    "\n", "c[", "0f", "0d", "P0", "BRA L9", ".reg", ".jumptable", "EXIT", "@!PT", "0xffffffffffffffff",
-    "\\", "%r1", "1e999", "RZ", "SR_TID.X", "\xc3", "\xff",
+const char *const kTokens[] = {
+    "[",
+    "]",
+    ",",
+    ".",
+    "@",
+    "!",
+    "R999999999999",
+    "0x",
+    "\"",
+    "{",
+    "}",
+    ":",
+    "-",
+    "|",
+    ";",
+    "//",
+    "\n",
+    "c[",
+    "0f",
+    "0d",
+    "P0",
+    "BRA L9",
+    ".reg",
+    ".jumptable",
+    "EXIT",
+    "@!PT",
+    "0xffffffffffffffff",
+    "\\",
+    "%r1",
+    "1e999",
+    "RZ",
+    "SR_TID.X",
+    "\xc3",
+    "\xff",
 };
 
 // Start and length of each line (without its '\n').
-std::vector<std::pair<size_t, size_t>> lines(const std::string& s) {
+std::vector<std::pair<size_t, size_t>> lines(const std::string &s) {
   std::vector<std::pair<size_t, size_t>> out;
   size_t start = 0;
   for (;;) {
@@ -101,14 +135,16 @@ std::vector<std::pair<size_t, size_t>> lines(const std::string& s) {
   }
 }
 
-void mutateOnce(std::string& s, Rng& rng) {
+void mutateOnce(std::string &s, Rng &rng) {
   size_t pos = rng.below(s.size() + 1);
   switch (rng.below(7)) {
   case 0: // flip a bit of a byte (bit 7 one time in eight: mostly stays ASCII)
-    if (!s.empty()) s[rng.below(s.size())] ^= char(1u << rng.below(8));
+    if (!s.empty())
+      s[rng.below(s.size())] ^= char(1u << rng.below(8));
     break;
   case 1: // delete a byte
-    if (!s.empty()) s.erase(rng.below(s.size()), 1);
+    if (!s.empty())
+      s.erase(rng.below(s.size()), 1);
     break;
   case 2: // insert a random byte: printable ASCII four times in five
     s.insert(pos, 1, rng.below(5) ? char(0x20 + rng.below(0x5f)) : char(rng.below(256)));
@@ -135,34 +171,41 @@ void mutateOnce(std::string& s, Rng& rng) {
 }
 
 // Mutant number i (1 to 3 mutations of one seed); the same for every run.
-std::string mutant(const std::vector<std::string>& seeds, size_t i) {
+std::string mutant(const std::vector<std::string> &seeds, size_t i) {
   Rng rng{0x0515EEDull + i * 0x10001ull};
   std::string s = seeds[rng.below(seeds.size())];
   size_t n = 1 + rng.below(3);
-  for (size_t k = 0; k < n; ++k) mutateOnce(s, rng);
+  for (size_t k = 0; k < n; ++k)
+    mutateOnce(s, rng);
   return s;
 }
 
 constexpr size_t kMutants = 2000;
 
 // Checks a diagnostic for `text` parsed as `file`; returns "" when fine.
-std::string badDiagnostic(const Diagnostic& d, const std::string& text, const std::string& file) {
+std::string badDiagnostic(const Diagnostic &d, const std::string &text, const std::string &file) {
   static const std::regex shape("^mutant\\.ori:[0-9]+:[0-9]+: error: .+$");
   std::string s = d.str();
-  if (file == "mutant.ori" && !std::regex_match(s, shape)) return "malformed diagnostic: " + s;
-  if (s.find('\n') != std::string::npos) return "diagnostic spans lines: " + s;
-  if (d.file != file) return "diagnostic names file '" + d.file + "'";
+  if (file == "mutant.ori" && !std::regex_match(s, shape))
+    return "malformed diagnostic: " + s;
+  if (s.find('\n') != std::string::npos)
+    return "diagnostic spans lines: " + s;
+  if (d.file != file)
+    return "diagnostic names file '" + d.file + "'";
   auto ls = lines(text);
-  if (d.line < 1 || d.line > ls.size() + 1) return "line outside the input: " + s;
+  if (d.line < 1 || d.line > ls.size() + 1)
+    return "line outside the input: " + s;
   size_t len = d.line <= ls.size() ? ls[d.line - 1].second : 0;
-  if (d.col < 1 || d.col > len + 1) return "column outside line " + std::to_string(d.line) + ": " + s;
+  if (d.col < 1 || d.col > len + 1)
+    return "column outside line " + std::to_string(d.line) + ": " + s;
   return "";
 }
 
-std::string excerpt(const std::string& text) {
+std::string excerpt(const std::string &text) {
   std::string out;
   for (unsigned char c : text.substr(0, 4000)) {
-    if (c == '\n' || (c >= 0x20 && c < 0x7f)) out += char(c);
+    if (c == '\n' || (c >= 0x20 && c < 0x7f))
+      out += char(c);
     else {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\x%02x", c);
@@ -175,7 +218,8 @@ std::string excerpt(const std::string& text) {
 TEST(OriMutation, SeedsExistAndParse) {
   std::vector<std::string> s = seeds();
   ASSERT_GE(s.size(), 2u) << "no example kernels under " << sourceDir() << "/examples";
-  for (const std::string& text : s) EXPECT_TRUE(parseOri(text, "seed.ori").module);
+  for (const std::string &text : s)
+    EXPECT_TRUE(parseOri(text, "seed.ori").module);
 }
 
 TEST(OriMutation, MutantsAreRejectedCleanlyOrRoundTrip) {
@@ -188,8 +232,10 @@ TEST(OriMutation, MutantsAreRejectedCleanlyOrRoundTrip) {
     ParseResult r = parseOri(text, "mutant.ori");
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::string problem;
-    if (secs > 1.0) problem = "took " + std::to_string(secs) + " s";
-    else if (r.module.has_value() == r.error.has_value()) problem = "exactly one of module and error expected";
+    if (secs > 1.0)
+      problem = "took " + std::to_string(secs) + " s";
+    else if (r.module.has_value() == r.error.has_value())
+      problem = "exactly one of module and error expected";
     else if (r.error) {
       problem = badDiagnostic(*r.error, text, "mutant.ori");
       ++rejected;
@@ -197,9 +243,12 @@ TEST(OriMutation, MutantsAreRejectedCleanlyOrRoundTrip) {
       ++accepted;
       std::string printed = printModule(*r.module);
       ParseResult r2 = parseOri(printed, "printed.ori");
-      if (!r2.module) problem = "accepted, but its print does not parse: " + r2.error->str();
-      else if (!(*r2.module == *r.module)) problem = "accepted, but parse(print(m)) != m";
-      else if (printModule(*r2.module) != printed) problem = "accepted, but print is not stable";
+      if (!r2.module)
+        problem = "accepted, but its print does not parse: " + r2.error->str();
+      else if (!(*r2.module == *r.module))
+        problem = "accepted, but parse(print(m)) != m";
+      else if (printModule(*r2.module) != printed)
+        problem = "accepted, but print is not stable";
     }
     if (!problem.empty()) {
       ++failures;
@@ -223,18 +272,21 @@ struct RunOutput {
   std::string err;
 };
 
-RunOutput run(const std::string& cmd, const fs::path& errFile) {
+RunOutput run(const std::string &cmd, const fs::path &errFile) {
   RunOutput out;
   int raw = std::system((cmd + " >/dev/null 2>'" + errFile.string() + "'").c_str());
-  if (raw != -1 && WIFEXITED(raw)) out.status = WEXITSTATUS(raw);
-  else if (raw != -1 && WIFSIGNALED(raw)) out.signal = WTERMSIG(raw);
+  if (raw != -1 && WIFEXITED(raw))
+    out.status = WEXITSTATUS(raw);
+  else if (raw != -1 && WIFSIGNALED(raw))
+    out.signal = WTERMSIG(raw);
   out.err = readFile(errFile);
   return out;
 }
 
 TEST(OriMutation, CommandLineOnMutants) {
   fs::path bin = fs::path(binDir()) / "oriopt";
-  if (binDir().empty() || !fs::exists(bin)) GTEST_SKIP() << "no oriopt binary at " << bin;
+  if (binDir().empty() || !fs::exists(bin))
+    GTEST_SKIP() << "no oriopt binary at " << bin;
   std::vector<std::string> s = seeds();
   ASSERT_FALSE(s.empty());
   fs::path dir = fs::temp_directory_path() / ("oriopt_mutants_" + std::to_string(getpid()));
@@ -247,30 +299,37 @@ TEST(OriMutation, CommandLineOnMutants) {
       std::ofstream o(file, std::ios::binary);
       o << text;
     }
-    RunOutput r = run("'" + bin.string() + "' --emit=ori '" + file.string() + "'", dir / "stderr.txt");
+    RunOutput r =
+        run("'" + bin.string() + "' --emit=ori '" + file.string() + "'", dir / "stderr.txt");
     ParseResult inProcess = parseOri(text, file.string());
     std::string problem;
     static const std::regex diag("(^|\n)[^\n]*:[0-9]+:[0-9]+: error: [^\n]+");
-    if (r.signal) problem = "killed by signal " + std::to_string(r.signal);
-    else if (r.status != 0 && r.status != 1) problem = "exit status " + std::to_string(r.status);
+    if (r.signal)
+      problem = "killed by signal " + std::to_string(r.signal);
+    else if (r.status != 0 && r.status != 1)
+      problem = "exit status " + std::to_string(r.status);
     else if (r.status == 1 && r.err.find(file.string() + ":") == std::string::npos)
       problem = "status 1 without a diagnostic naming the file";
     else if (r.status == 1 && !std::regex_search(r.err, diag))
       problem = "status 1 without file:line:col: error:";
-    else if (inProcess.error && r.status != 1) problem = "the parser rejects it but oriopt exits 0";
+    else if (inProcess.error && r.status != 1)
+      problem = "the parser rejects it but oriopt exits 0";
     else if (inProcess.error && r.err.find(inProcess.error->str()) == std::string::npos)
       problem = "stderr lacks the parser's diagnostic '" + inProcess.error->str() + "'";
-    if (r.status == 1) ++ones;
+    if (r.status == 1)
+      ++ones;
     if (!problem.empty()) {
       ++failures;
       ADD_FAILURE() << "mutant " << i << " (" << file << "): " << problem << "\n--- stderr ---\n"
-                    << r.err << "--- input ---\n" << excerpt(text);
+                    << r.err << "--- input ---\n"
+                    << excerpt(text);
     }
   }
   EXPECT_EQ(failures, 0u);
   EXPECT_GT(ones, 0u);
   std::error_code ec;
-  if (failures == 0) fs::remove_all(dir, ec);
+  if (failures == 0)
+    fs::remove_all(dir, ec);
 }
 
 } // namespace

@@ -11,7 +11,7 @@
 
 namespace ori {
 
-inline Function parseOne(const std::string& text) {
+inline Function parseOne(const std::string &text) {
   ParseResult r = parseOri(text, "test.ori");
   if (!r.module) {
     ADD_FAILURE() << "parse error: " << (r.error ? r.error->message : "?");

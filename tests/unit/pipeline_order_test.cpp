@@ -7,7 +7,7 @@
 namespace ori {
 namespace {
 
-HalfOutcome noop(Function&, PassContext&, bool) { return {}; }
+HalfOutcome noop(Function &, PassContext &, bool) { return {}; }
 
 TEST(PipelineOrder, TheTableKeepsPtxasOrder) {
   EXPECT_EQ(checkPipelineOrder(pipeline()), std::nullopt);
@@ -15,10 +15,12 @@ TEST(PipelineOrder, TheTableKeepsPtxasOrder) {
 }
 
 TEST(PipelineOrder, MisorderedTableIsReported) {
-  const PipelineEntry table[] = {{3, noop, noop}, {16, noop, noop, false}, {14, noop, noop, false}, {112, noop, noop}};
+  const PipelineEntry table[] = {
+      {3, noop, noop}, {16, noop, noop, false}, {14, noop, noop, false}, {112, noop, noop}};
   std::optional<std::string> problem = checkPipelineOrder(table);
   ASSERT_TRUE(problem.has_value());
-  EXPECT_NE(problem->find("entry 2: phase 14 DoSwitchOptFirst comes after phase 16 OriPerformLiveDeadFirst"),
+  EXPECT_NE(problem->find(
+                "entry 2: phase 14 DoSwitchOptFirst comes after phase 16 OriPerformLiveDeadFirst"),
             std::string::npos)
       << *problem;
 }
@@ -29,7 +31,8 @@ TEST(PipelineOrder, RepeatedUnknownAndEmptyEntriesAreReported) {
   EXPECT_NE(checkPipelineOrder(repeated)->find("entry 1: phase 3"), std::string::npos);
   const PipelineEntry unknown[] = {{3, noop, noop}, {1000, noop, noop}};
   ASSERT_TRUE(checkPipelineOrder(unknown).has_value());
-  EXPECT_NE(checkPipelineOrder(unknown)->find("phase 1000 is not in the phase registry"), std::string::npos);
+  EXPECT_NE(checkPipelineOrder(unknown)->find("phase 1000 is not in the phase registry"),
+            std::string::npos);
   const PipelineEntry empty[] = {{3, nullptr}};
   ASSERT_TRUE(checkPipelineOrder(empty).has_value());
   EXPECT_NE(checkPipelineOrder(empty)->find("runs nothing"), std::string::npos);
@@ -37,7 +40,7 @@ TEST(PipelineOrder, RepeatedUnknownAndEmptyEntriesAreReported) {
 
 // A dead IADD3 (its result is never read) is what phase 16 removes; the library reports it.
 TEST(PipelineLibrary, ParseRunPhaseAndReadFacts) {
-  const char* text = R"(.entry k()
+  const char *text = R"(.entry k()
 {
   S2R R0, SR_TID.X
   IADD3 R1, R0, 0x1, RZ
@@ -57,7 +60,8 @@ TEST(PipelineLibrary, ParseRunPhaseAndReadFacts) {
   ASSERT_TRUE(std::holds_alternative<AllFacts>(facts)) << std::get<std::string>(facts);
   EXPECT_EQ(std::get<AllFacts>(facts).cfg.rpo.size(), p.module->functions[0].blocks.size());
 
-  EXPECT_NE(runPhases(*p.module, "OriLoopFusion", ctx).error.find("not implemented"), std::string::npos);
+  EXPECT_NE(runPhases(*p.module, "OriLoopFusion", ctx).error.find("not implemented"),
+            std::string::npos);
   ParseResult bad = parseModule(".version 8.0\n.target sm_90\n.entry k( {", "bad.ptx");
   ASSERT_TRUE(bad.error.has_value());
   EXPECT_EQ(bad.error->file, "bad.ptx");
@@ -67,8 +71,8 @@ TEST(PipelineLibrary, ParseRunPhaseAndReadFacts) {
 // The table's gates agree with the registry's minimum -O level (ir/phases.cpp, from the spec),
 // and a gate is data: the runner applies it, with a reason for every condition.
 TEST(PipelineGates, MinOptLevelMatchesTheRegistry) {
-  for (const PipelineEntry& e : pipeline()) {
-    const PhaseInfo* info = findPhase(std::to_string(e.phase));
+  for (const PipelineEntry &e : pipeline()) {
+    const PhaseInfo *info = findPhase(std::to_string(e.phase));
     ASSERT_NE(info, nullptr);
     EXPECT_EQ(e.gate.minOptLevel, info->minOptLevel) << "phase " << e.phase << " " << info->name;
   }
@@ -119,7 +123,7 @@ TEST(PipelineGates, NamedPhaseGateMatchesWholeNames) {
 
 // A gated phase does not run, and says so in its PhaseStats; --stats' counts come from diffModules.
 TEST(PipelineGates, RunnerSkipsAGatedPhaseAndCountsChanges) {
-  const char* text = R"(.entry k()
+  const char *text = R"(.entry k()
 {
   S2R R0, SR_TID.X
   ISETP.EQ.U32.AND P0, PT, R0, RZ, PT
@@ -138,7 +142,7 @@ B:
     RunOptions opts;
     opts.countChanges = true;
     int progressCalls = 0;
-    opts.progress = [&](const PipelineEntry&, size_t i, size_t n) {
+    opts.progress = [&](const PipelineEntry &, size_t i, size_t n) {
       EXPECT_LT(i, n);
       ++progressCalls;
     };

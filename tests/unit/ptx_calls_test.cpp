@@ -17,11 +17,12 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string corpusDir() {
-  if (const char* env = std::getenv("ORIOPT_CORPUS_DIR"); env && *env) return env;
+  if (const char *env = std::getenv("ORIOPT_CORPUS_DIR"); env && *env)
+    return env;
   return ORIOPT_CORPUS_DIR;
 }
 
-std::string readFile(const fs::path& p) {
+std::string readFile(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -30,29 +31,33 @@ std::string readFile(const fs::path& p) {
 
 TEST(PtxCalls, EveryCorpusCallEndsItsBlock) {
   size_t calls = 0, external = 0, indirect = 0, files = 0;
-  for (const auto& e : fs::directory_iterator(corpusDir() + "/ptx")) {
-    if (e.path().extension() != ".ptx") continue;
+  for (const auto &e : fs::directory_iterator(corpusDir() + "/ptx")) {
+    if (e.path().extension() != ".ptx")
+      continue;
     ++files;
     SCOPED_TRACE(e.path().filename().string());
     ori::ParseResult r = ori::ptx::parseAndLower(readFile(e.path()), e.path().filename().string());
     ASSERT_FALSE(r.error) << r.error->str();
-    for (const ori::Function& f : r.module->functions)
-      for (const ori::Block& b : f.blocks)
+    for (const ori::Function &f : r.module->functions)
+      for (const ori::Block &b : f.blocks)
         for (size_t i = 0; i < b.instrs.size(); ++i) {
-          const ori::Instr& in = b.instrs[i];
+          const ori::Instr &in = b.instrs[i];
           if (in.op == ori::Opcode::OPAQUE) {
             EXPECT_FALSE(in.opaqueText.starts_with("call")) << f.name << ": " << in.opaqueText;
           }
-          if (in.op != ori::Opcode::CALL) continue;
+          if (in.op != ori::Opcode::CALL)
+            continue;
           ++calls;
           EXPECT_EQ(i + 1, b.instrs.size()) << f.name << ": a CALL that does not end its block";
-          const ori::Operand& t = in.srcs.at(0);
-          if (t.kind == ori::Operand::Kind::Reg) ++indirect;
-          else if (const ori::Function* g = r.module->findFunction(t.sym); g && g->isDeclaration()) ++external;
+          const ori::Operand &t = in.srcs.at(0);
+          if (t.kind == ori::Operand::Kind::Reg)
+            ++indirect;
+          else if (const ori::Function *g = r.module->findFunction(t.sym); g && g->isDeclaration())
+            ++external;
         }
   }
-  std::printf("corpus: %zu files, %zu CALLs, %zu to declared-only functions, %zu indirect\n", files, calls, external,
-              indirect);
+  std::printf("corpus: %zu files, %zu CALLs, %zu to declared-only functions, %zu indirect\n", files,
+              calls, external, indirect);
   // The corpus has all three kinds (vprintf and OptiX's runtime calls, gpuocelot's indirect calls).
   EXPECT_GT(external, 0u);
   EXPECT_GT(indirect, 0u);
@@ -60,7 +65,7 @@ TEST(PtxCalls, EveryCorpusCallEndsItsBlock) {
 }
 
 // An indirect call through a function pointer picked at run time: twice(x) or inc(x).
-const char* kIndirect = R"(.version 8.0
+const char *kIndirect = R"(.version 8.0
 .target sm_90
 .address_size 64
 .func (.param .b32 r) twice(.param .b32 x)
@@ -106,11 +111,11 @@ const char* kIndirect = R"(.version 8.0
 
 TEST(PtxCalls, IndirectCallRunsTheFunctionItsRegisterNames) {
   ptxtest::Kernel k = ptxtest::lowerAndReEmit(kIndirect);
-  const ori::Function* kernel = k.lowered.findFunction("k");
+  const ori::Function *kernel = k.lowered.findFunction("k");
   ASSERT_TRUE(kernel);
   size_t indirect = 0;
-  for (const ori::Block& b : kernel->blocks)
-    for (const ori::Instr& in : b.instrs)
+  for (const ori::Block &b : kernel->blocks)
+    for (const ori::Instr &in : b.instrs)
       if (in.op == ori::Opcode::CALL) {
         EXPECT_EQ(in.srcs.at(0).kind, ori::Operand::Kind::Reg);
         ++indirect;
@@ -121,7 +126,7 @@ TEST(PtxCalls, IndirectCallRunsTheFunctionItsRegisterNames) {
     ori::RunConfig cfg;
     cfg.params = {{"which", which}, {"arg", 20}};
     cfg.buffers["out"] = std::vector<uint8_t>(4, 0);
-    for (const std::vector<uint8_t>& out : ptxtest::runBoth(k, cfg, "out"))
+    for (const std::vector<uint8_t> &out : ptxtest::runBoth(k, cfg, "out"))
       EXPECT_EQ(ptxtest::le64(out, 0) & 0xffffffff, want) << "which = " << which;
   }
   EXPECT_NE(k.emittedPtx.find(".callprototype"), std::string::npos) << k.emittedPtx;
@@ -132,7 +137,7 @@ TEST(PtxCalls, IndirectCallRunsTheFunctionItsRegisterNames) {
 
 // OptiX-style: a runtime function the module never declares, called with registers.
 TEST(PtxCalls, UndeclaredTargetIsKeptByNameAndIsExternal) {
-  const char* text = R"(.version 8.0
+  const char *text = R"(.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 out)
@@ -145,14 +150,15 @@ TEST(PtxCalls, UndeclaredTargetIsKeptByNameAndIsExternal) {
 )";
   ori::ParseResult r = ori::ptx::parseAndLower(text, "optix.ptx");
   ASSERT_FALSE(r.error) << r.error->str();
-  const ori::Function* ext = r.module->findFunction("_rt_transform_tuple");
+  const ori::Function *ext = r.module->findFunction("_rt_transform_tuple");
   ASSERT_TRUE(ext);
   EXPECT_TRUE(ext->isDeclaration());
-  const ori::Function& k = *r.module->findFunction("k");
-  const ori::Instr* call = nullptr;
-  for (const ori::Block& b : k.blocks)
-    for (const ori::Instr& in : b.instrs)
-      if (in.op == ori::Opcode::CALL) call = &in;
+  const ori::Function &k = *r.module->findFunction("k");
+  const ori::Instr *call = nullptr;
+  for (const ori::Block &b : k.blocks)
+    for (const ori::Instr &in : b.instrs)
+      if (in.op == ori::Opcode::CALL)
+        call = &in;
   ASSERT_TRUE(call);
   EXPECT_EQ(ori::printInstr(k, *call), "CALL (%r2, %r3), _rt_transform_tuple, (%r1, %r1)");
   EXPECT_EQ(call->defs().size(), 2u); // the result registers
@@ -171,9 +177,11 @@ TEST(PtxCalls, UndeclaredTargetIsKeptByNameAndIsExternal) {
 }
 
 TEST(PtxCalls, OriCallListsTakeRRegistersOnly) {
-  ori::ParseResult r = ori::parseOri(".func g();\n.entry k()\n{\n  CALL (P0), g\n  EXIT\n}\n", "bad.ori");
+  ori::ParseResult r =
+      ori::parseOri(".func g();\n.entry k()\n{\n  CALL (P0), g\n  EXIT\n}\n", "bad.ori");
   ASSERT_TRUE(r.error);
-  EXPECT_EQ(r.error->str(), "bad.ori:4:9: error: a CALL argument or result register must be an R register");
+  EXPECT_EQ(r.error->str(),
+            "bad.ori:4:9: error: a CALL argument or result register must be an R register");
 }
 
 } // namespace

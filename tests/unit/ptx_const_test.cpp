@@ -11,7 +11,7 @@
 
 namespace {
 
-const char* kTable = R"(.version 8.0
+const char *kTable = R"(.version 8.0
 .target sm_90
 .address_size 64
 .const .align 4 .b32 tab[4] = {11, 22, 33, 44};
@@ -42,17 +42,20 @@ const char* kTable = R"(.version 8.0
 
 TEST(PtxConst, LoadsThroughRegistersAndTheGenericWindow) {
   ptxtest::Kernel k = ptxtest::lowerAndReEmit(kTable);
-  for (const ori::Function& f : k.lowered.functions)
-    for (const ori::Block& b : f.blocks)
-      for (const ori::Instr& in : b.instrs) EXPECT_NE(in.op, ori::Opcode::OPAQUE) << "not lowered natively";
+  for (const ori::Function &f : k.lowered.functions)
+    for (const ori::Block &b : f.blocks)
+      for (const ori::Instr &in : b.instrs)
+        EXPECT_NE(in.op, ori::Opcode::OPAQUE) << "not lowered natively";
   for (uint64_t i : {0, 2}) {
     ori::RunConfig cfg;
     cfg.params = {{"i", i}};
     cfg.buffers["out"] = std::vector<uint8_t>(24, 0xee); // le64 reads 8 bytes at each word
     // tab[i], tab[i+1], tab[i] through the generic window, tab[i] back in the const space.
-    uint32_t want[] = {uint32_t(11 * (i + 1)), uint32_t(11 * (i + 2)), uint32_t(11 * (i + 1)), uint32_t(11 * (i + 1))};
-    for (const std::vector<uint8_t>& out : ptxtest::runBoth(k, cfg, "out"))
-      for (unsigned w = 0; w < 4; ++w) EXPECT_EQ(uint32_t(ptxtest::le64(out, 4 * w)), want[w]) << "word " << w;
+    uint32_t want[] = {uint32_t(11 * (i + 1)), uint32_t(11 * (i + 2)), uint32_t(11 * (i + 1)),
+                       uint32_t(11 * (i + 1))};
+    for (const std::vector<uint8_t> &out : ptxtest::runBoth(k, cfg, "out"))
+      for (unsigned w = 0; w < 4; ++w)
+        EXPECT_EQ(uint32_t(ptxtest::le64(out, 4 * w)), want[w]) << "word " << w;
   }
   if (ptxtest::havePtxas()) {
     EXPECT_EQ(ptxtest::ptxasErrors(k.emittedPtx), "") << k.emittedPtx;

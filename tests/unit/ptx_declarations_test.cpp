@@ -13,19 +13,23 @@ namespace {
 
 const std::string kHead = ".version 8.0\n.target sm_90\n.address_size 64\n"; // 3 lines
 
-ori::ParseResult read(const std::string& rest) { return ori::ptx::parseAndLower(kHead + rest, "d.ptx"); }
+ori::ParseResult read(const std::string &rest) {
+  return ori::ptx::parseAndLower(kHead + rest, "d.ptx");
+}
 
-std::string errorOf(const std::string& rest) {
+std::string errorOf(const std::string &rest) {
   ori::ParseResult r = read(rest);
   return r.error ? r.error->str() : "no error";
 }
 
-const ori::Variable* variable(const ori::Module& m, const std::string& name) {
-  for (const ori::Variable& v : m.variables)
-    if (v.name == name) return &v;
-  for (const ori::Function& f : m.functions)
-    for (const ori::Variable& v : f.variables)
-      if (v.name == name) return &v;
+const ori::Variable *variable(const ori::Module &m, const std::string &name) {
+  for (const ori::Variable &v : m.variables)
+    if (v.name == name)
+      return &v;
+  for (const ori::Function &f : m.functions)
+    for (const ori::Variable &v : f.variables)
+      if (v.name == name)
+        return &v;
   return nullptr;
 }
 
@@ -33,17 +37,21 @@ TEST(PtxDeclarations, RejectedFormsAreErrorsAtTheDeclaration) {
   const std::string k = ".visible .entry k()\n{\n"; // lines 4, 5; the body from line 6
   EXPECT_EQ(errorOf(k + "  .reg .v8 .u32 v;\n  ret;\n}\n"),
             "d.ptx:6:3: error: vector register 'v' is .v8; registers are .v2 or .v4");
-  EXPECT_EQ(errorOf(k + "  .reg .v2 .pred v;\n  ret;\n}\n"), "d.ptx:6:3: error: vector register 'v' of predicates");
+  EXPECT_EQ(errorOf(k + "  .reg .v2 .pred v;\n  ret;\n}\n"),
+            "d.ptx:6:3: error: vector register 'v' of predicates");
   EXPECT_EQ(errorOf(k + "  .reg .v2 .u32 v<4>;\n  ret;\n}\n"),
             "d.ptx:6:3: error: 'v<4>': a range of vector registers is not supported");
   EXPECT_EQ(errorOf(".global .u64 p = nothere;\n" + k + "  ret;\n}\n"),
-            "d.ptx:4:18: error: the initializer of 'p' names 'nothere', which is no variable or function of the module");
-  EXPECT_EQ(errorOf(".global .u32 a[];\n" + k + "  ret;\n}\n"),
-            "d.ptx:4:1: error: 'a[]' has no length: an array without one must be .extern or initialized");
+            "d.ptx:4:18: error: the initializer of 'p' names 'nothere', which is no variable or "
+            "function of the module");
+  EXPECT_EQ(
+      errorOf(".global .u32 a[];\n" + k + "  ret;\n}\n"),
+      "d.ptx:4:1: error: 'a[]' has no length: an array without one must be .extern or initialized");
   EXPECT_EQ(errorOf(".extern .global .u32 x = 5;\n" + k + "  ret;\n}\n"),
             "d.ptx:4:1: error: 'x' is .extern: it cannot have an initializer");
-  EXPECT_EQ(errorOf(".global .u32 g;\n.global .u16 p = g;\n" + k + "  ret;\n}\n"),
-            "d.ptx:5:18: error: 'p' holds an address, which needs a 32- or 64-bit type, not '.u16'");
+  EXPECT_EQ(
+      errorOf(".global .u32 g;\n.global .u16 p = g;\n" + k + "  ret;\n}\n"),
+      "d.ptx:5:18: error: 'p' holds an address, which needs a 32- or 64-bit type, not '.u16'");
   EXPECT_EQ(errorOf(".func f(.param .pred p)\n{\n  ret;\n}\n" + k + "  ret;\n}\n"),
             "d.ptx:4:9: error: variable 'p' has type '.pred', which has no memory layout here");
 }
@@ -55,10 +63,10 @@ TEST(PtxDeclarations, LinkageExternArraysAndAddressInitializers) {
                             ".global .u64 q[2] = {data, data+-4};\n"
                             ".visible .entry k()\n{\n  ret;\n}\n");
   ASSERT_TRUE(r.module) << r.error->str();
-  const ori::Variable* data = variable(*r.module, "data");
-  const ori::Variable* dyn = variable(*r.module, "dyn");
-  const ori::Variable* p = variable(*r.module, "p");
-  const ori::Variable* q = variable(*r.module, "q");
+  const ori::Variable *data = variable(*r.module, "data");
+  const ori::Variable *dyn = variable(*r.module, "dyn");
+  const ori::Variable *p = variable(*r.module, "p");
+  const ori::Variable *q = variable(*r.module, "q");
   ASSERT_TRUE(data && dyn && p && q);
   EXPECT_EQ(data->linkage, "visible");
   EXPECT_EQ(dyn->linkage, "extern");
@@ -74,7 +82,8 @@ TEST(PtxDeclarations, LinkageExternArraysAndAddressInitializers) {
 
   // The .ori text keeps all of it and reads back to the same module.
   const std::string text = ori::printModule(*r.module);
-  EXPECT_NE(text.find(".visible .global .u32 data[4] = {0x1, 0x2, 0x3, 0x4}"), std::string::npos) << text;
+  EXPECT_NE(text.find(".visible .global .u32 data[4] = {0x1, 0x2, 0x3, 0x4}"), std::string::npos)
+      << text;
   EXPECT_NE(text.find(".extern .shared .align 16 .b8 dyn[]"), std::string::npos) << text;
   EXPECT_NE(text.find(".weak .const .u64 p = {generic(data)+0x4}"), std::string::npos) << text;
   EXPECT_NE(text.find(".global .u64 q[2] = {data, data-0x4}"), std::string::npos) << text;
@@ -90,23 +99,29 @@ TEST(PtxDeclarations, VectorRegisterElementsAreRegisters) {
                             "  mbarrier.arrive.shared.b64 w.y, [bar];\n"
                             "  ret;\n}\n");
   ASSERT_TRUE(r.module) << r.error->str();
-  const ori::Function& k = r.module->functions.at(0);
+  const ori::Function &k = r.module->functions.at(0);
   const std::string text = ori::printFunction(k);
   EXPECT_NE(text.find("MOV v_w, v_x"), std::string::npos) << text; // v.a is v.w
   // Kept as OPAQUE: the element is the instruction's def, the text a placeholder for it.
-  EXPECT_NE(text.find("OPAQUE \"mbarrier.arrive.shared.b64 @d0, [bar]\" def(w_y)"), std::string::npos) << text;
+  EXPECT_NE(text.find("OPAQUE \"mbarrier.arrive.shared.b64 @d0, [bar]\" def(w_y)"),
+            std::string::npos)
+      << text;
   ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_EQ(r.warnings[0].str(), "d.ptx:10:3: warning: 'mbarrier.arrive.shared.b64' is kept as an opaque "
-                                 "instruction (not run, not proved, not optimized)");
-  EXPECT_EQ(r.warnings[0].str(true), "d.ptx:10:3: error: 'mbarrier.arrive.shared.b64' is kept as an opaque "
-                                     "instruction (not run, not proved, not optimized)");
+  EXPECT_EQ(r.warnings[0].str(),
+            "d.ptx:10:3: warning: 'mbarrier.arrive.shared.b64' is kept as an opaque "
+            "instruction (not run, not proved, not optimized)");
+  EXPECT_EQ(r.warnings[0].str(true),
+            "d.ptx:10:3: error: 'mbarrier.arrive.shared.b64' is kept as an opaque "
+            "instruction (not run, not proved, not optimized)");
 }
 
 TEST(PtxDeclarations, OpaqueWarningsStopAtTenPerMnemonicThenANote) {
   std::string body;
-  for (int i = 0; i < 13; ++i) body += "  mbarrier.inval.shared.b64 [bar];\n"; // lines 7 .. 19
-  body += "  mbarrier.init.shared.b64 [bar], 1;\n";                            // line 20
-  ori::ParseResult r = read(".visible .entry k()\n{\n  .shared .align 8 .b64 bar;\n" + body + "  ret;\n}\n");
+  for (int i = 0; i < 13; ++i)
+    body += "  mbarrier.inval.shared.b64 [bar];\n"; // lines 7 .. 19
+  body += "  mbarrier.init.shared.b64 [bar], 1;\n"; // line 20
+  ori::ParseResult r =
+      read(".visible .entry k()\n{\n  .shared .align 8 .b64 bar;\n" + body + "  ret;\n}\n");
   ASSERT_TRUE(r.module) << r.error->str();
   ASSERT_EQ(r.warnings.size(), 12u);
   for (int i = 0; i < 10; ++i) {
@@ -115,30 +130,35 @@ TEST(PtxDeclarations, OpaqueWarningsStopAtTenPerMnemonicThenANote) {
   }
   EXPECT_EQ(r.warnings[10].diag.line, 20u);
   EXPECT_TRUE(r.warnings[11].note);
-  EXPECT_EQ(r.warnings[11].str(), "d.ptx:17:3: note: 'mbarrier.inval.shared.b64' is kept as an opaque instruction "
-                                  "3 more times in this file (warnings after the first 10 of a mnemonic are left out)");
+  EXPECT_EQ(r.warnings[11].str(),
+            "d.ptx:17:3: note: 'mbarrier.inval.shared.b64' is kept as an opaque instruction "
+            "3 more times in this file (warnings after the first 10 of a mnemonic are left out)");
 }
 
 TEST(PtxDeclarations, APragmaInNoLabelledBlockIsDroppedWithAWarning) {
-  ori::ParseResult r = read(".visible .entry k()\n{\n  .pragma \"nounroll\";\n  ret;\n$L: \n  .pragma \"nounroll\";\n  ret;\n}\n");
+  ori::ParseResult r = read(".visible .entry k()\n{\n  .pragma \"nounroll\";\n  ret;\n$L: \n  "
+                            ".pragma \"nounroll\";\n  ret;\n}\n");
   ASSERT_TRUE(r.module) << r.error->str();
   ASSERT_EQ(r.warnings.size(), 1u); // the second one stays with $L
-  EXPECT_EQ(r.warnings[0].str(), "d.ptx:6:3: warning: '.pragma \"nounroll\";' is dropped: it stands in no labelled "
-                                 "block, which --emit=ptx could print it in");
+  EXPECT_EQ(r.warnings[0].str(),
+            "d.ptx:6:3: warning: '.pragma \"nounroll\";' is dropped: it stands in no labelled "
+            "block, which --emit=ptx could print it in");
 }
 
 TEST(PtxDeclarations, RegisterParametersBecomeParamOnesWithLoadsAndStores) {
-  ori::ParseResult r = read(".func (.reg .b32 r) f(.reg .b32 a, .reg .pred p)\n{\n  selp.b32 r, a, 7, p;\n}\n"
-                            ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n  .reg .pred %p1;\n"
-                            "  setp.eq.u32 %p1, %r1, 0;\n  call (%r2), f, (%r1, %p1);\n  ret;\n}\n");
+  ori::ParseResult r =
+      read(".func (.reg .b32 r) f(.reg .b32 a, .reg .pred p)\n{\n  selp.b32 r, a, 7, p;\n}\n"
+           ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n  .reg .pred %p1;\n"
+           "  setp.eq.u32 %p1, %r1, 0;\n  call (%r2), f, (%r1, %p1);\n  ret;\n}\n");
   ASSERT_TRUE(r.module) << r.error->str();
   ASSERT_TRUE(r.warnings.empty()) << r.warnings[0].str();
-  const ori::Function* f = r.module->findFunction("f");
+  const ori::Function *f = r.module->findFunction("f");
   ASSERT_TRUE(f);
   ASSERT_EQ(f->params.size(), 2u);
   EXPECT_EQ(f->params[1].type, "u32"); // the predicate travels as 0 or 1
   const std::string text = ori::printModule(*r.module);
-  EXPECT_NE(text.find("CALL (__ori_cret0), f, (__ori_carg0, __ori_carg1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("CALL (__ori_cret0), f, (__ori_carg0, __ori_carg1)"), std::string::npos)
+      << text;
   // The body that falls off its end stores the return value before its RET.
   EXPECT_NE(text.find("ST [__ori_ret0], r\n  RET"), std::string::npos) << text;
 }

@@ -12,21 +12,24 @@
 #include <unistd.h>
 
 #include "interp/interp.h"
-#include "ptx/ptx.h"
 #include "ir/verify.h"
+#include "ptx/ptx.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
 fs::path sourceDir() {
-  if (const char* env = std::getenv("ORIOPT_SOURCE_DIR")) return env;
+  if (const char *env = std::getenv("ORIOPT_SOURCE_DIR"))
+    return env;
   return ORIOPT_SOURCE_DIR;
 }
 
-bool haveTool(const char* tool) { return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0; }
+bool haveTool(const char *tool) {
+  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
 
-std::string readFile(const fs::path& p) {
+std::string readFile(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -34,33 +37,36 @@ std::string readFile(const fs::path& p) {
 }
 
 // nvcc -arch=sm_90 -ptx; returns the PTX text.
-std::string compile(const fs::path& cu) {
+std::string compile(const fs::path &cu) {
   // Named per process: ctest runs the tests of this file in parallel processes.
-  fs::path out = fs::temp_directory_path() /
-                 ("oriopt_example_" + cu.stem().string() + "_" + std::to_string(::getpid()) + ".ptx");
+  fs::path out = fs::temp_directory_path() / ("oriopt_example_" + cu.stem().string() + "_" +
+                                              std::to_string(::getpid()) + ".ptx");
   std::string cmd = "nvcc -arch=sm_90 -ptx '" + cu.string() + "' -o '" + out.string() + "' 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   return readFile(out);
 }
 
-ori::Module lowerExample(const std::string& name) {
+ori::Module lowerExample(const std::string &name) {
   std::string ptx = compile(sourceDir() / "examples" / (name + ".cu"));
   ori::ParseResult r = ori::ptx::parseAndLower(ptx, name + ".ptx");
-  if (r.error) ADD_FAILURE() << r.error->str();
+  if (r.error)
+    ADD_FAILURE() << r.error->str();
   return r.module ? std::move(*r.module) : ori::Module{};
 }
 
 std::vector<uint8_t> u32s(std::initializer_list<uint32_t> values) {
   std::vector<uint8_t> out;
   for (uint32_t v : values)
-    for (int b = 0; b < 4; ++b) out.push_back(uint8_t(v >> (8 * b)));
+    for (int b = 0; b < 4; ++b)
+      out.push_back(uint8_t(v >> (8 * b)));
   return out;
 }
 
 std::vector<uint8_t> u64s(std::initializer_list<uint64_t> values) {
   std::vector<uint8_t> out;
   for (uint64_t v : values)
-    for (int b = 0; b < 8; ++b) out.push_back(uint8_t(v >> (8 * b)));
+    for (int b = 0; b < 8; ++b)
+      out.push_back(uint8_t(v >> (8 * b)));
   return out;
 }
 
@@ -69,27 +75,31 @@ std::vector<uint8_t> f32s(std::initializer_list<float> values) {
   for (float f : values) {
     uint32_t v;
     std::memcpy(&v, &f, 4);
-    for (int b = 0; b < 4; ++b) out.push_back(uint8_t(v >> (8 * b)));
+    for (int b = 0; b < 4; ++b)
+      out.push_back(uint8_t(v >> (8 * b)));
   }
   return out;
 }
 
 // The module as --emit=ptx prints it, read back: what a user gets after a round trip.
-ori::Module reEmitted(const ori::Module& m) {
+ori::Module reEmitted(const ori::Module &m) {
   ori::ptx::EmitResult emitted = ori::ptx::emit(m);
-  if (emitted.error) ADD_FAILURE() << emitted.error->str();
+  if (emitted.error)
+    ADD_FAILURE() << emitted.error->str();
   ori::ParseResult r = ori::ptx::parseAndLower(emitted.text, "emitted.ptx");
-  if (r.error) ADD_FAILURE() << r.error->str();
+  if (r.error)
+    ADD_FAILURE() << r.error->str();
   return r.module ? std::move(*r.module) : ori::Module{};
 }
 
 // Runs `m` and its re-emitted PTX on `cfg`; both must end ok with `buffer` equal to `expected`.
-void expectRun(const ori::Module& m, const ori::RunConfig& cfg, const std::string& buffer,
-               const std::vector<uint8_t>& expected) {
-  for (const char* which : {"lowered", "re-emitted"}) {
+void expectRun(const ori::Module &m, const ori::RunConfig &cfg, const std::string &buffer,
+               const std::vector<uint8_t> &expected) {
+  for (const char *which : {"lowered", "re-emitted"}) {
     SCOPED_TRACE(which);
     ori::Module emitted;
-    if (std::string(which) == "re-emitted") emitted = reEmitted(m);
+    if (std::string(which) == "re-emitted")
+      emitted = reEmitted(m);
     ori::RunResult r = ori::runKernel(emitted.functions.empty() ? m : emitted, cfg);
     ASSERT_EQ(int(r.kind), int(ori::RunResult::Kind::Ok)) << ori::formatExit(r, which);
     EXPECT_EQ(r.buffers[buffer], expected);
@@ -99,14 +109,16 @@ void expectRun(const ori::Module& m, const ori::RunConfig& cfg, const std::strin
 class CudaExamples : public testing::Test {
 protected:
   void SetUp() override {
-    if (!haveTool("nvcc")) GTEST_SKIP() << "nvcc not on PATH";
+    if (!haveTool("nvcc"))
+      GTEST_SKIP() << "nvcc not on PATH";
   }
 };
 
 TEST_F(CudaExamples, EveryExampleLowersVerifiesAndAssemblesAgain) {
   int count = 0;
-  for (const auto& e : fs::directory_iterator(sourceDir() / "examples")) {
-    if (e.path().extension() != ".cu") continue;
+  for (const auto &e : fs::directory_iterator(sourceDir() / "examples")) {
+    if (e.path().extension() != ".cu")
+      continue;
     ++count;
     SCOPED_TRACE(e.path().filename().string());
     ori::ParseResult r = ori::ptx::parseAndLower(compile(e.path()), e.path().filename().string());
@@ -117,8 +129,10 @@ TEST_F(CudaExamples, EveryExampleLowersVerifiesAndAssemblesAgain) {
     EXPECT_TRUE(*again.module == *r.module);
     ori::ptx::EmitResult emitted = ori::ptx::emit(*r.module);
     ASSERT_FALSE(emitted.error) << emitted.error->str();
-    if (!haveTool("ptxas")) continue;
-    fs::path out = fs::temp_directory_path() / ("oriopt_example_emitted_" + std::to_string(::getpid()) + ".ptx");
+    if (!haveTool("ptxas"))
+      continue;
+    fs::path out = fs::temp_directory_path() /
+                   ("oriopt_example_emitted_" + std::to_string(::getpid()) + ".ptx");
     std::ofstream(out) << emitted.text;
     std::string cmd = "ptxas -arch=sm_90 '" + out.string() + "' -o /dev/null 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << emitted.text;
@@ -162,8 +176,9 @@ TEST_F(CudaExamples, HistogramRuns) {
 // out[1] and out[2]; with neither (0x200 has bit 9 only), out[2] = 5 and out[1] stays 0.
 TEST_F(CudaExamples, BitTestRuns) {
   ori::Module m = lowerExample("bit_test");
-  for (auto [flags, expected] : {std::pair{0x1u, u32s({5, 8, 8})}, std::pair{0x100000u, u32s({5, 8, 8})},
-                                 std::pair{0x200u, u32s({5, 0, 5})}, std::pair{0u, u32s({5, 0, 5})}}) {
+  for (auto [flags, expected] :
+       {std::pair{0x1u, u32s({5, 8, 8})}, std::pair{0x100000u, u32s({5, 8, 8})},
+        std::pair{0x200u, u32s({5, 0, 5})}, std::pair{0u, u32s({5, 0, 5})}}) {
     SCOPED_TRACE(flags);
     ori::RunConfig cfg;
     cfg.params["_Z12bit_test_addPiji_param_1"] = flags;
@@ -177,13 +192,15 @@ TEST_F(CudaExamples, BitTestRuns) {
 // to 16 bits; the lowered kernel has no OPAQUE left. Inputs 0..15 and 0x1f3 (& 15 = 3, 43).
 TEST_F(CudaExamples, Switch16Runs) {
   ori::Module m = lowerExample("switch16");
-  for (const ori::Function& f : m.functions)
-    for (const ori::Block& b : f.blocks)
-      for (const ori::Instr& in : b.instrs) EXPECT_NE(in.op, ori::Opcode::OPAQUE) << ori::printInstr(f, in);
+  for (const ori::Function &f : m.functions)
+    for (const ori::Block &b : f.blocks)
+      for (const ori::Instr &in : b.instrs)
+        EXPECT_NE(in.op, ori::Opcode::OPAQUE) << ori::printInstr(f, in);
   ori::RunConfig cfg;
   cfg.threads = 17;
   cfg.params["_Z8switch16PKjPii_param_2"] = 17;
-  cfg.buffers["_Z8switch16PKjPii_param_0"] = u32s({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0x1f3});
+  cfg.buffers["_Z8switch16PKjPii_param_0"] =
+      u32s({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0x1f3});
   cfg.buffers["_Z8switch16PKjPii_param_1"] = std::vector<uint8_t>(17 * 4, 0);
   uint32_t m1 = 0xffffffffu;
   expectRun(m, cfg, "_Z8switch16PKjPii_param_1",
@@ -213,7 +230,8 @@ TEST_F(CudaExamples, DivideRuns) {
   cfg.buffers[p + "1"] = u32s({2, 2, 0xffffffffu, 0, uint32_t(-2)});
   cfg.buffers[p + "2"] = u64s({7, uint64_t(-7), int64Min, 100, uint64_t(1) << 40});
   cfg.buffers[p + "3"] = u64s({2, 2, ones, 0, 0});
-  for (int k = 4; k < 8; ++k) cfg.buffers[p + std::to_string(k)] = std::vector<uint8_t>(k < 6 ? 20 : 40, 0);
+  for (int k = 4; k < 8; ++k)
+    cfg.buffers[p + std::to_string(k)] = std::vector<uint8_t>(k < 6 ? 20 : 40, 0);
   expectRun(m, cfg, p + "4", u32s({3, uint32_t(-3), intMin, 0xffffffffu, uint32_t(-4)}));
   expectRun(m, cfg, p + "5", u32s({1, 1, intMin, 0xffffffffu, 9}));
   expectRun(m, cfg, p + "6", u64s({3, uint64_t(-3), int64Min, 0xffffffffull, ones}));
@@ -230,8 +248,9 @@ TEST_F(CudaExamples, DivideRuns) {
 //   t3: x=0.1f rounds to binary16 0x2e66 (0.0999755859375, 614.4 -> 614 in the significand);
 //       its square 0.0099951177... rounds to 0x211e (286.08 -> 286), + x = 0.10997009...
 //       rounds to 0x2f0a (777.75 -> 778) = 1802/16384; y=3: 9 + 3 = 12 (0x4a00);
-//       sum 12 + 1802/16384 = 198410/16384 (0x4141c280, exact: fraction 0.51374816... * 2^23); 0.1f/3 = 0x3d088889 and sqrt(0.1f) = 0x3ea1e89b
-//       (rounded to nearest from the exact quotient and square root).
+//       sum 12 + 1802/16384 = 198410/16384 (0x4141c280, exact: fraction 0.51374816... * 2^23);
+//       0.1f/3 = 0x3d088889 and sqrt(0.1f) = 0x3ea1e89b (rounded to nearest from the exact quotient
+//       and square root).
 TEST_F(CudaExamples, HalfRuns) {
   ori::Module m = lowerExample("half");
   const std::string p = "_Z9half_mathPKfS0_PfPjS1_S1__param_";
@@ -239,7 +258,8 @@ TEST_F(CudaExamples, HalfRuns) {
   cfg.threads = 4;
   cfg.buffers[p + "0"] = u32s({0x3f800000, 0x40400000, 0x45001000, 0x3dcccccd}); // 1, 3, 2049, 0.1f
   cfg.buffers[p + "1"] = u32s({0x40000000, 0x3f000000, 0xbf800000, 0x40400000}); // 2, 0.5, -1, 3
-  for (int k = 2; k < 6; ++k) cfg.buffers[p + std::to_string(k)] = std::vector<uint8_t>(16, 0);
+  for (int k = 2; k < 6; ++k)
+    cfg.buffers[p + std::to_string(k)] = std::vector<uint8_t>(16, 0);
   expectRun(m, cfg, p + "2", u32s({0x41000000, 0x414c0000, 0x7f800000, 0x4141c280}));
   expectRun(m, cfg, p + "3", u32s({0x46004000, 0x3a004a00, 0x00007c00, 0x4a002f0a}));
   expectRun(m, cfg, p + "4", u32s({0x3f000000, 0x40c00000, 0xc5001000, 0x3d088889}));

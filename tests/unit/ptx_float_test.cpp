@@ -54,10 +54,13 @@ const Case kConvert[] = {
     {"cvt.rn.sat.bf16.f32 %h0, %f1; cvt.u32.u16 %r0, %h0;", 0x7fc00000, 0, 0, 0x0000},
     {"cvt.rn.sat.bf16.f32 %h0, %f1; cvt.u32.u16 %r0, %h0;", 0x3e99999a, 0, 0, 0x3e9a},
     // bfloat16 2.0 (0x4000) saturates to binary32 1.0; bfloat16 -1 (0xbf80) to +0.
-    {"cvt.u16.u32 %h1, %r1; cvt.sat.f32.bf16 %f0, %h1; mov.b32 %r0, %f0;", 0x4000, 0, 0, 0x3f800000},
-    {"cvt.u16.u32 %h1, %r1; cvt.sat.f32.bf16 %f0, %h1; mov.b32 %r0, %f0;", 0xbf80, 0, 0, 0x00000000},
+    {"cvt.u16.u32 %h1, %r1; cvt.sat.f32.bf16 %f0, %h1; mov.b32 %r0, %f0;", 0x4000, 0, 0,
+     0x3f800000},
+    {"cvt.u16.u32 %h1, %r1; cvt.sat.f32.bf16 %f0, %h1; mov.b32 %r0, %f0;", 0xbf80, 0, 0,
+     0x00000000},
     // binary16 2.0 (0x4000) to bfloat16 with .sat: 1.0 = 0x3f80.
-    {"cvt.u16.u32 %h1, %r1; cvt.rn.sat.bf16.f16 %h0, %h1; cvt.u32.u16 %r0, %h0;", 0x4000, 0, 0, 0x3f80},
+    {"cvt.u16.u32 %h1, %r1; cvt.rn.sat.bf16.f16 %h0, %h1; cvt.u32.u16 %r0, %h0;", 0x4000, 0, 0,
+     0x3f80},
     // binary32 0x3eaaaaab (exponent -2, fraction 0x2aaaab) widens exactly: binary64 exponent
     // 1021 (0x3fd), fraction 0x2aaaab << 29 = 0x5555560000000.
     {"cvt.f64.f32 %fd0, %f1; mov.b64 %rd9, %fd0;", 0x3eaaaaab, 0, 0, 0, 0x3fd5555560000000ull},
@@ -80,7 +83,8 @@ const Case kConvert[] = {
     {"cvt.rmi.f32.f32 %f0, %f1; mov.b32 %r0, %f0;", 0xbf000000, 0, 0, 0xbf800000},
     {"cvt.rpi.f32.f32 %f0, %f1; mov.b32 %r0, %f0;", 0xbf000000, 0, 0, 0x80000000},
     {"cvt.rzi.f32.f32 %f0, %f1; mov.b32 %r0, %f0;", 0xbfd9999a, 0, 0, 0xbf800000},
-    {"cvt.rni.f64.f64 %fd0, %fd1; mov.b64 %rd9, %fd0;", 0x4004000000000000ull, 0, 0, 0, 0x4000000000000000ull},
+    {"cvt.rni.f64.f64 %fd0, %fd1; mov.b64 %rd9, %fd0;", 0x4004000000000000ull, 0, 0, 0,
+     0x4000000000000000ull},
     // To 8/16-bit integers, saturating: 300.5 -> 255 (u8); 2.5 -> 2 (.rni, even); -3.5 -> 0 (u8);
     // -40000.5 -> -32768 (s16), sign-extended by cvt.s32.s16.
     {"cvt.rni.u8.f32 %h0, %f1; cvt.u32.u16 %r0, %h0;", 0x43964000, 0, 0, 255},
@@ -106,9 +110,10 @@ const Case kDivide[] = {
     {"div.rn.ftz.f32 %f0, %f1, %f2; mov.b32 %r0, %f0;", 0x3f800000, 0x00000001, 0, 0x7f800000},
     // rcp.rn: 1/3 as above; binary64 1/3 is 0x3fd5555555555555.
     {"rcp.rn.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x40400000, 0, 0, 0x3eaaaaab},
-    {"rcp.rn.f64 %fd0, %fd1; mov.b64 %rd9, %fd0;", 0x4008000000000000ull, 0, 0, 0, 0x3fd5555555555555ull},
-    {"div.rn.f64 %fd0, %fd1, %fd2; mov.b64 %rd9, %fd0;", 0x3ff0000000000000ull, 0x4008000000000000ull, 0, 0,
+    {"rcp.rn.f64 %fd0, %fd1; mov.b64 %rd9, %fd0;", 0x4008000000000000ull, 0, 0, 0,
      0x3fd5555555555555ull},
+    {"div.rn.f64 %fd0, %fd1, %fd2; mov.b64 %rd9, %fd0;", 0x3ff0000000000000ull,
+     0x4008000000000000ull, 0, 0, 0x3fd5555555555555ull},
     // sqrt(2) = 1.41421356237...; binary32 0x3fb504f3 is 1.4142135381698..., below it and the
     // nearest, so .rn and .rz give 0x3fb504f3 and .rp the next value up.
     {"sqrt.rn.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x40000000, 0, 0, 0x3fb504f3},
@@ -118,7 +123,8 @@ const Case kDivide[] = {
     {"sqrt.rn.f32 %f0, %f1; mov.b32 %r0, %f0;", 0xbf800000, 0, 0, 0x7fffffff},
     {"sqrt.rn.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x80000000, 0, 0, 0x80000000},
     // binary64 sqrt(2) = 0x3ff6a09e667f3bcd.
-    {"sqrt.rn.f64 %fd0, %fd1; mov.b64 %rd9, %fd0;", 0x4000000000000000ull, 0, 0, 0, 0x3ff6a09e667f3bcdull},
+    {"sqrt.rn.f64 %fd0, %fd1; mov.b64 %rd9, %fd0;", 0x4000000000000000ull, 0, 0, 0,
+     0x3ff6a09e667f3bcdull},
     // .approx (docs/interpreter.md: MUFU.RCP = RN(1/x), MUFU.SQRT = RN(sqrt x),
     // MUFU.RSQ = RN(1/RN(sqrt x))): 1/4, sqrt 16 and 1/sqrt 4 are exact.
     {"rcp.approx.f32 %f0, %f1; mov.b32 %r0, %f0;", 0x40800000, 0, 0, 0x3e800000},
@@ -165,17 +171,18 @@ INSTANTIATE_TEST_SUITE_P(Transcendental, FloatOps, testing::ValuesIn(kTranscende
 // ---------------------------------------------------------------- min/max.f64, copysign, mad.f32
 const Case kOther[] = {
     // min(-0, +0) is -0; max(NaN, 1) is 1; two NaNs give the canonical 0xfff8000000000000.
-    {"min.f64 %fd0, %fd1, %fd2; mov.b64 %rd9, %fd0;", 0x8000000000000000ull, 0, 0, 0, 0x8000000000000000ull},
-    {"max.f64 %fd0, %fd1, %fd2; mov.b64 %rd9, %fd0;", 0x7ff8000000000000ull, 0x3ff0000000000000ull, 0, 0,
-     0x3ff0000000000000ull},
-    {"min.f64 %fd0, %fd1, %fd2; mov.b64 %rd9, %fd0;", 0x7ff8000000000001ull, 0xfff0000000000001ull, 0, 0,
-     0xfff8000000000000ull},
+    {"min.f64 %fd0, %fd1, %fd2; mov.b64 %rd9, %fd0;", 0x8000000000000000ull, 0, 0, 0,
+     0x8000000000000000ull},
+    {"max.f64 %fd0, %fd1, %fd2; mov.b64 %rd9, %fd0;", 0x7ff8000000000000ull, 0x3ff0000000000000ull,
+     0, 0, 0x3ff0000000000000ull},
+    {"min.f64 %fd0, %fd1, %fd2; mov.b64 %rd9, %fd0;", 0x7ff8000000000001ull, 0xfff0000000000001ull,
+     0, 0, 0xfff8000000000000ull},
     // copysign d, a, b: b's magnitude with a's sign. a = -0, b = 1.5 -> -1.5; a = +1 and
     // b = -NaN: the NaN keeps its payload, loses its sign.
     {"copysign.f32 %f0, %f1, %f2; mov.b32 %r0, %f0;", 0x80000000, 0x3fc00000, 0, 0xbfc00000},
     {"copysign.f32 %f0, %f1, %f2; mov.b32 %r0, %f0;", 0x3f800000, 0xffc00001, 0, 0x7fc00001},
-    {"copysign.f64 %fd0, %fd1, %fd2; mov.b64 %rd9, %fd0;", 0x8000000000000000ull, 0x4000000000000000ull, 0, 0,
-     0xc000000000000000ull},
+    {"copysign.f64 %fd0, %fd1, %fd2; mov.b64 %rd9, %fd0;", 0x8000000000000000ull,
+     0x4000000000000000ull, 0, 0, 0xc000000000000000ull},
     // mad.f32 without rounding is fma.rn: (1 + 2^-12)^2 - 1 = 2^-11 + 2^-24 exactly (fused),
     // binary32 2^-11 * (1 + 2^-13): exponent 116 (0x3a000000), fraction bit 10 (0x400).
     // Unfused, the square would round (a tie, to even) to 1 + 2^-11 and give 2^-11 alone.

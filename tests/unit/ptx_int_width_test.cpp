@@ -58,8 +58,9 @@ const Case kArith16[] = {
     {"neg.s16 %h0, %h1; cvt.u32.u16 %r0, %h0;", 5, 0, 0, 0xfffb},
     // and/or/xor/not on .b16: not 0x00ff = 0xff00 (the upper register bits stay clear).
     {"not.b16 %h0, %h1; cvt.u32.u16 %r0, %h0;", 0x00ff, 0, 0, 0xff00},
-    {"or.b16 %h0, %h1, 0x8000; and.b16 %h0, %h0, 0xff0f; xor.b16 %h0, %h0, -1; cvt.u32.u16 %r0, %h0;", 0x1234,
-     0, 0, 0x6dfb}, // 0x1234 | 0x8000 = 0x9234; & 0xff0f = 0x9204; ^ 0xffff = 0x6dfb
+    {"or.b16 %h0, %h1, 0x8000; and.b16 %h0, %h0, 0xff0f; xor.b16 %h0, %h0, -1; cvt.u32.u16 %r0, "
+     "%h0;",
+     0x1234, 0, 0, 0x6dfb}, // 0x1234 | 0x8000 = 0x9234; & 0xff0f = 0x9204; ^ 0xffff = 0x6dfb
     // div/rem on 16 bits: 5 / 0 gives all ones at 16 bits; -32768 / -1 wraps to -32768.
     {"div.u16 %h0, %h1, %h2; cvt.u32.u16 %r0, %h0;", 5, 0, 0, 0xffff},
     {"div.s16 %h0, %h1, %h2; cvt.u32.u16 %r0, %h0;", 0x8000, 0xffff, 0, 0x8000},
@@ -76,7 +77,8 @@ const Case kCompare[] = {
     // setp.eq.s16 with -1: the immediate is 0xffff at 16 bits.
     {"setp.eq.s16 %p1, %h1, -1; selp.u32 %r0, 1, 2, %p1;", 0xffff, 0, 0, 1},
     // setp.lt.s16 with p|q and .and: (-1 < 1) & (0 == 0).
-    {"setp.eq.s32 %p3, %r3, 0; setp.lt.and.s16 %p1|%p2, %h1, %h2, %p3; selp.u32 %r0, 1, 2, %p1; selp.u32 %r4, 4, 8, "
+    {"setp.eq.s32 %p3, %r3, 0; setp.lt.and.s16 %p1|%p2, %h1, %h2, %p3; selp.u32 %r0, 1, 2, %p1; "
+     "selp.u32 %r4, 4, 8, "
      "%p2; add.u32 %r0, %r0, %r4;",
      0xffff, 1, 0, 1 + 8},
     // setp.hi.s16 is an unsigned order: 0xffff > 1.
@@ -90,7 +92,8 @@ const Case kCompare[] = {
     {"set.gt.f32.s32 %f0, %r1, %r2; mov.b32 %r0, %f0;", 5, 3, 0, 0x3f800000u},
     {"set.lt.u32.f32 %r0, %f1, %f2;", 0x7fc00000, 0x3f800000, 0, 0}, // NaN < 1.0 is false
     {"set.ltu.u32.f32 %r0, %f1, %f2;", 0x7fc00000, 0x3f800000, 0, 0xffffffffu}, // unordered: true
-    {"setp.eq.s32 %p3, %r3, 1; set.ne.or.u32.u32 %r0, %r1, %r2, %p3;", 4, 4, 1, 0xffffffffu}, // false | true
+    {"setp.eq.s32 %p3, %r3, 1; set.ne.or.u32.u32 %r0, %r1, %r2, %p3;", 4, 4, 1,
+     0xffffffffu}, // false | true
     // slct.u32.s32: c >= 0 picks a; slct.u32.f32: -0.0 >= 0 picks a, NaN picks b.
     {"slct.u32.s32 %r0, %r1, %r2, %r3;", 10, 20, 0xffffffff, 20},
     {"slct.u32.s32 %r0, %r1, %r2, %r3;", 10, 20, 0, 10},
@@ -105,9 +108,12 @@ INSTANTIATE_TEST_SUITE_P(Compare, IntWidth, testing::ValuesIn(kCompare));
 const Case kVote[] = {
     {"setp.ne.u32 %p1, %r1, 0; vote.sync.ballot.b32 %r0, %p1, 0xffffffff;", 5, 0, 0, 1},
     {"setp.ne.u32 %p1, %r1, 0; vote.sync.ballot.b32 %r0, %p1, 0xffffffff;", 0, 0, 0, 0},
-    {"setp.ne.u32 %p1, %r1, 0; vote.sync.all.pred %p2, %p1, 0xffffffff; selp.u32 %r0, 1, 2, %p2;", 0, 0, 0, 2},
-    {"setp.ne.u32 %p1, %r1, 0; vote.sync.any.pred %p2, !%p1, 0xffffffff; selp.u32 %r0, 1, 2, %p2;", 0, 0, 0, 1},
-    {"setp.ne.u32 %p1, %r1, 0; vote.sync.uni.pred %p2, %p1, 0xffffffff; selp.u32 %r0, 1, 2, %p2;", 7, 0, 0, 1},
+    {"setp.ne.u32 %p1, %r1, 0; vote.sync.all.pred %p2, %p1, 0xffffffff; selp.u32 %r0, 1, 2, %p2;",
+     0, 0, 0, 2},
+    {"setp.ne.u32 %p1, %r1, 0; vote.sync.any.pred %p2, !%p1, 0xffffffff; selp.u32 %r0, 1, 2, %p2;",
+     0, 0, 0, 1},
+    {"setp.ne.u32 %p1, %r1, 0; vote.sync.uni.pred %p2, %p1, 0xffffffff; selp.u32 %r0, 1, 2, %p2;",
+     7, 0, 0, 1},
     {"activemask.b32 %r0;", 0, 0, 0, 1},
 };
 INSTANTIATE_TEST_SUITE_P(Vote, IntWidth, testing::ValuesIn(kVote));
@@ -129,7 +135,8 @@ TEST(IntWidthVote, SeveralThreadsShareTheWarp) {
 // ---------------------------------------------------------------- conversions
 const Case kConvert[] = {
     // Sign extension of a negative half: 0x8000 -> 0xffff8000 and 0xffffffffffff8000.
-    {"cvt.s32.s16 %r0, %h1; cvt.s64.s16 %rd9, %h1;", 0x8000, 0, 0, 0xffff8000u, 0xffffffffffff8000ull},
+    {"cvt.s32.s16 %r0, %h1; cvt.s64.s16 %rd9, %h1;", 0x8000, 0, 0, 0xffff8000u,
+     0xffffffffffff8000ull},
     // cvt.u16.u32 truncates; cvt.u32.u16 zero-extends: 0x12345678 -> 0x5678.
     {"cvt.u16.u32 %h0, %r1; cvt.u32.u16 %r0, %h0;", 0x12345678, 0, 0, 0x5678},
     // .sat clamps to the destination's range: -5 -> 0 and 300 -> 255 (u8); 40000 -> 32767 and
@@ -149,10 +156,11 @@ const Case kConvert[] = {
     {"cvt.u8.u32 %h0, %r1; cvt.s32.s8 %r0, %h0;", 0x1f0, 0, 0, 0xfffffff0u},
     // Packing: {0x1234, 0xabcd} -> 0xabcd1234; and back into halves.
     {"mov.b32 %r0, {%h1, %h2};", 0x1234, 0xabcd, 0, 0xabcd1234u},
-    {"mov.b32 {%h4, %h5}, %r1; cvt.u32.u16 %r4, %h4; cvt.u32.u16 %r5, %h5; sub.u32 %r0, %r5, %r4;", 0x00090004, 0,
-     0, 5},
+    {"mov.b32 {%h4, %h5}, %r1; cvt.u32.u16 %r4, %h4; cvt.u32.u16 %r5, %h5; sub.u32 %r0, %r5, %r4;",
+     0x00090004, 0, 0, 5},
     {"mov.b64 %rd9, {%h1, %h2, %h3, %h1};", 0x1111, 0x2222, 0x3333, 0, 0x1111333322221111ull},
-    {"mov.b64 {%h4, _, %h5, %h6}, %rd1; cvt.u32.u16 %r0, %h6;", 0x4444333322221111ull, 0, 0, 0x4444},
+    {"mov.b64 {%h4, _, %h5, %h6}, %rd1; cvt.u32.u16 %r0, %h6;", 0x4444333322221111ull, 0, 0,
+     0x4444},
 };
 INSTANTIATE_TEST_SUITE_P(Convert, IntWidth, testing::ValuesIn(kConvert));
 
@@ -165,7 +173,8 @@ const Case kDivide[] = {
     // INT_MIN / -1 wraps to INT_MIN; INT_MIN % -1 is 0.
     {"div.s32 %r0, %r1, %r2;", 0x80000000, 0xffffffff, 0, 0x80000000u},
     {"rem.s32 %r0, %r1, %r2;", 0x80000000, 0xffffffff, 0, 0},
-    {"div.s64 %rd9, %rd1, %rd2;", 0x8000000000000000ull, 0xffffffffffffffffull, 0, 0, 0x8000000000000000ull},
+    {"div.s64 %rd9, %rd1, %rd2;", 0x8000000000000000ull, 0xffffffffffffffffull, 0, 0,
+     0x8000000000000000ull},
     // -7 / 2 = -3 (towards zero), -7 % 2 = -1; 7 % -2 = 1.
     {"div.s32 %r0, %r1, %r2;", uint32_t(-7), 2, 0, uint32_t(-3)},
     {"rem.s32 %r0, %r1, %r2;", uint32_t(-7), 2, 0, 0xffffffffu},
@@ -221,7 +230,8 @@ const Case kBits[] = {
     {"bfe.u32 %r0, %r1, %r2, %r3;", 0xf0000000, 28, 8, 0xf},
     // Only the low 8 bits of pos and len count: pos 0x108 is 8.
     {"bfe.u32 %r0, %r1, %r2, %r3;", 0xabcd1234, 0x108, 8, 0x12},
-    {"bfe.s64 %rd9, %rd1, 60, 8;", 0x8000000000000000ull, 0, 0, 0, 0xfffffffffffffff8ull}, // 0x8 >> 0, sign 1
+    {"bfe.s64 %rd9, %rd1, 60, 8;", 0x8000000000000000ull, 0, 0, 0,
+     0xfffffffffffffff8ull}, // 0x8 >> 0, sign 1
     // bfi.b32 f=0xff into b=0x12345678 at pos 8, len 4: 0x12345f78.
     {"bfi.b32 %r0, %r1, %r2, 8, 4;", 0xff, 0x12345678, 0, 0x12345f78u},
     // pos 30, len 8: only bits 30 and 31 fit; they come from f's low bits (0b11): 0xd2345678.
@@ -251,7 +261,8 @@ const Case kBits[] = {
     // vmax ... .min: min(max(-1, -5), -3) = -3.
     {"vmax.s32.s32.s32.max %r0, %r1, %r2, %r3;", 1, 5, 3, 5},
     {"vmin.s32.s32.s32.min %r0, %r1, %r2, %r3;", 1, 5, 3, 1},
-    {"vmax.s32.s32.s32.min %r0, %r1, %r2, %r3;", uint32_t(-1), uint32_t(-5), uint32_t(-3), uint32_t(-3)},
+    {"vmax.s32.s32.s32.min %r0, %r1, %r2, %r3;", uint32_t(-1), uint32_t(-5), uint32_t(-3),
+     uint32_t(-3)},
 };
 INSTANTIATE_TEST_SUITE_P(Bits, IntWidth, testing::ValuesIn(kBits));
 

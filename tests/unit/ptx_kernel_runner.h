@@ -23,15 +23,16 @@ namespace ptxtest {
 inline bool havePtxas() { return std::system("command -v ptxas >/dev/null 2>&1") == 0; }
 
 // "" when ptxas assembles `ptx` for sm_90, else its messages.
-inline std::string ptxasErrors(const std::string& ptx) {
+inline std::string ptxasErrors(const std::string &ptx) {
   static int counter = 0;
   namespace fs = std::filesystem;
-  fs::path file = fs::temp_directory_path() /
-                  ("oriopt_kernel_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".ptx");
+  fs::path file = fs::temp_directory_path() / ("oriopt_kernel_" + std::to_string(::getpid()) + "_" +
+                                               std::to_string(counter++) + ".ptx");
   fs::path log = file;
   log += ".log";
   std::ofstream(file, std::ios::binary) << ptx;
-  std::string cmd = "ptxas -arch=sm_90 '" + file.string() + "' -o /dev/null > '" + log.string() + "' 2>&1";
+  std::string cmd =
+      "ptxas -arch=sm_90 '" + file.string() + "' -o /dev/null > '" + log.string() + "' 2>&1";
   int rc = std::system(cmd.c_str());
   std::ifstream in(log);
   std::string msg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -46,7 +47,7 @@ struct Kernel {
 };
 
 // Lowers `ptx`, prints it back with --emit=ptx and lowers that again.
-inline Kernel lowerAndReEmit(const std::string& ptx) {
+inline Kernel lowerAndReEmit(const std::string &ptx) {
   Kernel k;
   ori::ParseResult r = ori::ptx::parseAndLower(ptx, "kernel.ptx");
   if (r.error) {
@@ -70,20 +71,23 @@ inline Kernel lowerAndReEmit(const std::string& ptx) {
 }
 
 // Runs both modules on `cfg`; both must end ok. Returns the bytes of `buffer` of each.
-inline std::vector<std::vector<uint8_t>> runBoth(const Kernel& k, const ori::RunConfig& cfg, const std::string& buffer) {
+inline std::vector<std::vector<uint8_t>> runBoth(const Kernel &k, const ori::RunConfig &cfg,
+                                                 const std::string &buffer) {
   std::vector<std::vector<uint8_t>> out;
-  for (const ori::Module* m : {&k.lowered, &k.reEmitted}) {
+  for (const ori::Module *m : {&k.lowered, &k.reEmitted}) {
     ori::RunResult r = ori::runKernel(*m, cfg);
     EXPECT_EQ(int(r.kind), int(ori::RunResult::Kind::Ok))
-        << (m == &k.lowered ? "lowered: " : "re-emitted: ") << ori::formatExit(r, "kernel") << " " << r.message;
+        << (m == &k.lowered ? "lowered: " : "re-emitted: ") << ori::formatExit(r, "kernel") << " "
+        << r.message;
     out.push_back(r.buffers[buffer]);
   }
   return out;
 }
 
-inline uint64_t le64(const std::vector<uint8_t>& b, size_t off) {
+inline uint64_t le64(const std::vector<uint8_t> &b, size_t off) {
   uint64_t v = 0;
-  for (size_t i = 0; i < 8 && off + i < b.size(); ++i) v |= uint64_t(b[off + i]) << (8 * i);
+  for (size_t i = 0; i < 8 && off + i < b.size(); ++i)
+    v |= uint64_t(b[off + i]) << (8 * i);
   return v;
 }
 
@@ -91,7 +95,7 @@ inline uint64_t le64(const std::vector<uint8_t>& b, size_t off) {
 // A kernel whose inputs are the parameters a, b, c (also as %r1..3, %h1..3, %f1..3 and
 // %fd1..3) and whose outputs are %r0 and %rd9; checkCase lowers it, runs it before and after
 // --emit=ptx, and compares the outputs with the case's (derived by hand in each test file).
-inline std::string caseKernel(const std::string& body) {
+inline std::string caseKernel(const std::string &body) {
   return R"(.version 8.0
 .target sm_90
 .address_size 64
@@ -121,7 +125,8 @@ inline std::string caseKernel(const std::string& body) {
   mov.b64 %fd3, %rd3;
   mov.u32 %r0, 0;
   mov.u64 %rd9, 0;
-)" + body + R"(
+)" + body +
+         R"(
   st.global.u32 [%rd0], %r0;
   st.global.u64 [%rd0+8], %rd9;
   ret;
@@ -130,22 +135,23 @@ inline std::string caseKernel(const std::string& body) {
 }
 
 struct Case {
-  const char* body;
+  const char *body;
   uint64_t a, b, c;
-  uint32_t r0;                 // expected %r0
+  uint32_t r0;                                // expected %r0
   std::optional<uint64_t> rd9 = std::nullopt; // expected %rd9, where the case writes it
 };
 
-inline void checkCase(const Case& t) {
+inline void checkCase(const Case &t) {
   SCOPED_TRACE(t.body);
   Kernel k = lowerAndReEmit(caseKernel(t.body));
-  for (const ori::Function& f : k.lowered.functions)
-    for (const ori::Block& b : f.blocks)
-      for (const ori::Instr& in : b.instrs) EXPECT_NE(in.op, ori::Opcode::OPAQUE) << "not lowered natively";
+  for (const ori::Function &f : k.lowered.functions)
+    for (const ori::Block &b : f.blocks)
+      for (const ori::Instr &in : b.instrs)
+        EXPECT_NE(in.op, ori::Opcode::OPAQUE) << "not lowered natively";
   ori::RunConfig cfg;
   cfg.params = {{"a", t.a}, {"b", t.b}, {"c", t.c}};
   cfg.buffers["out"] = std::vector<uint8_t>(16, 0xee);
-  for (const std::vector<uint8_t>& out : runBoth(k, cfg, "out")) {
+  for (const std::vector<uint8_t> &out : runBoth(k, cfg, "out")) {
     EXPECT_EQ(uint32_t(le64(out, 0)), t.r0);
     if (t.rd9) {
       EXPECT_EQ(le64(out, 8), *t.rd9);

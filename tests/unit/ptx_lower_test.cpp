@@ -11,28 +11,30 @@
 #include <sstream>
 
 #include "ir/ori.h"
-#include "ptx/ptx.h"
 #include "ir/verify.h"
+#include "ptx/ptx.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
 std::string corpusDir() {
-  if (const char* env = std::getenv("ORIOPT_CORPUS_DIR")) return env;
+  if (const char *env = std::getenv("ORIOPT_CORPUS_DIR"))
+    return env;
   return ORIOPT_CORPUS_DIR;
 }
 
 std::vector<fs::path> corpusFiles() {
   std::vector<fs::path> out;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(corpusDir() + "/ptx", ec))
-    if (e.path().extension() == ".ptx") out.push_back(e.path());
+  for (const auto &e : fs::directory_iterator(corpusDir() + "/ptx", ec))
+    if (e.path().extension() == ".ptx")
+      out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
 }
 
-std::string readFile(const fs::path& p) {
+std::string readFile(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -43,11 +45,11 @@ struct Counts {
   size_t total = 0, opaque = 0;
 };
 
-Counts count(const ori::Module& m) {
+Counts count(const ori::Module &m) {
   Counts c;
-  for (const ori::Function& f : m.functions)
-    for (const ori::Block& b : f.blocks)
-      for (const ori::Instr& in : b.instrs) {
+  for (const ori::Function &f : m.functions)
+    for (const ori::Block &b : f.blocks)
+      for (const ori::Instr &in : b.instrs) {
         ++c.total;
         c.opaque += in.op == ori::Opcode::OPAQUE;
       }
@@ -71,16 +73,17 @@ TEST_P(PtxCorpus, LowersVerifiesAndRoundTrips) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, PtxCorpus, testing::ValuesIn(corpusFiles()),
-                         [](const testing::TestParamInfo<fs::path>& info) {
+                         [](const testing::TestParamInfo<fs::path> &info) {
                            std::string name = info.param.stem().string();
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           for (char &c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
                            return name;
                          });
 
 // The families docs/ptx.md names as staying OPAQUE ("What stays OPAQUE"), by the PTX
 // instruction's leading text.
-bool inNamedOpaqueFamily(const std::string& text) {
+bool inNamedOpaqueFamily(const std::string &text) {
   static const std::regex family(
       // tensor cores; texture and surface; asynchronous copies
       R"(^((mma|wgmma|ldmatrix|stmatrix)\.|(tex|tld4|txq|suld|sust|sured|suq)\.|cp\.(async|reduce\.async))"
@@ -98,29 +101,33 @@ bool inNamedOpaqueFamily(const std::string& text) {
 // every one that does not belongs to a family docs/ptx.md names.
 TEST(PtxCorpusTotals, NativeButForTheNamedFamilies) {
   std::vector<fs::path> files = corpusFiles();
-  ASSERT_FALSE(files.empty()) << "no corpus files (PtxCorpus.HoldsExactlyTheFilesOfItsProvenance says which are missing)";
+  ASSERT_FALSE(files.empty())
+      << "no corpus files (PtxCorpus.HoldsExactlyTheFilesOfItsProvenance says which are missing)";
   Counts all;
-  for (const fs::path& p : files) {
+  for (const fs::path &p : files) {
     ori::ParseResult r = ori::ptx::parseAndLower(readFile(p), p.filename().string());
     ASSERT_FALSE(r.error) << r.error->str();
     Counts c = count(*r.module);
     all.total += c.total;
     all.opaque += c.opaque;
-    for (const ori::Function& f : r.module->functions)
-      for (const ori::Block& b : f.blocks)
-        for (const ori::Instr& in : b.instrs)
+    for (const ori::Function &f : r.module->functions)
+      for (const ori::Block &b : f.blocks)
+        for (const ori::Instr &in : b.instrs)
           if (in.op == ori::Opcode::OPAQUE) {
-            EXPECT_TRUE(inNamedOpaqueFamily(in.opaqueText)) << p.filename().string() << ": " << in.opaqueText;
+            EXPECT_TRUE(inNamedOpaqueFamily(in.opaqueText))
+                << p.filename().string() << ": " << in.opaqueText;
           }
   }
   double native = double(all.total - all.opaque) / double(all.total);
-  std::printf("corpus: %zu instructions, %zu OPAQUE, %.2f%% native\n", all.total, all.opaque, 100 * native);
+  std::printf("corpus: %zu instructions, %zu OPAQUE, %.2f%% native\n", all.total, all.opaque,
+              100 * native);
   EXPECT_GE(native, 0.995);
 }
 
 // The family filter itself, on forms in and out of the named families.
 TEST(PtxCorpusTotals, NamedFamiliesAreTheDocumentedOnes) {
-  EXPECT_TRUE(inNamedOpaqueFamily("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\t{@d0}, {@u0}"));
+  EXPECT_TRUE(
+      inNamedOpaqueFamily("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\t{@d0}, {@u0}"));
   EXPECT_TRUE(inNamedOpaqueFamily("tex.2d.v4.f32.f32\t{@d0}, [tex0, {@u0}]"));
   EXPECT_TRUE(inNamedOpaqueFamily("sust.b.2d.v4.b8.trap\t[s, {@u0}], {@u1}"));
   EXPECT_TRUE(inNamedOpaqueFamily("cp.async.commit_group"));
@@ -151,45 +158,49 @@ TEST(PtxCorpusTotals, NamedFamiliesAreTheDocumentedOnes) {
 // and returns the single Ori instruction it became (which must be OPAQUE).
 struct Lowered {
   ori::Module module;
-  const ori::Function& f() const { return module.functions.back(); }
-  const ori::Instr& only() const {
-    for (const ori::Block& b : f().blocks)
-      for (const ori::Instr& in : b.instrs)
-        if (in.op != ori::Opcode::RET) return in;
+  const ori::Function &f() const { return module.functions.back(); }
+  const ori::Instr &only() const {
+    for (const ori::Block &b : f().blocks)
+      for (const ori::Instr &in : b.instrs)
+        if (in.op != ori::Opcode::RET)
+          return in;
     throw std::runtime_error("no instruction");
   }
-  std::vector<std::string> names(const std::vector<ori::Operand>& ops) const {
+  std::vector<std::string> names(const std::vector<ori::Operand> &ops) const {
     std::vector<std::string> out;
-    for (const ori::Operand& o : ops) out.push_back(ori::printReg(f(), o.reg));
+    for (const ori::Operand &o : ops)
+      out.push_back(ori::printReg(f(), o.reg));
     return out;
   }
 };
 
-Lowered lowerOne(const std::string& decls, const std::string& instr) {
+Lowered lowerOne(const std::string &decls, const std::string &instr) {
   std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n"
                      ".global .texref tex0;\n"
                      ".visible .entry k(.param .u64 p)\n{\n" +
                      decls + "\n" + instr + "\nret;\n}\n";
   ori::ParseResult r = ori::ptx::parseAndLower(text, "family.ptx");
-  if (r.error) throw std::runtime_error(r.error->str());
+  if (r.error)
+    throw std::runtime_error(r.error->str());
   return Lowered{std::move(*r.module)};
 }
 
-const char* kDecls = ".reg .b32 %r<9>; .reg .b64 %rd<9>; .reg .f32 %f<9>; .reg .f64 %fd<5>; .reg .pred %p<5>; .reg .b16 %h<5>;"
+const char *kDecls = ".reg .b32 %r<9>; .reg .b64 %rd<9>; .reg .f32 %f<9>; .reg .f64 %fd<5>; .reg "
+                     ".pred %p<5>; .reg .b16 %h<5>;"
                      ".shared .align 4 .b8 smem[64];";
 
 struct Family {
-  const char* name;
-  const char* instr;
+  const char *name;
+  const char *instr;
   std::vector<std::string> defs, uses; // derived from the PTX ISA's operand roles
 };
 
 class OpaqueFamily : public testing::TestWithParam<Family> {};
 
 TEST_P(OpaqueFamily, DefsAndUses) {
-  const Family& fam = GetParam();
+  const Family &fam = GetParam();
   Lowered l = lowerOne(kDecls, fam.instr);
-  const ori::Instr& in = l.only();
+  const ori::Instr &in = l.only();
   ASSERT_EQ(in.op, ori::Opcode::OPAQUE) << ori::printInstr(l.f(), in);
   EXPECT_EQ(l.names(in.dsts), fam.defs) << in.opaqueText;
   EXPECT_EQ(l.names(in.srcs), fam.uses) << in.opaqueText;
@@ -204,36 +215,57 @@ const Family kFamilies[] = {
     // FP6/FP4/UE8M0 conversions and .rs rounding: ptxas 13.0 has them from sm_100 only.
     {"Fp6Pack", "cvt.rn.satfinite.e2m3x2.f32 %h1, %f1, %f2;", {"%h1"}, {"%f1", "%f2"}},
     {"Ue8m0Pack", "cvt.rz.satfinite.ue8m0x2.f32 %h1, %f1, %f2;", {"%h1"}, {"%f1", "%f2"}},
-    {"StochasticFp8", "cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f3, %f4}, %r2;", {"%r1"},
+    {"StochasticFp8",
+     "cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f3, %f4}, %r2;",
+     {"%r1"},
      {"%f1", "%f2", "%f3", "%f4", "%r2"}},
-    {"TextureVector", "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];", {"%f1", "%f2", "%f3", "%f4"}, {"%f5", "%f6"}},
+    {"TextureVector",
+     "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];",
+     {"%f1", "%f2", "%f3", "%f4"},
+     {"%f5", "%f6"}},
     {"ClusterAtomic", "atom.shared::cluster.add.u32 %r1, [%r2], %r3;", {"%r1"}, {"%r2", "%r3"}},
-    {"HalfMinAtomic", "atom.global.v2.f16.min.noftz {%h1, %h2}, [%rd1], {%h3, %h4};", {"%h1", "%h2"}, {"%rd1", "%h3", "%h4"}},
+    {"HalfMinAtomic",
+     "atom.global.v2.f16.min.noftz {%h1, %h2}, [%rd1], {%h3, %h4};",
+     {"%h1", "%h2"},
+     {"%rd1", "%h3", "%h4"}},
     {"ClusterReduction", "red.shared::cluster.add.u32 [%r1+8], %r2;", {}, {"%r1", "%r2"}},
-    {"StoreAsync", "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];", {}, {"%r1", "%r2", "%r3"}},
+    {"StoreAsync",
+     "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
+     {},
+     {"%r1", "%r2", "%r3"}},
     {"MbarrierFence", "fence.mbarrier_init.release.cluster;", {}, {}},
     {"ClusterBarrier", "barrier.cluster.arrive.relaxed.aligned;", {}, {}},
     {"MbarrierArrive", "mbarrier.arrive.shared.b64 %rd1, [%r2];", {"%rd1"}, {"%r2"}},
     // ldmatrix .m8n8 and mma of the sm_90 forms are native (HMMA, LDSM ...); these sm_100a /
     // sm_120a forms are not.
-    {"LoadMatrix", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%r3];", {"%r1", "%r2"}, {"%r3"}},
-    {"MatrixMultiply", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e2m3.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f5, %f6, %f7, %f8};",
-     {"%f1", "%f2", "%f3", "%f4"}, {"%r1", "%r2", "%r3", "%f5", "%f6", "%f7", "%f8"}},
+    {"LoadMatrix",
+     "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%r3];",
+     {"%r1", "%r2"},
+     {"%r3"}},
+    {"MatrixMultiply",
+     "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e2m3.f32 {%f1, %f2, %f3, %f4}, {%r1, "
+     "%r2}, {%r3}, {%f5, %f6, %f7, %f8};",
+     {"%f1", "%f2", "%f3", "%f4"},
+     {"%r1", "%r2", "%r3", "%f5", "%f6", "%f7", "%f8"}},
     {"ThreeInputMin", "min.f32 %f1, %f2, %f3, %f4;", {"%f1"}, {"%f2", "%f3", "%f4"}}, // sm_100
     {"WarpReduceFloat", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1;", {"%f1"}, {"%f2"}},
     // cp.async itself is native (LDGSTS); its bulk forms are not.
-    {"BulkCopy", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2];", {},
+    {"BulkCopy",
+     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2];",
+     {},
      {"%r1", "%rd1", "%r2"}},
     {"Clock64", "mov.u64 %rd1, %clock64;", {"%rd1"}, {}},
     {"SameRegisterTwice", "cvt.pack.sat.u4.s32.b32 %r1, %r1, %r1, %r1;", {"%r1"}, {"%r1"}},
 };
 
 INSTANTIATE_TEST_SUITE_P(Families, OpaqueFamily, testing::ValuesIn(kFamilies),
-                         [](const testing::TestParamInfo<Family>& info) { return std::string(info.param.name); });
+                         [](const testing::TestParamInfo<Family> &info) {
+                           return std::string(info.param.name);
+                         });
 
 TEST(OpaqueFamily, GuardIsAUse) {
   Lowered l = lowerOne(kDecls, "@!%p3 cvt.pack.sat.u4.s32.b32 %r1, %r2, %r3, %r3;");
-  const ori::Instr& in = l.only();
+  const ori::Instr &in = l.only();
   ASSERT_EQ(in.op, ori::Opcode::OPAQUE);
   ASSERT_TRUE(in.guard);
   EXPECT_TRUE(in.guard->neg);
@@ -254,11 +286,12 @@ TEST(OpaqueFamily, TextKeepsPlaceholders) {
 // destination) R1, then %a R2. Numbering on first use inside a lowering would
 // follow the order the compiler evaluates a call's arguments in.
 TEST(PtxLowerNumbering, RegistersInOperandOrder) {
-  ori::ParseResult r = ori::ptx::parseAndLower(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
-                                               ".reg .b32 %a, %b, %c;\nmov.u32 %c, 1;\nadd.s32 %b, %a, %c;\nret;\n}\n",
-                                               "order.ptx");
+  ori::ParseResult r = ori::ptx::parseAndLower(
+      ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+      ".reg .b32 %a, %b, %c;\nmov.u32 %c, 1;\nadd.s32 %b, %a, %c;\nret;\n}\n",
+      "order.ptx");
   ASSERT_TRUE(r.module) << r.error->str();
-  const ori::Function& f = r.module->functions.at(0);
+  const ori::Function &f = r.module->functions.at(0);
   EXPECT_EQ(f.regNames.at(ori::R(0)), "%c");
   EXPECT_EQ(f.regNames.at(ori::R(1)), "%b");
   EXPECT_EQ(f.regNames.at(ori::R(2)), "%a");
@@ -271,11 +304,12 @@ TEST(PtxLowerNumbering, RegistersInOperandOrder) {
 TEST(PtxLowerNumbering, DeclinedLoweringGivesBackItsTemporaries) {
   ori::ParseResult r = ori::ptx::parseAndLower(
       ".version 8.0\n.target sm_90\n.address_size 64\n.global .b32 g;\n.visible .entry k()\n{\n"
-      ".reg .b64 %rd<3>;\n.reg .b32 %r<3>;\nsub.s64 %rd1, g+8, 0x8000000000000000;\nadd.s32 %r1, %tid.x, 1;\n"
+      ".reg .b64 %rd<3>;\n.reg .b32 %r<3>;\nsub.s64 %rd1, g+8, 0x8000000000000000;\nadd.s32 %r1, "
+      "%tid.x, 1;\n"
       "st.global.u32 [%rd1], %r1;\nret;\n}\n",
       "declined.ptx");
   ASSERT_TRUE(r.module) << r.error->str();
-  const ori::Function& f = r.module->functions.at(0);
+  const ori::Function &f = r.module->functions.at(0);
   ASSERT_EQ(f.blocks.at(0).instrs.at(0).op, ori::Opcode::OPAQUE);
   EXPECT_EQ(f.regNames.at(ori::R(0)), "%rd1");
   EXPECT_EQ(f.regNames.at(ori::R(1)), "%r1");
@@ -284,24 +318,28 @@ TEST(PtxLowerNumbering, DeclinedLoweringGivesBackItsTemporaries) {
 }
 
 TEST(PtxLowerErrors, UndeclaredRegister) {
-  ori::ParseResult r = ori::ptx::parseAndLower(
-      ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<2>;\nadd.s32 %r1, %r7, 1;\nret;\n}\n",
-      "bad.ptx");
+  ori::ParseResult r =
+      ori::ptx::parseAndLower(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry "
+                              "k()\n{\n.reg .b32 %r<2>;\nadd.s32 %r1, %r7, 1;\nret;\n}\n",
+                              "bad.ptx");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->str(), "bad.ptx:7:14: error: undeclared register '%r7'");
 }
 
 TEST(PtxLowerErrors, BranchToUnknownLabel) {
-  ori::ParseResult r = ori::ptx::parseAndLower(
-      ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\nbra $L_nowhere;\nret;\n}\n", "bad.ptx");
+  ori::ParseResult r =
+      ori::ptx::parseAndLower(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry "
+                              "k()\n{\nbra $L_nowhere;\nret;\n}\n",
+                              "bad.ptx");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->str(), "bad.ptx:6:5: error: branch to unknown label '$L_nowhere'");
 }
 
 TEST(PtxLowerErrors, GuardNotAPredicate) {
-  ori::ParseResult r = ori::ptx::parseAndLower(
-      ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<2>;\n@%r1 ret;\nret;\n}\n",
-      "bad.ptx");
+  ori::ParseResult r =
+      ori::ptx::parseAndLower(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry "
+                              "k()\n{\n.reg .b32 %r<2>;\n@%r1 ret;\nret;\n}\n",
+                              "bad.ptx");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->str(), "bad.ptx:7:2: error: guard '%r1' is not a declared predicate register");
 }
@@ -311,13 +349,15 @@ TEST(PtxLowerErrors, GuardNotAPredicate) {
 // ---- .target sm_1x: binary32 arithmetic is .ftz (ptxas 13.0 gives it the SASS of the .ftz
 // form for sm_20: docs/spec-notes.md, "ptxas findings") ----
 
-std::string lowerBody(const std::string& target, const std::string& body) {
-  std::string text = ".version 3.0\n.target " + target + "\n.address_size 64\n"
+std::string lowerBody(const std::string &target, const std::string &body) {
+  std::string text = ".version 3.0\n.target " + target +
+                     "\n.address_size 64\n"
                      ".visible .entry k(.param .u64 p)\n{\n"
                      ".reg .f32 %f<6>; .reg .f64 %fd<3>; .reg .b32 %r<3>; .reg .pred %p<2>;\n" +
                      body + "\nret;\n}\n";
   ori::ParseResult r = ori::ptx::parseAndLower(text, "sm1x.ptx");
-  if (r.error) throw std::runtime_error(r.error->str());
+  if (r.error)
+    throw std::runtime_error(r.error->str());
   return ori::printModule(*r.module);
 }
 
@@ -334,8 +374,9 @@ TEST(PtxSm1x, BinaryThirtyTwoArithmeticIsFlushToZero) {
 }
 
 TEST(PtxSm1x, IntegerAndBinary64InstructionsAreUnchanged) {
-  std::string sm13 = lowerBody("sm_10, map_f64_to_f32", "cvt.rn.f32.s32 %f1, %r1;\nadd.f64 %fd1, %fd2, %fd2;\n"
-                                                        "add.s32 %r1, %r2, %r2;");
+  std::string sm13 =
+      lowerBody("sm_10, map_f64_to_f32", "cvt.rn.f32.s32 %f1, %r1;\nadd.f64 %fd1, %fd2, %fd2;\n"
+                                         "add.s32 %r1, %r2, %r2;");
   EXPECT_EQ(sm13.find("OPAQUE"), std::string::npos) << sm13;
   EXPECT_EQ(sm13.find(".FTZ"), std::string::npos) << sm13;
 }

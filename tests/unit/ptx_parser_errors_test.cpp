@@ -20,16 +20,16 @@ namespace {
 using namespace std::string_literals;
 
 struct ErrorCase {
-  const char* name; // GoogleTest parameter name
+  const char *name; // GoogleTest parameter name
   std::string input;
   std::string expected; // Diagnostic::str()
 };
 
-void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const ErrorCase &c, std::ostream *os) { *os << c.name; }
 
 const std::string kHead = ".version 7.0\n.target sm_90\n.address_size 64\n";
-std::string fn(const std::string& body) { return kHead + ".entry f()\n{\n" + body + "}\n"; }
-constexpr const char* kFile = "bad.ptx";
+std::string fn(const std::string &body) { return kHead + ".entry f()\n{\n" + body + "}\n"; }
+constexpr const char *kFile = "bad.ptx";
 
 std::vector<ErrorCase> errorCases() {
   return {
@@ -58,19 +58,25 @@ std::vector<ErrorCase> errorCases() {
       {"DuplicateVersion", ".version 7.0\n.version 7.0\n",
        "bad.ptx:2:1: error: duplicate '.version' directive"},
       {"VersionUnknown", ".version 99.0\n",
-       "bad.ptx:1:10: error: PTX ISA version 99.0 is not one this reader knows (1.0-1.5, 2.0-2.3, 3.0-3.2, "
+       "bad.ptx:1:10: error: PTX ISA version 99.0 is not one this reader knows (1.0-1.5, 2.0-2.3, "
+       "3.0-3.2, "
        "4.0-4.3, 5.0-5.1, 6.0-6.5, 7.0-7.8, 8.0-8.8 and 9.0)"},
       {"VersionBetweenKnownOnes", ".version 6.6\n",
-       "bad.ptx:1:10: error: PTX ISA version 6.6 is not one this reader knows (1.0-1.5, 2.0-2.3, 3.0-3.2, "
+       "bad.ptx:1:10: error: PTX ISA version 6.6 is not one this reader knows (1.0-1.5, 2.0-2.3, "
+       "3.0-3.2, "
        "4.0-4.3, 5.0-5.1, 6.0-6.5, 7.0-7.8, 8.0-8.8 and 9.0)"},
       {"TargetUnknown", ".version 9.0\n.target sm_91\n",
-       "bad.ptx:2:9: error: target 'sm_91' is not one this reader knows (sm_ or compute_ followed by 10, 11, "
-       "12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90(a), "
+       "bad.ptx:2:9: error: target 'sm_91' is not one this reader knows (sm_ or compute_ followed "
+       "by 10, 11, "
+       "12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, "
+       "90(a), "
        "100(a,f), 101(a,f), 103(a,f), 110(a,f), 120(a,f), 121(a,f), then texmode_unified, "
        "texmode_independent, debug, map_f64_to_f32)"},
       {"TargetSuffixNotTaken", ".version 9.0\n.target sm_90f\n",
-       "bad.ptx:2:9: error: target 'sm_90f' is not one this reader knows (sm_ or compute_ followed by 10, 11, "
-       "12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90(a), "
+       "bad.ptx:2:9: error: target 'sm_90f' is not one this reader knows (sm_ or compute_ followed "
+       "by 10, 11, "
+       "12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, "
+       "90(a), "
        "100(a,f), 101(a,f), 103(a,f), 110(a,f), 120(a,f), 121(a,f), then texmode_unified, "
        "texmode_independent, debug, map_f64_to_f32)"},
       {"TargetTwoArchitectures", ".version 9.0\n.target sm_90, sm_80\n",
@@ -129,7 +135,8 @@ std::vector<ErrorCase> errorCases() {
       {"InitializerExpressionIncomplete", kHead + ".global .u32 x = 1*;\n",
        "bad.ptx:4:20: error: expected a number in the constant expression, found ';'"},
       {"InitializerFloatExpression", kHead + ".global .f32 x = 1.5*2;\n",
-       "bad.ptx:4:21: error: constant expression type mismatch: '*' has an integer and a floating-point operand"},
+       "bad.ptx:4:21: error: constant expression type mismatch: '*' has an integer and a "
+       "floating-point operand"},
       {"InitializerEmptyBraces", kHead + ".global .u32 x[1] = {};\n",
        "bad.ptx:4:22: error: expected an initializer value, found '}'"},
       {"InitializerTooDeep",
@@ -222,7 +229,7 @@ std::vector<ErrorCase> errorCases() {
 class PtxParseError : public testing::TestWithParam<ErrorCase> {};
 
 TEST_P(PtxParseError, ReportsExactDiagnostic) {
-  const ErrorCase& c = GetParam();
+  const ErrorCase &c = GetParam();
   ParseResult r = parse(c.input, kFile);
   ASSERT_FALSE(r.module.has_value()) << "parsed without error";
   ASSERT_TRUE(r.error.has_value());
@@ -230,11 +237,12 @@ TEST_P(PtxParseError, ReportsExactDiagnostic) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, PtxParseError, testing::ValuesIn(errorCases()),
-                         [](const testing::TestParamInfo<ErrorCase>& i) { return i.param.name; });
+                         [](const testing::TestParamInfo<ErrorCase> &i) { return i.param.name; });
 
 TEST(PtxParseErrorTable, HasUniqueNamesAndEnoughRows) {
   std::set<std::string> names;
-  for (const ErrorCase& c : errorCases()) EXPECT_TRUE(names.insert(c.name).second) << c.name;
+  for (const ErrorCase &c : errorCases())
+    EXPECT_TRUE(names.insert(c.name).second) << c.name;
   EXPECT_GE(names.size(), 25u);
 }
 
@@ -252,7 +260,8 @@ TEST(PtxParseErrorTruncation, EveryPrefixHasAPositionedDiagnostic) {
   ASSERT_TRUE(parse(full, kFile).module.has_value()) << parse(full, kFile).error->str();
   for (size_t n = 0; n < full.size(); ++n) {
     ParseResult r = parse(std::string_view(full).substr(0, n), kFile);
-    if (r.module) continue;
+    if (r.module)
+      continue;
     ASSERT_TRUE(r.error.has_value()) << n;
     EXPECT_GT(r.error->line, 0u) << "prefix of " << n << " bytes: " << r.error->str();
     EXPECT_GT(r.error->col, 0u) << "prefix of " << n << " bytes: " << r.error->str();

@@ -27,16 +27,18 @@ using SK = Statement::Kind;
 using OK = Operand::Kind;
 
 fs::path sourceDir() {
-  if (const char* env = std::getenv("ORIOPT_SOURCE_DIR"); env && *env) return env;
+  if (const char *env = std::getenv("ORIOPT_SOURCE_DIR"); env && *env)
+    return env;
   return ORIOPT_SOURCE_DIR;
 }
 
 fs::path corpusDir() {
-  if (const char* env = std::getenv("ORIOPT_CORPUS_DIR"); env && *env) return fs::path(env) / "ptx";
+  if (const char *env = std::getenv("ORIOPT_CORPUS_DIR"); env && *env)
+    return fs::path(env) / "ptx";
   return fs::path(ORIOPT_CORPUS_DIR) / "ptx";
 }
 
-std::string readFile(const fs::path& p) {
+std::string readFile(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
@@ -46,34 +48,39 @@ std::string readFile(const fs::path& p) {
 std::vector<std::string> corpusFiles() {
   std::vector<std::string> names;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(corpusDir(), ec))
-    if (e.path().extension() == ".ptx") names.push_back(e.path().filename().string());
+  for (const auto &e : fs::directory_iterator(corpusDir(), ec))
+    if (e.path().extension() == ".ptx")
+      names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
 
-Module parseOrFail(const std::string& text, const std::string& name) {
+Module parseOrFail(const std::string &text, const std::string &name) {
   ParseResult r = parse(text, name);
-  if (r.error) ADD_FAILURE() << r.error->str();
+  if (r.error)
+    ADD_FAILURE() << r.error->str();
   return r.module ? std::move(*r.module) : Module{};
 }
 
 // --- the independent scan -------------------------------------------------
 // Blanks comments (keeping newlines), `.section ... { }` data and @@DWARF lines.
-std::string stripForScan(const std::string& s) {
+std::string stripForScan(const std::string &s) {
   std::string out = s;
   for (size_t i = 0; i < out.size();) {
     if (out[i] == '"') {
       for (++i; i < out.size() && out[i] != '"' && out[i] != '\n'; ++i)
-        if (out[i] == '\\') ++i;
+        if (out[i] == '\\')
+          ++i;
       ++i;
     } else if (out.compare(i, 2, "//") == 0 || out.compare(i, 7, "@@DWARF") == 0) {
-      for (; i < out.size() && out[i] != '\n'; ++i) out[i] = ' ';
+      for (; i < out.size() && out[i] != '\n'; ++i)
+        out[i] = ' ';
     } else if (out.compare(i, 2, "/*") == 0) {
       size_t end = out.find("*/", i + 2);
       end = end == std::string::npos ? out.size() : end + 2;
       for (; i < end; ++i)
-        if (out[i] != '\n') out[i] = ' ';
+        if (out[i] != '\n')
+          out[i] = ' ';
     } else if (out.compare(i, 8, ".section") == 0) {
       size_t open = out.find('{', i), depth = 0;
       for (size_t j = open; j < out.size(); ++j) {
@@ -81,11 +88,13 @@ std::string stripForScan(const std::string& s) {
         depth -= out[j] == '}';
         if (depth == 0) {
           for (; i <= j; ++i)
-            if (out[i] != '\n') out[i] = ' ';
+            if (out[i] != '\n')
+              out[i] = ' ';
           break;
         }
       }
-      if (open == std::string::npos || i < open) break;
+      if (open == std::string::npos || i < open)
+        break;
     } else {
       ++i;
     }
@@ -102,12 +111,12 @@ struct ScanCounts {
   size_t scopeBraces = 0, regNames = 0;
 };
 
-ScanCounts scan(const std::string& text) {
+ScanCounts scan(const std::string &text) {
   ScanCounts c;
   const std::string s = stripForScan(text);
   // .entry/.func keywords.
   for (size_t i = s.find('.'); i != std::string::npos; i = s.find('.', i + 1))
-    for (const char* kw : {".entry", ".func"})
+    for (const char *kw : {".entry", ".func"})
       if (s.compare(i, std::strlen(kw), kw) == 0 && !identChar(s[i + std::strlen(kw)]) &&
           (i == 0 || !identChar(s[i - 1])))
         ++c.functions;
@@ -117,14 +126,18 @@ ScanCounts scan(const std::string& text) {
   for (size_t i = 0; i < s.size(); ++i) {
     const char ch = s[i];
     if (ch == '{') {
-      if (depth == 0 && prev != '=') ++c.definitions;
-      if (depth == 0 && prev == '=') depth = -1000000; // inside an initializer until its '}'
+      if (depth == 0 && prev != '=')
+        ++c.definitions;
+      if (depth == 0 && prev == '=')
+        depth = -1000000; // inside an initializer until its '}'
       ++depth;
     } else if (ch == '}') {
       --depth;
-      if (depth == -1000000) depth = 0;
+      if (depth == -1000000)
+        depth = 0;
     }
-    if (!std::isspace(static_cast<unsigned char>(ch))) prev = ch;
+    if (!std::isspace(static_cast<unsigned char>(ch)))
+      prev = ch;
   }
   // Lines: labels, instruction starts, lone braces, .reg names.
   std::istringstream lines(s);
@@ -132,7 +145,8 @@ ScanCounts scan(const std::string& text) {
   bool inInstr = false;
   while (std::getline(lines, line)) {
     size_t p = line.find_first_not_of(" \t\r");
-    if (p == std::string::npos) continue;
+    if (p == std::string::npos)
+      continue;
     std::string l = line.substr(p, line.find_last_not_of(" \t\r") + 1 - p);
     if (inInstr) {
       inInstr = l.find(';') == std::string::npos;
@@ -143,33 +157,42 @@ ScanCounts scan(const std::string& text) {
       ++c.scopeBraces;
       l.erase(0, l.find_first_not_of(" \t", 1));
     }
-    if (l.empty()) continue;
+    if (l.empty())
+      continue;
     if (l.back() == '}' && l.find_last_not_of(" \t", l.size() - 2) == l.rfind(';')) {
       ++c.scopeBraces;
       l.pop_back();
     }
     for (;;) { // leading labels: name[ ]:
       size_t e = 0;
-      while (e < l.size() && (identChar(l[e]) || l[e] == '.')) ++e;
+      while (e < l.size() && (identChar(l[e]) || l[e] == '.'))
+        ++e;
       size_t colon = l.find_first_not_of(" \t", e);
       if (e == 0 || colon == std::string::npos || l[colon] != ':' || l.compare(colon, 2, "::") == 0)
         break;
       l = l.substr(colon + 1);
       l.erase(0, l.find_first_not_of(" \t"));
-      if (l.rfind(".callprototype", 0) != 0 && l.rfind(".branchtargets", 0) != 0) ++c.labels;
+      if (l.rfind(".callprototype", 0) != 0 && l.rfind(".branchtargets", 0) != 0)
+        ++c.labels;
     }
     if (l.rfind(".reg", 0) == 0 && (l.size() == 4 || !identChar(l[4])))
       c.regNames += 1 + std::count(l.begin(), l.end(), ',');
     size_t q = 0;
     if (q < l.size() && l[q] == '@') { // guard
       ++q;
-      if (q < l.size() && l[q] == '!') ++q;
-      while (q < l.size() && identChar(l[q])) ++q;
-      while (q < l.size() && (l[q] == ' ' || l[q] == '\t')) ++q;
+      if (q < l.size() && l[q] == '!')
+        ++q;
+      while (q < l.size() && identChar(l[q]))
+        ++q;
+      while (q < l.size() && (l[q] == ' ' || l[q] == '\t'))
+        ++q;
     }
-    if (q >= l.size() || !std::islower(static_cast<unsigned char>(l[q]))) continue;
-    while (q < l.size() && (std::isalnum(static_cast<unsigned char>(l[q])) || l[q] == '_')) ++q;
-    if (q < l.size() && l[q] != '.' && l[q] != ' ' && l[q] != '\t' && l[q] != ';') continue;
+    if (q >= l.size() || !std::islower(static_cast<unsigned char>(l[q])))
+      continue;
+    while (q < l.size() && (std::isalnum(static_cast<unsigned char>(l[q])) || l[q] == '_'))
+      ++q;
+    if (q < l.size() && l[q] != '.' && l[q] != ' ' && l[q] != '\t' && l[q] != ';')
+      continue;
     const size_t semis = std::count(l.begin(), l.end(), ';');
     c.instructions += std::max<size_t>(1, semis);
     inInstr = semis == 0;
@@ -177,16 +200,18 @@ ScanCounts scan(const std::string& text) {
   return c;
 }
 
-ScanCounts count(const Module& m) {
+ScanCounts count(const Module &m) {
   ScanCounts c;
-  for (const TopLevel& it : m.items) {
-    if (it.kind == TopLevel::Kind::Variable && it.variable.space == ".reg") ++c.regNames;
-    if (it.kind != TopLevel::Kind::Function) continue;
-    const Function& f = it.function;
+  for (const TopLevel &it : m.items) {
+    if (it.kind == TopLevel::Kind::Variable && it.variable.space == ".reg")
+      ++c.regNames;
+    if (it.kind != TopLevel::Kind::Function)
+      continue;
+    const Function &f = it.function;
     ++c.functions;
     c.definitions += f.hasBody;
     c.scopeBraces += f.hasBody ? 2 : 0;
-    for (const Statement& s : f.body) {
+    for (const Statement &s : f.body) {
       c.instructions += s.kind == SK::Instr;
       c.labels += s.kind == SK::Label;
       c.scopeBraces += s.kind == SK::Scope;
@@ -205,7 +230,8 @@ TEST(PtxCorpus, HoldsExactlyTheFilesOfItsProvenance) {
   std::vector<std::string> listed;
   for (std::string line; std::getline(tsv, line);) {
     std::string file = line.substr(0, line.find('\t'));
-    if (file.rfind("ptx/", 0) == 0) listed.push_back(file.substr(4));
+    if (file.rfind("ptx/", 0) == 0)
+      listed.push_back(file.substr(4));
   }
   std::sort(listed.begin(), listed.end());
   ASSERT_FALSE(listed.empty());
@@ -219,7 +245,7 @@ TEST_P(PtxCorpusFile, ParsesAndCountsMatchAnIndependentScan) {
   ASSERT_FALSE(text.empty());
   ParseResult r = parse(text, GetParam());
   ASSERT_FALSE(r.error.has_value()) << r.error->str();
-  const Module& m = *r.module;
+  const Module &m = *r.module;
   EXPECT_FALSE(m.version.empty());
   EXPECT_EQ(m.target.rfind("sm_", 0), 0u) << m.target;
   const ScanCounts want = scan(text), got = count(m);
@@ -235,12 +261,14 @@ TEST_P(PtxCorpusFile, ParsesAndCountsMatchAnIndependentScan) {
   // its guard), and ends where the ';' follows.
   std::vector<size_t> lineStart{0};
   for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') lineStart.push_back(i + 1);
+    if (text[i] == '\n')
+      lineStart.push_back(i + 1);
   size_t checked = 0;
-  for (const TopLevel& it : m.items)
-    for (const Statement& s : it.function.body) {
-      if (s.kind != SK::Instr) continue;
-      const Instruction& ins = s.instr;
+  for (const TopLevel &it : m.items)
+    for (const Statement &s : it.function.body) {
+      if (s.kind != SK::Instr)
+        continue;
+      const Instruction &ins = s.instr;
       ASSERT_GE(ins.loc.line, 1u);
       ASSERT_LE(ins.loc.line, lineStart.size());
       const size_t at = lineStart[ins.loc.line - 1] + ins.loc.col - 1;
@@ -257,37 +285,40 @@ TEST_P(PtxCorpusFile, ParsesAndCountsMatchAnIndependentScan) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, PtxCorpusFile, testing::ValuesIn(corpusFiles()),
-                         [](const testing::TestParamInfo<std::string>& i) {
+                         [](const testing::TestParamInfo<std::string> &i) {
                            std::string n = i.param.substr(0, i.param.size() - 4);
-                           for (char& ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           for (char &ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch)))
+                               ch = '_';
                            return n;
                          });
 
 // --- structure of specific files ------------------------------------------
-const Function* findFunction(const Module& m, const std::string& name) {
-  for (const TopLevel& it : m.items)
-    if (it.kind == TopLevel::Kind::Function && it.function.name == name) return &it.function;
+const Function *findFunction(const Module &m, const std::string &name) {
+  for (const TopLevel &it : m.items)
+    if (it.kind == TopLevel::Kind::Function && it.function.name == name)
+      return &it.function;
   return nullptr;
 }
 
-std::vector<const Instruction*> instructions(const Function& f, const std::string& opcode) {
-  std::vector<const Instruction*> out;
-  for (const Statement& s : f.body)
-    if (s.kind == SK::Instr && s.instr.opcode == opcode) out.push_back(&s.instr);
+std::vector<const Instruction *> instructions(const Function &f, const std::string &opcode) {
+  std::vector<const Instruction *> out;
+  for (const Statement &s : f.body)
+    if (s.kind == SK::Instr && s.instr.opcode == opcode)
+      out.push_back(&s.instr);
   return out;
 }
 
 TEST(PtxCorpusStructure, IndirectCallThroughRegisterNamesItsPrototype) {
   const Module m = parseOrFail(readFile(corpusDir() / "gpuocelot_indirectCall.ptx"), "ic.ptx");
-  const Function* f = findFunction(m, "kernelEntry");
+  const Function *f = findFunction(m, "kernelEntry");
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(f->isEntry);
   ASSERT_EQ(f->params.size(), 2u);
   EXPECT_EQ(f->params[0].text, ".param .u64 kernelEntry_param_0");
   const auto calls = instructions(*f, "call");
   ASSERT_EQ(calls.size(), 1u);
-  const auto& ops = calls[0]->operands;
+  const auto &ops = calls[0]->operands;
   ASSERT_EQ(ops.size(), 4u);
   EXPECT_EQ(ops[0].kind, OK::Call);
   ASSERT_EQ(ops[0].elems.size(), 1u);
@@ -297,11 +328,11 @@ TEST(PtxCorpusStructure, IndirectCallThroughRegisterNamesItsPrototype) {
   EXPECT_EQ(ops[2].kind, OK::Call);
   EXPECT_EQ(ops[3].name, "prototype_0");
   const auto proto = std::find_if(f->body.begin(), f->body.end(),
-                                  [](const Statement& s) { return s.kind == SK::CallPrototype; });
+                                  [](const Statement &s) { return s.kind == SK::CallPrototype; });
   ASSERT_NE(proto, f->body.end());
   EXPECT_EQ(proto->proto.name, "prototype_0");
   EXPECT_EQ(proto->proto.text, "prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _)");
-  const Function* dbl = findFunction(m, "funcDouble");
+  const Function *dbl = findFunction(m, "funcDouble");
   ASSERT_NE(dbl, nullptr);
   ASSERT_EQ(dbl->returns.size(), 1u);
   EXPECT_EQ(dbl->returns[0].name, "func_retval0");
@@ -310,11 +341,12 @@ TEST(PtxCorpusStructure, IndirectCallThroughRegisterNamesItsPrototype) {
 
 TEST(PtxCorpusStructure, RegisterNamesWithoutPercent) {
   const Module m = parseOrFail(readFile(corpusDir() / "zluda_spirv_run_vote_all.ptx"), "v.ptx");
-  const Function* f = findFunction(m, "vote_all");
+  const Function *f = findFunction(m, "vote_all");
   ASSERT_NE(f, nullptr);
   std::vector<std::string> regs;
-  for (const Statement& s : f->body)
-    if (s.kind == SK::Var) regs.push_back(s.var.name);
+  for (const Statement &s : f->body)
+    if (s.kind == SK::Var)
+      regs.push_back(s.var.name);
   EXPECT_EQ(regs, (std::vector<std::string>{"laneid", "tid", "not_first_lane", "result_pred",
                                             "result", "out_ptr", "out_offset"}));
   const auto votes = instructions(*f, "vote");
@@ -330,11 +362,11 @@ TEST(PtxCorpusStructure, RegisterNamesWithoutPercent) {
 }
 
 TEST(PtxCorpusStructure, DebugSectionsAreWholeDirectives) {
-  for (const auto& [file, sections] :
+  for (const auto &[file, sections] :
        {std::pair{"zluda_vectorAdd_debug.ptx", 4}, std::pair{"librecuda_complex.ptx", 3}}) {
     const Module m = parseOrFail(readFile(corpusDir() / file), file);
     int n = 0;
-    for (const TopLevel& it : m.items)
+    for (const TopLevel &it : m.items)
       if (it.kind == TopLevel::Kind::Directive && it.text.rfind(".section", 0) == 0) {
         ++n;
         EXPECT_EQ(it.text.back(), '}') << file;
@@ -349,7 +381,7 @@ TEST(PtxCorpusStructure, OldStyleDeclarationsWithoutSemicolon) {
   EXPECT_EQ(m.version, "2.1");
   EXPECT_EQ(m.target, "sm_20");
   int declarations = 0;
-  for (const TopLevel& it : m.items)
+  for (const TopLevel &it : m.items)
     declarations += it.kind == TopLevel::Kind::Function && !it.function.hasBody;
   EXPECT_EQ(declarations, 4);
 }
@@ -361,8 +393,8 @@ TEST(PtxCorpusStructure, TexturesVectorsAndNegativeOffsets) {
   EXPECT_EQ(m.items[0].kind, TopLevel::Kind::Variable); // a module-level .reg
   EXPECT_EQ(m.items[0].variable.space, ".reg");
   bool sawNegative = false;
-  for (const TopLevel& it : m.items)
-    for (const Statement& s : it.function.body)
+  for (const TopLevel &it : m.items)
+    for (const Statement &s : it.function.body)
       if (s.kind == SK::Instr && s.instr.opcode == "st" && s.instr.operands.size() == 2 &&
           s.instr.operands[0].kind == OK::Address && s.instr.operands[0].ival == -8) {
         sawNegative = true;
@@ -372,10 +404,11 @@ TEST(PtxCorpusStructure, TexturesVectorsAndNegativeOffsets) {
       }
   EXPECT_TRUE(sawNegative);
   const Module t = parseOrFail(readFile(corpusDir() / "gpuocelot_rodinia_mummergpu.ptx"), "t.ptx");
-  const Instruction* tex = nullptr;
-  for (const TopLevel& it : t.items)
-    for (const Statement& s : it.function.body)
-      if (!tex && s.kind == SK::Instr && s.instr.opcode == "tex") tex = &s.instr;
+  const Instruction *tex = nullptr;
+  for (const TopLevel &it : t.items)
+    for (const Statement &s : it.function.body)
+      if (!tex && s.kind == SK::Instr && s.instr.opcode == "tex")
+        tex = &s.instr;
   ASSERT_NE(tex, nullptr);
   ASSERT_EQ(tex->operands.size(), 2u);
   EXPECT_EQ(tex->operands[1].kind, OK::Address);
@@ -388,19 +421,20 @@ TEST(PtxCorpusStructure, TexturesVectorsAndNegativeOffsets) {
 TEST(PtxSyntax, BranchTargetsAndBrxIdx) {
   const fs::path file = sourceDir() / "tests/ptx-inputs/branchtargets.ptx";
   const Module m = parseOrFail(readFile(file), "bt.ptx");
-  const Function* f = findFunction(m, "jump_table");
+  const Function *f = findFunction(m, "jump_table");
   ASSERT_NE(f, nullptr);
   const auto t = std::find_if(f->body.begin(), f->body.end(),
-                              [](const Statement& s) { return s.kind == SK::BranchTargets; });
+                              [](const Statement &s) { return s.kind == SK::BranchTargets; });
   ASSERT_NE(t, f->body.end());
   EXPECT_EQ(t->targets.name, "$L__tab0");
   EXPECT_EQ(t->targets.labels, (std::vector<std::string>{"$L__BB0_case0", "$L__BB0_case1",
-                                                          "$L__BB0_case2", "$L__BB0_case3"}));
+                                                         "$L__BB0_case2", "$L__BB0_case3"}));
   const auto brx = instructions(*f, "brx");
   ASSERT_EQ(brx.size(), 1u);
   EXPECT_EQ(brx[0]->operands.at(1).name, "$L__tab0");
   std::vector<int64_t> values;
-  for (const Instruction* mov : instructions(*f, "mov")) values.push_back(mov->operands.at(1).ival);
+  for (const Instruction *mov : instructions(*f, "mov"))
+    values.push_back(mov->operands.at(1).ival);
   EXPECT_EQ(values, (std::vector<int64_t>{11, 0x16, 041, 0b101100, -1}));
   const std::string ptxas = ORIOPT_PTXAS;
   if (!ptxas.empty()) { // the hand-written module is real PTX
@@ -435,7 +469,7 @@ TEST(PtxSyntax, LiteralsOperandsAndDeclarations) {
   EXPECT_EQ(m.target, "sm_13, texmode_independent");
   ASSERT_EQ(m.items.size(), 7u);
   EXPECT_EQ(m.items[0].text, "@@DWARF .byte 0x5c, 0x02 // old debug data");
-  const Variable& fs = m.items[1].variable;
+  const Variable &fs = m.items[1].variable;
   ASSERT_EQ(fs.init.size(), 3u);
   EXPECT_TRUE(fs.init[0].floatIsF32);
   EXPECT_EQ(fs.init[0].fval, 1.0);
@@ -450,16 +484,16 @@ TEST(PtxSyntax, LiteralsOperandsAndDeclarations) {
   EXPECT_EQ(m.items[4].variable.text, ".global .u64 q = generic(g)+-4");
   EXPECT_TRUE(m.items[4].variable.init.at(0).generic);
   EXPECT_EQ(m.items[4].variable.init.at(0).ival, -4);
-  const Function& f = m.items[5].function;
+  const Function &f = m.items[5].function;
   EXPECT_FALSE(f.hasBody);
   EXPECT_EQ(f.params.at(0).attrs, (std::vector<std::string>{".ptr", ".global"}));
   EXPECT_EQ(f.params.at(0).align, 4u);
   EXPECT_EQ(f.params.at(1).dims.size(), 1u);
   EXPECT_EQ(f.performanceDirectives, std::vector<std::string>{".noreturn"});
-  const Function& k = m.items[6].function;
-  EXPECT_EQ(k.performanceDirectives,
-            (std::vector<std::string>{".maxntid 256, 1, 1", ".minnctapersm 2",
-                                      ".pragma \"nounroll\";"}));
+  const Function &k = m.items[6].function;
+  EXPECT_EQ(
+      k.performanceDirectives,
+      (std::vector<std::string>{".maxntid 256, 1, 1", ".minnctapersm 2", ".pragma \"nounroll\";"}));
   ASSERT_EQ(k.body.size(), 18u);
   EXPECT_EQ(k.body[0].var.rangeCount, 3u);
   EXPECT_EQ(k.body[1].var.text, ".reg .pred %q");
@@ -472,18 +506,19 @@ TEST(PtxSyntax, LiteralsOperandsAndDeclarations) {
   EXPECT_EQ(k.body[7].instr.operands[1].name, "");
   EXPECT_EQ(k.body[7].instr.operands[1].ival, 0x100);
   EXPECT_EQ(k.body[8].instr.operands[1].name, "fs");
-  const Instruction& setp = k.body[9].instr;
+  const Instruction &setp = k.body[9].instr;
   EXPECT_EQ(setp.operands[0].kind, OK::Pair);
   EXPECT_EQ(setp.operands[0].elems.at(1).name, "%p2");
   EXPECT_EQ(setp.operands[2].ival, -2);
   EXPECT_TRUE(setp.operands[3].negated);
-  const Instruction& st = k.body[10].instr;
+  const Instruction &st = k.body[10].instr;
   EXPECT_TRUE(st.guard->negated);
   EXPECT_EQ(st.text, "st.global.v4.b32 [%rd1+-16], {%r1, _, %r2, %r3}");
   EXPECT_EQ(st.operands[0].ival, -16);
   EXPECT_EQ(st.operands[1].elems.at(1).kind, OK::Sink);
   EXPECT_EQ(k.body[11].instr.operands[1].name, "%v1.y");
-  for (int i = 12; i < 16; ++i) EXPECT_EQ(k.body[i].kind, SK::Scope) << i;
+  for (int i = 12; i < 16; ++i)
+    EXPECT_EQ(k.body[i].kind, SK::Scope) << i;
   EXPECT_TRUE(k.body[13].scope.open);
   EXPECT_FALSE(k.body[14].scope.open);
   EXPECT_EQ(k.body[16].instr.text, "call.uni");
@@ -494,13 +529,15 @@ TEST(PtxSyntax, LargeBodiesKeepEveryStatementInOrder) {
   // scratch vector and grows Function::body in place; both paths keep order.
   for (int n : {10, 4095, 4096, 4097, 20000}) {
     std::string text = ".version 7.0\n.target sm_90\n.entry f()\n{\n";
-    for (int i = 0; i < n; ++i) text += "\tmov.u32 %r1, " + std::to_string(i) + ";\n";
+    for (int i = 0; i < n; ++i)
+      text += "\tmov.u32 %r1, " + std::to_string(i) + ";\n";
     text += "}\n.entry g()\n{\n\tret;\n}\n";
     const Module m = parseOrFail(text, "big.ptx");
     ASSERT_EQ(m.items.size(), 2u) << n;
-    const Function& f = m.items[0].function;
+    const Function &f = m.items[0].function;
     ASSERT_EQ(f.body.size(), static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) ASSERT_EQ(f.body[i].instr.operands.at(1).ival, i) << n;
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(f.body[i].instr.operands.at(1).ival, i) << n;
     EXPECT_EQ(m.items[1].function.body.size(), 1u) << n;
   }
 }
@@ -518,10 +555,12 @@ TEST(PtxSyntax, DeepNestingIsBoundedOrIterative) {
 // --- nvcc 13 output, made at test time -------------------------------------
 std::string findNvcc() {
 #ifdef ORIOPT_NVCC
-  if (std::string(ORIOPT_NVCC).size()) return ORIOPT_NVCC;
+  if (std::string(ORIOPT_NVCC).size())
+    return ORIOPT_NVCC;
 #endif
-  for (const char* dir : {"/usr/local/cuda/bin"})
-    if (fs::exists(fs::path(dir) / "nvcc")) return (fs::path(dir) / "nvcc").string();
+  for (const char *dir : {"/usr/local/cuda/bin"})
+    if (fs::exists(fs::path(dir) / "nvcc"))
+      return (fs::path(dir) / "nvcc").string();
   return std::system("command -v nvcc > /dev/null 2>&1") == 0 ? "nvcc" : "";
 }
 
@@ -529,11 +568,12 @@ class PtxFromNvcc : public testing::TestWithParam<std::string> {};
 
 TEST_P(PtxFromNvcc, FeaturesKernelParses) {
   const std::string nvcc = findNvcc();
-  if (nvcc.empty()) GTEST_SKIP() << "nvcc not found";
+  if (nvcc.empty())
+    GTEST_SKIP() << "nvcc not found";
   const fs::path src = sourceDir() / "tests/ptx-inputs/features.cu";
-  const fs::path out = fs::temp_directory_path() /
-                       ("oriopt_ptx_features_" + std::to_string(::getpid()) + "_" +
-                        std::to_string(std::hash<std::string>{}(GetParam())) + ".ptx");
+  const fs::path out =
+      fs::temp_directory_path() / ("oriopt_ptx_features_" + std::to_string(::getpid()) + "_" +
+                                   std::to_string(std::hash<std::string>{}(GetParam())) + ".ptx");
   const std::string cmd = nvcc + " -arch=sm_90 " + GetParam() + " -ptx '" + src.string() +
                           "' -o '" + out.string() + "'";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
@@ -545,28 +585,29 @@ TEST_P(PtxFromNvcc, FeaturesKernelParses) {
   EXPECT_EQ(got.instructions, want.instructions);
   EXPECT_EQ(got.labels, want.labels);
   EXPECT_EQ(got.scopeBraces, want.scopeBraces);
-  const Function* k = findFunction(m, "_Z1kPfPiPKfi");
+  const Function *k = findFunction(m, "_Z1kPfPiPKfi");
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->performanceDirectives.at(0), ".maxntid 256, 1, 1");
   size_t pairs = 0, vectors = 0, scopes = 0, calls = 0;
-  for (const TopLevel& it : m.items)
-    for (const Statement& s : it.function.body) {
+  for (const TopLevel &it : m.items)
+    for (const Statement &s : it.function.body) {
       scopes += s.kind == SK::Scope;
-      if (s.kind != SK::Instr) continue;
+      if (s.kind != SK::Instr)
+        continue;
       calls += s.instr.opcode == "call";
-      for (const Operand& o : s.instr.operands) {
+      for (const Operand &o : s.instr.operands) {
         pairs += o.kind == OK::Pair;
         vectors += o.kind == OK::Vector;
       }
     }
-  EXPECT_EQ(pairs, 1u);           // shfl.sync.down.b32 %r|%p
+  EXPECT_EQ(pairs, 1u); // shfl.sync.down.b32 %r|%p
   if (GetParam() != "-G") {
     EXPECT_GE(vectors, 1u); // st.local.v2 [..], {..}
   }
   EXPECT_GE(calls, 3u);         // helper, mk, vprintf (and with -G the intrinsics' wrappers)
   EXPECT_GE(scopes, 2 * calls); // each call in its `{ // callseq N ... }`
   bool sawGeneric = false;
-  for (const TopLevel& it : m.items)
+  for (const TopLevel &it : m.items)
     if (it.kind == TopLevel::Kind::Variable && it.variable.name == "gptr") {
       sawGeneric = true;
       ASSERT_EQ(it.variable.init.size(), 1u);
@@ -578,13 +619,14 @@ TEST_P(PtxFromNvcc, FeaturesKernelParses) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Nvcc, PtxFromNvcc, testing::Values("-O3", "-G", "-lineinfo"),
-                         [](const testing::TestParamInfo<std::string>& i) {
+                         [](const testing::TestParamInfo<std::string> &i) {
                            return i.param == "-O3" ? std::string("O3") : i.param.substr(1);
                          });
 
 TEST(PtxFromNvccSm90, ClusterTextureHalfAndManagedFeaturesParse) {
   const std::string nvcc = findNvcc();
-  if (nvcc.empty()) GTEST_SKIP() << "nvcc not found";
+  if (nvcc.empty())
+    GTEST_SKIP() << "nvcc not found";
   const fs::path src = sourceDir() / "tests/ptx-inputs/features2.cu";
   const fs::path out =
       fs::temp_directory_path() / ("oriopt_ptx_features2_" + std::to_string(::getpid()) + ".ptx");
@@ -599,28 +641,29 @@ TEST(PtxFromNvccSm90, ClusterTextureHalfAndManagedFeaturesParse) {
   EXPECT_EQ(got.definitions, want.definitions);
   EXPECT_EQ(got.instructions, want.instructions);
   EXPECT_EQ(got.labels, want.labels);
-  const Function* clus = findFunction(m, "_Z4clusPf3Bigyy");
+  const Function *clus = findFunction(m, "_Z4clusPf3Bigyy");
   ASSERT_NE(clus, nullptr);
   EXPECT_EQ(clus->performanceDirectives,
             (std::vector<std::string>{".explicitcluster", ".reqnctapercluster 2, 1, 1"}));
   ASSERT_EQ(clus->params.size(), 4u);
   EXPECT_EQ(clus->params[1].dims, (std::vector<std::optional<uint64_t>>{32}));
-  for (const char* op : {"tex", "suld"}) {
+  for (const char *op : {"tex", "suld"}) {
     const auto ins = instructions(*clus, op);
     ASSERT_EQ(ins.size(), 1u) << op;
-    const Operand& addr = ins[0]->operands.at(1);
+    const Operand &addr = ins[0]->operands.at(1);
     EXPECT_EQ(addr.kind, OK::Address) << op;
     ASSERT_EQ(addr.elems.size(), 1u) << op;
     EXPECT_EQ(addr.elems[0].kind, OK::Vector) << op;
   }
   EXPECT_EQ(instructions(*clus, "alloca").size(), 1u);
   EXPECT_EQ(instructions(*clus, "trap").size(), 1u);
-  const Function* lb = findFunction(m, "_Z2lbPdPx");
+  const Function *lb = findFunction(m, "_Z2lbPdPx");
   ASSERT_NE(lb, nullptr);
   EXPECT_EQ(lb->performanceDirectives.back(), ".maxclusterrank 2");
   bool managed = false, dynamic = false;
-  for (const TopLevel& it : m.items) {
-    if (it.kind != TopLevel::Kind::Variable) continue;
+  for (const TopLevel &it : m.items) {
+    if (it.kind != TopLevel::Kind::Variable)
+      continue;
     managed |= it.variable.name == "managedCounter" &&
                it.variable.attrs == std::vector<std::string>{".attribute(.managed)"};
     dynamic |= it.variable.name == "dyn" && it.variable.space == ".shared" &&
@@ -635,8 +678,9 @@ TEST(PtxFuzzCrashes, ReplayDoesNotCrash) {
   const fs::path dir = sourceDir() / "fuzz/corpus/ptx-crashes";
   ASSERT_TRUE(fs::is_directory(dir)) << dir;
   size_t n = 0;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    if (e.path().filename() == "README") continue;
+  for (const auto &e : fs::directory_iterator(dir)) {
+    if (e.path().filename() == "README")
+      continue;
     ParseResult r = parse(readFile(e.path()), e.path().filename().string());
     EXPECT_NE(r.module.has_value(), r.error.has_value()) << e.path();
     if (r.error) {

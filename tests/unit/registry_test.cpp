@@ -28,7 +28,7 @@ TEST(PhaseRegistry, StrictlyIncreasingNumbersWithinThePipeline) {
 
 TEST(PhaseRegistry, NamesAreUniqueAndEntriesComplete) {
   std::set<std::string_view> names;
-  for (const PhaseInfo& p : allPhases()) {
+  for (const PhaseInfo &p : allPhases()) {
     EXPECT_TRUE(names.insert(p.name).second) << "duplicate name " << p.name;
     EXPECT_FALSE(p.name.empty());
     EXPECT_FALSE(p.summary.empty()) << p.name;
@@ -39,7 +39,7 @@ TEST(PhaseRegistry, NamesAreUniqueAndEntriesComplete) {
 }
 
 TEST(PhaseRegistry, FindRoundTripsByNumberAndName) {
-  for (const PhaseInfo& p : allPhases()) {
+  for (const PhaseInfo &p : allPhases()) {
     EXPECT_EQ(findPhase(std::to_string(p.number)), &p) << p.name;
     EXPECT_EQ(findPhase(p.name), &p) << p.name;
   }
@@ -52,7 +52,7 @@ TEST(PhaseRegistry, UnknownReturnsNull) {
   EXPECT_EQ(findPhase("-3"), nullptr);
   EXPECT_EQ(findPhase(" 38"), nullptr);
   EXPECT_EQ(findPhase("38x"), nullptr);
-  EXPECT_EQ(findPhase("optimizenestedcondbranches"), nullptr);  // names are case-sensitive
+  EXPECT_EQ(findPhase("optimizenestedcondbranches"), nullptr); // names are case-sensitive
   EXPECT_EQ(findPhase("NoSuchPhase"), nullptr);
   // 004:24 "OriPerformLiveDead" is a NamedPhases group name, not a phase.
   EXPECT_EQ(findPhase("OriPerformLiveDead"), nullptr);
@@ -63,44 +63,44 @@ TEST(PhaseRegistry, UnknownReturnsNull) {
 TEST(PhaseRegistry, SpecNamedPhasesHaveTheSpecNames) {
   struct Expect {
     int number;
-    const char* name;
+    const char *name;
   };
   const Expect expected[] = {
-      {0, "OriCheckInitialProgram"},          // 001:399
-      {3, "AnalyzeControlFlow"},              // 000:13, 001:17
-      {5, "ConvertUnsupportedOps"},           // 001:404
-      {6, "SetControlFlowOpLastInBB"},        // 000:191
-      {9, "ReportInitialRepresentation"},     // 004:202
-      {10, "EarlyOriSimpleLiveDead"},         // 004:31
-      {13, "GeneralOptimizeEarly"},           // 002:16
-      {14, "DoSwitchOptFirst"},               // 003:5
-      {15, "OriBranchOpt"},                   // 003:6
-      {16, "OriPerformLiveDeadFirst"},        // 004:32
-      {18, "OriLoopSimplification"},          // 004:249
-      {19, "OriSplitLiveRanges"},             // 004:33
-      {29, "GeneralOptimize"},                // 002:17
-      {30, "DoSwitchOptSecond"},              // 003:7
-      {31, "OriLinearReplacement"},           // 003:25
-      {33, "OriPerformLiveDeadSecond"},       // 004:34
-      {37, "GeneralOptimizeMid"},             // 002:18
-      {38, "OptimizeNestedCondBranches"},     // 003:8
-      {46, "GeneralOptimizeMid2"},            // 002:19
-      {58, "GeneralOptimizeLate"},            // 002:20
-      {61, "OriPerformLiveDeadThird"},        // 004:35
-      {63, "OriDoPredication"},               // 003:30
-      {65, "GeneralOptimizeLate2"},           // 002:21
-      {73, "ConvertAllMovPhiToMov"},          // 001:302
-      {80, "ExpandJmxComputation"},           // 003:32
-      {84, "OriPerformLiveDeadFourth"},       // 004:36
-      {108, "OptimizeHotColdInLoop"},         // 000:289
-      {109, "OptimizeHotColdFlow"},           // 000:290
-      {112, "PlaceBlocksInSourceOrder"},      // 000:14
-      {133, "MergeEquivalentConditionalFlow"},      // 003:34
-      {136, "LateMergeEquivalentConditionalFlow"},  // 003:35
-      {138, "OriSplitHighPressureLiveRanges"},      // 004:38
+      {0, "OriCheckInitialProgram"},               // 001:399
+      {3, "AnalyzeControlFlow"},                   // 000:13, 001:17
+      {5, "ConvertUnsupportedOps"},                // 001:404
+      {6, "SetControlFlowOpLastInBB"},             // 000:191
+      {9, "ReportInitialRepresentation"},          // 004:202
+      {10, "EarlyOriSimpleLiveDead"},              // 004:31
+      {13, "GeneralOptimizeEarly"},                // 002:16
+      {14, "DoSwitchOptFirst"},                    // 003:5
+      {15, "OriBranchOpt"},                        // 003:6
+      {16, "OriPerformLiveDeadFirst"},             // 004:32
+      {18, "OriLoopSimplification"},               // 004:249
+      {19, "OriSplitLiveRanges"},                  // 004:33
+      {29, "GeneralOptimize"},                     // 002:17
+      {30, "DoSwitchOptSecond"},                   // 003:7
+      {31, "OriLinearReplacement"},                // 003:25
+      {33, "OriPerformLiveDeadSecond"},            // 004:34
+      {37, "GeneralOptimizeMid"},                  // 002:18
+      {38, "OptimizeNestedCondBranches"},          // 003:8
+      {46, "GeneralOptimizeMid2"},                 // 002:19
+      {58, "GeneralOptimizeLate"},                 // 002:20
+      {61, "OriPerformLiveDeadThird"},             // 004:35
+      {63, "OriDoPredication"},                    // 003:30
+      {65, "GeneralOptimizeLate2"},                // 002:21
+      {73, "ConvertAllMovPhiToMov"},               // 001:302
+      {80, "ExpandJmxComputation"},                // 003:32
+      {84, "OriPerformLiveDeadFourth"},            // 004:36
+      {108, "OptimizeHotColdInLoop"},              // 000:289
+      {109, "OptimizeHotColdFlow"},                // 000:290
+      {112, "PlaceBlocksInSourceOrder"},           // 000:14
+      {133, "MergeEquivalentConditionalFlow"},     // 003:34
+      {136, "LateMergeEquivalentConditionalFlow"}, // 003:35
+      {138, "OriSplitHighPressureLiveRanges"},     // 004:38
   };
-  for (const Expect& e : expected) {
-    const PhaseInfo* p = findPhase(std::to_string(e.number));
+  for (const Expect &e : expected) {
+    const PhaseInfo *p = findPhase(std::to_string(e.number));
     ASSERT_NE(p, nullptr) << "phase " << e.number;
     EXPECT_EQ(p->name, e.name) << "phase " << e.number;
   }
@@ -112,22 +112,25 @@ TEST(PhaseRegistry, OptLevelGatesFollowTheSpec) {
   // 001:15 "gated on O1+ and knob 235".
   EXPECT_EQ(findPhase("AnalyzeControlFlow")->minOptLevel, 1);
   // 003:415 "The guard is opt_level > 1, so these phases execute at -O2 and above."
-  for (const char* n : {"14", "15", "30", "38"}) EXPECT_EQ(findPhase(n)->minOptLevel, 2) << n;
+  for (const char *n : {"14", "15", "30", "38"})
+    EXPECT_EQ(findPhase(n)->minOptLevel, 2) << n;
   // 002:11 "All variants check sub_7DDB50(ctx) > 1"; 002:859-860, 002:100-101.
-  for (const char* n : {"13", "29", "37", "65"}) EXPECT_EQ(findPhase(n)->minOptLevel, 2) << n;
+  for (const char *n : {"13", "29", "37", "65"})
+    EXPECT_EQ(findPhase(n)->minOptLevel, 2) << n;
   // 002:75-76 "Checks function count > 2 via sub_7DDB50 (stricter ...)".
   EXPECT_EQ(findPhase("58")->minOptLevel, 3);
   // 002:89-96: phase 46 only tests the no-op sentinel.
   EXPECT_EQ(findPhase("46")->minOptLevel, 0);
   // The liveness phases have no documented opt-level gate (spec/004).
-  for (const char* n : {"10", "16", "19", "33", "61", "84"})
+  for (const char *n : {"10", "16", "19", "33", "61", "84"})
     EXPECT_EQ(findPhase(n)->minOptLevel, 0) << n;
 }
 
-std::vector<std::string> lines(const std::string& text) {
+std::vector<std::string> lines(const std::string &text) {
   std::vector<std::string> out;
   std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
+  for (std::string line; std::getline(in, line);)
+    out.push_back(line);
   return out;
 }
 
@@ -137,7 +140,7 @@ TEST(PhaseRegistry, FormatPhaseTable) {
   ASSERT_EQ(rows.size(), allPhases().size());
   EXPECT_EQ(rows.front().substr(0, 26), "  0 OriCheckInitialProgram");
   int implemented = 0;
-  for (const std::string& row : rows) {
+  for (const std::string &row : rows) {
     if (row.find("not implemented yet") == std::string::npos) {
       ++implemented;
       EXPECT_EQ(row.substr(0, 30), " 38 OptimizeNestedCondBranches");
@@ -148,7 +151,7 @@ TEST(PhaseRegistry, FormatPhaseTable) {
   EXPECT_EQ(implemented, 1);
   EXPECT_NE(table.find("112 PlaceBlocksInSourceOrder"), std::string::npos);
   // A null predicate means nothing is implemented.
-  for (const std::string& row : lines(formatPhaseTable(nullptr)))
+  for (const std::string &row : lines(formatPhaseTable(nullptr)))
     EXPECT_NE(row.find("not implemented yet"), std::string::npos) << row;
 }
 
@@ -159,7 +162,7 @@ TEST(KnobRegistry, NamesAndIndicesAreUniqueAndOrdered) {
   std::set<int> indices;
   int lastIndex = -1;
   bool seenUnindexed = false;
-  for (const KnobInfo& k : allKnobs()) {
+  for (const KnobInfo &k : allKnobs()) {
     EXPECT_TRUE(names.insert(k.name).second) << "duplicate name " << k.name;
     EXPECT_FALSE(k.summary.empty()) << k.name;
     EXPECT_EQ(k.spec.substr(0, 5), "spec/") << k.name;
@@ -177,7 +180,7 @@ TEST(KnobRegistry, NamesAndIndicesAreUniqueAndOrdered) {
 
 TEST(KnobRegistry, EveryDefaultParsesAsItsOwnType) {
   KnobSet knobs;
-  for (const KnobInfo& k : allKnobs()) {
+  for (const KnobInfo &k : allKnobs()) {
     EXPECT_EQ(knobs.set(k.name, k.defaultValue), std::nullopt) << k.name;
     EXPECT_EQ(knobs.text(k.name), k.defaultValue) << k.name;
   }
@@ -185,11 +188,11 @@ TEST(KnobRegistry, EveryDefaultParsesAsItsOwnType) {
 
 TEST(KnobRegistry, SpecKnobsHaveTheSpecIndexNameTypeDefault) {
   struct Expect {
-    const char* key;  // what we look up: index or name
+    const char *key; // what we look up: index or name
     int index;
-    const char* name;
+    const char *name;
     KnobType type;
-    const char* def;
+    const char *def;
   };
   const Expect expected[] = {
       // 002:843 "31 | AllowReassociateCSE | OKT_INT | unset"
@@ -226,8 +229,8 @@ TEST(KnobRegistry, SpecKnobsHaveTheSpecIndexNameTypeDefault) {
       // 000:15 "--dont-merge-basicblocks / -no-bb-merge CLI flag"
       {"dont-merge-basicblocks", -1, "dont-merge-basicblocks", KnobType::Bool, "false"},
   };
-  for (const Expect& e : expected) {
-    const KnobInfo* k = findKnob(e.key);
+  for (const Expect &e : expected) {
+    const KnobInfo *k = findKnob(e.key);
     ASSERT_NE(k, nullptr) << e.key;
     EXPECT_EQ(k->index, e.index) << e.key;
     EXPECT_EQ(k->name, e.name) << e.key;
@@ -239,22 +242,22 @@ TEST(KnobRegistry, SpecKnobsHaveTheSpecIndexNameTypeDefault) {
 TEST(KnobRegistry, IndicesMatchTheSpecOptionOffsets) {
   // The spec gives options-manager byte offsets for some knobs; they are 72 * index.
   struct Expect {
-    const char* name;
+    const char *name;
     int offset;
   };
   const Expect expected[] = {
-      {"DumpCFGDot", 1440},                           // 000:345 "flag #20 ... +1440"
-      {"DumpRPOAndBackedges", 1728},                  // 000:244 "flag #24 at offset +1728"
-      {"AllowReassociateCSE", 2232},                  // 002:77 "config+2232"
-      {"ConvertMemoryToRegIndexedSizeLimit", 9720},   // 002:475 "*(config+9720)"
-      {"DisableMergeEquivalentConditionalFlow", 15408},  // 002:29 "*(config + 15408)"
-      {"DisableAnalyzeControlFlow", 16920},           // 001:338 "bytes[16920]"
-      {"MembarFlowControl", 33192},                   // 002:786 "*(config+33192)"
-      {"BranchDistanceThresholdA", 44208},            // 003:68 "knob offsets ... 44208"
-      {"BranchDistanceThresholdB", 44280},            // 003:68 "knob offsets 44280"
+      {"DumpCFGDot", 1440},                             // 000:345 "flag #20 ... +1440"
+      {"DumpRPOAndBackedges", 1728},                    // 000:244 "flag #24 at offset +1728"
+      {"AllowReassociateCSE", 2232},                    // 002:77 "config+2232"
+      {"ConvertMemoryToRegIndexedSizeLimit", 9720},     // 002:475 "*(config+9720)"
+      {"DisableMergeEquivalentConditionalFlow", 15408}, // 002:29 "*(config + 15408)"
+      {"DisableAnalyzeControlFlow", 16920},             // 001:338 "bytes[16920]"
+      {"MembarFlowControl", 33192},                     // 002:786 "*(config+33192)"
+      {"BranchDistanceThresholdA", 44208},              // 003:68 "knob offsets ... 44208"
+      {"BranchDistanceThresholdB", 44280},              // 003:68 "knob offsets 44280"
   };
-  for (const Expect& e : expected) {
-    const KnobInfo* k = findKnob(e.name);
+  for (const Expect &e : expected) {
+    const KnobInfo *k = findKnob(e.name);
     ASSERT_NE(k, nullptr) << e.name;
     EXPECT_EQ(k->index * 72, e.offset) << e.name;
   }
@@ -262,9 +265,11 @@ TEST(KnobRegistry, IndicesMatchTheSpecOptionOffsets) {
 
 std::string rot13(std::string_view s) {
   std::string out(s);
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') c = char('a' + (c - 'a' + 13) % 26);
-    else if (c >= 'A' && c <= 'Z') c = char('A' + (c - 'A' + 13) % 26);
+  for (char &c : out) {
+    if (c >= 'a' && c <= 'z')
+      c = char('a' + (c - 'a' + 13) % 26);
+    else if (c >= 'A' && c <= 'Z')
+      c = char('A' + (c - 'A' + 13) % 26);
   }
   return out;
 }
@@ -279,17 +284,17 @@ TEST(KnobRegistry, SwitchKnobNamesMatchTheirRot13Strings) {
 TEST(KnobRegistry, IndexLookupFindsTheSameKnobAsName) {
   EXPECT_EQ(findKnob("464"), findKnob("MergeEquivalentConditionalFlowBudget"));
   EXPECT_NE(findKnob("464"), nullptr);
-  for (const KnobInfo& k : allKnobs()) {
+  for (const KnobInfo &k : allKnobs()) {
     EXPECT_EQ(findKnob(k.name), &k) << k.name;
     if (k.index >= 0) {
       EXPECT_EQ(findKnob(std::to_string(k.index)), &k) << k.name;
     }
   }
-  EXPECT_EQ(findKnob("-1"), nullptr);  // "no index" is not an index
+  EXPECT_EQ(findKnob("-1"), nullptr); // "no index" is not an index
   EXPECT_EQ(findKnob(""), nullptr);
   EXPECT_EQ(findKnob("464x"), nullptr);
   EXPECT_EQ(findKnob("1000"), nullptr);
-  EXPECT_EQ(findKnob("optbudget"), nullptr);  // case-sensitive
+  EXPECT_EQ(findKnob("optbudget"), nullptr); // case-sensitive
 }
 
 TEST(KnobSet, StartsAtDefaults) {
@@ -334,7 +339,7 @@ TEST(KnobSet, SetAndGetEachType) {
 }
 
 // The error names the knob (by its canonical name, and index if it has one).
-void expectRejected(KnobSet& knobs, const char* key, const char* value, const char* mention) {
+void expectRejected(KnobSet &knobs, const char *key, const char *value, const char *mention) {
   auto err = knobs.set(key, value);
   ASSERT_TRUE(err.has_value()) << key << "=" << value;
   EXPECT_NE(err->find(mention), std::string::npos) << *err;
@@ -342,13 +347,13 @@ void expectRejected(KnobSet& knobs, const char* key, const char* value, const ch
 
 TEST(KnobSet, BadValuesAreRejectedWithAMessageNamingTheKnob) {
   KnobSet knobs;
-  for (const char* v : {"", "yes", "2", "TRUE", " 1", "1 "})
+  for (const char *v : {"", "yes", "2", "TRUE", " 1", "1 "})
     expectRejected(knobs, "limit-fold-fp", v, "'limit-fold-fp'");
-  for (const char* v : {"", "abc", "12abc", "1.5", "0x", "0xg", "--1", "+1", "-", " 3",
-                        "9223372036854775808", "-9223372036854775809", "0x8000000000000000",
-                        "true"})
+  for (const char *v :
+       {"", "abc", "12abc", "1.5", "0x", "0xg", "--1", "+1", "-", " 3", "9223372036854775808",
+        "-9223372036854775809", "0x8000000000000000", "true"})
     expectRejected(knobs, "464", v, "'MergeEquivalentConditionalFlowBudget' (464)");
-  for (const char* v : {"", "abc", "1.0x", " 1.0", "nan", "inf", "1e999"})
+  for (const char *v : {"", "abc", "1.0x", " 1.0", "nan", "inf", "1e999"})
     expectRejected(knobs, "MovWeightForConvertMemToReg", v, "'MovWeightForConvertMemToReg'");
   // A rejected value leaves the knob unchanged.
   EXPECT_EQ(knobs.getInt("MergeEquivalentConditionalFlowBudget"), -1);
@@ -368,7 +373,7 @@ TEST(KnobSet, SetFromAssignment) {
   EXPECT_EQ(knobs.getInt("MergeEquivalentConditionalFlowBudget"), 3);
   EXPECT_EQ(knobs.setFromAssignment("limit-fold-fp=true"), std::nullopt);
   EXPECT_TRUE(knobs.getBool("limit-fold-fp"));
-  EXPECT_EQ(knobs.setFromAssignment("no-phase=a=b"), std::nullopt);  // first '=' splits
+  EXPECT_EQ(knobs.setFromAssignment("no-phase=a=b"), std::nullopt); // first '=' splits
   EXPECT_EQ(knobs.getString("no-phase"), "a=b");
 
   auto noEq = knobs.setFromAssignment("limit-fold-fp");
@@ -384,9 +389,10 @@ TEST(KnobSet, SetFromAssignment) {
 
 TEST(KnobSetDeathTest, WrongTypeOrUnknownNameAborts) {
   KnobSet knobs;
-  EXPECT_DEATH((void)knobs.getBool("OptBudget"), "getBool: knob 'OptBudget' \\(499\\) has type int");
+  EXPECT_DEATH((void)knobs.getBool("OptBudget"),
+               "getBool: knob 'OptBudget' \\(499\\) has type int");
   EXPECT_DEATH((void)knobs.getInt("NoSuchKnob"), "unknown knob name 'NoSuchKnob'");
-  EXPECT_DEATH((void)knobs.getInt("499"), "unknown knob name '499'");  // canonical names only
+  EXPECT_DEATH((void)knobs.getInt("499"), "unknown knob name '499'"); // canonical names only
   EXPECT_DEATH((void)knobs.getString("limit-fold-fp"), "has type bool");
 }
 
@@ -395,7 +401,7 @@ TEST(KnobRegistry, FormatKnobTable) {
   const auto rows = lines(table);
   ASSERT_EQ(rows.size(), allKnobs().size());
   bool saw464 = false, sawLimitFoldFp = false;
-  for (const std::string& row : rows) {
+  for (const std::string &row : rows) {
     if (row.rfind("464 MergeEquivalentConditionalFlowBudget ", 0) == 0) {
       saw464 = true;
       EXPECT_NE(row.find(" int "), std::string::npos) << row;
@@ -412,5 +418,5 @@ TEST(KnobRegistry, FormatKnobTable) {
   EXPECT_TRUE(sawLimitFoldFp) << table;
 }
 
-}  // namespace
-}  // namespace ori
+} // namespace
+} // namespace ori

@@ -20,27 +20,29 @@ namespace {
 
 namespace fs = std::filesystem;
 
-size_t count(const std::string& text, const std::string& what) {
+size_t count(const std::string &text, const std::string &what) {
   size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
   return n;
 }
 
-std::string readText(const fs::path& p) {
+std::string readText(const fs::path &p) {
   std::ifstream in(p);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-fs::path freshDir(const std::string& name) {
-  fs::path d = fs::path(::testing::TempDir()) / ("oriopt-report-" + name + "-" + std::to_string(getpid()));
+fs::path freshDir(const std::string &name) {
+  fs::path d =
+      fs::path(::testing::TempDir()) / ("oriopt-report-" + name + "-" + std::to_string(getpid()));
   fs::remove_all(d);
   return d;
 }
 
 // At -O2 phase 15 deletes [@P0 BRA B] (B is next): block A (bix1) changes, bix0 and B do not.
-const char* kBranch = R"(.entry k()
+const char *kBranch = R"(.entry k()
 {
   S2R R0, SR_TID.X
   ISETP.EQ.U32.AND P0, PT, R0, RZ, PT
@@ -69,7 +71,7 @@ TEST(Report, DiffBlocksFindsTheBlockPhase15Changed) {
   PassContext ctx;
   ctx.optLevel = 2;
   ASSERT_TRUE(runPhases(m, "15", ctx).ok());
-  const Function& after = m.functions[0];
+  const Function &after = m.functions[0];
   ASSERT_EQ(after.blocks.size(), 3u);
   BlockChanges c = diffBlocks(before, after);
   EXPECT_EQ(c.changed, (std::vector<bool>{false, true, false}));
@@ -82,8 +84,9 @@ TEST(Report, DiffBlocksFindsTheBlockPhase15Changed) {
 
 // A block phase 6 splits off is new; the block it came from changed.
 TEST(Report, DiffBlocksMarksNewBlocks) {
-  Function f = parseOne(".entry k()\n{\n  S2R R0, SR_TID.X\n  ISETP.EQ.U32.AND P0, PT, R0, RZ, PT\n  @P0 EXIT\n"
-                        "  MOV R1, R0\n  EXIT\n}\n");
+  Function f = parseOne(
+      ".entry k()\n{\n  S2R R0, SR_TID.X\n  ISETP.EQ.U32.AND P0, PT, R0, RZ, PT\n  @P0 EXIT\n"
+      "  MOV R1, R0\n  EXIT\n}\n");
   unsplitBlocks(f);
   ASSERT_EQ(f.blocks.size(), 1u);
   Module m;
@@ -111,18 +114,23 @@ TEST(Report, DotMarksChangedBlocksAndShadesLoops) {
   const BlockChanges c = diffBlocks(before, m.functions[0]);
   const std::string dot = reportDot(m.functions[0], std::get<AllFacts>(facts), &c, {});
   EXPECT_EQ(dot.rfind("digraph f {\n", 0), 0u) << dot;
-  EXPECT_NE(dot.find("\"bix1\"\n[label=\"bix1(L20) A\\lpressure: 0\\l\",class=\"changed\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"bix1\"\n[label=\"bix1(L20) A\\lpressure: 0\\l\",class=\"changed\""),
+            std::string::npos)
+      << dot;
   EXPECT_EQ(count(dot, "class=\"changed\""), 1u) << dot;
-  EXPECT_NE(dot.find("\"bix0\"\n[label=\"bix0(L0)\\lpressure: R 1, P 1\\l  S2R R0, SR_TID.X\\l"), std::string::npos)
+  EXPECT_NE(dot.find("\"bix0\"\n[label=\"bix0(L0)\\lpressure: R 1, P 1\\l  S2R R0, SR_TID.X\\l"),
+            std::string::npos)
       << dot;
   EXPECT_EQ(dot.find("cluster"), std::string::npos) << dot;
   // The first snapshot marks nothing.
-  const std::string first = reportDot(before, std::get<AllFacts>(computeFacts(before)), nullptr, {});
+  const std::string first =
+      reportDot(before, std::get<AllFacts>(computeFacts(before)), nullptr, {});
   EXPECT_EQ(first.find("changed"), std::string::npos) << first;
 
   // A loop at bix1 nested in none: one cluster holding bix1 only.
-  Function loop = parseOne(".entry l()\n{\n  S2R R0, SR_TID.X\nL:\n  ISETP.EQ.U32.AND P0, PT, R0, RZ, PT\n"
-                           "  @P0 BRA L\n  EXIT\n}\n");
+  Function loop =
+      parseOne(".entry l()\n{\n  S2R R0, SR_TID.X\nL:\n  ISETP.EQ.U32.AND P0, PT, R0, RZ, PT\n"
+               "  @P0 BRA L\n  EXIT\n}\n");
   const std::string ldot = reportDot(loop, std::get<AllFacts>(computeFacts(loop)), nullptr, {});
   EXPECT_EQ(count(ldot, "subgraph cluster_loop"), 1u) << ldot;
   const size_t open = ldot.find("subgraph cluster_loop1 {"), close = ldot.find("}\n", open);
@@ -144,19 +152,19 @@ TEST(Report, DotEscapesQuotesAndBackslashes) {
 TEST(Report, RecorderKeepsOnlyChangingPhases) {
   ParseResult p = parseOri(std::string(kBranch) + ".entry u()\n{\n  EXIT\n}\n", "t.ori");
   ASSERT_TRUE(p.module);
-  Module& m = *p.module;
+  Module &m = *p.module;
   ReportRecorder rec(m);
   PassContext ctx;
   ctx.optLevel = 2;
   RunOptions run;
-  run.afterPhase = [&](const PipelineEntry& e, const Module*, const Module& after) {
+  run.afterPhase = [&](const PipelineEntry &e, const Module *, const Module &after) {
     rec.afterPhase(e, after);
     return true;
   };
   auto phases = std::get<0>(parsePhaseList("3,15,16"));
   runPhases(m, phases, ctx, run);
   ASSERT_EQ(rec.functions().size(), 2u);
-  const auto& k = rec.functions()[0].snapshots;
+  const auto &k = rec.functions()[0].snapshots;
   ASSERT_EQ(k.size(), 3u); // start, 15, 16 (the ISETP and S2R left dead)
   EXPECT_EQ(k[0].phase, -1);
   EXPECT_EQ(k[1].phase, 15);
@@ -170,16 +178,17 @@ TEST(Report, RecorderKeepsOnlyChangingPhases) {
 
 // A whole report: one <svg> per drawing, nothing user-derived unescaped, links that resolve.
 TEST(Report, WritesSelfContainedEscapedPages) {
-  const std::string odd = ".entry k$1%x.y()\n{\n  OPAQUE \"<script>alert('x')</script> & more\" def(R1)\n  EXIT\n}\n";
+  const std::string odd =
+      ".entry k$1%x.y()\n{\n  OPAQUE \"<script>alert('x')</script> & more\" def(R1)\n  EXIT\n}\n";
   ParseResult p = parseOri(std::string(kBranch) + odd, "t.ori");
   ASSERT_TRUE(p.module) << (p.error ? p.error->str() : "");
-  Module& m = *p.module;
+  Module &m = *p.module;
   ReportRecorder rec(m);
   PassContext ctx;
   ctx.optLevel = 2;
   RunOptions run;
   run.countChanges = true;
-  run.afterPhase = [&](const PipelineEntry& e, const Module*, const Module& after) {
+  run.afterPhase = [&](const PipelineEntry &e, const Module *, const Module &after) {
     rec.afterPhase(e, after);
     return true;
   };
@@ -237,7 +246,7 @@ TEST(Report, PrepareReportErrors) {
 TEST(Report, RenderSvgBounds) {
   const fs::path dir = freshDir("fakedot");
   fs::create_directories(dir);
-  auto script = [&](const std::string& name, const std::string& body) {
+  auto script = [&](const std::string &name, const std::string &body) {
     const fs::path p = dir / name;
     std::ofstream(p.string()) << "#!/bin/sh\n" << body << "\n";
     chmod(p.c_str(), 0755);
@@ -265,7 +274,8 @@ TEST(Report, RenderSvgBounds) {
   // The real one.
   auto dot = findDot("dot");
   ASSERT_TRUE(dot) << "Graphviz's dot is not on PATH (scripts/bootstrap installs graphviz)";
-  SvgResult real = renderSvg(*dot, "digraph f {\n\"bix0\"\n[label=\"bix0(L0)\"]\nbix0 -> bix0\n}\n", {});
+  SvgResult real =
+      renderSvg(*dot, "digraph f {\n\"bix0\"\n[label=\"bix0(L0)\"]\nbix0 -> bix0\n}\n", {});
   ASSERT_TRUE(real.error.empty()) << real.error;
   EXPECT_EQ(real.svg.rfind("<svg", 0), 0u);
   EXPECT_TRUE(real.svg.ends_with("</svg>"));

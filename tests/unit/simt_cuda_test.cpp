@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kSamples = R"(
+const char *const kSamples = R"(
 extern "C" __global__ void blockReduce(const int* in, int* out, int n) {
   __shared__ int partial[32];
   int tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
@@ -87,7 +87,8 @@ extern "C" __global__ void sharedScan(const int* in, int* out) {
 )";
 
 std::string findNvcc() {
-  if (fs::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
+  if (fs::exists("/usr/local/cuda/bin/nvcc"))
+    return "/usr/local/cuda/bin/nvcc";
   return std::system("command -v nvcc > /dev/null 2>&1") == 0 ? "nvcc" : "";
 }
 
@@ -96,13 +97,14 @@ std::vector<int32_t> inputs(size_t n, uint32_t seed) { return lcgInputs(n, seed,
 
 class SimtCuda : public testing::TestWithParam<std::string> {
 protected:
-  static Module compile(const std::string& options) {
+  static Module compile(const std::string &options) {
     const std::string nvcc = findNvcc();
-    const fs::path dir = fs::temp_directory_path() / ("oriopt-simt-" + std::to_string(std::hash<std::string>{}(options)));
+    const fs::path dir = fs::temp_directory_path() /
+                         ("oriopt-simt-" + std::to_string(std::hash<std::string>{}(options)));
     fs::create_directories(dir);
     std::ofstream(dir / "s.cu") << kSamples;
-    const std::string cmd = nvcc + " -arch=sm_90 " + options + " -ptx '" + (dir / "s.cu").string() + "' -o '" +
-                            (dir / "s.ptx").string() + "'";
+    const std::string cmd = nvcc + " -arch=sm_90 " + options + " -ptx '" + (dir / "s.cu").string() +
+                            "' -o '" + (dir / "s.ptx").string() + "'";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::ifstream f(dir / "s.ptx");
     std::stringstream ss;
@@ -113,11 +115,12 @@ protected:
     return r.module ? std::move(*r.module) : Module{};
   }
   void SetUp() override {
-    if (findNvcc().empty()) GTEST_SKIP() << "nvcc not found";
+    if (findNvcc().empty())
+      GTEST_SKIP() << "nvcc not found";
   }
 };
 
-std::string describe(const RunResult& r) { return formatExit(r, "s.ptx") + " (" + r.message + ")"; }
+std::string describe(const RunResult &r) { return formatExit(r, "s.ptx") + " (" + r.message + ")"; }
 
 TEST_P(SimtCuda, BlockReductionWithShufflesAndSyncthreads) {
   Module m = compile(GetParam());
@@ -135,7 +138,8 @@ TEST_P(SimtCuda, BlockReductionWithShufflesAndSyncthreads) {
   ASSERT_EQ(r.kind, RunResult::Kind::Ok) << describe(r);
   for (int b = 0; b < 3; ++b) {
     int32_t sum = 0;
-    for (int i = 256 * b; i < 256 * (b + 1) && i < n; ++i) sum += in[size_t(i)];
+    for (int i = 256 * b; i < 256 * (b + 1) && i < n; ++i)
+      sum += in[size_t(i)];
     EXPECT_EQ(wordAt(r.buffers["blockReduce_param_1"], size_t(b)), sum) << "block " << b;
   }
 }
@@ -150,14 +154,15 @@ TEST_P(SimtCuda, WarpVotesMatchesAndReductions) {
   cfg.buffers["votes_param_1"] = std::vector<uint8_t>(64 * 6 * 4);
   RunResult r = runKernel(m, cfg);
   ASSERT_EQ(r.kind, RunResult::Kind::Ok) << describe(r);
-  const std::vector<uint8_t>& out = r.buffers["votes_param_1"];
+  const std::vector<uint8_t> &out = r.buffers["votes_param_1"];
   for (int w = 0; w < 2; ++w) {
     uint32_t ballot = 0, sum = 0;
     bool all = true, any = false;
     int32_t max = INT32_MIN;
     for (int l = 0; l < 32; ++l) {
       int32_t x = in[size_t(32 * w + l)];
-      if (x > 0) ballot |= 1u << l;
+      if (x > 0)
+        ballot |= 1u << l;
       all = all && x > -1000;
       any = any || x > 900;
       sum += uint32_t(x);
@@ -167,7 +172,8 @@ TEST_P(SimtCuda, WarpVotesMatchesAndReductions) {
       const size_t t = size_t(32 * w + l);
       uint32_t peers = 0;
       for (int j = 0; j < 32; ++j)
-        if ((in[size_t(32 * w + j)] & 3) == (in[t] & 3)) peers |= 1u << j;
+        if ((in[size_t(32 * w + j)] & 3) == (in[t] & 3))
+          peers |= 1u << j;
       EXPECT_EQ(uint32_t(wordAt(out, 6 * t + 0)), ballot) << t;
       EXPECT_EQ(wordAt(out, 6 * t + 1), all ? 1 : 0) << t;
       EXPECT_EQ(wordAt(out, 6 * t + 2), any ? 1 : 0) << t;
@@ -195,7 +201,8 @@ TEST_P(SimtCuda, PrefixScans) {
   ASSERT_EQ(r.kind, RunResult::Kind::Ok) << describe(r);
   int32_t running = 0;
   for (int i = 0; i < 768; ++i) {
-    if (i % 256 == 0) running = 0;
+    if (i % 256 == 0)
+      running = 0;
     running += i < n ? in[size_t(i)] : 0;
     EXPECT_EQ(wordAt(r.buffers["warpScan_param_1"], size_t(i)), i < n ? running : 0) << i;
   }
@@ -210,14 +217,17 @@ TEST_P(SimtCuda, PrefixScans) {
   ASSERT_EQ(s.kind, RunResult::Kind::Ok) << describe(s);
   running = 0;
   for (int i = 0; i < 512; ++i) {
-    if (i % 256 == 0) running = 0;
+    if (i % 256 == 0)
+      running = 0;
     running += in[size_t(i)];
     EXPECT_EQ(wordAt(s.buffers["sharedScan_param_1"], size_t(i)), running) << i;
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Options, SimtCuda, testing::Values("-O3", "-Xcicc -O0"),
-                         [](const testing::TestParamInfo<std::string>& i) { return i.index == 0 ? "O3" : "O0"; });
+                         [](const testing::TestParamInfo<std::string> &i) {
+                           return i.index == 0 ? "O3" : "O0";
+                         });
 
 } // namespace
 } // namespace ori

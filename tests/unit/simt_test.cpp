@@ -14,7 +14,7 @@ namespace {
 
 using Kind = RunResult::Kind;
 
-RunResult run(const std::string& text, RunConfig cfg) {
+RunResult run(const std::string &text, RunConfig cfg) {
   ParseResult p = parseOri(text, "t.ori");
   if (!p.module) {
     ADD_FAILURE() << p.error->str() << "\n" << text;
@@ -30,14 +30,15 @@ RunConfig launch(Dim3 threads, size_t outBytes) {
   return cfg;
 }
 
-uint32_t word(const RunResult& r, size_t k) {
-  const std::vector<uint8_t>& b = r.buffers.at("out");
+uint32_t word(const RunResult &r, size_t k) {
+  const std::vector<uint8_t> &b = r.buffers.at("out");
   uint32_t v = 0;
-  for (size_t i = 0; i < 4 && 4 * k + i < b.size(); ++i) v |= uint32_t(b[4 * k + i]) << (8 * i);
+  for (size_t i = 0; i < 4 && 4 * k + i < b.size(); ++i)
+    v |= uint32_t(b[4 * k + i]) << (8 * i);
   return v;
 }
 
-std::string describe(const RunResult& r) { return formatExit(r, "t.ori") + " (" + r.message + ")"; }
+std::string describe(const RunResult &r) { return formatExit(r, "t.ori") + " (" + r.message + ")"; }
 
 TEST(Simt, DivergenceInsideALoop) {
   // Lane l runs the loop n = l % 4 + 1 times and records the active mask of each iteration
@@ -68,7 +69,8 @@ loop:
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
   const uint32_t masks[] = {0xffffffffu, 0xeeeeeeeeu, 0xccccccccu, 0x88888888u};
   for (uint32_t l = 0; l < 32; ++l) {
-    for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(word(r, 5 * l + i), i <= l % 4 ? masks[i] : 0u) << l << " " << i;
+    for (uint32_t i = 0; i < 4; ++i)
+      EXPECT_EQ(word(r, 5 * l + i), i <= l % 4 ? masks[i] : 0u) << l << " " << i;
     EXPECT_EQ(word(r, 5 * l + 4), 0xffffffffu) << l;
   }
   // Warp instructions: 6 before the loop, 6 per iteration (the longest lane runs 4), 3 after.
@@ -121,8 +123,8 @@ join:
 )";
   const std::string tail = "  VOTE.ANY R3, PT, PT\n  STG.E [R12+0x80], R3\n  EXIT\n}\n";
   for (bool region : {false, true}) {
-    std::string text = ".entry k(.u64 out)\n{\n" + std::string(region ? "  BSSY B0, join" : "") + body +
-                       (region ? "  BSYNC B0\n" : "") + tail;
+    std::string text = ".entry k(.u64 out)\n{\n" + std::string(region ? "  BSSY B0, join" : "") +
+                       body + (region ? "  BSYNC B0\n" : "") + tail;
     RunResult r = run(text, launch(32, 97 * 4));
     ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
     EXPECT_EQ(r.threadsRun, 32u);
@@ -160,7 +162,8 @@ mid:
   STG.E [R12+0x100], R5
 done:
 )";
-  const std::string withRegion = ".entry k(.u64 out)\n{\n  BSSY B0, done" + body + "  BSYNC B0\n  EXIT\n}\n";
+  const std::string withRegion =
+      ".entry k(.u64 out)\n{\n  BSSY B0, done" + body + "  BSYNC B0\n  EXIT\n}\n";
   const std::string without = ".entry k(.u64 out)\n{" + body + "  EXIT\n}\n";
   RunResult a = run(withRegion, launch(32, 0x180));
   ASSERT_EQ(a.kind, Kind::Ok) << describe(a);
@@ -243,7 +246,8 @@ TEST(Simt, BarrierReductions) {
 })";
   RunResult r = run(text, launch(64, 64 * 4));
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(word(r, t), 22u | 0u << 8 | 1u << 9) << t;
+  for (uint32_t t = 0; t < 64; ++t)
+    EXPECT_EQ(word(r, t), 22u | 0u << 8 | 1u << 9) << t;
 }
 
 TEST(Simt, ABarrierOneWarpSkipsDeadlocks) {
@@ -269,16 +273,22 @@ skip:
   EXPECT_EQ(r.mnemonic, "BAR.SYNC");
   EXPECT_EQ(r.line, 6u);
   EXPECT_EQ(formatExit(r, "t.ori"), "exit: deadlock thread=0");
-  EXPECT_NE(r.message.find("warp 0 waits at barrier 0 (line 6: 32 of 64 threads arrived)"), std::string::npos) << r.message;
-  EXPECT_NE(r.message.find("warp 1 waits at barrier 1 (line 10: 32 of 64 threads arrived)"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("warp 0 waits at barrier 0 (line 6: 32 of 64 threads arrived)"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("warp 1 waits at barrier 1 (line 10: 32 of 64 threads arrived)"),
+            std::string::npos)
+      << r.message;
 
   // If warp 1 exits instead, barrier 0 is released (PTX: exiting threads that hold up a
   // barrier for all the CTA's threads release it); with a thread count of 64 it is not.
-  const std::string exits = ".entry k()\n{\n  S2R R0, SR_TID.X\n  ISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n"
-                            "  @P0 EXIT\n  BAR.SYNC 0x0\n  EXIT\n}\n";
+  const std::string exits =
+      ".entry k()\n{\n  S2R R0, SR_TID.X\n  ISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n"
+      "  @P0 EXIT\n  BAR.SYNC 0x0\n  EXIT\n}\n";
   EXPECT_EQ(run(exits, cfg).kind, Kind::Ok);
-  const std::string counted = ".entry k()\n{\n  S2R R0, SR_TID.X\n  ISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n"
-                              "  @P0 EXIT\n  BAR.SYNC 0x0, 0x40\n  EXIT\n}\n";
+  const std::string counted =
+      ".entry k()\n{\n  S2R R0, SR_TID.X\n  ISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n"
+      "  @P0 EXIT\n  BAR.SYNC 0x0, 0x40\n  EXIT\n}\n";
   RunResult c = run(counted, cfg);
   EXPECT_EQ(c.kind, Kind::Deadlock) << describe(c);
   EXPECT_EQ(c.threadsRun, 32u);
@@ -292,8 +302,9 @@ TEST(Simt, ShuffleReductions) {
   // times (31 * 16 = 496) and then reads lane 31's 512 at offset 1: 1008. out[l]: bfly,
   // out[32 + l]: down, out[64 + l]: IDX from lane 5 (6), out[96 + l]: UP by 1 (lane l - 1's
   // value l, lane 0 its own 1) with its predicate in bit 8 (false for lane 0 only).
-  std::string text = ".entry k(.u64 out)\n{\n  S2R R0, SR_LANEID\n  IADD3 R1, R0, 0x1, RZ\n  MOV R2, R1\n";
-  for (const char* k : {"0x10", "0x8", "0x4", "0x2", "0x1"})
+  std::string text =
+      ".entry k(.u64 out)\n{\n  S2R R0, SR_LANEID\n  IADD3 R1, R0, 0x1, RZ\n  MOV R2, R1\n";
+  for (const char *k : {"0x10", "0x8", "0x4", "0x2", "0x1"})
     text += std::string("  SHFL.BFLY PT, R3, R1, ") + k + ", 0x1f\n  IADD3 R1, R1, R3, RZ\n" +
             "  SHFL.DOWN PT, R4, R2, " + k + ", 0x1f\n  IADD3 R2, R2, R4, RZ\n";
   text += R"(  IADD3 R5, R0, 0x1, RZ
@@ -345,10 +356,12 @@ TEST(Simt, ShuffleSegmentsAndInactiveLanes) {
 })";
   RunResult r = run(text, launch(32, 64 * 4));
   ASSERT_EQ(r.kind, Kind::Ok) << describe(r);
-  for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(word(r, l), (l & ~7u) + 3) << l;
+  for (uint32_t l = 0; l < 32; ++l)
+    EXPECT_EQ(word(r, l), (l & ~7u) + 3) << l;
   // Lane l < 16: j = l + 16 <= 31, so the predicate is true (bit 8), but lane j has exited:
   // the lane reads its own value.
-  for (uint32_t l = 0; l < 16; ++l) EXPECT_EQ(word(r, 32 + l), (l + 1) | 0x100u) << l;
+  for (uint32_t l = 0; l < 16; ++l)
+    EXPECT_EQ(word(r, 32 + l), (l + 1) | 0x100u) << l;
 }
 
 TEST(Simt, VoteBallotUnderDivergence) {
@@ -498,7 +511,8 @@ TEST(Simt, SpecialRegistersOfA3dLaunch) {
         for (uint32_t y = 0; y < 4; ++y)
           for (uint32_t x = 0; x < 8; ++x) {
             uint32_t index = x + 8 * y + 32 * z, lane = x + 8 * y, cta = cx + 2 * cy;
-            EXPECT_EQ(word(r, index + 64 * cta), x | y << 4 | z << 8 | z << 12 | lane << 16 | cy << 24 | 2u << 28);
+            EXPECT_EQ(word(r, index + 64 * cta),
+                      x | y << 4 | z << 8 | z << 12 | lane << 16 | cy << 24 | 2u << 28);
           }
   EXPECT_EQ(word(r, 768 + 5), 0x1fu);
   EXPECT_EQ(word(r, 768 + 0), 0u);

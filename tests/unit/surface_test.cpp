@@ -18,7 +18,7 @@ namespace {
 
 using Kind = RunResult::Kind;
 
-RunResult run(const std::string& text, const RunConfig& cfg) {
+RunResult run(const std::string &text, const RunConfig &cfg) {
   ParseResult p = parseOri(text, "t.ori");
   if (!p.module) {
     ADD_FAILURE() << p.error->str() << "\n" << text;
@@ -32,13 +32,15 @@ Surface counting(uint64_t handle, uint32_t w, uint32_t h, uint32_t d) {
   Surface s;
   s.handle = handle;
   s.widthBytes = w, s.height = h, s.depth = d;
-  for (uint32_t i = 0; i < w * h * d; ++i) s.bytes.push_back(uint8_t(i));
+  for (uint32_t i = 0; i < w * h * d; ++i)
+    s.bytes.push_back(uint8_t(i));
   return s;
 }
 
-uint64_t bytesAt(const std::vector<uint8_t>& b, size_t at, unsigned n) {
+uint64_t bytesAt(const std::vector<uint8_t> &b, size_t at, unsigned n) {
   uint64_t v = 0;
-  for (unsigned i = 0; i < n; ++i) v |= uint64_t(b.at(at + i)) << (8 * i);
+  for (unsigned i = 0; i < n; ++i)
+    v |= uint64_t(b.at(at + i)) << (8 * i);
   return v;
 }
 
@@ -70,24 +72,28 @@ TEST(Surface, LoadsAndStoresIn2D) {
   STG.E [R20+0x10], R5
   EXIT
 }
-)", cfg);
+)",
+                    cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << r.message;
-  const std::vector<uint8_t>& out = r.buffers.at("out");
-  EXPECT_EQ(bytesAt(out, 0, 4), 0x17161514u);  // row 1 byte 4: offset 16 + 4 = 20
-  EXPECT_EQ(bytesAt(out, 4, 4), 0x1b1a1918u);  // (40, 5) clamped to the last 8-byte element (8, 1): 24
-  EXPECT_EQ(bytesAt(out, 8, 4), 0x1f1e1d1cu);  // ... its second word: 28
-  EXPECT_EQ(bytesAt(out, 12, 4), 0u);          // x = -4 is outside: .ZERO reads 0
-  EXPECT_EQ(bytesAt(out, 16, 4), 0x1fu);       // one byte at 16 + 15 = 31, zero-extended
+  const std::vector<uint8_t> &out = r.buffers.at("out");
+  EXPECT_EQ(bytesAt(out, 0, 4), 0x17161514u); // row 1 byte 4: offset 16 + 4 = 20
+  EXPECT_EQ(bytesAt(out, 4, 4),
+            0x1b1a1918u); // (40, 5) clamped to the last 8-byte element (8, 1): 24
+  EXPECT_EQ(bytesAt(out, 8, 4), 0x1f1e1d1cu); // ... its second word: 28
+  EXPECT_EQ(bytesAt(out, 12, 4), 0u);         // x = -4 is outside: .ZERO reads 0
+  EXPECT_EQ(bytesAt(out, 16, 4), 0x1fu);      // one byte at 16 + 15 = 31, zero-extended
   std::vector<uint8_t> want;
-  for (int i = 0; i < 32; ++i) want.push_back(uint8_t(i));
-  want[3] = 0xab;                                            // the byte store at (3, 0)
-  want[28] = 0x14, want[29] = 0x15, want[30] = 0x16, want[31] = 0x17; // (32, 5) clamped to (12, 1) = 28
+  for (int i = 0; i < 32; ++i)
+    want.push_back(uint8_t(i));
+  want[3] = 0xab; // the byte store at (3, 0)
+  want[28] = 0x14, want[29] = 0x15, want[30] = 0x16,
+  want[31] = 0x17;                     // (32, 5) clamped to (12, 1) = 28
   EXPECT_EQ(r.surfaces.at("s"), want); // the .ZERO store at x = 16 (16 + 4 > 16) was dropped
 }
 
 TEST(Surface, ThreeDimensionsWideElementsAndVectors) {
   RunConfig cfg = oneThread(24);
-  cfg.surfaces["cube"] = counting(9, 8, 2, 2);  // 8 bytes x 2 rows x 2 slices
+  cfg.surfaces["cube"] = counting(9, 8, 2, 2); // 8 bytes x 2 rows x 2 slices
   cfg.surfaces["line"] = counting(11, 16, 1, 1);
   RunResult r = run(R"(.entry k(.u64 out)
 {
@@ -104,24 +110,27 @@ TEST(Surface, ThreeDimensionsWideElementsAndVectors) {
   SUST.1D.V2.64.CLAMP R12, 0x0, R1, RZ
   EXIT
 }
-)", cfg);
+)",
+                    cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << r.message;
-  const std::vector<uint8_t>& out = r.buffers.at("out");
+  const std::vector<uint8_t> &out = r.buffers.at("out");
   EXPECT_EQ(bytesAt(out, 0, 8), 0x1f1e1d1c1b1a1918u); // slice 1, row 1: (1 * 2 + 1) * 8 = 24
   EXPECT_EQ(bytesAt(out, 8, 4), 0x03020100u);
   EXPECT_EQ(bytesAt(out, 12, 4), 0x07060504u);
   EXPECT_EQ(bytesAt(out, 16, 4), 0x0b0a0908u);
   EXPECT_EQ(bytesAt(out, 20, 4), 0x0f0e0d0cu);
-  const std::vector<uint8_t>& line = r.surfaces.at("line"); // 16 bytes: R1 then RZ
+  const std::vector<uint8_t> &line = r.surfaces.at("line"); // 16 bytes: R1 then RZ
   EXPECT_EQ(bytesAt(line, 0, 8), 0x1f1e1d1c1b1a1918u);
   EXPECT_EQ(bytesAt(line, 8, 8), 0u);
 }
 
 TEST(Surface, FaultsAndErrors) {
-  auto runOne = [](const std::string& instr, uint64_t handle) {
+  auto runOne = [](const std::string &instr, uint64_t handle) {
     RunConfig cfg = oneThread(4);
     cfg.surfaces["s"] = counting(7, 16, 2, 1);
-    return run(".entry k(.u64 out)\n{\n  MOV.64 R10, " + std::to_string(handle) + "\n  " + instr + "\n  EXIT\n}\n", cfg);
+    return run(".entry k(.u64 out)\n{\n  MOV.64 R10, " + std::to_string(handle) + "\n  " + instr +
+                   "\n  EXIT\n}\n",
+               cfg);
   };
   RunResult r = runOne("SULD.2D.TRAP R1, R10, 0x10, 0x0", 7); // x + 4 > 16
   EXPECT_EQ(r.kind, Kind::Fault);
@@ -185,37 +194,45 @@ TEST(Surface, TextureFetches) {
   STG.E [R20+0x20], R2
   EXIT
 }
-)", cfg);
+)",
+                    cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << r.message;
-  const std::vector<uint8_t>& out = r.buffers.at("out");
-  EXPECT_EQ(bytesAt(out, 0, 4), 0x13121110u);  // (1.5, 0.0) rounds down to texel (1, 0): byte 16
+  const std::vector<uint8_t> &out = r.buffers.at("out");
+  EXPECT_EQ(bytesAt(out, 0, 4), 0x13121110u); // (1.5, 0.0) rounds down to texel (1, 0): byte 16
   EXPECT_EQ(bytesAt(out, 4, 4), 0x17161514u);
   EXPECT_EQ(bytesAt(out, 8, 4), 0x1b1a1918u);
   EXPECT_EQ(bytesAt(out, 12, 4), 0x1f1e1d1cu);
   EXPECT_EQ(bytesAt(out, 16, 4), 0x33323130u); // (7, 7) clamped to (1, 1): byte 48
-  EXPECT_EQ(bytesAt(out, 20, 4), 0x13121110u); // normalized (0.75, 0.25) x (2, 2) = (1.5, 0.5): texel (1, 0)
+  EXPECT_EQ(bytesAt(out, 20, 4),
+            0x13121110u); // normalized (0.75, 0.25) x (2, 2) = (1.5, 0.5): texel (1, 0)
   EXPECT_EQ(bytesAt(out, 24, 4), 0x03020100u); // (NaN, -3) -> (0, 0); the level changes nothing
-  EXPECT_EQ(bytesAt(out, 28, 4), 0x1f1e1d1cu); // normalized 1.0 x 2 = 2, clamped to texel 1; channel 3
-  EXPECT_EQ(bytesAt(out, 32, 4), 0x27262524u); // (0, 1, 5): slice 5 clamped to 0, row 1: byte 32, channel 1
+  EXPECT_EQ(bytesAt(out, 28, 4),
+            0x1f1e1d1cu); // normalized 1.0 x 2 = 2, clamped to texel 1; channel 3
+  EXPECT_EQ(bytesAt(out, 32, 4),
+            0x27262524u); // (0, 1, 5): slice 5 clamped to 0, row 1: byte 32, channel 1
 }
 
 TEST(Surface, ShapeChecks) {
-  auto error = [](const std::string& instr) {
+  auto error = [](const std::string &instr) {
     ParseResult p = parseOri(".entry k()\n{\n  " + instr + "\n  EXIT\n}\n", "t.ori");
     return p.module ? std::string("parsed") : p.error->str();
   };
   EXPECT_EQ(error("SULD.TRAP R1, R2, R3"), "t.ori:3:3: error: SULD needs .1D, .2D or .3D");
-  EXPECT_EQ(error("SULD.2D.TRAP R1, R2, R3"), "t.ori:3:3: error: SULD.2D takes a handle and 2 coordinates");
-  EXPECT_EQ(error("SUST.1D.V2.TRAP R2, R3, R4"), "t.ori:3:3: error: SUST.1D takes a handle, 1 coordinate and 2 values");
-  EXPECT_EQ(error("SULD.1D.V4.64.TRAP R1, R2, R3, R4, R5, R6"), "t.ori:3:3: error: SULD has no .V4 of .64 elements");
+  EXPECT_EQ(error("SULD.2D.TRAP R1, R2, R3"),
+            "t.ori:3:3: error: SULD.2D takes a handle and 2 coordinates");
+  EXPECT_EQ(error("SUST.1D.V2.TRAP R2, R3, R4"),
+            "t.ori:3:3: error: SUST.1D takes a handle, 1 coordinate and 2 values");
+  EXPECT_EQ(error("SULD.1D.V4.64.TRAP R1, R2, R3, R4, R5, R6"),
+            "t.ori:3:3: error: SULD has no .V4 of .64 elements");
   EXPECT_EQ(error("SULD.3D.V2.ZERO R1, R2, R5, R6, R7, R8"), "parsed");
   EXPECT_EQ(error("TEX.F32 R1, R2, R3, R4, R5, R6"), "t.ori:3:3: error: TEX needs .1D, .2D or .3D");
   EXPECT_EQ(error("TEX.2D.LOD R1, R2, R3, R4, R5, R6, R7"),
             "t.ori:3:3: error: TEX.2D.LOD takes 4 sources (a handle, 2 coordinates, a level)");
-  EXPECT_EQ(error("TEX.3D.GRAD R1, R2, R3, R4, R5, R6, R7, R8"), "t.ori:3:3: error: TEX.GRAD takes 1D or 2D coordinates");
-  EXPECT_EQ(error("TEX.1D.F32.U32 R1, R2, R3, R4, R5, R6"), "t.ori:3:3: error: TEX takes one result type: .F32, .U32 or .S32");
+  EXPECT_EQ(error("TEX.3D.GRAD R1, R2, R3, R4, R5, R6, R7, R8"),
+            "t.ori:3:3: error: TEX.GRAD takes 1D or 2D coordinates");
+  EXPECT_EQ(error("TEX.1D.F32.U32 R1, R2, R3, R4, R5, R6"),
+            "t.ori:3:3: error: TEX takes one result type: .F32, .U32 or .S32");
 }
-
 
 // Surface handles in a parameter and in a __constant__ variable get surfaces of their own,
 // shaped by the most coordinates their accesses use.
@@ -240,15 +257,16 @@ TEST(Surface, AutoLaunchBindsSurfaces) {
   ret;
 }
 )");
-  EXPECT_EQ(formatBindings(autoBindings(m, kernelOf(m), {})), "img={+0:surf2d#1} out=buf[4194304] @lut={+0:surf3d#2}");
+  EXPECT_EQ(formatBindings(autoBindings(m, kernelOf(m), {})),
+            "img={+0:surf2d#1} out=buf[4194304] @lut={+0:surf3d#2}");
   RunConfig cfg = autoLaunch(m, kernelOf(m), {});
   ASSERT_EQ(cfg.surfaces.size(), 2u);
-  const Surface& img = cfg.surfaces.at("img+0x0");
+  const Surface &img = cfg.surfaces.at("img+0x0");
   EXPECT_EQ(img.handle, 1u);
   EXPECT_EQ(img.widthBytes, 4096u);
   EXPECT_EQ(img.height, 256u);
   EXPECT_EQ(img.depth, 1u);
-  const Surface& lut = cfg.surfaces.at("@lut+0x0");
+  const Surface &lut = cfg.surfaces.at("@lut+0x0");
   EXPECT_EQ(lut.handle, 2u);
   EXPECT_EQ(lut.widthBytes * lut.height * lut.depth, 1u << 20);
   EXPECT_EQ(lut.depth, 16u);
@@ -259,7 +277,7 @@ TEST(Surface, AutoLaunchBindsSurfaces) {
   // buffer pattern: word k is k % 17 + 1. Thread 1: img word 4 = 5; lut (16, 1, 1): byte
   // (1 * 64 + 1) * 1024 + 16 = 66576, word 16644 (16644 = 17 * 979 + 1): 2; 5 + 2 = 7 at row 1,
   // byte 4096 + 16. Its next word is img word 5 copied: 5 % 17 + 1 = 6.
-  const std::vector<uint8_t>& s = r.surfaces.at("img+0x0");
+  const std::vector<uint8_t> &s = r.surfaces.at("img+0x0");
   EXPECT_EQ(bytesAt(s, 4096 + 16, 4), 7u);
   EXPECT_EQ(bytesAt(s, 4096 + 20, 4), 6u);
 }
@@ -296,13 +314,15 @@ done:
 )");
   // bounce * 4 + 16 + 4 <= 64: at most 11; bounce * 4 + 32 + 4 <= 64: at most 7. The count at
   // 7 * 4 + 16 = 44 is the launch's 256 threads.
-  EXPECT_EQ(formatBindings(autoBindings(m, kernelOf(m), {})), "bounce=7 out=buf[4194304] @sizes={+44:256}");
+  EXPECT_EQ(formatBindings(autoBindings(m, kernelOf(m), {})),
+            "bounce=7 out=buf[4194304] @sizes={+44:256}");
   RunConfig cfg = autoLaunch(m, kernelOf(m), {});
   RunResult r = runKernel(m, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << r.message;
   EXPECT_TRUE(didRealWork(kernelOf(m), cfg, r));
   // Every thread passes (index < 256) and takes the next counter value, in launch order.
-  for (uint32_t t : {0u, 1u, 100u, 255u}) EXPECT_EQ(bytesAt(r.buffers.at("out"), 4 * t, 4), t);
+  for (uint32_t t : {0u, 1u, 100u, 255u})
+    EXPECT_EQ(bytesAt(r.buffers.at("out"), 4 * t, 4), t);
   EXPECT_EQ(bytesAt(r.variables.at("sizes"), 60, 4), 256u); // the counter at 7 * 4 + 32
 
   Module m2 = lower(R"(
@@ -321,7 +341,8 @@ done:
   ret;
 }
 )");
-  EXPECT_EQ(formatBindings(autoBindings(m2, kernelOf(m2), {})), "out=buf[4194304] @mats={+0:buf[4194304]{+8:buf[4194304]}}");
+  EXPECT_EQ(formatBindings(autoBindings(m2, kernelOf(m2), {})),
+            "out=buf[4194304] @mats={+0:buf[4194304]{+8:buf[4194304]}}");
   cfg = autoLaunch(m2, kernelOf(m2), {});
   r = runKernel(m2, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << r.message;
@@ -354,14 +375,15 @@ TEST(Surface, AutoLaunchFloatBuffersAndBackwardPointers) {
   ret;
 }
 )");
-  EXPECT_EQ(formatBindings(autoBindings(m, kernelOf(m), {})),
-            "cdf=buf[4194304]:f32 ints=buf[4194304] rev={+0:buf[4194304]+2097152} out=buf[4194304]");
+  EXPECT_EQ(
+      formatBindings(autoBindings(m, kernelOf(m), {})),
+      "cdf=buf[4194304]:f32 ints=buf[4194304] rev={+0:buf[4194304]+2097152} out=buf[4194304]");
   RunConfig cfg = autoLaunch(m, kernelOf(m), {});
   EXPECT_EQ(bytesAt(cfg.buffers.at("cdf"), 8, 4), 0x3f800000u); // 1.0f
   EXPECT_EQ(bytesAt(cfg.buffers.at("ints"), 8, 4), 3u);         // word 2: 2 % 17 + 1
   RunResult r = runKernel(m, cfg);
   ASSERT_EQ(r.kind, Kind::Ok) << r.message;
-  const std::vector<uint8_t>& out = r.buffers.at("out");
+  const std::vector<uint8_t> &out = r.buffers.at("out");
   EXPECT_EQ(bytesAt(out, 0, 4), 1u); // 1.0 >= 0.5
   EXPECT_EQ(bytesAt(out, 4, 4), 3u);
   // rev points at byte 2097152 = word 524288 of its buffer; word 524287 below it holds

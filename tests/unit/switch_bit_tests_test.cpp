@@ -43,10 +43,12 @@ join:
 )";
 
 std::string bitCascade(bool covered) {
-  std::vector<std::pair<int, std::string>> cases = {{2, "ta"}, {3, "tb"}, {4, "ta"}, {7, "ta"}, {8, "tb"}};
-  if (covered) cases.insert(cases.end(), {{5, "tc"}, {6, "tc"}, {9, "tc"}});
+  std::vector<std::pair<int, std::string>> cases = {
+      {2, "ta"}, {3, "tb"}, {4, "ta"}, {7, "ta"}, {8, "tb"}};
+  if (covered)
+    cases.insert(cases.end(), {{5, "tc"}, {6, "tc"}, {9, "tc"}});
   std::string text = kBitHead;
-  for (const auto& [k, to] : cases)
+  for (const auto &[k, to] : cases)
     text += "  ISETP.EQ.U32.AND P0, PT, R1, " + std::to_string(k) + ", PT\n  @P0 BRA " + to + "\n";
   return text + "  BRA deflt\n" + kBitBodies;
 }
@@ -64,11 +66,12 @@ const std::string kBitTests = kBitHead + R"(  IADD3 R9, R1, -0x2, RZ
   @P2 BRA tb
   BRA deflt
 )" + kBitBodies;
-const std::string kBitTestsCovered = replaced(kBitTests, "@P2 BRA tb\n  BRA deflt", "@P2 BRA tb\n  BRA tc");
+const std::string kBitTestsCovered =
+    replaced(kBitTests, "@P2 BRA tb\n  BRA deflt", "@P2 BRA tb\n  BRA tc");
 // Without the range check (the IADD3 stays: the SHL shifts by v).
 const std::string kNoBound = "  ISETP.GT.U32.AND P0, PT, R9, 0x7, PT\n  @P0 BRA deflt\n";
 
-Pair bitPair(bool covered, const std::string& afterText) {
+Pair bitPair(bool covered, const std::string &afterText) {
   Pair p{parseModule(bitCascade(covered)), parseModule(afterText)};
   keepIds(p.b(), p.after.functions.at(0));
   return p;
@@ -79,8 +82,10 @@ Pair bitPair(bool covered, const std::string& afterText) {
 // 0x25), 64, and the wrapped negatives.
 std::vector<uint32_t> probeSelectors() {
   std::vector<uint32_t> sels;
-  for (uint32_t s = 0; s <= 40; ++s) sels.push_back(s);
-  for (uint32_t s : {0x42u, 0x43u, 0x7fffffffu, 0x80000000u, 0x80000002u, 0x80000022u, 0xfffffffeu, 0xffffffffu})
+  for (uint32_t s = 0; s <= 40; ++s)
+    sels.push_back(s);
+  for (uint32_t s :
+       {0x42u, 0x43u, 0x7fffffffu, 0x80000000u, 0x80000002u, 0x80000022u, 0xfffffffeu, 0xffffffffu})
     sels.push_back(s);
   return sels;
 }
@@ -89,20 +94,23 @@ std::vector<uint32_t> probeSelectors() {
 // `selParam`), and what it stores to out[0] is the number of the body the
 // program extracted from the kernel names: the extraction is what the code
 // does, SHL's large amounts included.
-void expectProgramIsWhatRuns(const Module& m, ori::Reg selector, const std::string& selParam,
-                             const std::string& outParam, const std::map<std::string, int32_t>& stores) {
-  const Function& f = m.functions.at(0);
+void expectProgramIsWhatRuns(const Module &m, ori::Reg selector, const std::string &selParam,
+                             const std::string &outParam,
+                             const std::map<std::string, int32_t> &stores) {
+  const Function &f = m.functions.at(0);
   DispatchProgram p = program(f, 0, selector);
   std::map<uint32_t, int32_t> byId;
-  for (const auto& [label, v] : stores) byId[idOf(f, label)] = v;
+  for (const auto &[label, v] : stores)
+    byId[idOf(f, label)] = v;
   for (uint32_t sel : probeSelectors()) {
     ori::RunConfig cfg;
     cfg.params[selParam] = sel;
     cfg.buffers[outParam] = std::vector<uint8_t>(4, 0xee);
     ori::RunResult r = ori::runKernel(m, cfg);
     ASSERT_EQ(r.kind, ori::RunResult::Kind::Ok) << r.message;
-    const std::vector<uint8_t>& b = r.buffers[outParam];
-    int32_t stored = int32_t(uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24);
+    const std::vector<uint8_t> &b = r.buffers[outParam];
+    int32_t stored =
+        int32_t(uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24);
     auto it = byId.find(dispatchTarget(p, sel));
     ASSERT_NE(it, byId.end()) << "selector " << sel << " reaches no body";
     EXPECT_EQ(it->second, stored) << "selector " << sel;
@@ -119,7 +127,7 @@ TEST(SwitchExtract, BitTestLoweringIsProved) {
     EXPECT_EQ(r.line, "switch at bix0 (L0) in bt (selector R1): proved (8 nodes -> 6 nodes)");
     DispatchProgram pa = program(p.a(), 0, ori::R(1));
     std::vector<uint32_t> masks;
-    for (const ori::verify::DispatchNode& n : pa.nodes)
+    for (const ori::verify::DispatchNode &n : pa.nodes)
       if (n.kind == ori::verify::DispatchNode::Kind::BitTest) {
         EXPECT_EQ(n.bias, 2u);
         ASSERT_EQ(n.clusters.size(), 1u);
@@ -147,9 +155,9 @@ TEST(SwitchExtract, BitTestLoweringIsProved) {
 // the test as `RZ == R12` with the branch on its negation, and B2 testing EQ
 // to deflt with `BRA tb` after it. The same dispatch: proved.
 TEST(SwitchExtract, BitTestInAnyOperandOrderIsProved) {
-  std::string text = replaced(kBitTests,
-                              "LOP3.LUT R12, R11, 0x25, RZ, 0xc0\n  ISETP.NE.U32.AND P1, PT, R12, RZ, PT\n  @P1",
-                              "LOP3.LUT R12, 0x25, RZ, R11, 0xe0\n  ISETP.EQ.U32.AND P1, PT, RZ, R12, PT\n  @!P1");
+  std::string text = replaced(
+      kBitTests, "LOP3.LUT R12, R11, 0x25, RZ, 0xc0\n  ISETP.NE.U32.AND P1, PT, R12, RZ, PT\n  @P1",
+      "LOP3.LUT R12, 0x25, RZ, R11, 0xe0\n  ISETP.EQ.U32.AND P1, PT, RZ, R12, PT\n  @!P1");
   text = replaced(text, "ISETP.NE.U32.AND P2, PT, R13, RZ, PT\n  @P2 BRA tb\n  BRA deflt",
                   "ISETP.EQ.S32.AND P2, PT, R13, 0x0, PT\n  @P2 BRA deflt\n  BRA tb");
   Pair p = bitPair(false, text);
@@ -164,8 +172,9 @@ TEST(SwitchExtract, BitTestMaskMissingABitIsRefutedAtThatBit) {
   SwitchCheckResult r = onlyResult(p);
   expectRealCounterexample(p, r);
   EXPECT_EQ(r.counterexample, 4u);
-  EXPECT_EQ(r.line, "switch at bix0 (L0) in bt (selector R1): refuted: selector 0x4 goes to ta before, "
-                    "to deflt after");
+  EXPECT_EQ(r.line,
+            "switch at bix0 (L0) in bt (selector R1): refuted: selector 0x4 goes to ta before, "
+            "to deflt after");
 }
 
 // No range check. Uncovered, the masks bound the dispatch themselves: v of 8
@@ -180,7 +189,8 @@ TEST(SwitchExtract, BitTestWithoutRangeCheck) {
     SwitchCheckResult r = onlyResult(p);
     EXPECT_EQ(r.verdict, Verdict::Proved) << r.line;
     EXPECT_EQ(dispatchTarget(program(p.a(), 0, ori::R(1)), 34), idOf(p.b(), "deflt"));
-    expectProgramIsWhatRuns(p.after, ori::R(1), "sel", "out", {{"ta", 1}, {"tb", 2}, {"tc", 3}, {"deflt", 0}});
+    expectProgramIsWhatRuns(p.after, ori::R(1), "sel", "out",
+                            {{"ta", 1}, {"tb", 2}, {"tc", 3}, {"deflt", 0}});
   }
   {
     Pair p = bitPair(true, replaced(kBitTestsCovered, kNoBound, ""));
@@ -190,7 +200,8 @@ TEST(SwitchExtract, BitTestWithoutRangeCheck) {
     EXPECT_GT(*r.counterexample - 2, 7u) << *r.counterexample; // outside 2..9
     EXPECT_EQ(r.beforeTarget, idOf(p.b(), "deflt"));
     EXPECT_EQ(r.afterTarget, idOf(p.b(), "tc"));
-    expectProgramIsWhatRuns(p.after, ori::R(1), "sel", "out", {{"ta", 1}, {"tb", 2}, {"tc", 3}, {"deflt", 0}});
+    expectProgramIsWhatRuns(p.after, ori::R(1), "sel", "out",
+                            {{"ta", 1}, {"tb", 2}, {"tc", 3}, {"deflt", 0}});
   }
 }
 
@@ -203,8 +214,10 @@ TEST(SwitchExtract, Lop3ThatIsNotAndIsALeaf) {
   DispatchProgram pa = program(p.a(), 0, ori::R(1));
   const uint32_t b1 = p.a().blocks[1].labelId;
   EXPECT_EQ(pa.nodes.size(), 3u); // deflt, the leaf, the range compare
-  for (const ori::verify::DispatchNode& n : pa.nodes) EXPECT_NE(n.kind, ori::verify::DispatchNode::Kind::BitTest);
-  for (uint32_t sel = 2; sel <= 9; ++sel) EXPECT_EQ(dispatchTarget(pa, sel), b1) << sel;
+  for (const ori::verify::DispatchNode &n : pa.nodes)
+    EXPECT_NE(n.kind, ori::verify::DispatchNode::Kind::BitTest);
+  for (uint32_t sel = 2; sel <= 9; ++sel)
+    EXPECT_EQ(dispatchTarget(pa, sel), b1) << sel;
   EXPECT_EQ(dispatchTarget(pa, 10), idOf(p.b(), "deflt"));
   SwitchCheckResult r = onlyResult(p);
   expectRealCounterexample(p, r);
@@ -221,7 +234,8 @@ TEST(SwitchExtract, Lop3ThatIsNotAndIsALeaf) {
 // trampoline to join.
 TEST(SwitchExtract, BitFactsEndWhereTheRegisterIsWritten) {
   {
-    Pair p = bitPair(false, replaced(kBitTests, "  LOP3.LUT R13", "  IADD3 R11, R9, 0x1, RZ\n  LOP3.LUT R13"));
+    Pair p = bitPair(
+        false, replaced(kBitTests, "  LOP3.LUT R13", "  IADD3 R11, R9, 0x1, RZ\n  LOP3.LUT R13"));
     DispatchProgram pa = program(p.a(), 0, ori::R(1));
     EXPECT_EQ(dispatchTarget(pa, 2), idOf(p.b(), "ta"));
     EXPECT_EQ(dispatchTarget(pa, 3), p.a().blocks[2].labelId);
@@ -242,7 +256,7 @@ join:
   EXIT
 }
 )");
-  const Function& f = m.functions[0];
+  const Function &f = m.functions[0];
   DispatchProgram p = program(f, 0, ori::R(1));
   EXPECT_EQ(dispatchTarget(p, 3), f.blocks[1].labelId);
   EXPECT_EQ(dispatchTarget(p, 8), idOf(f, "shl"));
@@ -253,7 +267,7 @@ join:
 // to join. Read as trampolines, both bodies would be `join`, and swapping
 // them (selector 1 now gets 1 + 0x20 where it got 1 + 0x10) would be proved.
 TEST(SwitchExtract, BodyThatComputesFromTheSelectorIsALeaf) {
-  const char* text = R"(.entry k()
+  const char *text = R"(.entry k()
 {
   S2R R1, SR_TID.X
   ISETP.EQ.U32.AND P0, PT, R1, 0x1, PT
@@ -272,14 +286,16 @@ join:
 }
 )";
   Module before = parseModule(text);
-  Module after = parseModule(replaced(replaced(text, "@P0 BRA a", "@P0 BRA b"), "@P1 BRA b", "@P1 BRA a"));
-  const Function& f = before.functions[0];
+  Module after =
+      parseModule(replaced(replaced(text, "@P0 BRA a", "@P0 BRA b"), "@P1 BRA b", "@P1 BRA a"));
+  const Function &f = before.functions[0];
   DispatchProgram p = program(f, 0, ori::R(1));
   EXPECT_EQ(dispatchTarget(p, 1), idOf(f, "a"));
   EXPECT_EQ(dispatchTarget(p, 2), idOf(f, "b"));
   EXPECT_EQ(dispatchTarget(p, 3), idOf(f, "join"));
   bool refuted = false;
-  for (const SwitchCheckResult& r : ori::verify::checkSwitchRewrites(before.functions[0], after.functions[0])) {
+  for (const SwitchCheckResult &r :
+       ori::verify::checkSwitchRewrites(before.functions[0], after.functions[0])) {
     EXPECT_NE(r.verdict, Verdict::Proved) << r.line;
     refuted = refuted || r.verdict == Verdict::Refuted;
   }
@@ -291,7 +307,8 @@ join:
 // wrote it. 0x249249 has bits 0, 3, ..., 21 (-> $L__BB0_5, stores 100),
 // 0x492492 bits 1, 4, ..., 22 (-> $L__BB0_4, 200); the rest of 0..23 (2, 5,
 // ..., 23) reach $L__BB0_3 (300), anything >u 23 $L__BB0_6 (-1).
-const std::string kNvccFewTargets = R"(.entry sw_fewtargets(.u32 sw_fewtargets_param_0, .u64 sw_fewtargets_param_1)
+const std::string kNvccFewTargets =
+    R"(.entry sw_fewtargets(.u32 sw_fewtargets_param_0, .u64 sw_fewtargets_param_1)
 {
   .reg .b32 %r1 = R0
   .reg .b64 %rd2 = R1, %rd1 = R2
@@ -333,14 +350,15 @@ $L__BB0_6:
 
 // The compare cascade of the same switch: case k to the body of k % 3.
 std::string fewTargetsCascade() {
-  static const char* const body[3] = {"$L__BB0_5", "$L__BB0_4", "$L__BB0_3"};
+  static const char *const body[3] = {"$L__BB0_5", "$L__BB0_4", "$L__BB0_3"};
   std::string text = R"(.entry sw_fewtargets(.u32 sw_fewtargets_param_0, .u64 sw_fewtargets_param_1)
 {
   LDC R0, c[0x0][0x210]
   LDC.64 R2, c[0x0][0x218]
 )";
   for (int k = 0; k <= 23; ++k)
-    text += "  ISETP.EQ.U32.AND P0, PT, R0, " + std::to_string(k) + ", PT\n  @P0 BRA " + body[k % 3] + "\n";
+    text += "  ISETP.EQ.U32.AND P0, PT, R0, " + std::to_string(k) + ", PT\n  @P0 BRA " +
+            body[k % 3] + "\n";
   return text + R"(  BRA $L__BB0_6
 $L__BB0_4:
   MOV R7, 0xc8
@@ -363,7 +381,7 @@ $L__BB0_6:
 )";
 }
 
-Pair fewTargetsPair(const std::string& afterText) {
+Pair fewTargetsPair(const std::string &afterText) {
   Pair p{parseModule(fewTargetsCascade()), parseModule(afterText)};
   keepIds(p.b(), p.after.functions.at(0));
   return p;
@@ -381,13 +399,18 @@ TEST(SwitchExtract, NvccBitTestsAreRead) {
     Pair p = fewTargetsPair(kNvccFewTargets);
     std::vector<SwitchCheckResult> rs = ori::verify::checkSwitchRewrites(p.b(), p.a());
     ASSERT_EQ(rs.size(), 1u);
-    EXPECT_EQ(rs[0].line, "switch at bix0 (L0) in sw_fewtargets (selector R0): proved (28 nodes -> 7 nodes)");
+    EXPECT_EQ(rs[0].line,
+              "switch at bix0 (L0) in sw_fewtargets (selector R0): proved (28 nodes -> 7 nodes)");
     DispatchProgram pa = program(p.a(), 0, ori::R(0));
     for (uint32_t sel : probeSelectors()) {
-      const char* want = sel > 23 ? "$L__BB0_6" : sel % 3 == 0 ? "$L__BB0_5" : sel % 3 == 1 ? "$L__BB0_4" : "$L__BB0_3";
+      const char *want = sel > 23       ? "$L__BB0_6"
+                         : sel % 3 == 0 ? "$L__BB0_5"
+                         : sel % 3 == 1 ? "$L__BB0_4"
+                                        : "$L__BB0_3";
       EXPECT_EQ(dispatchTarget(pa, sel), idOf(p.b(), want)) << sel;
     }
-    expectProgramIsWhatRuns(p.after, ori::R(0), "sw_fewtargets_param_0", "sw_fewtargets_param_1", kFewTargetsStores);
+    expectProgramIsWhatRuns(p.after, ori::R(0), "sw_fewtargets_param_0", "sw_fewtargets_param_1",
+                            kFewTargetsStores);
   }
   {
     Pair p = fewTargetsPair(replaced(kNvccFewTargets, "0x249249", "0x049249"));
@@ -395,8 +418,9 @@ TEST(SwitchExtract, NvccBitTestsAreRead) {
     ASSERT_EQ(rs.size(), 1u);
     expectRealCounterexample(p, rs[0]);
     EXPECT_EQ(rs[0].counterexample, 21u);
-    EXPECT_EQ(rs[0].line, "switch at bix0 (L0) in sw_fewtargets (selector R0): refuted: selector 0x15 goes to "
-                          "$L__BB0_5 before, to $L__BB0_3 after");
+    EXPECT_EQ(rs[0].line,
+              "switch at bix0 (L0) in sw_fewtargets (selector R0): refuted: selector 0x15 goes to "
+              "$L__BB0_5 before, to $L__BB0_3 after");
   }
 }
 
@@ -492,25 +516,34 @@ $L__BB0_16:
 
 TEST(SwitchExtract, NvccRangesWithTwoShiftsAreRead) {
   Module m = parseModule(kNvccRanges);
-  const Function& f = m.functions[0];
+  const Function &f = m.functions[0];
   DispatchProgram p = program(f, 0, ori::R(0));
   size_t bitTests = 0;
-  for (const ori::verify::DispatchNode& n : p.nodes) bitTests += n.kind == ori::verify::DispatchNode::Kind::BitTest;
+  for (const ori::verify::DispatchNode &n : p.nodes)
+    bitTests += n.kind == ori::verify::DispatchNode::Kind::BitTest;
   EXPECT_EQ(bitTests, 3u);
-  const std::map<std::string, int32_t> stores = {{"$L__BB0_14", 10}, {"$L__BB0_4", 20},  {"$L__BB0_13", 30},
-                                                 {"$L__BB0_7", 40},  {"$L__BB0_12", 50}, {"$L__BB0_11", 60},
-                                                 {"$L__BB0_17", 70}, {"$L__BB0_15", -1}};
+  const std::map<std::string, int32_t> stores = {
+      {"$L__BB0_14", 10}, {"$L__BB0_4", 20},  {"$L__BB0_13", 30}, {"$L__BB0_7", 40},
+      {"$L__BB0_12", 50}, {"$L__BB0_11", 60}, {"$L__BB0_17", 70}, {"$L__BB0_15", -1}};
   std::map<uint32_t, int32_t> byId;
-  for (const auto& [label, v] : stores) byId[idOf(f, label)] = v;
+  for (const auto &[label, v] : stores)
+    byId[idOf(f, label)] = v;
   for (uint32_t sel : probeSelectors()) {
     int32_t want = -1;
-    if (sel >= 1 && sel <= 3) want = 10;
-    else if (sel >= 4 && sel <= 5) want = 20;
-    else if (sel >= 6 && sel <= 9) want = 30;
-    else if (sel == 10) want = 40;
-    else if (sel >= 11 && sel <= 13) want = 50;
-    else if (sel >= 14 && sel <= 16) want = 60;
-    else if (sel >= 17 && sel <= 20) want = 70;
+    if (sel >= 1 && sel <= 3)
+      want = 10;
+    else if (sel >= 4 && sel <= 5)
+      want = 20;
+    else if (sel >= 6 && sel <= 9)
+      want = 30;
+    else if (sel == 10)
+      want = 40;
+    else if (sel >= 11 && sel <= 13)
+      want = 50;
+    else if (sel >= 14 && sel <= 16)
+      want = 60;
+    else if (sel >= 17 && sel <= 20)
+      want = 70;
     auto it = byId.find(dispatchTarget(p, sel));
     ASSERT_NE(it, byId.end()) << "selector " << sel << " reaches no body";
     EXPECT_EQ(it->second, want) << sel;

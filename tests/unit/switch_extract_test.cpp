@@ -99,24 +99,24 @@ const std::string kSignedBound = replaced(kTable, "ISETP.GT.U32.AND P9", "ISETP.
 // the gap not filled with the default: tid 5 goes to case6 instead of deflt.
 const std::string kGapToCase = replaced(kTable, "case4, deflt, case6", "case4, case6, case6");
 
-
 // kTree against an `after` text, with the ids the pass would have kept (case4
 // of `after` is the tree's unlabelled bix4).
-Pair treePair(const std::string& afterText) {
+Pair treePair(const std::string &afterText) {
   Pair p{parseModule(kTree), parseModule(afterText)};
   keepIds(p.b(), p.after.functions.at(0), {{"case4", kCase4Bix}});
   return p;
 }
 
-
 // The tree extracts to the dispatch derived above, selector by selector.
 TEST(SwitchExtract, CompareTreeSendsEachSelectorToItsCase) {
   Module m = parseModule(kTree);
-  const Function& f = m.functions[0];
+  const Function &f = m.functions[0];
   DispatchProgram p = program(f, 0, ori::R(1));
   EXPECT_EQ(p.nodes.size(), 12u);
-  std::map<uint32_t, uint32_t> want = {{2, idOf(f, "case2")}, {3, idOf(f, "case3")},
-                                       {4, f.blocks[kCase4Bix].labelId}, {6, idOf(f, "case6")},
+  std::map<uint32_t, uint32_t> want = {{2, idOf(f, "case2")},
+                                       {3, idOf(f, "case3")},
+                                       {4, f.blocks[kCase4Bix].labelId},
+                                       {6, idOf(f, "case6")},
                                        {7, idOf(f, "case7")}};
   for (int64_t s = -3; s <= 12; ++s) {
     uint32_t sel = uint32_t(s);
@@ -145,8 +145,9 @@ TEST(SwitchExtract, OffByOneBoundIsRefutedAtTheFirstSelectorPastTheTable) {
   EXPECT_EQ(r.counterexample, 8u);
   EXPECT_EQ(r.beforeTarget, idOf(p.b(), "deflt"));
   EXPECT_EQ(r.afterTarget, kFaultTarget);
-  EXPECT_EQ(r.line, "switch at bix0 (L0) in sw (selector R1): refuted: selector 0x8 goes to deflt before, "
-                    "to a fault (past the jump table) after");
+  EXPECT_EQ(r.line,
+            "switch at bix0 (L0) in sw (selector R1): refuted: selector 0x8 goes to deflt before, "
+            "to a fault (past the jump table) after");
 }
 
 TEST(SwitchExtract, TableOneEntryShortIsRefutedAtTheLastCase) {
@@ -172,8 +173,9 @@ TEST(SwitchExtract, GapNotFilledWithTheDefaultIsRefutedAtTheGap) {
   SwitchCheckResult r = onlyResult(p);
   expectRealCounterexample(p, r);
   EXPECT_EQ(r.counterexample, 5u);
-  EXPECT_EQ(r.line, "switch at bix0 (L0) in sw (selector R1): refuted: selector 0x5 goes to deflt before, "
-                    "to case6 after");
+  EXPECT_EQ(r.line,
+            "switch at bix0 (L0) in sw (selector R1): refuted: selector 0x5 goes to deflt before, "
+            "to case6 after");
 }
 
 // A cascade `if (tid == 2) ... else if (tid == 3) ...` (unsigned EQ tests)
@@ -224,7 +226,7 @@ case4:
   BRA join
 )" + kCases;
 
-Pair cascadePair(const std::string& afterText) {
+Pair cascadePair(const std::string &afterText) {
   Pair p{parseModule(kCascade), parseModule(afterText)};
   keepIds(p.b(), p.after.functions.at(0));
   return p;
@@ -249,9 +251,11 @@ TEST(SwitchExtract, BstSplitOnTheWrongSideIsRefuted) {
 // compares, hi and the block after it) is unchanged, and none is a check.
 TEST(SwitchExtract, UnchangedSwitchesAreNotChecks) {
   Module m = parseModule(kTree);
-  std::vector<SwitchCheckResult> rs = ori::verify::checkSwitchRewrites(m.functions[0], m.functions[0]);
+  std::vector<SwitchCheckResult> rs =
+      ori::verify::checkSwitchRewrites(m.functions[0], m.functions[0]);
   ASSERT_EQ(rs.size(), 6u);
-  for (const SwitchCheckResult& r : rs) EXPECT_EQ(r.verdict, Verdict::Unchanged) << r.line;
+  for (const SwitchCheckResult &r : rs)
+    EXPECT_EQ(r.verdict, Verdict::Unchanged) << r.line;
 }
 
 // After the phase the head dispatches through a LOP3 of the selector, which is
@@ -329,9 +333,10 @@ dflt:
 
 TEST(SwitchExtract, SelectorRedefinedInTheHeadStartsTheFactsAfresh) {
   Module m = parseModule(kPrefix);
-  EXPECT_NE(errorOf(fn(m, "stale"), 0, ori::R(1)).find("not a compare of the selector"), std::string::npos);
+  EXPECT_NE(errorOf(fn(m, "stale"), 0, ori::R(1)).find("not a compare of the selector"),
+            std::string::npos);
 
-  const Function& f = fn(m, "fresh");
+  const Function &f = fn(m, "fresh");
   DispatchProgram p = program(f, 0, ori::R(1));
   EXPECT_EQ(dispatchTarget(p, 0), idOf(f, "dflt"));
   EXPECT_EQ(dispatchTarget(p, 1), idOf(f, "a"));
@@ -339,7 +344,7 @@ TEST(SwitchExtract, SelectorRedefinedInTheHeadStartsTheFactsAfresh) {
   EXPECT_EQ(dispatchTarget(p, 3), idOf(f, "dflt"));
   EXPECT_EQ(p.nodes.back().kind, ori::verify::DispatchNode::Kind::Compare);
 
-  const Function& k = fn(m, "killed");
+  const Function &k = fn(m, "killed");
   DispatchProgram q = program(k, 0, ori::R(1));
   EXPECT_EQ(q.nodes.size(), 3u); // dflt, the JMX block as a leaf, the compare
   EXPECT_EQ(dispatchTarget(q, 1), k.blocks[1].labelId);
@@ -375,7 +380,7 @@ dflt:
 
 TEST(SwitchExtract, ConstantsOnEitherSideAndFurtherDispatchBehindATable) {
   Module m = parseModule(kForms);
-  const Function& f = m.functions[0];
+  const Function &f = m.functions[0];
   DispatchProgram p = program(f, 0, ori::R(1));
   EXPECT_EQ(dispatchTarget(p, 0), idOf(f, "a"));
   EXPECT_EQ(dispatchTarget(p, 1), idOf(f, "b"));
@@ -398,13 +403,14 @@ small:
 }
 )";
   Module m = parseModule(text);
-  const Function& f = m.functions[0];
+  const Function &f = m.functions[0];
   DispatchProgram p = program(f, 0, ori::R(1));
   EXPECT_EQ(dispatchTarget(p, 3), idOf(f, "small"));
   EXPECT_EQ(dispatchTarget(p, 0), idOf(f, "small"));
   EXPECT_EQ(dispatchTarget(p, 4), f.blocks[1].labelId);
   Module withOr = parseModule(replaced(text, "GT.U32.AND", "GT.U32.OR"));
-  EXPECT_NE(errorOf(withOr.functions[0], 0, ori::R(1)).find("not a compare of the selector"), std::string::npos);
+  EXPECT_NE(errorOf(withOr.functions[0], 0, ori::R(1)).find("not a compare of the selector"),
+            std::string::npos);
 }
 
 // More than kMaxSwitchHeads heads in one function: the first are checked
@@ -413,21 +419,24 @@ TEST(SwitchExtract, TooManyHeadsGetOneUnknownLine) {
   std::string text = ".entry many()\n{\n  S2R R1, SR_TID.X\n";
   const size_t n = ori::verify::kMaxSwitchHeads + 2;
   for (size_t k = 0; k < n; ++k)
-    text += "  ISETP.EQ.U32.AND P0, PT, R1, " + std::to_string(k) + ", PT\n  @P0 BRA out\n  MOV R2, RZ\n";
+    text += "  ISETP.EQ.U32.AND P0, PT, R1, " + std::to_string(k) +
+            ", PT\n  @P0 BRA out\n  MOV R2, RZ\n";
   text += "out:\n  EXIT\n}\n";
   Module m = parseModule(text);
-  std::vector<SwitchCheckResult> rs = ori::verify::checkSwitchRewrites(m.functions[0], m.functions[0]);
+  std::vector<SwitchCheckResult> rs =
+      ori::verify::checkSwitchRewrites(m.functions[0], m.functions[0]);
   ASSERT_EQ(rs.size(), ori::verify::kMaxSwitchHeads + 1);
   EXPECT_EQ(rs.front().verdict, Verdict::Unchanged) << rs.front().line;
   EXPECT_EQ(rs.back().verdict, Verdict::Unknown);
-  EXPECT_EQ(rs.back().line, "switch: unknown: 2 more switch heads in many not checked (limit 2000)");
+  EXPECT_EQ(rs.back().line,
+            "switch: unknown: 2 more switch heads in many not checked (limit 2000)");
 }
 
 // Two blocks with the id of a leaf (deflt's id given to case2 as well): which
 // block a target names is unknown, so nothing is extracted.
 TEST(SwitchExtract, AmbiguousLeafIdentityIsAnError) {
   Module m = parseModule(kTree);
-  Function& f = m.functions[0];
+  Function &f = m.functions[0];
   f.blocks[*f.findBlock("case2")].labelId = idOf(f, "deflt");
   EXPECT_NE(errorOf(f, 0, ori::R(1)).find("ambiguous block identity"), std::string::npos);
 }
@@ -447,7 +456,7 @@ one:
   EXIT
 }
 )");
-  const Function& f = m.functions[0];
+  const Function &f = m.functions[0];
   EXPECT_NE(errorOf(f, *f.findBlock("loop"), ori::R(1)).find("cycle"), std::string::npos);
   EXPECT_NE(errorOf(f, 0, ori::R(1)).find("cycle"), std::string::npos);
 }
@@ -467,8 +476,10 @@ TEST(SwitchExtract, VerifyHookReportsEachChangedSwitch) {
   {
     Pair p = treePair(kTable);
     ori::VerifyReport rep = ori::verifyStep(p.before, p.after, "phase 30 DoSwitchOptSecond", opts);
-    EXPECT_NE(rep.lines.find("verify phase 30 DoSwitchOptSecond: switch at bix0 (L0) in sw (selector R1): proved"),
-              std::string::npos)
+    EXPECT_NE(
+        rep.lines.find(
+            "verify phase 30 DoSwitchOptSecond: switch at bix0 (L0) in sw (selector R1): proved"),
+        std::string::npos)
         << rep.lines;
     EXPECT_FALSE(rep.refuted) << rep.lines;
     ori::VerifyReport other = ori::verifyStep(p.before, p.after, "phase 15 OriBranchOpt", opts);
@@ -477,9 +488,11 @@ TEST(SwitchExtract, VerifyHookReportsEachChangedSwitch) {
   {
     Pair p = treePair(kGapToCase);
     ori::VerifyReport rep = ori::verifyStep(p.before, p.after, "phase 30 DoSwitchOptSecond", opts);
-    EXPECT_NE(rep.lines.find("verify phase 30 DoSwitchOptSecond: switch at bix0 (L0) in sw (selector R1): refuted: "
-                             "selector 0x5 goes to deflt before, to case6 after"),
-              std::string::npos)
+    EXPECT_NE(
+        rep.lines.find(
+            "verify phase 30 DoSwitchOptSecond: switch at bix0 (L0) in sw (selector R1): refuted: "
+            "selector 0x5 goes to deflt before, to case6 after"),
+        std::string::npos)
         << rep.lines;
     EXPECT_TRUE(rep.refuted);
   }

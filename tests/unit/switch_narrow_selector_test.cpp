@@ -8,7 +8,8 @@ namespace {
 
 using namespace switch_test;
 
-// ---------------------------------------------------------------- 16-bit selectors (SGXT) and the head's bound
+// ---------------------------------------------------------------- 16-bit selectors (SGXT) and the
+// head's bound
 //
 // examples/switch16.cu through `nvcc -arch=sm_90 -ptx` and `oriopt --phases=30`
 // (which leaves it as nvcc wrote it), trimmed to the head (made the entry: the
@@ -44,7 +45,8 @@ const std::string kS16Select = R"(  LDG.E.U16 %rs2, [%rd6]
 )";
 
 const std::string kS16HeadStart = ".entry switch16(.u64 in, .u64 out, .u32 sel)\n{" + kS16Regs +
-                                  "  LDC.64 %rd6, c[0x0][0x210]\n" + kS16Select + "  MOV %r20, 0xa\n";
+                                  "  LDC.64 %rd6, c[0x0][0x210]\n" + kS16Select +
+                                  "  MOV %r20, 0xa\n";
 
 // Every body but case 11's (unlabelled in the tree, labelled case11 in the
 // lowerings), the default and the join.
@@ -145,27 +147,31 @@ case11:
   MOV %r20, 0x83
   BRA.U $L__BB0_28
 )" + kS16Bodies;
-const std::string kS16Entries = "$L__BB0_28, $L__BB0_26, $L__BB0_6, $L__BB0_25, $L__BB0_24, $L__BB0_10, $L__BB0_23, "
-                                "$L__BB0_22, $L__BB0_15, $L__BB0_21, $L__BB0_20, case11";
+const std::string kS16Entries =
+    "$L__BB0_28, $L__BB0_26, $L__BB0_6, $L__BB0_25, $L__BB0_24, $L__BB0_10, $L__BB0_23, "
+    "$L__BB0_22, $L__BB0_15, $L__BB0_21, $L__BB0_20, case11";
 
 // `after` with its jump table: `entries`, one per line of `.jumptable`.
-std::string s16Lowering(const std::string& after, const std::string& entries) {
-  return replaced(after, "{\n  .reg .b64 %rd6", "{\n  .jumptable tbl = {" + entries + "}\n  .reg .b64 %rd6");
+std::string s16Lowering(const std::string &after, const std::string &entries) {
+  return replaced(after, "{\n  .reg .b64 %rd6",
+                  "{\n  .jumptable tbl = {" + entries + "}\n  .reg .b64 %rd6");
 }
 
-Pair s16Pair(const std::string& beforeText, const std::string& afterText) {
+Pair s16Pair(const std::string &beforeText, const std::string &afterText) {
   Pair p{parseModule(beforeText), parseModule(afterText)};
   keepIds(p.b(), p.after.functions.at(0), {{"case11", kS16Case11Bix}});
   return p;
 }
 
 // The one result of a switch16 pair: the head, bix0.
-SwitchCheckResult s16Result(const Pair& p) {
+SwitchCheckResult s16Result(const Pair &p) {
   std::vector<SwitchCheckResult> rs = ori::verify::checkSwitchRewrites(p.b(), p.a());
   EXPECT_EQ(rs.size(), 1u);
-  if (rs.empty()) return {};
+  if (rs.empty())
+    return {};
   EXPECT_EQ(rs[0].headBix, 0u);
-  for (const SwitchCheckResult& r : rs) EXPECT_NE(r.verdict, Verdict::Unchanged) << r.line;
+  for (const SwitchCheckResult &r : rs)
+    EXPECT_NE(r.verdict, Verdict::Unchanged) << r.line;
   return rs[0];
 }
 
@@ -177,7 +183,7 @@ const ori::Reg kS16Sel = ori::R(13); // %rs1
 // and more too: the LDG.U16 and the mask cut them).
 TEST(SwitchExtract, Switch16TreeIsReadUnderTheHeadsBound) {
   Module m = parseModule(kS16Tree);
-  const Function& f = m.functions[0];
+  const Function &f = m.functions[0];
   EXPECT_EQ(f.blocks[kS16Case11Bix].instrs.size(), 2u);
   EXPECT_TRUE(f.blocks[kS16Case11Bix].label.empty());
   ori::verify::SelectorBound b = ori::verify::selectorBound(f, 0, kS16Sel);
@@ -188,22 +194,27 @@ TEST(SwitchExtract, Switch16TreeIsReadUnderTheHeadsBound) {
   const std::vector<std::string> body = {"$L__BB0_28", "$L__BB0_26", "$L__BB0_6",  "$L__BB0_25",
                                          "$L__BB0_24", "$L__BB0_10", "$L__BB0_23", "$L__BB0_22",
                                          "$L__BB0_15", "$L__BB0_21", "$L__BB0_20"};
-  std::map<uint32_t, int32_t> stores = {{f.blocks[kS16Case11Bix].labelId, 131}, {idOf(f, "$L__BB0_27"), -1}};
-  for (size_t k = 0; k < body.size(); ++k) stores[idOf(f, body[k])] = int32_t(10 + 11 * k);
+  std::map<uint32_t, int32_t> stores = {{f.blocks[kS16Case11Bix].labelId, 131},
+                                        {idOf(f, "$L__BB0_27"), -1}};
+  for (size_t k = 0; k < body.size(); ++k)
+    stores[idOf(f, body[k])] = int32_t(10 + 11 * k);
   for (uint32_t sel = 0; sel <= 15; ++sel) {
-    uint32_t want = sel == 11 ? f.blocks[kS16Case11Bix].labelId : sel < 11 ? idOf(f, body[sel]) : idOf(f, "$L__BB0_27");
+    uint32_t want = sel == 11  ? f.blocks[kS16Case11Bix].labelId
+                    : sel < 11 ? idOf(f, body[sel])
+                               : idOf(f, "$L__BB0_27");
     EXPECT_EQ(dispatchTarget(p, sel), want) << sel;
   }
-  for (uint32_t v : {0u, 1u, 5u, 6u, 9u, 11u, 12u, 15u, 16u, 0x1bu, 0x7fffu, 0x8005u, 0xfffbu, 0xffffu, 0x1000au,
-                     0xfffffff1u}) {
+  for (uint32_t v : {0u, 1u, 5u, 6u, 9u, 11u, 12u, 15u, 16u, 0x1bu, 0x7fffu, 0x8005u, 0xfffbu,
+                     0xffffu, 0x1000au, 0xfffffff1u}) {
     ori::RunConfig cfg;
     cfg.params["sel"] = 0; // not read
     cfg.buffers["in"] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
     cfg.buffers["out"] = std::vector<uint8_t>(4, 0xee);
     ori::RunResult r = ori::runKernel(m, cfg);
     ASSERT_EQ(r.kind, ori::RunResult::Kind::Ok) << r.message;
-    const std::vector<uint8_t>& o = r.buffers["out"];
-    int32_t stored = int32_t(uint32_t(o[0]) | uint32_t(o[1]) << 8 | uint32_t(o[2]) << 16 | uint32_t(o[3]) << 24);
+    const std::vector<uint8_t> &o = r.buffers["out"];
+    int32_t stored =
+        int32_t(uint32_t(o[0]) | uint32_t(o[1]) << 8 | uint32_t(o[2]) << 16 | uint32_t(o[3]) << 24);
     const uint32_t sel = v & 15;
     EXPECT_EQ(stored, sel <= 11 ? int32_t(10 + 11 * sel) : -1) << v;
     EXPECT_EQ(stores.at(dispatchTarget(p, sel)), stored) << v;
@@ -218,7 +229,8 @@ TEST(SwitchExtract, Switch16JumpTableIsProvedUnderTheBound) {
   EXPECT_EQ(r.verdict, Verdict::Proved) << r.line;
   EXPECT_EQ(r.selector, kS16Sel);
   EXPECT_EQ(r.maxSelector, 0xfu);
-  EXPECT_EQ(r.line, "switch at bix0 (L0) in switch16 (selector %rs1): proved for selectors <= 0xf (the head's LOP3 "
+  EXPECT_EQ(r.line, "switch at bix0 (L0) in switch16 (selector %rs1): proved for selectors <= 0xf "
+                    "(the head's LOP3 "
                     "bounds it) (28 nodes -> 15 nodes)");
 }
 
@@ -244,15 +256,19 @@ TEST(SwitchExtract, Switch16WithoutTheMaskIsNotRead) {
   EXPECT_EQ(r.verdict, Verdict::Unknown) << r.line;
   EXPECT_EQ(r.selector, ori::R(15)); // %ori_t15
   EXPECT_EQ(r.beforeNodes, 3u);
-  EXPECT_NE(r.line.find("(selector %ori_t15): unknown: not a dispatch after the phase"), std::string::npos) << r.line;
+  EXPECT_NE(r.line.find("(selector %ori_t15): unknown: not a dispatch after the phase"),
+            std::string::npos)
+      << r.line;
   // The same with the mask 0xffff: U = 0xffff is not below 2^15, so SGXT is
   // not S for S = 0x8000: not read either.
   const std::string wide = replaced(kS16Select, "0xf, RZ", "0xffff, RZ");
   Module m = parseModule(replaced(kS16Tree, kS16Select, wide));
   EXPECT_EQ(ori::verify::selectorBound(m.functions[0], 0, kS16Sel).max, 0xffffu);
-  EXPECT_NE(errorOf(m.functions[0], 0, kS16Sel).find("is not a compare of the selector"), std::string::npos);
+  EXPECT_NE(errorOf(m.functions[0], 0, kS16Sel).find("is not a compare of the selector"),
+            std::string::npos);
   // 0x7fff is the largest mask that still lets SGXT(S, 16) read as S.
-  Module m7 = parseModule(replaced(kS16Tree, kS16Select, replaced(kS16Select, "0xf, RZ", "0x7fff, RZ")));
+  Module m7 =
+      parseModule(replaced(kS16Tree, kS16Select, replaced(kS16Select, "0xf, RZ", "0x7fff, RZ")));
   EXPECT_EQ(program(m7.functions[0], 0, kS16Sel).nodes.size(), 28u);
 }
 
@@ -266,7 +282,8 @@ TEST(SwitchExtract, Switch16CaseSentToTheDefaultIsRefuted) {
   EXPECT_EQ(r.counterexample, 11u);
   EXPECT_EQ(r.beforeTarget, p.b().blocks[kS16Case11Bix].labelId);
   EXPECT_EQ(r.afterTarget, idOf(p.b(), "$L__BB0_27"));
-  EXPECT_EQ(r.line.rfind("switch at bix0 (L0) in switch16 (selector %rs1): refuted for selectors <= 0xf (the head's "
+  EXPECT_EQ(r.line.rfind("switch at bix0 (L0) in switch16 (selector %rs1): refuted for selectors "
+                         "<= 0xf (the head's "
                          "LOP3 bounds it): selector 0xb goes to L",
                          0),
             0u)
@@ -283,24 +300,30 @@ TEST(SwitchExtract, Switch16CaseSentToTheDefaultIsRefuted) {
 // 0x10, $L__BB0_27 before, $L__BB0_26 after.
 TEST(SwitchExtract, Switch16LoweringWrongAboveTheBound) {
   const std::string above = replaced(kS16Table, "%rs1, 0xb, PT", "%rs1, 0x10, PT");
-  const std::string entries = kS16Entries + ", $L__BB0_27, $L__BB0_27, $L__BB0_27, $L__BB0_27, $L__BB0_26";
+  const std::string entries =
+      kS16Entries + ", $L__BB0_27, $L__BB0_27, $L__BB0_27, $L__BB0_27, $L__BB0_26";
   {
     Pair p = s16Pair(kS16Tree, s16Lowering(above, entries));
     SwitchCheckResult r = s16Result(p);
     EXPECT_EQ(r.verdict, Verdict::Proved) << r.line;
     EXPECT_EQ(dispatchTarget(program(p.a(), 0, kS16Sel), 16), idOf(p.b(), "$L__BB0_26"));
-    EXPECT_EQ(r.line, "switch at bix0 (L0) in switch16 (selector %rs1): proved for selectors <= 0xf (the head's "
-                      "LOP3 bounds it) (28 nodes -> 15 nodes)"); // its entries name no new block
+    EXPECT_EQ(
+        r.line,
+        "switch at bix0 (L0) in switch16 (selector %rs1): proved for selectors <= 0xf (the head's "
+        "LOP3 bounds it) (28 nodes -> 15 nodes)"); // its entries name no new block
   }
   {
     const std::string mask = replaced(kS16Select, "0xf, RZ", "0xff, RZ");
-    Pair p = s16Pair(replaced(kS16Tree, kS16Select, mask), s16Lowering(replaced(above, kS16Select, mask), entries));
+    Pair p = s16Pair(replaced(kS16Tree, kS16Select, mask),
+                     s16Lowering(replaced(above, kS16Select, mask), entries));
     SwitchCheckResult r = s16Result(p);
     expectRealCounterexample(p, r);
     EXPECT_EQ(r.maxSelector, 0xffu);
     EXPECT_EQ(r.counterexample, 16u);
-    EXPECT_EQ(r.line, "switch at bix0 (L0) in switch16 (selector %rs1): refuted for selectors <= 0xff (the head's "
-                      "LOP3 bounds it): selector 0x10 goes to $L__BB0_27 before, to $L__BB0_26 after");
+    EXPECT_EQ(r.line,
+              "switch at bix0 (L0) in switch16 (selector %rs1): refuted for selectors <= 0xff (the "
+              "head's "
+              "LOP3 bounds it): selector 0x10 goes to $L__BB0_27 before, to $L__BB0_26 after");
   }
 }
 
@@ -311,15 +334,18 @@ TEST(SwitchExtract, Switch16LoweringWrongAboveTheBound) {
 // bound in the line.
 TEST(SwitchExtract, Switch16BoundIsTheLargerOfTheTwoHeads) {
   const std::string above = replaced(kS16Table, "%rs1, 0xb, PT", "%rs1, 0x10, PT");
-  const std::string entries = kS16Entries + ", $L__BB0_27, $L__BB0_27, $L__BB0_27, $L__BB0_27, $L__BB0_26";
+  const std::string entries =
+      kS16Entries + ", $L__BB0_27, $L__BB0_27, $L__BB0_27, $L__BB0_27, $L__BB0_26";
   const std::string noMask = "  LDG.E %rs1, [%rd6]\n";
   Pair p = s16Pair(kS16Tree, s16Lowering(replaced(above, kS16Select, noMask), entries));
   SwitchCheckResult r = s16Result(p);
   expectRealCounterexample(p, r);
   EXPECT_EQ(r.maxSelector, ori::verify::kAllSelectors);
   EXPECT_EQ(r.counterexample, 16u);
-  EXPECT_EQ(r.line, "switch at bix0 (L0) in switch16 (selector %rs1): refuted: selector 0x10 goes to $L__BB0_27 "
-                    "before, to $L__BB0_26 after");
+  EXPECT_EQ(
+      r.line,
+      "switch at bix0 (L0) in switch16 (selector %rs1): refuted: selector 0x10 goes to $L__BB0_27 "
+      "before, to $L__BB0_26 after");
 }
 
 // The bound rules, on the head `... ISETP.GT.U32 P0, R3, 0x5; @P0 BRA out`:
@@ -329,21 +355,24 @@ TEST(SwitchExtract, Switch16BoundIsTheLargerOfTheTwoHeads) {
 // loads (.U8, .U16, not .S16, not .64), and no bound for an OR LUT or a
 // guarded writer.
 TEST(SwitchExtract, SelectorBoundRules) {
-  auto bound = [](const std::string& body) {
-    Module m = parseModule(".entry b(.u64 p)\n{\n  LDC.64 R8, c[0x0][0x210]\n  LDG.E R0, [R8]\n" + body +
-                           "  ISETP.GT.U32.AND P0, PT, R3, 0x5, PT\n  @P0 BRA out\n  EXIT\nout:\n  EXIT\n}\n");
+  auto bound = [](const std::string &body) {
+    Module m = parseModule(
+        ".entry b(.u64 p)\n{\n  LDC.64 R8, c[0x0][0x210]\n  LDG.E R0, [R8]\n" + body +
+        "  ISETP.GT.U32.AND P0, PT, R3, 0x5, PT\n  @P0 BRA out\n  EXIT\nout:\n  EXIT\n}\n");
     return ori::verify::selectorBound(m.functions[0], 0, ori::R(3));
   };
   const std::string lop3 = "  LOP3.LUT R1, R0, 0x3f, RZ, 0xc0\n";
   ori::verify::SelectorBound b = bound(lop3 + "  MOV R2, R1\n  MOV R3, R2\n");
   EXPECT_EQ(b.max, 0x3fu);
   EXPECT_EQ(b.by, "LOP3");
-  EXPECT_EQ(bound("  LOP3.LUT R3, 0x3f, RZ, R0, 0x88\n").max, 0x3fu);      // b & c in another order
+  EXPECT_EQ(bound("  LOP3.LUT R3, 0x3f, RZ, R0, 0x88\n").max, 0x3fu); // b & c in another order
   EXPECT_EQ(bound(lop3 + "  MOV R2, R1\n  S2R R1, SR_TID.X\n  MOV R3, R2\n").max, 0x3fu);
-  EXPECT_EQ(bound(lop3 + "  S2R R1, SR_TID.X\n  MOV R2, R1\n  MOV R3, R2\n").max, ori::verify::kAllSelectors);
+  EXPECT_EQ(bound(lop3 + "  S2R R1, SR_TID.X\n  MOV R2, R1\n  MOV R3, R2\n").max,
+            ori::verify::kAllSelectors);
   std::string chain = lop3 + "  MOV R10, R1\n";
-  for (int k = 10; k < 16; ++k) chain += "  MOV R" + std::to_string(k + 1) + ", R" + std::to_string(k) + "\n";
-  EXPECT_EQ(bound(chain + "  MOV R3, R16\n").max, 0x3fu);                     // 8 MOVs
+  for (int k = 10; k < 16; ++k)
+    chain += "  MOV R" + std::to_string(k + 1) + ", R" + std::to_string(k) + "\n";
+  EXPECT_EQ(bound(chain + "  MOV R3, R16\n").max, 0x3fu); // 8 MOVs
   EXPECT_EQ(bound(chain + "  MOV R17, R16\n  MOV R3, R17\n").max, ori::verify::kAllSelectors); // 9
   b = bound("  MOV R3, 0x9\n");
   EXPECT_EQ(b.max, 9u);
@@ -357,10 +386,12 @@ TEST(SwitchExtract, SelectorBoundRules) {
   EXPECT_EQ(b.by, "LDC.U8");
   EXPECT_EQ(bound("  LDG.E.S16 R3, [R8]\n").max, ori::verify::kAllSelectors);
   EXPECT_EQ(bound("  LDG.E R3, [R8]\n").max, ori::verify::kAllSelectors);
-  EXPECT_EQ(bound("  LOP3.LUT R3, R0, 0x3f, RZ, 0xfc\n").max, ori::verify::kAllSelectors); // R0 | 0x3f
+  EXPECT_EQ(bound("  LOP3.LUT R3, R0, 0x3f, RZ, 0xfc\n").max,
+            ori::verify::kAllSelectors); // R0 | 0x3f
   EXPECT_EQ(bound("  LOP3.LUT R3, R0, 0x3f, R0, 0xc0\n").max, ori::verify::kAllSelectors); // no RZ
-  EXPECT_EQ(bound("  ISETP.EQ.U32.AND P1, PT, R0, RZ, PT\n  @P1 LOP3.LUT R3, R0, 0x3f, RZ, 0xc0\n").max,
-            ori::verify::kAllSelectors);
+  EXPECT_EQ(
+      bound("  ISETP.EQ.U32.AND P1, PT, R0, RZ, PT\n  @P1 LOP3.LUT R3, R0, 0x3f, RZ, 0xc0\n").max,
+      ori::verify::kAllSelectors);
   EXPECT_EQ(bound(lop3 + "  ISETP.EQ.U32.AND P1, PT, R0, RZ, PT\n  @P1 MOV R3, R1\n").max,
             ori::verify::kAllSelectors);
   EXPECT_EQ(bound("").max, ori::verify::kAllSelectors); // not written in the head

@@ -42,9 +42,11 @@ TEST(Symbol, OrderedByTextNotByAddress) {
   // Interned in the reverse of their text order, so that an order by address would differ.
   const std::vector<std::string> names = {"zz_sym_order", "mm_sym_order", "aa_sym_order"};
   std::set<Symbol> set;
-  for (const std::string& n : names) set.insert(Symbol(n));
+  for (const std::string &n : names)
+    set.insert(Symbol(n));
   std::vector<std::string> got;
-  for (Symbol s : set) got.push_back(s.str());
+  for (Symbol s : set)
+    got.push_back(s.str());
   EXPECT_EQ(got, (std::vector<std::string>{"aa_sym_order", "mm_sym_order", "zz_sym_order"}));
   EXPECT_LT(Symbol("a"), Symbol("b"));
 }
@@ -55,7 +57,7 @@ TEST(Symbol, FormatsAndConcatenatesAsItsText) {
   EXPECT_EQ(" " + s + ";", " tex0;");
   EXPECT_TRUE(s.starts_with("tex"));
   EXPECT_TRUE(s.starts_with('t'));
-  const std::string& text = s;
+  const std::string &text = s;
   EXPECT_EQ(text, "tex0");
 }
 
@@ -71,7 +73,8 @@ TEST(Symbol, ConcurrentInterningAgrees) {
   // Four threads intern the same 2,000 names, each in its own order; every thread must get
   // the same pointer for a name, and distinct names distinct pointers.
   constexpr int kThreads = 4, kNames = 2000;
-  std::vector<std::vector<const std::string*>> got(kThreads, std::vector<const std::string*>(kNames));
+  std::vector<std::vector<const std::string *>> got(kThreads,
+                                                    std::vector<const std::string *>(kNames));
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
@@ -80,10 +83,12 @@ TEST(Symbol, ConcurrentInterningAgrees) {
         got[t][i] = &Symbol(fmt::format("concurrent_{}", i)).str();
       }
     });
-  for (std::thread& th : threads) th.join();
-  std::unordered_set<const std::string*> distinct;
+  for (std::thread &th : threads)
+    th.join();
+  std::unordered_set<const std::string *> distinct;
   for (int i = 0; i < kNames; ++i) {
-    for (int t = 1; t < kThreads; ++t) ASSERT_EQ(got[t][i], got[0][i]) << "name " << i;
+    for (int t = 1; t < kThreads; ++t)
+      ASSERT_EQ(got[t][i], got[0][i]) << "name " << i;
     EXPECT_EQ(*got[0][i], fmt::format("concurrent_{}", i));
     distinct.insert(got[0][i]);
   }

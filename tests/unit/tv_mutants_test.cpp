@@ -2,8 +2,8 @@
 // variants of the phases (phase 16 dropping a live instruction, phase 19 forgetting a copy,
 // phase 112 dropping a needed BRA, the erase of unreachable blocks emptying a reachable one,
 // phase 15 threading a BRA to the wrong block)
-// is planted at three places in the phase's real output on random kernels (fuzz/kernel_gen.h, fixed seeds)
-// and on small entry kernels of the PTX corpus. No mutant the interpreter tells apart may be
+// is planted at three places in the phase's real output on random kernels (fuzz/kernel_gen.h, fixed
+// seeds) and on small entry kernels of the PTX corpus. No mutant the interpreter tells apart may be
 // proved, every replayed counterexample must differ in the interpreter, and each variant must
 // be refuted with a counterexample a replay confirms.
 //
@@ -38,22 +38,25 @@ using ori::checks::WrongVariant;
 using ori::verify::TvResult;
 
 std::string corpusDir() {
-  if (const char* env = std::getenv("ORIOPT_CORPUS_DIR")) return env;
+  if (const char *env = std::getenv("ORIOPT_CORPUS_DIR"))
+    return env;
   return ORIOPT_CORPUS_DIR;
 }
 
 int kernelCount(int fallback) {
-  const char* env = std::getenv("ORIOPT_TV_MUTANTS_KERNELS");
+  const char *env = std::getenv("ORIOPT_TV_MUTANTS_KERNELS");
   return env ? std::max(0, std::atoi(env)) : fallback;
 }
 
 // Small entry kernels the validator can encode whole: no OPAQUE, no calls.
-bool suitable(const ori::Function& f) {
-  if (!f.isEntry || f.isDeclaration()) return false;
+bool suitable(const ori::Function &f) {
+  if (!f.isEntry || f.isDeclaration())
+    return false;
   size_t n = 0;
-  for (const ori::Block& b : f.blocks)
-    for (const ori::Instr& in : b.instrs) {
-      if (in.op == ori::Opcode::OPAQUE || in.info().is(ori::CALL_)) return false;
+  for (const ori::Block &b : f.blocks)
+    for (const ori::Instr &in : b.instrs) {
+      if (in.op == ori::Opcode::OPAQUE || in.info().is(ori::CALL_))
+        return false;
       ++n;
     }
   return n >= 8 && n <= 120;
@@ -66,40 +69,46 @@ struct Tally {
 class Mutants {
 public:
   // Every variant at (up to) three places of function fi of m: the first, the middle and the last.
-  void plant(const ori::Module& m, size_t fi, const std::string& where) {
-    const ori::Function& f = m.functions[fi];
-    const auto inputs = ori::checks::oneThreadInputs(ori::checks::inputsFor(f, 4, ori::gen::kLaunchBufferBytes));
+  void plant(const ori::Module &m, size_t fi, const std::string &where) {
+    const ori::Function &f = m.functions[fi];
+    const auto inputs =
+        ori::checks::oneThreadInputs(ori::checks::inputsFor(f, 4, ori::gen::kLaunchBufferBytes));
     for (WrongVariant v : ori::checks::kWrongVariants) {
       const size_t n = ori::checks::wrongVariantPlaces(f, v);
       std::vector<size_t> picks;
-      if (n > 0) picks.push_back(0);
-      if (n > 2) picks.push_back(n / 2);
-      if (n > 1) picks.push_back(n - 1);
+      if (n > 0)
+        picks.push_back(0);
+      if (n > 2)
+        picks.push_back(n / 2);
+      if (n > 1)
+        picks.push_back(n - 1);
       for (size_t pick : picks) {
         ori::checks::MutantOutcome o;
         std::string d = ori::checks::tvMutantCheck(m, fi, v, pick, inputs, opts_, &o);
         EXPECT_EQ(d, "") << where;
-        Tally& t = tally_[v];
+        Tally &t = tally_[v];
         ++t.mutants;
         t.proved += o.tv.verdict == TvResult::Verdict::Proved;
         t.unknown += o.tv.verdict == TvResult::Verdict::Unknown;
         t.refuted += o.tv.verdict == TvResult::Verdict::Refuted;
         t.replayed += o.replayConfirmed;
         t.interpreterDiffers += o.interpreterDiffers;
-        if (const char* dir = std::getenv("ORIOPT_TV_MUTANTS_DUMP")) {
+        if (const char *dir = std::getenv("ORIOPT_TV_MUTANTS_DUMP")) {
           // the pair, for oriverify --tv by hand
           const std::string stem = fmt::format("{}/mutant{:03}", dir, dumped_++);
           ori::Module t = m;
           t.functions[fi] = ori::checks::wrongVariant(f, v, pick);
           std::ofstream(stem + ".src.ori") << ori::printModule(m);
           std::ofstream(stem + ".tgt.ori") << ori::printModule(t);
-          std::printf("%s: %s, %s at %zu\n", stem.c_str(), where.c_str(), ori::checks::variantName(v), pick);
+          std::printf("%s: %s, %s at %zu\n", stem.c_str(), where.c_str(),
+                      ori::checks::variantName(v), pick);
         }
         if (std::getenv("ORIOPT_TV_MUTANTS_VERBOSE")) {
           std::string line = o.tv.line();
-          if (line.size() > 600) line = line.substr(0, 200) + " ... " + line.substr(line.size() - 300);
-          std::printf("%s, %s at %zu: %s [%.1f s]\n", where.c_str(), ori::checks::variantName(v), pick, line.c_str(),
-                      o.tv.seconds);
+          if (line.size() > 600)
+            line = line.substr(0, 200) + " ... " + line.substr(line.size() - 300);
+          std::printf("%s, %s at %zu: %s [%.1f s]\n", where.c_str(), ori::checks::variantName(v),
+                      pick, line.c_str(), o.tv.seconds);
         }
       }
     }
@@ -107,13 +116,15 @@ public:
 
   void report() {
     for (WrongVariant v : ori::checks::kWrongVariants) {
-      const Tally& t = tally_[v];
-      std::printf("%-48s %2d mutants: %2d refuted (%2d replayed and confirmed), %2d unknown, %2d proved; "
-                  "the interpreter tells %2d apart\n",
-                  ori::checks::variantName(v), t.mutants, t.refuted, t.replayed, t.unknown, t.proved,
-                  t.interpreterDiffers);
+      const Tally &t = tally_[v];
+      std::printf(
+          "%-48s %2d mutants: %2d refuted (%2d replayed and confirmed), %2d unknown, %2d proved; "
+          "the interpreter tells %2d apart\n",
+          ori::checks::variantName(v), t.mutants, t.refuted, t.replayed, t.unknown, t.proved,
+          t.interpreterDiffers);
       EXPECT_GE(t.refuted, 1) << ori::checks::variantName(v) << ": never refuted";
-      EXPECT_GE(t.replayed, 1) << ori::checks::variantName(v) << ": no refutation confirmed by a replay";
+      EXPECT_GE(t.replayed, 1) << ori::checks::variantName(v)
+                               << ": no refutation confirmed by a replay";
     }
   }
 
@@ -127,7 +138,9 @@ TEST(TvMutants, PlantedBugsAreRefutedAndReplayed) {
   Mutants mutants;
   // Random kernels, as orifuzz draws them (seed 11, run k, size 10).
   const int generated = kernelCount(6);
-  const int first = std::getenv("ORIOPT_TV_MUTANTS_FIRST") ? std::atoi(std::getenv("ORIOPT_TV_MUTANTS_FIRST")) : 6;
+  const int first = std::getenv("ORIOPT_TV_MUTANTS_FIRST")
+                        ? std::atoi(std::getenv("ORIOPT_TV_MUTANTS_FIRST"))
+                        : 6;
   for (int k = first; k < first + generated; ++k) {
     rc::Random random(rc::Random::Key{11, uint64_t(k), 0, 0});
     ori::Module m;
@@ -137,21 +150,24 @@ TEST(TvMutants, PlantedBugsAreRefutedAndReplayed) {
   // Corpus kernels, in file order.
   if (fs::is_directory(corpusDir() + "/ptx")) {
     std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(corpusDir() + "/ptx"))
-      if (e.path().extension() == ".ptx") files.push_back(e.path());
+    for (const auto &e : fs::directory_iterator(corpusDir() + "/ptx"))
+      if (e.path().extension() == ".ptx")
+        files.push_back(e.path());
     std::sort(files.begin(), files.end());
     int taken = 0;
     const int wanted = kernelCount(4);
-    for (const fs::path& p : files) {
+    for (const fs::path &p : files) {
       std::ifstream in(p);
       std::stringstream ss;
       ss << in.rdbuf();
       ori::ParseResult parsed = ori::ptx::parseAndLower(ss.str(), p.filename().string());
-      if (parsed.error) continue;
+      if (parsed.error)
+        continue;
       for (size_t fi = 0; fi < parsed.module->functions.size() && taken < wanted; ++fi)
         if (suitable(parsed.module->functions[fi])) {
           ++taken;
-          mutants.plant(*parsed.module, fi, p.filename().string() + " " + parsed.module->functions[fi].name);
+          mutants.plant(*parsed.module, fi,
+                        p.filename().string() + " " + parsed.module->functions[fi].name);
         }
     }
   }

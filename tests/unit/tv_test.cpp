@@ -12,15 +12,17 @@ namespace {
 
 using ori::verify::TvResult;
 
-ori::Module parse(const std::string& text) {
+ori::Module parse(const std::string &text) {
   ori::ParseResult r = ori::parseOri(text, "tv.ori");
-  if (r.error) throw std::runtime_error(r.error->str());
+  if (r.error)
+    throw std::runtime_error(r.error->str());
   return std::move(*r.module);
 }
 
 // Every refutation with inputs comes with a replay (unless barriers stop it), and the replay
 // is run on both sides: the runs must really differ.
-TvResult check(const std::string& src, const std::string& tgt, unsigned unroll = 4, unsigned inlineDepth = 3) {
+TvResult check(const std::string &src, const std::string &tgt, unsigned unroll = 4,
+               unsigned inlineDepth = 3) {
   ori::verify::TvOptions o;
   o.inlineDepth = inlineDepth;
   o.unroll = unroll;
@@ -46,7 +48,7 @@ TvResult check(const std::string& src, const std::string& tgt, unsigned unroll =
 }
 
 // out[tid] = a + b, with a dead computation in the source.
-const char* kStore = R"(.entry k(.u32 a, .u32 b, .u64 out)
+const char *kStore = R"(.entry k(.u32 a, .u32 b, .u64 out)
 {
   S2R R0, SR_TID.X
   IADD3 R1, R0, c[0x0][0x210], RZ
@@ -58,7 +60,8 @@ const char* kStore = R"(.entry k(.u32 a, .u32 b, .u64 out)
 
 TEST(TranslationValidation, RemovingADeadInstructionIsProved) {
   std::string tgt = kStore;
-  tgt.erase(tgt.find("  IADD3 R1, R0, c[0x0][0x210], RZ\n"), std::string("  IADD3 R1, R0, c[0x0][0x210], RZ\n").size());
+  tgt.erase(tgt.find("  IADD3 R1, R0, c[0x0][0x210], RZ\n"),
+            std::string("  IADD3 R1, R0, c[0x0][0x210], RZ\n").size());
   TvResult r = check(kStore, tgt);
   EXPECT_EQ(r.verdict, TvResult::Verdict::Proved) << r.line();
 }
@@ -66,7 +69,7 @@ TEST(TranslationValidation, RemovingADeadInstructionIsProved) {
 // A warp-level matrix instruction is uninterpreted functions of its inputs (docs/verifier.md):
 // a phase that keeps its inputs is proved, one that changes them is not (unknown: the
 // functions allow the difference, which is no counterexample).
-const char* kMma = R"(.entry k(.u64 in, .u64 out)
+const char *kMma = R"(.entry k(.u64 in, .u64 out)
 {
   S2R R0, SR_TID.X
   IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x210]
@@ -118,7 +121,8 @@ TEST(TranslationValidation, RemovingALiveInstructionIsRefuted) {
 
 TEST(TranslationValidation, ADifferentValueStoredIsRefuted) {
   std::string tgt = kStore;
-  tgt.replace(tgt.find("c[0x0][0x214], RZ"), std::string("c[0x0][0x214], RZ").size(), "c[0x0][0x214], 0x1");
+  tgt.replace(tgt.find("c[0x0][0x214], RZ"), std::string("c[0x0][0x214], RZ").size(),
+              "c[0x0][0x214], 0x1");
   EXPECT_EQ(check(kStore, tgt).verdict, TvResult::Verdict::Refuted);
 }
 
@@ -150,7 +154,7 @@ TEST(TranslationValidation, AnUnmodelledInstructionMakesItUnknownNotProved) {
 
 // A loop whose trip count is a parameter: within the bound the two agree, but inputs need
 // more back edges, so the verdict is unknown.
-const char* kLoop = R"(.entry k(.u32 n, .u64 out)
+const char *kLoop = R"(.entry k(.u32 n, .u64 out)
 {
   MOV R1, 0x0
   MOV R2, 0x0
@@ -183,7 +187,8 @@ TEST(TranslationValidation, ALoopBeyondTheUnrollBoundIsProvedByInduction) {
 TEST(TranslationValidation, ALoopNeedingAnotherRelationIsUnknown) {
   std::string tgt = kLoop;
   tgt.replace(tgt.find("  MOV R2, 0x0"), std::string("  MOV R2, 0x0").size(), "  MOV R2, 0x1");
-  tgt.replace(tgt.find("  STG.E [R4], R2"), std::string("  STG.E [R4], R2").size(), "  IADD3 R6, R2, -0x1, RZ\n  STG.E [R4], R6");
+  tgt.replace(tgt.find("  STG.E [R4], R2"), std::string("  STG.E [R4], R2").size(),
+              "  IADD3 R6, R2, -0x1, RZ\n  STG.E [R4], R6");
   TvResult r = check(kLoop, tgt, 3);
   EXPECT_EQ(r.verdict, TvResult::Verdict::Unknown) << r.line();
   EXPECT_NE(r.reason.find("unroll bound"), std::string::npos) << r.reason;
@@ -194,7 +199,8 @@ TEST(TranslationValidation, ALoopNeedingAnotherRelationIsUnknown) {
 TEST(TranslationValidation, AnErrorBeyondTheBoundIsNeverProved) {
   std::string tgt = kLoop;
   tgt.replace(tgt.find("  IADD3 R1, R1, 0x1, RZ"), std::string("  IADD3 R1, R1, 0x1, RZ").size(),
-              "  ISETP.EQ.U32.AND P1, PT, R1, 0xa, PT\n  @P1 IADD3 R2, R2, 0x1, RZ\n  IADD3 R1, R1, 0x1, RZ");
+              "  ISETP.EQ.U32.AND P1, PT, R1, 0xa, PT\n  @P1 IADD3 R2, R2, 0x1, RZ\n  IADD3 R1, "
+              "R1, 0x1, RZ");
   TvResult r = check(kLoop, tgt, 3);
   EXPECT_NE(r.verdict, TvResult::Verdict::Proved) << r.line();
   // with a bound that reaches it, it is refuted
@@ -203,7 +209,8 @@ TEST(TranslationValidation, AnErrorBeyondTheBoundIsNeverProved) {
 
 TEST(TranslationValidation, AWrongLoopBodyIsRefutedWithinTheBound) {
   std::string tgt = kLoop;
-  tgt.replace(tgt.find("IADD3 R2, R2, R1, RZ"), std::string("IADD3 R2, R2, R1, RZ").size(), "IADD3 R2, R2, 0x1, RZ");
+  tgt.replace(tgt.find("IADD3 R2, R2, R1, RZ"), std::string("IADD3 R2, R2, R1, RZ").size(),
+              "IADD3 R2, R2, 0x1, RZ");
   TvResult r = check(kLoop, tgt, 3);
   EXPECT_EQ(r.verdict, TvResult::Verdict::Refuted) << r.line();
 }
@@ -211,7 +218,8 @@ TEST(TranslationValidation, AWrongLoopBodyIsRefutedWithinTheBound) {
 // A loop with a constant trip count (3): proved whatever the bound (induction first).
 TEST(TranslationValidation, ABoundedLoopIsProved) {
   std::string src = kLoop;
-  src.replace(src.find("R1, c[0x0][0x210], PT"), std::string("R1, c[0x0][0x210], PT").size(), "R1, 0x3, PT");
+  src.replace(src.find("R1, c[0x0][0x210], PT"), std::string("R1, c[0x0][0x210], PT").size(),
+              "R1, 0x3, PT");
   std::string tgt = src;
   std::string dead = "  IADD3 R3, R2, 0x7, RZ\n";
   tgt.erase(tgt.find(dead), dead.size());
@@ -222,15 +230,17 @@ TEST(TranslationValidation, ABoundedLoopIsProved) {
 // When induction finds no relation, the unrolling still refutes a difference it can reach.
 TEST(TranslationValidation, AWrongResultAfterTheLoopIsRefutedByUnrolling) {
   std::string src = kLoop;
-  src.replace(src.find("R1, c[0x0][0x210], PT"), std::string("R1, c[0x0][0x210], PT").size(), "R1, 0x3, PT");
+  src.replace(src.find("R1, c[0x0][0x210], PT"), std::string("R1, c[0x0][0x210], PT").size(),
+              "R1, 0x3, PT");
   std::string tgt = src;
-  tgt.replace(tgt.find("  STG.E [R4], R2"), std::string("  STG.E [R4], R2").size(), "  STG.E [R4], R3");
+  tgt.replace(tgt.find("  STG.E [R4], R2"), std::string("  STG.E [R4], R2").size(),
+              "  STG.E [R4], R3");
   TvResult r = check(src, tgt, 4);
   EXPECT_EQ(r.verdict, TvResult::Verdict::Refuted) << r.line();
 }
 
 // Shared memory across a barrier: other threads read what is there at BAR.SYNC.
-const char* kBarrier = R"(.entry k(.u64 out)
+const char *kBarrier = R"(.entry k(.u64 out)
 {
   .shared .u32 buf[64]
   S2R R0, SR_TID.X
@@ -255,7 +265,7 @@ TEST(TranslationValidation, AStoreMovedAcrossABarrierIsRefuted) {
 // Only the barrier tells these apart: after BAR.SYNC shared and global memory are what the
 // other threads left, so the end state is the same whether or not the store happened.
 TEST(TranslationValidation, AStoreOnlyOtherThreadsSeeIsObservedAtTheBarrier) {
-  const char* src = R"(.entry k()
+  const char *src = R"(.entry k()
 {
   .shared .u32 buf[64]
   S2R R0, SR_TID.X
@@ -272,7 +282,8 @@ TEST(TranslationValidation, AStoreOnlyOtherThreadsSeeIsObservedAtTheBarrier) {
   EXPECT_NE(r.reason.find("at barrier 0"), std::string::npos) << r.reason;
   // a store to the thread's own local memory is not observable: removing it is fine
   std::string local = src;
-  local.replace(local.find("STS [R1+buf], R0"), std::string("STS [R1+buf], R0").size(), "STL [R1], R0");
+  local.replace(local.find("STS [R1+buf], R0"), std::string("STS [R1+buf], R0").size(),
+                "STL [R1], R0");
   std::string none = local;
   none.erase(none.find("  STL [R1], R0\n"), std::string("  STL [R1], R0\n").size());
   EXPECT_EQ(check(local, none).verdict, TvResult::Verdict::Proved);
@@ -280,13 +291,14 @@ TEST(TranslationValidation, AStoreOnlyOtherThreadsSeeIsObservedAtTheBarrier) {
 
 TEST(TranslationValidation, BarrierKernelsWithAnEquivalentChangeAreProved) {
   std::string tgt = kBarrier; // a copy, as live-range splitting inserts
-  tgt.replace(tgt.find("  STS [R1+buf], R0"), std::string("  STS [R1+buf], R0").size(), "  MOV R9, R0\n  STS [R1+buf], R9");
+  tgt.replace(tgt.find("  STS [R1+buf], R0"), std::string("  STS [R1+buf], R0").size(),
+              "  MOV R9, R0\n  STS [R1+buf], R9");
   EXPECT_EQ(check(kBarrier, tgt).verdict, TvResult::Verdict::Proved);
 }
 
 // Block order and branches: moving a block and adding the BRA that keeps control flow.
 TEST(TranslationValidation, ReorderedBlocksWithTheirBranchesAreProved) {
-  const char* src = R"(.entry k(.u32 a, .u64 out)
+  const char *src = R"(.entry k(.u32 a, .u64 out)
 {
   ISETP.GT.AND P0, PT, c[0x0][0x210], 0x5, PT
   @P0 BRA L2
@@ -300,7 +312,7 @@ L3:
   STG.E [R4], R2
   EXIT
 })";
-  const char* good = R"(.entry k(.u32 a, .u64 out)
+  const char *good = R"(.entry k(.u32 a, .u64 out)
 {
   ISETP.GT.AND P0, PT, c[0x0][0x210], 0x5, PT
   @!P0 BRA L1
@@ -334,7 +346,7 @@ TEST(TranslationValidation, MissingFunctionsAndSignaturesAreRefuted) {
 }
 
 // out[tid] = inc(tid), inc a .func of the module called with PTX's .param conventions.
-const char* kCall = R"(.func (.u32 r) inc(.u32 x)
+const char *kCall = R"(.func (.u32 r) inc(.u32 x)
 {
   .local .b32 scratch
   LD R5, [x]
@@ -357,7 +369,7 @@ const char* kCall = R"(.func (.u32 r) inc(.u32 x)
   EXIT
 })";
 
-std::string replaceCall(const std::string& with) {
+std::string replaceCall(const std::string &with) {
   std::string t = kCall, call = "  CALL (b), inc, (a)\n  LD R6, [b]\n";
   return t.replace(t.find(call), call.size(), with);
 }
@@ -400,7 +412,8 @@ TEST(TranslationValidation, AnExitInACalleeEndsTheThread) {
 // a change the callee's body does not matter to is still proved, one that needs it is unknown.
 TEST(TranslationValidation, ACalleeWithALargeFrameIsNotInlined) {
   std::string src = kCall;
-  src.replace(src.find(".local .b32 scratch"), std::string(".local .b32 scratch").size(), ".local .b32 scratch[2048]");
+  src.replace(src.find(".local .b32 scratch"), std::string(".local .b32 scratch").size(),
+              ".local .b32 scratch[2048]");
   std::string inlined = src, call = "  CALL (b), inc, (a)\n  LD R6, [b]\n";
   inlined.replace(inlined.find(call), call.size(), "  IADD3 R6, R4, 0x1, RZ\n");
   TvResult r = check(src, inlined);

@@ -6,8 +6,8 @@
 
 #include <random>
 
-#include "verify/crosscheck.h"
 #include "rules/lut.h"
+#include "verify/crosscheck.h"
 
 namespace ori {
 namespace {
@@ -15,10 +15,12 @@ namespace {
 using lut::kA, lut::kB, lut::kC;
 
 TEST(Z3Lut, ApplyOnTheCanonicalInputsGivesTheLut) {
-  for (unsigned l = 0; l < 256; ++l) EXPECT_EQ(lut::apply<uint8_t>(uint8_t(l), kA, kB, kC), l) << l;
+  for (unsigned l = 0; l < 256; ++l)
+    EXPECT_EQ(lut::apply<uint8_t>(uint8_t(l), kA, kB, kC), l) << l;
   // a & b & c selects only minterm 7: 0x80; a ^ b ^ c: 0xF0 ^ 0xCC ^ 0xAA = 0x96.
   EXPECT_EQ(lut::apply<uint32_t>(0x80, 0xffff0000u, 0xff00ff00u, 0xf0f0f0f0u), 0xf0000000u);
-  EXPECT_EQ(lut::apply<uint32_t>(0x96, 0x12345678u, 0x0f0f0f0fu, 0xffffffffu), ~(0x12345678u ^ 0x0f0f0f0fu));
+  EXPECT_EQ(lut::apply<uint32_t>(0x96, 0x12345678u, 0x0f0f0f0fu, 0xffffffffu),
+            ~(0x12345678u ^ 0x0f0f0f0fu));
 }
 
 TEST(Z3Lut, Compose) {
@@ -31,10 +33,10 @@ TEST(Z3Lut, Compose) {
 }
 
 TEST(Z3Lut, NegatePermuteFold) {
-  EXPECT_EQ(lut::negateOutput<uint8_t>(0xC0), 0x3F);     // NAND
-  EXPECT_EQ(lut::negateInput<uint8_t>(0xC0, 0), 0x0C);   // ~a & b = 0x0F & 0xCC
-  EXPECT_EQ(lut::negateInput<uint8_t>(0xC0, 1), 0x30);   // a & ~b = 0xF0 & 0x33
-  EXPECT_EQ(lut::negateInput<uint8_t>(0x80, 2), 0x40);   // a & b & ~c = 0xC0 & 0x55
+  EXPECT_EQ(lut::negateOutput<uint8_t>(0xC0), 0x3F);   // NAND
+  EXPECT_EQ(lut::negateInput<uint8_t>(0xC0, 0), 0x0C); // ~a & b = 0x0F & 0xCC
+  EXPECT_EQ(lut::negateInput<uint8_t>(0xC0, 1), 0x30); // a & ~b = 0xF0 & 0x33
+  EXPECT_EQ(lut::negateInput<uint8_t>(0x80, 2), 0x40); // a & b & ~c = 0xC0 & 0x55
   // G(a, b, c) = F(b, a, c) with F = "first input": G = b = 0xCC.
   EXPECT_EQ(lut::permute<uint8_t>(kA, {1, 0, 2}), kB);
   // F = a & ~b (0x30); G(a, b, c) = F(c, a, b) = c & ~a = 0xAA & 0x0F = 0x0A.
@@ -58,7 +60,8 @@ TEST(Z3Lut, ApplyAgreesWithTheInterpreter) {
     std::string error;
     auto out = verify::interpretOne(in, x, &error);
     ASSERT_TRUE(out) << error;
-    uint32_t expect = lut::apply<uint32_t>(uint32_t(x.srcs[3]), uint32_t(x.srcs[0]), uint32_t(x.srcs[1]), uint32_t(x.srcs[2]));
+    uint32_t expect = lut::apply<uint32_t>(uint32_t(x.srcs[3]), uint32_t(x.srcs[0]),
+                                           uint32_t(x.srcs[1]), uint32_t(x.srcs[2]));
     EXPECT_EQ(out->dsts[0], expect) << k;
   }
 }

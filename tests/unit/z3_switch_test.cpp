@@ -36,7 +36,8 @@ TEST(Z3Switch, ConcreteEvaluation) {
 }
 
 TEST(Z3Switch, JumpTableWithBoundsCheckAndDefaultFillIsProved) {
-  verify::DispatchCheck c = verify::checkDispatch(reference(), jumpTable(DispatchCmp::LT, 4, false, 7));
+  verify::DispatchCheck c =
+      verify::checkDispatch(reference(), jumpTable(DispatchCmp::LT, 4, false, 7));
   EXPECT_TRUE(c.equivalent) << c.error;
   EXPECT_TRUE(c.error.empty()) << c.error;
 }
@@ -65,7 +66,8 @@ TEST(Z3Switch, BitTestClustersAreProved) {
 // v <=u 4 lets v = 4 (sel = 14) read past the 4-entry table: BRX faults
 // where the cascade goes to the default. Every other selector agrees.
 TEST(Z3Switch, OffByOneBoundIsRefutedAtTheFirstSelectorPastTheTable) {
-  verify::DispatchCheck c = verify::checkDispatch(reference(), jumpTable(DispatchCmp::LE, 4, false, 7));
+  verify::DispatchCheck c =
+      verify::checkDispatch(reference(), jumpTable(DispatchCmp::LE, 4, false, 7));
   ASSERT_FALSE(c.equivalent);
   ASSERT_TRUE(c.selector) << c.error;
   EXPECT_EQ(*c.selector, 14u);
@@ -98,7 +100,8 @@ TEST(Z3Switch, SignedUnsignedMixUpIsRefutedAtTheHighCase) {
 
 // The gap slot (v = 2, sel = 12) left as block 0 instead of the default 7.
 TEST(Z3Switch, MissingGapFillIsRefutedAtTheGap) {
-  verify::DispatchCheck c = verify::checkDispatch(reference(), jumpTable(DispatchCmp::LT, 4, false, 0));
+  verify::DispatchCheck c =
+      verify::checkDispatch(reference(), jumpTable(DispatchCmp::LT, 4, false, 0));
   ASSERT_FALSE(c.equivalent);
   ASSERT_TRUE(c.selector) << c.error;
   EXPECT_EQ(*c.selector, 12u);
@@ -109,7 +112,8 @@ TEST(Z3Switch, MissingGapFillIsRefutedAtTheGap) {
 // A signed bound check lets v >= 2^31 through: sel = v + 10 for those v,
 // i.e. 0x8000000a..0xffffffff and 0..9 wrapped (v = sel - 10 mod 2^32).
 TEST(Z3Switch, SignedBoundIsRefutedInTheNegativeRange) {
-  verify::DispatchCheck c = verify::checkDispatch(reference(), jumpTable(DispatchCmp::LT, 4, true, 7));
+  verify::DispatchCheck c =
+      verify::checkDispatch(reference(), jumpTable(DispatchCmp::LT, 4, true, 7));
   ASSERT_FALSE(c.equivalent);
   ASSERT_TRUE(c.selector) << c.error;
   uint32_t v = *c.selector - 10;
@@ -143,7 +147,7 @@ TEST(Z3Switch, ExamplesForOriverify) {
   auto examples = verify::switchExamples();
   ASSERT_EQ(examples.size(), 6u);
   size_t correct = 0;
-  for (const auto& e : examples) {
+  for (const auto &e : examples) {
     verify::DispatchCheck c = verify::checkDispatch(e.reference, e.candidate);
     EXPECT_EQ(c.equivalent, e.equivalent) << e.name << " " << c.error;
     correct += e.equivalent;

@@ -33,24 +33,26 @@ struct Options {
   // Analysis dumps: printed per function, after `// function NAME`.
   bool printEdges = false, dumpRpo = false, dumpDom = false, dumpLoops = false, dumpDot = false;
   bool dumpLiveness = false, dumpPressure = false;
-  bool dumpFoldMarks = false; // phase 29's marks (0x100, 0x200, 0x400)
+  bool dumpFoldMarks = false;   // phase 29's marks (0x100, 0x200, 0x400)
   bool dumpAnnotations = false; // AnalyzeControlFlow, phase 3
   ori::PipelineChoice pipeline = ori::PipelineChoice::Default;
   std::vector<std::string> printAfter, printBefore; // phase numbers or names, comma lists, or "all"
   bool printChanged = false, stats = false, json = false, progress = false;
-  std::string report; // --report=DIR: the HTML report (pipeline/report.h)
+  std::string report;            // --report=DIR: the HTML report (pipeline/report.h)
   double progressInterval = 1.0; // seconds between progress lines (hidden; tests set 0)
   // RPO order of the dumps, ptxas's raw RPO slot arrays, the unreachable-block
   // erase, and the testing aid that undoes the parser's split at control flow.
   ori::RpoOrder rpo = ori::RpoOrder::Dfs;
-  bool dumpRpoSlots = false, eraseUnreachable = false, unsplitBlocks = false, switchBitTests = false;
+  bool dumpRpoSlots = false, eraseUnreachable = false, unsplitBlocks = false,
+       switchBitTests = false;
   std::string reorderBlocks; // "0,2,1": testing aid, a block order to move to
   bool foldEvaluate = false; // --fold=ptxas|evaluate (PassContext::foldEvaluate)
   std::string profile;       // --profile FILE
   ori::Impl impl = ori::Impl::Optimized;
-  bool verify = false; // translation validation after every phase
+  bool verify = false;                // translation validation after every phase
   std::string roundTripProve = "all"; // --roundtrip-prove=all|none
-  bool checkRoundTrip = false; // --check-roundtrip: emit, lower again, compare, prove (pipeline/roundtrip_check.h)
+  bool checkRoundTrip =
+      false; // --check-roundtrip: emit, lower again, compare, prove (pipeline/roundtrip_check.h)
   ori::verify::TvOptions verifyOpts; // its bounds
   std::string function;
   // --run
@@ -62,35 +64,35 @@ struct Options {
 };
 
 // layout.cpp: --dump-layout's lines for the launch of cfg.
-std::string formatLayout(const ori::Module& m, const ori::RunConfig& cfg);
+std::string formatLayout(const ori::Module &m, const ori::RunConfig &cfg);
 
 // Declares every option of `o` on `app` (options.cpp).
-void addOptions(CLI::App& app, Options& o);
+void addOptions(CLI::App &app, Options &o);
 
 // "oriopt: error: MSG" on standard error, exit status 1.
-[[noreturn]] void usageError(const std::string& msg);
+[[noreturn]] void usageError(const std::string &msg);
 
 // observe.cpp. The run's observers: --print-before, --print-after and --print-changed (the
 // function's .ori text on standard error, after a `// *** IR Dump ... ***` line) and the
 // progress lines; `after` (the --verify hook) runs after the prints.
 class PhaseObserver {
 public:
-  PhaseObserver(const Options& o, const ori::PassContext& ctx); // a bad phase list is a usage error
-  void install(ori::RunOptions& run, ori::AfterPhase after);
+  PhaseObserver(const Options &o, const ori::PassContext &ctx); // a bad phase list is a usage error
+  void install(ori::RunOptions &run, ori::AfterPhase after);
   // Before the first phase: with --print-changed, the module as it starts.
-  void atStart(const ori::Module& m) const;
+  void atStart(const ori::Module &m) const;
   // A progress line callback for --verify's per-function loop of the step named `step`.
-  std::function<void(size_t, size_t)> verifyProgress(const std::string& step);
+  std::function<void(size_t, size_t)> verifyProgress(const std::string &step);
   // For ReportOptions::progress: "report: function i/n, drawing j/m".
   std::function<void(size_t, size_t, size_t, size_t)> reportProgress();
 
 private:
-  bool wanted(const std::vector<int>& set, int phase) const;
-  void print(const ori::Module& m, const std::string& when, const ori::PipelineEntry& e,
-             const ori::Module* onlyChangedFrom) const;
-  void progressLine(const std::string& text);
-  const Options& o_;
-  const ori::PassContext& ctx_;
+  bool wanted(const std::vector<int> &set, int phase) const;
+  void print(const ori::Module &m, const std::string &when, const ori::PipelineEntry &e,
+             const ori::Module *onlyChangedFrom) const;
+  void progressLine(const std::string &text);
+  const Options &o_;
+  const ori::PassContext &ctx_;
   std::vector<int> after_, before_; // phase numbers; -1: all
   bool progress_ = false;
   double lastProgress_ = 0; // seconds since the epoch of steady_clock

@@ -21,7 +21,7 @@
 #include "pipeline/summary.h"
 #include "pipeline/verify_phases.h"
 
-[[noreturn]] void oriopt_cli::usageError(const std::string& msg) {
+[[noreturn]] void oriopt_cli::usageError(const std::string &msg) {
   std::cerr << "oriopt: error: " << msg << "\n";
   std::exit(1);
 }
@@ -31,90 +31,107 @@ namespace {
 using namespace ori;
 using namespace oriopt_cli;
 
-template <class T> T orUsageError(std::variant<T, std::string> v) { // the value, or exit with the message
-  if (auto* err = std::get_if<std::string>(&v)) usageError(*err);
+template <class T>
+T orUsageError(std::variant<T, std::string> v) { // the value, or exit with the message
+  if (auto *err = std::get_if<std::string>(&v))
+    usageError(*err);
   return std::move(std::get<T>(v));
 }
 
-bool readFile(const std::string& path, std::string& out) { // "-": standard input
+bool readFile(const std::string &path, std::string &out) { // "-": standard input
   std::ifstream file(path == "-" ? "" : path, std::ios::binary);
-  std::istream& in = path == "-" ? std::cin : file;
+  std::istream &in = path == "-" ? std::cin : file;
   out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   return path == "-" || file.is_open();
 }
 
-void writeOutput(const Options& o, const std::string& text) {
+void writeOutput(const Options &o, const std::string &text) {
   if (o.output.empty() || o.output == "-") {
     std::cout << text;
     return;
   }
   std::ofstream out(o.output, std::ios::binary);
-  if (!(out << text)) usageError(fmt::format("cannot write '{}'", o.output));
+  if (!(out << text))
+    usageError(fmt::format("cannot write '{}'", o.output));
 }
 
 // --reorder-blocks 0,2,1 (a testing aid) on every function, or the one --function names.
-void reorderBlocks(const Options& o, Module& m, PassContext& ctx) {
+void reorderBlocks(const Options &o, Module &m, PassContext &ctx) {
   std::vector<uint32_t> order;
   for (size_t i = 0; i <= o.reorderBlocks.size();) {
     size_t end = std::min(o.reorderBlocks.find(',', i), o.reorderBlocks.size());
     const std::string item = o.reorderBlocks.substr(i, end - i);
-    char* stop = nullptr;
-    const unsigned long v = item.empty() || !std::isdigit(static_cast<unsigned char>(item[0])) ? ~0ul
-                                                                                                : std::strtoul(item.c_str(), &stop, 0);
+    char *stop = nullptr;
+    const unsigned long v = item.empty() || !std::isdigit(static_cast<unsigned char>(item[0]))
+                                ? ~0ul
+                                : std::strtoul(item.c_str(), &stop, 0);
     if (v >= (1ul << 31) || *stop != '\0')
-      usageError(fmt::format("--reorder-blocks {}: expected bix numbers separated by commas", o.reorderBlocks));
+      usageError(fmt::format("--reorder-blocks {}: expected bix numbers separated by commas",
+                             o.reorderBlocks));
     order.push_back(uint32_t(v));
     i = end + 1;
   }
   std::vector<bool> seen(order.size());
   for (uint32_t b : order)
     if (b >= order.size() || seen[b] || order[0] != 0)
-      usageError(fmt::format("--reorder-blocks {}: expected 0 first, then every other bix once", o.reorderBlocks));
+      usageError(fmt::format("--reorder-blocks {}: expected 0 first, then every other bix once",
+                             o.reorderBlocks));
     else
       seen[b] = true;
-  for (Function& f : m.functions) {
-    if (f.isDeclaration() || (!o.function.empty() && f.name != o.function)) continue;
+  for (Function &f : m.functions) {
+    if (f.isDeclaration() || (!o.function.empty() && f.name != o.function))
+      continue;
     if (f.blocks.size() != order.size())
-      usageError(fmt::format("--reorder-blocks {}: function {} has {} blocks", o.reorderBlocks, f.name, f.blocks.size()));
+      usageError(fmt::format("--reorder-blocks {}: function {} has {} blocks", o.reorderBlocks,
+                             f.name, f.blocks.size()));
     reorderBlocksPass(f, ctx, order);
   }
 }
 
 // --run: the launch, its exit line (and --run-stats), the buffers asked for. Returns the status.
-int runAndPrint(const Options& o, const Module& m, const std::string& fileName) {
+int runAndPrint(const Options &o, const Module &m, const std::string &fileName) {
   const LaunchPlan plan = orUsageError(planLaunch(m, o.launch));
-  if (!plan.autoBindings.empty()) std::cerr << plan.autoBindings << "\n";
+  if (!plan.autoBindings.empty())
+    std::cerr << plan.autoBindings << "\n";
   std::vector<BufferDump> dumps;
-  for (const std::string& d : o.dumpBuffers) dumps.push_back(orUsageError(parseBufferDump(m, plan.config, d)));
+  for (const std::string &d : o.dumpBuffers)
+    dumps.push_back(orUsageError(parseBufferDump(m, plan.config, d)));
   std::vector<std::pair<std::string, std::string>> saves;
-  for (const std::string& s : o.saveBuffers) saves.push_back(orUsageError(parseBufferSave(m, plan.config, s)));
+  for (const std::string &s : o.saveBuffers)
+    saves.push_back(orUsageError(parseBufferSave(m, plan.config, s)));
   RunResult r = runKernel(m, plan.config);
-  if (r.kind == RunResult::Kind::Error) usageError(r.message);
+  if (r.kind == RunResult::Kind::Error)
+    usageError(r.message);
   std::string out = formatExit(r, fileName) + "\n";
-  if (o.dumpLayout) out += formatLayout(m, plan.config);
+  if (o.dumpLayout)
+    out += formatLayout(m, plan.config);
   // --run-stats: the instructions executed; for an ok run whether it did real work (more than
   // every warp leaving through the first block, interp/auto_launch.h), for the others the detail.
   if (o.runStats) {
     out += fmt::format("steps: warp={} lane={}\n", r.warpSteps, r.laneSteps);
     out += fmt::format("branches: executed={} divergent={}\n", r.branches, r.divergentBranches);
-    const Function* k = nullptr;
-    for (const Function& f : m.functions)
-      if (f.isEntry && (o.launch.entry.empty() || f.name == o.launch.entry)) k = k ? k : &f;
+    const Function *k = nullptr;
+    for (const Function &f : m.functions)
+      if (f.isEntry && (o.launch.entry.empty() || f.name == o.launch.entry))
+        k = k ? k : &f;
     if (r.kind == RunResult::Kind::Ok && k)
-      out += didRealWork(*k, plan.config, r) ? "work: real\n"
-                                             : fmt::format("work: left through its first block ({} warp instructions per warp)\n",
-                                                           firstBlockExitSteps(*k));
+      out +=
+          didRealWork(*k, plan.config, r)
+              ? "work: real\n"
+              : fmt::format("work: left through its first block ({} warp instructions per warp)\n",
+                            firstBlockExitSteps(*k));
     if (r.kind != RunResult::Kind::Ok && !r.message.empty()) {
       std::string detail = r.message;
       std::replace(detail.begin(), detail.end(), '\n', ' ');
       out += "detail: " + detail + "\n";
     }
   }
-  for (const BufferDump& d : dumps) out += formatBufferDump(d, r.buffers[d.name]);
-  for (const auto& [name, file] : saves) {
-    const std::vector<uint8_t>& bytes = r.buffers[name];
+  for (const BufferDump &d : dumps)
+    out += formatBufferDump(d, r.buffers[d.name]);
+  for (const auto &[name, file] : saves) {
+    const std::vector<uint8_t> &bytes = r.buffers[name];
     std::ofstream f(file, std::ios::binary);
-    if (!f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size())))
+    if (!f.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size())))
       usageError(fmt::format("--save-buffer {}: cannot write '{}'", name, file));
   }
   writeOutput(o, out);
@@ -122,45 +139,53 @@ int runAndPrint(const Options& o, const Module& m, const std::string& fileName) 
   // so that the exit line and the buffers stay as they were.
   if (std::string at = formatStopPlace(r, fileName); !at.empty()) {
     std::cout.flush();
-    std::cerr << "oriopt: " << (r.kind == RunResult::Kind::Fault ? "fault at " : "unsupported at ") << at
-              << (r.message.empty() ? "" : ": " + r.message) << "\n";
+    std::cerr << "oriopt: " << (r.kind == RunResult::Kind::Fault ? "fault at " : "unsupported at ")
+              << at << (r.message.empty() ? "" : ": " + r.message) << "\n";
   }
   return r.kind == RunResult::Kind::Ok ? 0 : 2;
 }
 
-int runMain(const Options& o) {
+int runMain(const Options &o) {
   if (o.listPhases || o.listKnobs) {
     std::cout << (o.listPhases ? formatPipelinePhaseTable() : formatKnobTable());
     return 0;
   }
-  if (o.input.empty()) usageError("no input file (see --help)");
+  if (o.input.empty())
+    usageError("no input file (see --help)");
   PassContext ctx;
-  if (auto err = configureContext(ctx, {o.optLevel, o.arch, o.knobs, o.impl, o.foldEvaluate, o.switchBitTests}))
+  if (auto err = configureContext(
+          ctx, {o.optLevel, o.arch, o.knobs, o.impl, o.foldEvaluate, o.switchBitTests}))
     usageError(*err);
-  if (o.json && (o.run || o.summary)) usageError(fmt::format("--json cannot be given with {}", o.run ? "--run" : "--summary"));
+  if (o.json && (o.run || o.summary))
+    usageError(fmt::format("--json cannot be given with {}", o.run ? "--run" : "--summary"));
   // --check-roundtrip without --phases or --pipeline=ptxas: the module as read
   const bool asRead = o.checkRoundTrip && o.phases.empty() && o.pipeline == PipelineChoice::Default;
-  const std::vector<const PipelineEntry*> phases =
-      asRead ? std::vector<const PipelineEntry*>{} : orUsageError(selectPhases(o.pipeline, o.phases));
+  const std::vector<const PipelineEntry *> phases =
+      asRead ? std::vector<const PipelineEntry *>{}
+             : orUsageError(selectPhases(o.pipeline, o.phases));
 
   const std::string fileName = o.input == "-" ? "<stdin>" : o.input;
   std::string text;
-  if (!readFile(o.input, text)) usageError(fmt::format("cannot read '{}'", o.input));
+  if (!readFile(o.input, text))
+    usageError(fmt::format("cannot read '{}'", o.input));
   ParseResult parsed = parseModule(text, fileName);
   // The reader's warnings (an instruction kept as OPAQUE); --strict: errors, exit status 1.
-  for (const Warning& w : parsed.warnings) std::cerr << w.str(o.strict && !w.note) << "\n";
+  for (const Warning &w : parsed.warnings)
+    std::cerr << w.str(o.strict && !w.note) << "\n";
   if (parsed.error) {
     std::cerr << parsed.error->str() << "\n";
     return 1;
   }
-  if (o.strict && !parsed.warnings.empty()) return 1;
-  Module& m = *parsed.module;
+  if (o.strict && !parsed.warnings.empty())
+    return 1;
+  Module &m = *parsed.module;
   BlockProfile profile;
   if (!o.profile.empty()) {
     std::string profileText;
-    if (!readFile(o.profile, profileText)) usageError(fmt::format("cannot read '{}'", o.profile));
+    if (!readFile(o.profile, profileText))
+      usageError(fmt::format("cannot read '{}'", o.profile));
     auto read = parseProfile(profileText, o.profile, m);
-    if (auto* d = std::get_if<Diagnostic>(&read)) {
+    if (auto *d = std::get_if<Diagnostic>(&read)) {
       std::cerr << d->str() << "\n";
       return 1;
     }
@@ -168,35 +193,49 @@ int runMain(const Options& o) {
     ctx.profile = &profile;
   }
   if (o.unsplitBlocks) {
-    if (std::none_of(phases.begin(), phases.end(), [](const PipelineEntry* e) { return e->phase == 6; }))
-      usageError("--unsplit-blocks leaves control flow inside blocks: run phase 6 (--phases=6,...) to split them again");
-    for (Function& f : m.functions) unsplitBlocks(f);
+    if (std::none_of(phases.begin(), phases.end(),
+                     [](const PipelineEntry *e) { return e->phase == 6; }))
+      usageError("--unsplit-blocks leaves control flow inside blocks: run phase 6 (--phases=6,...) "
+                 "to split them again");
+    for (Function &f : m.functions)
+      unsplitBlocks(f);
   }
-  if (!o.reorderBlocks.empty()) reorderBlocks(o, m, ctx);
+  if (!o.reorderBlocks.empty())
+    reorderBlocks(o, m, ctx);
 
   PhaseObserver observer(o, ctx);
   // --verify: each step's output against its input, before the next step runs.
-  auto checkStep = [&](const Module& before, const std::string& step) {
-    if (!o.verify || !ctx.error.empty()) return;
+  auto checkStep = [&](const Module &before, const std::string &step) {
+    if (!o.verify || !ctx.error.empty())
+      return;
     VerifyReport rep = verifyStep(before, m, step, o.verifyOpts, observer.verifyProgress(step));
     std::cerr << rep.lines;
-    if (rep.refuted) usageError(step + " changed the behaviour of a function (above)");
+    if (rep.refuted)
+      usageError(step + " changed the behaviour of a function (above)");
   };
   NestedCondProver nested; // --verify: each phase 38 combination proved when it is made
-  if (o.verify) nested.install(ctx, m, o.verifyOpts, [](const std::string& line) { std::cerr << line << "\n"; });
-  FoldMarksLog foldMarks; // with --json the marks go into the document; else to standard output at once
+  if (o.verify)
+    nested.install(ctx, m, o.verifyOpts,
+                   [](const std::string &line) { std::cerr << line << "\n"; });
+  FoldMarksLog
+      foldMarks; // with --json the marks go into the document; else to standard output at once
   if (o.dumpFoldMarks)
-    foldMarks.install(ctx, o.json ? std::function<void(const std::string&)>() : [](const std::string& t) { std::cout << t; });
-  // --report=DIR: dot found and DIR made before any phase runs; the functions recorded as they change.
+    foldMarks.install(
+        ctx, o.json ? std::function<void(const std::string &)>()
+                    : [](const std::string &t) { std::cout << t; });
+  // --report=DIR: dot found and DIR made before any phase runs; the functions recorded as they
+  // change.
   ReportOptions reportOpts;
   std::optional<ReportRecorder> recorder;
   if (!o.report.empty()) {
     reportOpts.title = fmt::format("oriopt report: {}", fileName);
     reportOpts.run = fmt::format("--pipeline={}{} -O{} --arch {} --impl={}",
                                  o.pipeline == PipelineChoice::Ptxas ? "ptxas" : "default",
-                                 o.phases.empty() ? "" : " --phases=" + o.phases, o.optLevel, o.arch, implName(o.impl));
+                                 o.phases.empty() ? "" : " --phases=" + o.phases, o.optLevel,
+                                 o.arch, implName(o.impl));
     reportOpts.impl = o.impl;
-    if (auto problem = prepareReport(o.report, reportOpts)) usageError(*problem);
+    if (auto problem = prepareReport(o.report, reportOpts))
+      usageError(*problem);
     if (!o.function.empty() && !m.findFunction(o.function))
       usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
     recorder.emplace(m, o.function);
@@ -204,34 +243,44 @@ int runMain(const Options& o) {
   RunOptions run;
   run.keepBefore = o.verify || o.printChanged;
   run.countChanges = o.stats || o.json || recorder;
-  observer.install(run, [&](const PipelineEntry& e, const Module* before, const Module& after) {
-    if (recorder) recorder->afterPhase(e, after);
+  observer.install(run, [&](const PipelineEntry &e, const Module *before, const Module &after) {
+    if (recorder)
+      recorder->afterPhase(e, after);
     if (nested.refuted())
-      usageError("phase 38 OptimizeNestedCondBranches made a combination that changes behaviour (above)");
+      usageError(
+          "phase 38 OptimizeNestedCondBranches made a combination that changes behaviour (above)");
     if (before) {
-      const PhaseInfo* info = findPhase(std::to_string(e.phase));
+      const PhaseInfo *info = findPhase(std::to_string(e.phase));
       checkStep(*before, fmt::format("phase {} {}", e.phase, info ? info->name : ""));
     }
     return true;
   });
   observer.atStart(m);
   const std::vector<PhaseStats> stats = runPhases(m, phases, ctx, run);
-  if (o.stats) std::cerr << formatStatsTable(stats);
+  if (o.stats)
+    std::cerr << formatStatsTable(stats);
   if (recorder) {
     reportOpts.progress = observer.reportProgress();
     ReportResult written = writeReport(o.report, *recorder, stats, reportOpts);
-    for (const std::string& w : written.warnings) std::cerr << "oriopt: warning: " << w << "\n";
-    if (!written.ok()) usageError(written.error);
+    for (const std::string &w : written.warnings)
+      std::cerr << "oriopt: warning: " << w << "\n";
+    if (!written.ok())
+      usageError(written.error);
   }
   if (o.eraseUnreachable) {
     std::optional<Module> before;
-    if (o.verify) before = m;
-    for (Function& f : m.functions) eraseUnreachablePass(f, ctx);
-    if (before) checkStep(*before, "--erase-unreachable");
+    if (o.verify)
+      before = m;
+    for (Function &f : m.functions)
+      eraseUnreachablePass(f, ctx);
+    if (before)
+      checkStep(*before, "--erase-unreachable");
   }
-  if (!ctx.error.empty()) usageError(ctx.error);
+  if (!ctx.error.empty())
+    usageError(ctx.error);
   if (auto problems = verifyModule(m); !problems.empty()) {
-    for (const std::string& p : problems) std::cerr << "oriopt: internal error: " << p << "\n";
+    for (const std::string &p : problems)
+      std::cerr << "oriopt: internal error: " << p << "\n";
     return 1;
   }
 
@@ -240,8 +289,9 @@ int runMain(const Options& o) {
     rto.tv = o.verifyOpts;
     rto.prove = o.roundTripProve == "all";
     if (!o.function.empty()) {
-      if (!m.findFunction(o.function)) usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
-      rto.proveOnly = [&](const std::string& name) { return name == o.function; };
+      if (!m.findFunction(o.function))
+        usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
+      rto.proveOnly = [&](const std::string &name) { return name == o.function; };
     }
     RoundTripReport rep = checkRoundTrip(m, rto);
     if (rep.error) {
@@ -249,41 +299,60 @@ int runMain(const Options& o) {
       return 1;
     }
     std::string out;
-    if (rep.moduleDifference) out += "differs: " + rep.moduleDifference->str() + "\n";
+    if (rep.moduleDifference)
+      out += "differs: " + rep.moduleDifference->str() + "\n";
     bool ok = !rep.moduleDifference;
-    for (const RoundTripFunction& f : rep.functions)
+    for (const RoundTripFunction &f : rep.functions)
       if (o.function.empty() || f.name == o.function) {
         out += f.str() + "\n";
         ok = ok && f.status != RoundTripFunction::Status::Unproved;
       }
-    if (o.function.empty()) out += fmt::format("{}: {}\n", fileName, rep.summary());
+    if (o.function.empty())
+      out += fmt::format("{}: {}\n", fileName, rep.summary());
     writeOutput(o, out);
     return ok ? 0 : 1;
   }
-  const DumpOptions dumps{o.printEdges, o.dumpDot,  o.dumpRpo,      o.dumpDom,      o.dumpLoops,
-                          o.dumpRpoSlots, o.dumpAnnotations, o.dumpLiveness, o.dumpPressure, o.rpo,
-                          o.impl,       o.optLevel, ctx.knobs.getBool("DisableAnalyzeControlFlow"), o.function};
+  const DumpOptions dumps{o.printEdges,
+                          o.dumpDot,
+                          o.dumpRpo,
+                          o.dumpDom,
+                          o.dumpLoops,
+                          o.dumpRpoSlots,
+                          o.dumpAnnotations,
+                          o.dumpLiveness,
+                          o.dumpPressure,
+                          o.rpo,
+                          o.impl,
+                          o.optLevel,
+                          ctx.knobs.getBool("DisableAnalyzeControlFlow"),
+                          o.function};
   if (o.json || dumps.any()) {
     if (dumps.any() && !o.function.empty() && !m.findFunction(o.function))
       usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
     DumpResult d = dumps.any() ? dumpModule(m, dumps) : DumpResult{};
-    for (const std::string& w : d.warnings) std::cerr << "oriopt: warning: " << w << "\n";
-    if (!d.ok()) usageError(d.error);
-    const char* pipelineName = o.pipeline == PipelineChoice::Ptxas ? "ptxas" : o.phases.empty() ? "default" : "phases";
-    writeOutput(o, o.json ? runDocument({fileName, o.optLevel, o.arch, o.impl, pipelineName}, stats,
-                                        std::move(d.functions), o.dumpFoldMarks ? &foldMarks : nullptr)
-                                    .dump(2) +
-                                "\n"
-                          : d.text);
+    for (const std::string &w : d.warnings)
+      std::cerr << "oriopt: warning: " << w << "\n";
+    if (!d.ok())
+      usageError(d.error);
+    const char *pipelineName = o.pipeline == PipelineChoice::Ptxas ? "ptxas"
+                               : o.phases.empty()                  ? "default"
+                                                                   : "phases";
+    writeOutput(o, o.json
+                       ? runDocument({fileName, o.optLevel, o.arch, o.impl, pipelineName}, stats,
+                                     std::move(d.functions), o.dumpFoldMarks ? &foldMarks : nullptr)
+                                 .dump(2) +
+                             "\n"
+                       : d.text);
     return 0;
   }
-  if (o.run) return runAndPrint(o, m, fileName);
+  if (o.run)
+    return runAndPrint(o, m, fileName);
   if (o.summary) {
     writeOutput(o, summarizeModule(m, fileName));
     return 0;
   }
   auto emitted = emitModule(m, o.emit);
-  if (auto* d = std::get_if<Diagnostic>(&emitted)) {
+  if (auto *d = std::get_if<Diagnostic>(&emitted)) {
     std::cerr << d->str() << "\n";
     return 1;
   }
@@ -293,8 +362,9 @@ int runMain(const Options& o) {
 
 } // namespace
 
-int main(int argc, char** argv) {
-  CLI::App app{"oriopt: an executable, checked model of ptxas 13.0's control-flow and dataflow phases"};
+int main(int argc, char **argv) {
+  CLI::App app{
+      "oriopt: an executable, checked model of ptxas 13.0's control-flow and dataflow phases"};
   app.footer(R"(Examples:
   oriopt examples/saxpy.ori                       parse, run the pipeline, print .ori
   oriopt --summary examples/saxpy.ori             blocks, registers and opcodes per function
@@ -313,17 +383,17 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
   addOptions(app, o);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::CallForHelp &e) {
     return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
+  } catch (const CLI::CallForVersion &e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::ParseError &e) {
     std::cerr << "oriopt: error: " << e.what() << " (see --help)\n";
     return 1;
   }
   try {
     return runMain(o);
-  } catch (const std::bad_alloc&) {
+  } catch (const std::bad_alloc &) {
     std::cerr << "oriopt: error: out of memory\n";
     return 1;
   }

@@ -23,14 +23,14 @@ double nowSeconds() {
 }
 
 std::string_view phaseName(int phase) {
-  const PhaseInfo* info = findPhase(std::to_string(phase));
+  const PhaseInfo *info = findPhase(std::to_string(phase));
   return info ? info->name : std::string_view("?");
 }
 
 // "16,OriBranchOpt" "all" ... (each item of each option) -> phase numbers, -1 for all.
-std::vector<int> parsePhaseSet(const std::vector<std::string>& items, const char* flag) {
+std::vector<int> parsePhaseSet(const std::vector<std::string> &items, const char *flag) {
   std::vector<int> out;
-  for (const std::string& list : items) {
+  for (const std::string &list : items) {
     size_t i = 0;
     while (i <= list.size()) {
       const size_t end = std::min(list.find(',', i), list.size());
@@ -40,8 +40,9 @@ std::vector<int> parsePhaseSet(const std::vector<std::string>& items, const char
         out.push_back(-1);
         continue;
       }
-      const PhaseInfo* info = item.empty() ? nullptr : findPhase(item);
-      if (!info) usageError(fmt::format("{}: unknown phase '{}' (see --list-phases)", flag, item));
+      const PhaseInfo *info = item.empty() ? nullptr : findPhase(item);
+      if (!info)
+        usageError(fmt::format("{}: unknown phase '{}' (see --list-phases)", flag, item));
       out.push_back(info->number);
     }
   }
@@ -50,80 +51,94 @@ std::vector<int> parsePhaseSet(const std::vector<std::string>& items, const char
 
 } // namespace
 
-PhaseObserver::PhaseObserver(const Options& o, const PassContext& ctx)
+PhaseObserver::PhaseObserver(const Options &o, const PassContext &ctx)
     : o_(o), ctx_(ctx), after_(parsePhaseSet(o.printAfter, "--print-after")),
-      before_(parsePhaseSet(o.printBefore, "--print-before")), progress_(o.progress || isatty(STDERR_FILENO)),
-      lastProgress_(nowSeconds()) {}
+      before_(parsePhaseSet(o.printBefore, "--print-before")),
+      progress_(o.progress || isatty(STDERR_FILENO)), lastProgress_(nowSeconds()) {}
 
-bool PhaseObserver::wanted(const std::vector<int>& set, int phase) const {
+bool PhaseObserver::wanted(const std::vector<int> &set, int phase) const {
   return std::any_of(set.begin(), set.end(), [&](int p) { return p == -1 || p == phase; });
 }
 
-void PhaseObserver::print(const Module& m, const std::string& when, const PipelineEntry& e,
-                          const Module* onlyChangedFrom) const {
+void PhaseObserver::print(const Module &m, const std::string &when, const PipelineEntry &e,
+                          const Module *onlyChangedFrom) const {
   std::string out;
   for (size_t i = 0; i < m.functions.size(); ++i) {
-    const Function& f = m.functions[i];
-    if (!o_.function.empty() && f.name != o_.function) continue;
-    if (onlyChangedFrom && i < onlyChangedFrom->functions.size() && onlyChangedFrom->functions[i] == f) continue;
-    out += fmt::format("// *** IR Dump {} phase {} {}: function {} ***\n", when, e.phase, phaseName(e.phase), f.name);
+    const Function &f = m.functions[i];
+    if (!o_.function.empty() && f.name != o_.function)
+      continue;
+    if (onlyChangedFrom && i < onlyChangedFrom->functions.size() &&
+        onlyChangedFrom->functions[i] == f)
+      continue;
+    out += fmt::format("// *** IR Dump {} phase {} {}: function {} ***\n", when, e.phase,
+                       phaseName(e.phase), f.name);
     out += printFunction(f);
   }
   std::cerr << out << std::flush;
 }
 
-void PhaseObserver::atStart(const Module& m) const {
-  if (!o_.printChanged) return;
+void PhaseObserver::atStart(const Module &m) const {
+  if (!o_.printChanged)
+    return;
   std::string out;
-  for (const Function& f : m.functions) {
-    if (!o_.function.empty() && f.name != o_.function) continue;
+  for (const Function &f : m.functions) {
+    if (!o_.function.empty() && f.name != o_.function)
+      continue;
     out += fmt::format("// *** IR Dump At Start: function {} ***\n", f.name);
     out += printFunction(f);
   }
   std::cerr << out << std::flush;
 }
 
-void PhaseObserver::install(RunOptions& run, AfterPhase after) {
-  run.beforePhase = [this](const PipelineEntry& e, const Module& m) {
-    if (!wanted(before_, e.phase)) return;
+void PhaseObserver::install(RunOptions &run, AfterPhase after) {
+  run.beforePhase = [this](const PipelineEntry &e, const Module &m) {
+    if (!wanted(before_, e.phase))
+      return;
     if (auto why = gateBlocks(e.gate, ctx_))
-      std::cerr << fmt::format("// *** IR Dump Before phase {} {}: skipped ({}) ***\n", e.phase, phaseName(e.phase), *why);
+      std::cerr << fmt::format("// *** IR Dump Before phase {} {}: skipped ({}) ***\n", e.phase,
+                               phaseName(e.phase), *why);
     else
       print(m, "Before", e, nullptr);
   };
-  run.afterPhase = [this, after](const PipelineEntry& e, const Module* before, const Module& m) {
+  run.afterPhase = [this, after](const PipelineEntry &e, const Module *before, const Module &m) {
     if (wanted(after_, e.phase)) {
       if (auto why = gateBlocks(e.gate, ctx_))
-        std::cerr << fmt::format("// *** IR Dump After phase {} {}: skipped ({}) ***\n", e.phase, phaseName(e.phase), *why);
+        std::cerr << fmt::format("// *** IR Dump After phase {} {}: skipped ({}) ***\n", e.phase,
+                                 phaseName(e.phase), *why);
       else
         print(m, "After", e, nullptr);
     }
-    if (o_.printChanged && before) print(m, "After", e, before);
+    if (o_.printChanged && before)
+      print(m, "After", e, before);
     return after ? after(e, before, m) : true;
   };
   if (progress_)
-    run.progress = [this](const PipelineEntry& e, size_t index, size_t count) {
+    run.progress = [this](const PipelineEntry &e, size_t index, size_t count) {
       progressLine(fmt::format("phase {}: function {}/{}", e.phase, index + 1, count));
     };
 }
 
-std::function<void(size_t, size_t)> PhaseObserver::verifyProgress(const std::string& step) {
-  if (!progress_) return {};
+std::function<void(size_t, size_t)> PhaseObserver::verifyProgress(const std::string &step) {
+  if (!progress_)
+    return {};
   return [this, step](size_t index, size_t count) {
     progressLine(fmt::format("verify {}: function {}/{}", step, index + 1, count));
   };
 }
 
 std::function<void(size_t, size_t, size_t, size_t)> PhaseObserver::reportProgress() {
-  if (!progress_) return {};
+  if (!progress_)
+    return {};
   return [this](size_t function, size_t functions, size_t drawing, size_t drawings) {
-    progressLine(fmt::format("report: function {}/{}, drawing {}/{}", function + 1, functions, drawing + 1, drawings));
+    progressLine(fmt::format("report: function {}/{}, drawing {}/{}", function + 1, functions,
+                             drawing + 1, drawings));
   };
 }
 
-void PhaseObserver::progressLine(const std::string& text) {
+void PhaseObserver::progressLine(const std::string &text) {
   const double now = nowSeconds();
-  if (now - lastProgress_ < o_.progressInterval) return;
+  if (now - lastProgress_ < o_.progressInterval)
+    return;
   lastProgress_ = now;
   std::cerr << "oriopt: " << text << "\n" << std::flush;
 }

@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstdio>
 
-
 #include "ir/canonical.h"
 #include "ir/ori.h"
 #include "pipeline/oriopt.h"
@@ -20,31 +19,34 @@
 
 namespace {
 
-int runObligations(const std::string& only, bool list, bool timing) {
+int runObligations(const std::string &only, bool list, bool timing) {
   using ori::verify::ObligationInfo;
   std::vector<ObligationInfo> selected;
-  for (const ObligationInfo& o : ori::verify::listObligations())
-    if (ori::verify::nameMatches(only, o.name)) selected.push_back(o);
+  for (const ObligationInfo &o : ori::verify::listObligations())
+    if (ori::verify::nameMatches(only, o.name))
+      selected.push_back(o);
   if (selected.empty()) {
     fmt::print(stderr, "oriverify: error: no obligation matches '{}' (see --list)\n", only);
     return 1;
   }
   if (list) {
-    for (const ObligationInfo& o : selected)
+    for (const ObligationInfo &o : selected)
       fmt::print("{} [{}] {}\n", o.name, o.expectHolds ? "holds" : "refuted", o.statement);
     return 0;
   }
   size_t passed = 0, failed = 0;
-  for (const ObligationInfo& o : selected) {
+  for (const ObligationInfo &o : selected) {
     ori::verify::ObligationResult r = ori::verify::checkObligation(o.name);
     std::string line = ori::verify::formatResult(o, r);
-    if (timing) line += fmt::format(" ({:.2f} s)", r.seconds);
+    if (timing)
+      line += fmt::format(" ({:.2f} s)", r.seconds);
     fmt::print("{}\n", line);
     if (r.asExpected(o)) {
       ++passed;
     } else {
       ++failed;
-      fmt::print("unexpected {}: {}\n", o.name, o.expectHolds ? "expected to hold" : "expected a counterexample");
+      fmt::print("unexpected {}: {}\n", o.name,
+                 o.expectHolds ? "expected to hold" : "expected a counterexample");
     }
     std::fflush(stdout);
   }
@@ -52,30 +54,36 @@ int runObligations(const std::string& only, bool list, bool timing) {
   return failed ? 1 : 0;
 }
 
-int runCrossCheck(const std::string& only, uint64_t samples, uint64_t seed, bool verbose) {
+int runCrossCheck(const std::string &only, uint64_t samples, uint64_t seed, bool verbose) {
   ori::verify::CrossCheckOptions opts;
   opts.only = only;
   opts.samples = samples;
   opts.seed = seed;
   auto start = std::chrono::steady_clock::now();
-  ori::verify::CrossCheckReport r = ori::verify::crossCheck(opts, [&](const ori::verify::CombinationResult& c) {
-    if (verbose || c.mismatches) fmt::print("crosscheck {}: {} inputs, {} mismatches\n", c.name, c.samples, c.mismatches);
-    std::fflush(stdout);
-  });
+  ori::verify::CrossCheckReport r =
+      ori::verify::crossCheck(opts, [&](const ori::verify::CombinationResult &c) {
+        if (verbose || c.mismatches)
+          fmt::print("crosscheck {}: {} inputs, {} mismatches\n", c.name, c.samples, c.mismatches);
+        std::fflush(stdout);
+      });
   if (verbose)
-    for (const std::string& u : r.uninterpreted) fmt::print("crosscheck {}: uninterpreted, not compared\n", u);
+    for (const std::string &u : r.uninterpreted)
+      fmt::print("crosscheck {}: uninterpreted, not compared\n", u);
   if (r.combinations.empty() && r.uninterpreted.empty()) {
     fmt::print(stderr, "oriverify: error: no opcode/modifier combination matches '{}'\n", only);
     return 1;
   }
-  for (const std::string& m : r.mismatches) fmt::print("mismatch {}\n", m);
+  for (const std::string &m : r.mismatches)
+    fmt::print("mismatch {}\n", m);
   size_t failed = 0;
-  for (const auto& c : r.combinations) failed += c.mismatches ? 1 : 0;
+  for (const auto &c : r.combinations)
+    failed += c.mismatches ? 1 : 0;
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  fmt::print("crosscheck: {} combinations, {} inputs, {} mismatches, {:.1f} s\n", r.combinations.size(), r.samples,
-             r.mismatchCount, secs);
+  fmt::print("crosscheck: {} combinations, {} inputs, {} mismatches, {:.1f} s\n",
+             r.combinations.size(), r.samples, r.mismatchCount, secs);
   if (!r.uninterpreted.empty())
-    fmt::print("crosscheck: {} combinations of uninterpreted models (the warp-level matrix instructions) not compared\n",
+    fmt::print("crosscheck: {} combinations of uninterpreted models (the warp-level matrix "
+               "instructions) not compared\n",
                r.uninterpreted.size());
   fmt::print("{} passed, {} failed\n", r.combinations.size() - failed, failed);
   return failed ? 1 : 0;
@@ -84,22 +92,25 @@ int runCrossCheck(const std::string& only, uint64_t samples, uint64_t seed, bool
 // PTX (a .ptx file, or text whose first directive is .version) is lowered as oriopt lowers it;
 // anything else is read as .ori (pipeline/oriopt.h, InputKind::Auto). The PTX reader's
 // warnings (an instruction kept as OPAQUE) are printed, and with --strict they are errors.
-std::optional<ori::Module> readModule(const std::string& path, bool strict) {
+std::optional<ori::Module> readModule(const std::string &path, bool strict) {
   ori::ParseResult r = ori::parseModuleFile(path);
-  for (const ori::Warning& w : r.warnings) fmt::print(stderr, "{}\n", w.str(strict && !w.note));
+  for (const ori::Warning &w : r.warnings)
+    fmt::print(stderr, "{}\n", w.str(strict && !w.note));
   if (r.error) {
     fmt::print(stderr, "{}\n", r.error->str());
     return std::nullopt;
   }
-  if (strict && !r.warnings.empty()) return std::nullopt;
+  if (strict && !r.warnings.empty())
+    return std::nullopt;
   return std::move(*r.module);
 }
 
 // Translation validation: one line per function; exit status 1 if any is refuted.
-int runTv(const std::vector<std::string>& files, const std::string& function, unsigned unroll, unsigned timeout,
-          unsigned budget, unsigned inlineDepth, bool canonical, bool strict) {
+int runTv(const std::vector<std::string> &files, const std::string &function, unsigned unroll,
+          unsigned timeout, unsigned budget, unsigned inlineDepth, bool canonical, bool strict) {
   std::optional<ori::Module> src = readModule(files[0], strict), tgt = readModule(files[1], strict);
-  if (!src || !tgt) return 1;
+  if (!src || !tgt)
+    return 1;
   if (canonical) { // registers read before written pair up (ir/canonical.h)
     src = ori::canonicalModule(*src);
     tgt = ori::canonicalModule(*tgt);
@@ -118,12 +129,14 @@ int runTv(const std::vector<std::string>& files, const std::string& function, un
     only = function;
   }
   bool refuted = false;
-  for (const ori::verify::TvResult& r : ori::verify::validateModule(*src, *tgt, opts, only)) {
+  for (const ori::verify::TvResult &r : ori::verify::validateModule(*src, *tgt, opts, only)) {
     std::string line = r.line();
-    if (r.verdict == ori::verify::TvResult::Verdict::Refuted && !r.replayArgs.empty() && !canonical) {
+    if (r.verdict == ori::verify::TvResult::Verdict::Refuted && !r.replayArgs.empty() &&
+        !canonical) {
       // the replay command names both files
       line = line.substr(0, line.rfind("; replay: ")) +
-             fmt::format("; replay: oriopt --run {} {} and oriopt --run {} {}", r.replayArgs, files[0], r.replayArgs, files[1]);
+             fmt::format("; replay: oriopt --run {} {} and oriopt --run {} {}", r.replayArgs,
+                         files[0], r.replayArgs, files[1]);
     }
     fmt::print("{}\n", line);
     refuted = refuted || r.verdict == ori::verify::TvResult::Verdict::Refuted;
@@ -133,17 +146,21 @@ int runTv(const std::vector<std::string>& files, const std::string& function, un
 
 } // namespace
 
-int main(int argc, char** argv) {
-  CLI::App app{"oriverify: Z3 proofs of the LOP3 algebra, the spec's LOP3 claims and switch lowerings; "
-               "the opcode models against the interpreter (docs/verifier.md)"};
+int main(int argc, char **argv) {
+  CLI::App app{
+      "oriverify: Z3 proofs of the LOP3 algebra, the spec's LOP3 claims and switch lowerings; "
+      "the opcode models against the interpreter (docs/verifier.md)"};
   std::string only;
   bool list = false, timing = false, crosscheck = false, verbose = false;
   uint64_t samples = 10000, seed = 1;
-  app.add_option("--only", only, "run only names matching PATTERN (a glob with * ? [ ], else a substring)")
+  app.add_option("--only", only,
+                 "run only names matching PATTERN (a glob with * ? [ ], else a substring)")
       ->type_name("PATTERN");
-  app.add_flag("--list", list, "list the obligations (name, expected outcome, statement) without proving them");
+  app.add_flag("--list", list,
+               "list the obligations (name, expected outcome, statement) without proving them");
   app.add_flag("--time", timing, "print each obligation's time");
-  app.add_flag("--crosscheck", crosscheck, "compare every opcode model with the interpreter instead");
+  app.add_flag("--crosscheck", crosscheck,
+               "compare every opcode model with the interpreter instead");
   app.add_option("--samples", samples, "inputs per opcode/modifier combination (--crosscheck)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1000000)));
   app.add_option("--seed", seed, "random seed (--crosscheck)");
@@ -153,37 +170,48 @@ int main(int argc, char** argv) {
   unsigned unroll = 4, timeout = 60, budget = 300, inlineDepth = 3;
   bool canonical = false;
   app.add_option("--tv", tvFiles,
-                 "translation validation: does TARGET refine SOURCE, function by function (paired by name)? Each "
+                 "translation validation: does TARGET refine SOURCE, function by function (paired "
+                 "by name)? Each "
                  "is .ori or PTX (lowered as oriopt lowers it), in any mix")
       ->expected(2)
       ->type_name("SOURCE TARGET");
   app.add_flag("--canonical-registers", canonical,
-               "number the registers of both inputs in order of first appearance, as oriopt --check-roundtrip "
-               "does, so that registers read before written pair up (--tv; a refutation then has no replay line)");
+               "number the registers of both inputs in order of first appearance, as oriopt "
+               "--check-roundtrip "
+               "does, so that registers read before written pair up (--tv; a refutation then has "
+               "no replay line)");
   app.add_option("--function", function, "only this function (--tv)");
-  app.add_option("--unroll,--verify-unroll", unroll, "back edges a path may take before the verdict is unknown (--tv)")
+  app.add_option("--unroll,--verify-unroll", unroll,
+                 "back edges a path may take before the verdict is unknown (--tv)")
       ->check(CLI::Range(0u, 64u));
-  app.add_option("--inline-depth,--verify-inline-depth", inlineDepth,
-                 "nested calls to functions of the module inlined; deeper ones are uninterpreted (--tv)")
+  app.add_option(
+         "--inline-depth,--verify-inline-depth", inlineDepth,
+         "nested calls to functions of the module inlined; deeper ones are uninterpreted (--tv)")
       ->check(CLI::Range(0u, 16u));
-  app.add_option("--timeout,--verify-timeout", timeout, "seconds per Z3 query (--tv)")->check(CLI::Range(1u, 3600u));
-  app.add_option("--budget,--verify-budget", budget, "seconds per function, all its Z3 queries together (--tv)")
+  app.add_option("--timeout,--verify-timeout", timeout, "seconds per Z3 query (--tv)")
+      ->check(CLI::Range(1u, 3600u));
+  app.add_option("--budget,--verify-budget", budget,
+                 "seconds per function, all its Z3 queries together (--tv)")
       ->check(CLI::Range(1u, 86400u));
   app.set_version_flag("--version", std::string("oriverify ") + ORIOPT_VERSION);
   bool strict = false;
-  app.add_flag("--strict", strict,
-               "--tv on .ptx files: the PTX reader's warnings (an instruction kept as OPAQUE) are errors");
+  app.add_flag(
+      "--strict", strict,
+      "--tv on .ptx files: the PTX reader's warnings (an instruction kept as OPAQUE) are errors");
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    if (e.get_exit_code() == 0)
+      return app.exit(e);
     fmt::print(stderr, "oriverify: error: {}\n", e.what());
     return 1;
   }
   try {
-    if (!tvFiles.empty()) return runTv(tvFiles, function, unroll, timeout, budget, inlineDepth, canonical, strict);
-    return crosscheck ? runCrossCheck(only, samples, seed, verbose) : runObligations(only, list, timing);
-  } catch (const std::exception& e) {
+    if (!tvFiles.empty())
+      return runTv(tvFiles, function, unroll, timeout, budget, inlineDepth, canonical, strict);
+    return crosscheck ? runCrossCheck(only, samples, seed, verbose)
+                      : runObligations(only, list, timing);
+  } catch (const std::exception &e) {
     fmt::print(stderr, "oriverify: error: {}\n", e.what());
     return 1;
   }
