@@ -1,6 +1,6 @@
 # Thin wrapper around scripts/bootstrap, CMake and ctest. Everything real is in CMakeLists.txt.
 #   make test    install what is missing, configure, build, run every test (what CI runs)
-#   make run     build and run oriopt on examples/saxpy.ori
+#   make run     build and show oriopt's main job on a real kernel (scripts/demo), then saxpy.ori
 #   make bench   build and run the benchmarks
 #   make fuzz    build the libFuzzer harnesses with clang into build-fuzz/ (fuzz-smoke: a short run)
 BUILD ?= build
@@ -40,6 +40,7 @@ test: bootstrap configure build
 	$(MAKE) --no-print-directory fuzz-smoke
 
 run: bootstrap configure build
+	bash scripts/demo $(BUILD)
 	$(BUILD)/bin/oriopt --summary examples/saxpy.ori
 	$(BUILD)/bin/oriopt --run --threads 4 --param n=4 --param a=2.0 \
 	  --buffer x=@examples/saxpy-x.bin --buffer y=@examples/saxpy-y.bin --dump-buffer y \
