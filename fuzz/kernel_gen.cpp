@@ -524,10 +524,15 @@ struct Gen {
       else
         emit(fmt::format("IADD3 {}, {}, -{}, {}", d, x, x, chance(50) ? "RZ" : src()));
       break;
-    case 2: // x*1, x*0
-      emit(fmt::format("IMAD{} {}, {}, {}, {}", chance(20) ? ".WIDE" : "", d, x,
-                       oneOf({"0x1", "0x0", "RZ"}), chance(40) ? "RZ" : src()));
+    case 2: { // x*1, x*0 (.WIDE adds a 64-bit source: src64, never the 4-aligned c[0x0][0x21c])
+      const bool wide = chance(20);
+      emit(fmt::format("IMAD{} {}, {}, {}, {}", wide ? ".WIDE" : "", d, x,
+                       oneOf({"0x1", "0x0", "RZ"}),
+                       chance(40) ? "RZ"
+                       : wide     ? src64()
+                                  : src()));
       break;
+    }
     case 3: { // LOP3 with a constant or repeated input
       const std::string k = oneOf({"RZ", "-0x1", "0xffffffff", "REP", "IMM"});
       if (k == "IMM")

@@ -298,23 +298,26 @@ TEST(PtxLowerNumbering, RegistersInOperandOrder) {
 }
 
 // A lowering that declines gives back the numbers of the temporaries it made:
-// sub.s64 moves `g` into a temporary and adds 8 into another (R1, R2) before it
-// finds that it cannot negate INT64_MIN and the instruction stays OPAQUE. %r1 is
-// then R1 and the add's S2R temporary R2, as if the sub had never been tried.
+// cvt.pack.sat.u8 reads its third source first, moving `g` into a temporary and adding 8
+// into another, before its first source (a video selector, `%r1.b0`) makes it decline and the
+// instruction stays OPAQUE. The add's S2R temporary is then R2, right after %r2 and %r1, as
+// if the cvt had never been tried, and %rd1 is R3.
 TEST(PtxLowerNumbering, DeclinedLoweringGivesBackItsTemporaries) {
   ori::ParseResult r = ori::ptx::parseAndLower(
       ".version 8.0\n.target sm_90\n.address_size 64\n.global .b32 g;\n.visible .entry k()\n{\n"
-      ".reg .b64 %rd<3>;\n.reg .b32 %r<3>;\nsub.s64 %rd1, g+8, 0x8000000000000000;\nadd.s32 %r1, "
+      ".reg .b64 %rd<3>;\n.reg .b32 %r<3>;\ncvt.pack.sat.u8.s32.b32 %r2, %r1.b0, %r1, "
+      "g+8;\nadd.s32 %r1, "
       "%tid.x, 1;\n"
       "st.global.u32 [%rd1], %r1;\nret;\n}\n",
       "declined.ptx");
   ASSERT_TRUE(r.module) << r.error->str();
   const ori::Function &f = r.module->functions.at(0);
   ASSERT_EQ(f.blocks.at(0).instrs.at(0).op, ori::Opcode::OPAQUE);
-  EXPECT_EQ(f.regNames.at(ori::R(0)), "%rd1");
+  EXPECT_EQ(f.regNames.at(ori::R(0)), "%r2");
   EXPECT_EQ(f.regNames.at(ori::R(1)), "%r1");
   EXPECT_EQ(f.regNames.at(ori::R(2)), "%ori_t2");
-  EXPECT_EQ(f.nextReg[int(ori::RegFile::R)], 3u);
+  EXPECT_EQ(f.regNames.at(ori::R(3)), "%rd1");
+  EXPECT_EQ(f.nextReg[int(ori::RegFile::R)], 4u);
 }
 
 TEST(PtxLowerErrors, UndeclaredRegister) {
