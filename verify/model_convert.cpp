@@ -147,6 +147,20 @@ std::optional<ModelOutputs> i2f(ModelContext &m) {
   return one(m.wide(Smt::toBits(m.smt.intToFp(roundingOf(m), v, k->isSigned, f.sort))));
 }
 
+// F2I's and FRND's direction (.TRUNC .FLOOR .CEIL; none: to nearest even).
+static Rounding integralRounding(const ModelContext &m) {
+  switch (m.mod(ModGroup::IRound).value_or(Mod::RN)) {
+  case Mod::TRUNC:
+    return Rounding::TowardZero;
+  case Mod::FLOOR:
+    return Rounding::Down;
+  case Mod::CEIL:
+    return Rounding::Up;
+  default:
+    return Rounding::NearestEven;
+  }
+}
+
 // cvt to an integer: round (.rni by default, TRUNC .rzi, FLOOR .rmi, CEIL .rpi), out-of-range
 // values saturate; NaN gives 0, or 1 << (width - 1) from binary64 or into 64 bits (ISA "Integer
 // Notes"). 8/16-bit results are sign- or zero-extended to 32 bits.
@@ -175,20 +189,7 @@ std::optional<ModelOutputs> f2i(ModelContext &m) {
     f = formatOf(smt, Mod::F64);
     x = smt.fpConvert(Rounding::NearestEven, x, f.sort);
   }
-  Rounding r = Rounding::NearestEven;
-  switch (m.mod(ModGroup::IRound).value_or(Mod::RN)) {
-  case Mod::TRUNC:
-    r = Rounding::TowardZero;
-    break;
-  case Mod::FLOOR:
-    r = Rounding::Down;
-    break;
-  case Mod::CEIL:
-    r = Rounding::Up;
-    break;
-  default:
-    break;
-  }
+  const Rounding r = integralRounding(m);
   z3::expr i = smt.fpRoundToIntegral(r, x);
   unsigned dw = k->bits == 64 ? 64 : 32;
   z3::expr minV =
@@ -270,20 +271,7 @@ std::optional<ModelOutputs> frnd(ModelContext &m) {
     return std::nullopt;
   if (width && m.has(Mod::FTZ))
     return std::nullopt;
-  Rounding r = Rounding::NearestEven;
-  switch (m.mod(ModGroup::IRound).value_or(Mod::RN)) {
-  case Mod::TRUNC:
-    r = Rounding::TowardZero;
-    break;
-  case Mod::FLOOR:
-    r = Rounding::Down;
-    break;
-  case Mod::CEIL:
-    r = Rounding::Up;
-    break;
-  default:
-    break;
-  }
+  const Rounding r = integralRounding(m);
   FloatFormat f = formatOf(smt, width.value_or(Mod::F32));
   z3::expr bits(smt.ctx());
   if (width == Mod::F64)
