@@ -351,10 +351,15 @@ std::string ExprGen::intrinsic(Ty t, int depth) {
   uint32_t pick = r_.below(20);
   while ((o_.avoidSad && (pick == 8 || pick == 9)) || (o_.avoidMulHi64 && pick >= 18))
     pick = r_.below(18);
-  if (r_.chance(8)) // 24-bit multiplies
-    return fmt::format("({})({})", i.c,
-                       r_.chance(50) ? fmt::format("__mul24({}, {})", s32(), s32())
-                                     : fmt::format("__umul24({}, {})", u32(), u32()));
+  // 24-bit multiplies. nvcc 13.0 -O3 makes __mul24 a 32-bit multiply of the sign-extended
+  // 24-bit values that may not overflow (LLVM's `mul nsw`: it folds `__mul24(v, v) >= 0` to
+  // true, where CUDA's documented low 32 bits of the 48-bit product can be negative; seed 3,
+  // kernel 230), so the signed form gets 16-bit arguments, whose product fits.
+  if (r_.chance(8))
+    return fmt::format(
+        "({})({})", i.c,
+        r_.chance(50) ? fmt::format("__mul24((int)(short)({}), (int)(short)({}))", s32(), s32())
+                      : fmt::format("__umul24({}, {})", u32(), u32()));
   switch (pick) {
   case 0:
     call = fmt::format("__popc({})", u32());

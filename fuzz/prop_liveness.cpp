@@ -48,6 +48,8 @@ const char *kindName(RunResult::Kind k) {
     return "deadlock";
   case RunResult::Kind::Error:
     return "error";
+  case RunResult::Kind::Trap:
+    return "trap";
   }
   return "?";
 }

@@ -88,7 +88,9 @@ struct RunConfig {
 };
 
 struct RunResult {
-  enum class Kind { Ok, Timeout, Fault, Unsupported, Deadlock, Error };
+  // Trap: a thread executed TRAP (PTX trap), which aborts the grid; `thread`, the place and
+  // the lanes are as for Fault.
+  enum class Kind { Ok, Timeout, Fault, Unsupported, Deadlock, Error, Trap };
   Kind kind = Kind::Ok;
   uint32_t threadsRun = 0; // how many threads ran to completion
   // Timeout/Fault/Unsupported/Deadlock: the thread (linear index cta * threads per CTA + thread
@@ -151,7 +153,8 @@ struct LaunchLayout {
 std::variant<LaunchLayout, std::string> layoutLaunch(const Module &m, const RunConfig &cfg);
 
 // "exit: ok threads=T", "exit: timeout thread=T", "exit: fault thread=T addr=0x..",
-// "exit: deadlock thread=T", "exit: unsupported \"MNEMONIC\" at FILE:LINE" (no trailing newline).
+// "exit: deadlock thread=T", "exit: trap thread=T",
+// "exit: unsupported \"MNEMONIC\" at FILE:LINE" (no trailing newline).
 std::string formatExit(const RunResult &r, const std::string &file);
 // Where a Fault or Unsupported run stopped: "FILE:LINE:COL: 'INSTRUCTION' in lanes 4-5 (threads
 // 36-37)", the lanes of the warp that faulted there or ran it; "" for the other kinds.

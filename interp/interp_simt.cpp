@@ -445,6 +445,10 @@ private:
           diverge(w, sides);
         continue;
       }
+      case Opcode::TRAP: // the grid aborts (PTX ISA 9.0 "trap"); the lanes that ran it
+        curLanes_ = exec;
+        throw Stop{RunResult::Kind::Trap, 0,
+                   fmt::format("trap at line {} of {}", in.loc.line, e.f->name)};
       case Opcode::EXIT:
         leave(w, exec, true);
         if (w.stack.back().mask)
@@ -905,6 +909,8 @@ std::string formatExit(const RunResult &r, const std::string &file) {
     return fmt::format("exit: fault thread={} addr=0x{:x}", r.thread, r.addr);
   case RunResult::Kind::Deadlock:
     return fmt::format("exit: deadlock thread={}", r.thread);
+  case RunResult::Kind::Trap:
+    return fmt::format("exit: trap thread={}", r.thread);
   case RunResult::Kind::Unsupported:
     return fmt::format("exit: unsupported \"{}\" at {}:{}", r.mnemonic, file, r.line);
   case RunResult::Kind::Error:
@@ -914,7 +920,8 @@ std::string formatExit(const RunResult &r, const std::string &file) {
 }
 
 std::string formatStopPlace(const RunResult &r, const std::string &file) {
-  if ((r.kind != RunResult::Kind::Fault && r.kind != RunResult::Kind::Unsupported) ||
+  if ((r.kind != RunResult::Kind::Fault && r.kind != RunResult::Kind::Unsupported &&
+       r.kind != RunResult::Kind::Trap) ||
       r.instrText.empty())
     return "";
   std::string lanes, threads; // runs: "0-3, 8"

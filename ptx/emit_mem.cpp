@@ -486,6 +486,9 @@ bool FnEmitter::emitControl(const Instr &in) {
   case Opcode::RET:
     emit("ret;");
     return true;
+  case Opcode::TRAP:
+    emit("trap;");
+    return true;
   case Opcode::CALL:
     emitCall(in);
     return true;

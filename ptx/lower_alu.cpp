@@ -135,6 +135,14 @@ OOp FunctionLowerer::source(const Operand &o, PtxType t, uint16_t kinds) {
     // nonzero (ptxas 13.0 gives 2, -1 and 0x100 the SASS of 1).
     if (t.kind == PtxType::Pred)
       return OOp::reg_(ori::PT, o.ival == 0);
+    // PTX ISA 9.0 4.5.2: a floating-point operand takes a floating-point literal (1.0,
+    // 0f3F800000); ptxas 13.0 rejects `mov.f32 %f1, 1` ("Arguments mismatch"), .b types take both.
+    if (t.kind == PtxType::Float || t.kind == PtxType::Packed)
+      fail(o.loc,
+           fmt::format("integer literal {} for a .{}{}{} operand of '{}': write a "
+                       "floating-point literal (1.0, 0f3F800000)",
+                       o.ival, t.bfloat ? "bf" : "f", t.kind == PtxType::Packed ? 16 : t.bits,
+                       t.kind == PtxType::Packed ? "x2" : "", opcode));
     if (t.bits != 64 && (o.ival < INT32_MIN || o.ival > int64_t(UINT32_MAX)))
       throw NotNative{};
     if (kinds & ori::K_IMM)
@@ -143,6 +151,12 @@ OOp FunctionLowerer::source(const Operand &o, PtxType t, uint16_t kinds) {
   case Operand::Kind::Float: {
     if (t.kind == PtxType::Pred)
       reject(fmt::format("a floating-point number is no predicate ('{}' takes one here)", opcode));
+    // ... and an integer operand (.s, .u) no floating-point one (ptxas 13.0: `add.s32 %r1,
+    // %r1, 1.0` and `mov.u32 %r1, 0f3F800000` are "Arguments mismatch"; mov.b32 takes it).
+    if (t.kind == PtxType::Signed || t.kind == PtxType::Unsigned)
+      fail(o.loc, fmt::format("floating-point literal for a .{}{} operand of '{}': write an "
+                              "integer (or use a .b type)",
+                              t.kind == PtxType::Signed ? "s" : "u", t.bits, opcode));
     // A binary32 instruction with a 0d literal rounds it; keep only exact ones.
     if (t.kind == PtxType::Float && t.bits == 32 && !o.floatIsF32 &&
         double(float(o.fval)) != o.fval)
@@ -365,6 +379,8 @@ bool Lowering::run() {
     return brx();
   if (op == "ret" || op == "exit")
     return retExit();
+  if (op == "trap")
+    return trap();
   if (op == "call")
     return call();
   return false;

@@ -593,6 +593,14 @@ bool Lowering::retExit() {
   return true;
 }
 
+// trap -> TRAP (PTX ISA 9.0 "trap": abort execution; no modifiers, no operands).
+bool Lowering::trap() {
+  onlyMods(pi, {});
+  need(0);
+  emit(make(Opcode::TRAP, {}, {}, {}));
+  return true;
+}
+
 // call (rets), target, (args){, proto}: every call is a CALL, which ends its block. The target
 // is a function of the module (defined, declared, or declared by the lowering because the PTX
 // names it without declaring it: OptiX's _rt_* runtime calls) or, for an indirect call, a

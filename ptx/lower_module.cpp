@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 
 #include "ptx/lower_impl.h"
 
@@ -143,6 +144,30 @@ void checkAddressInitializers(const Module &ast, const ori::Module &om) {
   }
 }
 
+bool operandNames(const Operand &o, const std::string &name) {
+  if ((o.kind == Operand::Kind::Name || o.kind == Operand::Kind::Address) && o.name == name)
+    return true;
+  return std::any_of(o.elems.begin(), o.elems.end(),
+                     [&](const Operand &e) { return operandNames(e, name); });
+}
+
+// The functions with a body whose instructions name `name`.
+std::vector<const Function *> functionsNaming(const Module &ast, const std::string &name) {
+  std::vector<const Function *> users;
+  for (const TopLevel &item : ast.items) {
+    if (item.kind != TopLevel::Kind::Function || !item.function.hasBody)
+      continue;
+    for (const Statement &st : item.function.body)
+      if (st.kind == Statement::Kind::Instr &&
+          std::any_of(st.instr.operands.begin(), st.instr.operands.end(),
+                      [&](const Operand &o) { return operandNames(o, name); })) {
+        users.push_back(&item.function);
+        break;
+      }
+  }
+  return users;
+}
+
 } // namespace
 
 ori::ParseResult lower(const Module &input) {
@@ -194,11 +219,23 @@ ori::ParseResult lower(const Module &input) {
       f->ptxDirectives = pf.performanceDirectives;
     }
     declareCallTargets(ast, om);
+    // A module-scope .local variable (PTX ISA before 3.0: per-thread memory every function of
+    // the thread sees) that one kernel alone names is that kernel's own .local variable: the
+    // kernel's frame lives as long as the thread. Named by a .func or by several functions, it
+    // stays PTX text and the instructions naming it stay OPAQUE (docs/ptx.md).
+    std::map<const Function *, std::vector<Variable>> movedLocals;
     for (const TopLevel &item : ast.items) {
       if (item.kind == TopLevel::Kind::Variable) {
         const Variable &v = item.variable;
         PtxType t = parseType(v.type);
         bool hasLayout = t.kind != PtxType::None && t.kind != PtxType::Pred; // not .texref/.surfref
+        if (hasLayout && v.space == ".local" && v.attrs.empty()) {
+          std::vector<const Function *> users = functionsNaming(ast, v.name);
+          if (users.size() == 1 && users[0]->isEntry) {
+            movedLocals[users[0]].push_back(v);
+            continue;
+          }
+        }
         if (hasLayout && (v.space == ".global" || v.space == ".const" || v.space == ".shared")) {
           ori::Space s = v.space == ".global"  ? ori::Space::Global
                          : v.space == ".const" ? ori::Space::Const
@@ -223,6 +260,18 @@ ori::ParseResult lower(const Module &input) {
       for (ori::Function &g : om.functions)
         if (g.name == pf.name)
           f = &g;
+      if (auto moved = movedLocals.find(&pf); moved != movedLocals.end()) {
+        Function withLocals = pf;
+        std::vector<Statement> decls;
+        for (const Variable &v : moved->second) {
+          Statement &st = decls.emplace_back();
+          st.kind = Statement::Kind::Var;
+          st.var = v;
+        }
+        withLocals.body.insert(withLocals.body.begin(), decls.begin(), decls.end());
+        FunctionLowerer(ast, withLocals, om, *f, warnings).run();
+        continue;
+      }
       FunctionLowerer(ast, pf, om, *f, warnings).run();
     }
     for (const ori::Function &f : om.functions)

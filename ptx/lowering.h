@@ -236,6 +236,7 @@ struct Lowering {
   bool bra();
   bool brx();
   bool retExit();
+  bool trap();
   bool call();
 };
 

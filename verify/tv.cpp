@@ -247,12 +247,15 @@ public:
   // does in Alive2's source), so the rule can never make the target fault.
   SideEncoder(Inputs &x, const Module &m, const Function &f, unsigned unroll, bool source = false)
       : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)),
-        exitMem(x.mem0), exitPriv(x.priv0), exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt),
-        m_(m), f_(f), unroll_(unroll), frame_(f.name),
-        provenance_(source ? localProvenance(f) : LocalProvenance{}), source_(source),
-        encoded_(&ownEncoded_) {}
+        trapped(x.smt.boolVal(false)), exitMem(x.mem0), exitPriv(x.priv0),
+        exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt), m_(m), f_(f), unroll_(unroll),
+        frame_(f.name), provenance_(source ? localProvenance(f) : LocalProvenance{}),
+        source_(source), encoded_(&ownEncoded_) {}
 
   z3::expr fault, bound, exited, exitMem, exitPriv, exitBarriers;
+  // A path ended by TRAP (the grid aborts: nothing after it is observable, so only whether it
+  // trapped is compared; such a path is not `exited`).
+  z3::expr trapped;
   std::vector<std::pair<std::string, z3::expr>>
       faultSites; // where `fault` comes from (for reasons)
   std::optional<std::string> unmodelled;
@@ -575,6 +578,10 @@ private:
         s.pc = notTaken(s.pc, g);
         break;
       }
+      case Opcode::TRAP:
+        trapped = trapped || taken(s.pc, g);
+        s.pc = notTaken(s.pc, g);
+        break;
       case Opcode::CALL:
         call(in, g, s);
         break;
@@ -1052,6 +1059,7 @@ private:
     fault = fault || callee.fault;
     faultSites.insert(faultSites.end(), callee.faultSites.begin(), callee.faultSites.end());
     bound = bound || callee.bound;
+    trapped = trapped || callee.trapped;
     snapshots.insert(snapshots.end(), callee.snapshots.begin(), callee.snapshots.end());
     if (!callee.exited.is_false()) {
       exited = exited || callee.exited;
@@ -1378,7 +1386,7 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
       // What must hold whatever the candidates: no new fault, no cut-short path, the same
       // cut point or end reached, the same memory there.
       z3::expr fixedBad = newFaults(*g.s, *g.t, smt.ctx()) || g.s->bound || g.t->bound ||
-                          g.s->exited != g.t->exited;
+                          g.s->exited != g.t->exited || g.s->trapped != g.t->trapped;
       State exitS{g.s->exited, {}, g.s->exitMem, g.s->exitPriv, g.s->exitBarriers};
       State exitT{g.t->exited, {}, g.t->exitMem, g.t->exitPriv, g.t->exitBarriers};
       z3::expr exitBad = g.s->exited && !sameMemory(exitS, exitT, false, *g.s, *g.t);
@@ -1951,8 +1959,10 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
     solver.add(query);
     return solver;
   };
+  // A trap ends the run: the other side must trap too, and then nothing else is compared.
+  z3::expr ending = t.fault || s.trapped != t.trapped || (!s.trapped && !t.exited);
   z3::expr wrong = (!s.bound && !t.bound &&
-                    (t.fault || !t.exited || barriersDiffer || atBarrierDiffers || memDiffers))
+                    (ending || (!s.trapped && (barriersDiffer || atBarrierDiffers || memDiffers))))
                        .simplify();
   z3::solver solver = newSolver(wrong);
   z3::check_result res = checkWithFallback(smt, solver, queryMs());
@@ -1985,14 +1995,14 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
     else {
       z3::expr base = x.assumptions && !s.fault && !s.bound && !t.bound;
       z3::expr byteDiffers =
-          !isPrivate(smt, a) && z3::select(s.exitMem, a) != z3::select(t.exitMem, a);
+          !s.trapped && !isPrivate(smt, a) && z3::select(s.exitMem, a) != z3::select(t.exitMem, a);
       // The plainest launch first: one thread, registers zero, pointers as buffers; then the
       // thread and registers of a counterexample with a small launch (else of any).
       auto tryReplay = [&](const z3::model *hint) {
         for (bool asBuffers : {true, false})
           if (!replay)
-            replay = findReplay(smt, x, src, tgt, *fs, s, t, base, t.fault || !t.exited, a,
-                                byteDiffers, asBuffers, hint, queryMs(), r.noReplay);
+            replay = findReplay(smt, x, src, tgt, *fs, s, t, base, ending, a, byteDiffers,
+                                asBuffers, hint, queryMs(), r.noReplay);
       };
       tryReplay(nullptr);
       if (!replay) {
@@ -2015,7 +2025,10 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
           reason += ": " + where;
           break;
         }
-    } else if (!val(t.exited).is_true())
+    } else if (val(s.trapped).is_true() != val(t.trapped).is_true())
+      reason = val(s.trapped).is_true() ? "the source traps where the target does not"
+                                        : "the target traps where the source does not";
+    else if (!val(t.exited).is_true())
       reason = "the target does not end where the source does";
     else if (val(barriersDiffer).is_true())
       reason = fmt::format("the source passes {} barriers, the target {}",

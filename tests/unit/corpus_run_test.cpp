@@ -66,6 +66,8 @@ std::pair<std::string, std::string> verdictOf(const ori::Function &k, const ori:
     return {"deadlock", oneLine(r.message)};
   case Kind::Error:
     return {"error", oneLine(r.message)};
+  case Kind::Trap:
+    return {"trap", oneLine(r.message)};
   }
   return {"?", ""};
 }

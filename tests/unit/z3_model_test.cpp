@@ -287,7 +287,7 @@ TEST(Z3Model, EveryInterpretedOpcodeHasAModel) {
       Opcode::NOP,    Opcode::SHFL,      Opcode::MATCH,        Opcode::REDUX,     Opcode::SULD,
       Opcode::SUST,   Opcode::TEX,       Opcode::LDGSTS,       Opcode::LDGDEPBAR, Opcode::DEPBAR,
       Opcode::LDSM,   Opcode::STSM,      Opcode::ACQBULK,      Opcode::PREEXIT,   Opcode::SETMAXREG,
-      Opcode::ALLOCA, Opcode::STACKSAVE, Opcode::STACKRESTORE, Opcode::OPAQUE};
+      Opcode::ALLOCA, Opcode::STACKSAVE, Opcode::STACKRESTORE, Opcode::TRAP,      Opcode::OPAQUE};
   for (int k = 0; k < kNumOpcodes; ++k) {
     Opcode op = Opcode(k);
     bool exempt = std::find(std::begin(noValue), std::end(noValue), op) != std::end(noValue);
