@@ -1,6 +1,7 @@
 // The instruction-level rules of DoSwitchOpt (rules/do_switch_opt.h), once for both halves.
 #include "rules/do_switch_opt.h"
 
+#include <algorithm>
 #include <map>
 
 namespace ori {
@@ -30,7 +31,16 @@ std::optional<SwitchOffset> offsetOf(const Instr &in) {
   return SwitchOffset{d.reg, a.reg, uint32_t(k.imm)};
 }
 
-uint32_t boundOf(const std::vector<Instr> &ins, Reg r, size_t at) {
+namespace {
+// A plain 32-bit general register operand (no negation or absolute value).
+bool plainR(const Operand &o) {
+  return o.isReg() && o.reg.file == RegFile::R && !o.reg.isConst() && !o.neg && !o.abs;
+}
+
+// boundOf, through at most 8 ANDs and shifts (`depth`) and 8 MOVs each.
+uint32_t boundAt(const std::vector<Instr> &ins, Reg r, size_t at, int depth) {
+  if (depth > 8)
+    return UINT32_MAX;
   for (int step = 0; step < 8; ++step) {
     size_t j = at;
     while (j > 0 && !writes(ins[j - 1], r))
@@ -72,8 +82,26 @@ uint32_t boundOf(const std::vector<Instr> &ins, Reg r, size_t at) {
       for (uint32_t xbit : {0u, 1u})
         if ((lut >> (xbit << (2 - *x))) & 1)
           return UINT32_MAX;
-      return uint32_t(in.srcs[size_t(*m)].imm);
+      const uint32_t mask = uint32_t(in.srcs[size_t(*m)].imm);
+      // x AND M (the result bit is 1 where both are, the LUT's bit at index x|m only): the
+      // result is at most x too, so x's own bound tightens it (switch.bound-and proves
+      // x <= bx implies (x & M) <= min(bx, M)). nvcc's `cvt.u16.u32` of `insn >> 25`.
+      bool isAnd = true;
+      for (uint32_t i = 0; i < 8; ++i) {
+        if ((i >> (2 - *z)) & 1)
+          continue; // the RZ source is 1 there: never read
+        const bool both = ((i >> (2 - *x)) & 1) && ((i >> (2 - *m)) & 1);
+        isAnd = isAnd && (((lut >> i) & 1) != 0) == both;
+      }
+      if (isAnd)
+        return std::min(mask, boundAt(ins, in.srcs[size_t(*x)].reg, j - 1, depth + 1));
+      return mask;
     }
+    // SHR.U32 d, x, k (k < 32): at most x's bound >> k (switch.bound-shr proves it). nvcc's
+    // `insn >> 25` in a byte-code dispatcher: at most 127.
+    if (in.op == Opcode::SHR && in.has(Mod::U32) && in.srcs.size() == 2 && plainR(in.srcs[0]) &&
+        in.srcs[1].kind == Operand::Kind::Imm && uint64_t(in.srcs[1].imm) < 32)
+      return boundAt(ins, in.srcs[0].reg, j - 1, depth + 1) >> uint32_t(in.srcs[1].imm);
     const bool load =
         in.op == Opcode::LD || in.op == Opcode::LDG || in.op == Opcode::LDS || in.op == Opcode::LDL;
     if (load && in.has(Mod::U8))
@@ -84,6 +112,9 @@ uint32_t boundOf(const std::vector<Instr> &ins, Reg r, size_t at) {
   }
   return UINT32_MAX;
 }
+} // namespace
+
+uint32_t boundOf(const std::vector<Instr> &ins, Reg r, size_t at) { return boundAt(ins, r, at, 0); }
 
 std::optional<Reg> sgxtIdentity(const Instr &in, uint32_t bound) {
   if (in.op != Opcode::SGXT || in.guard || in.has(Mod::W64) || in.dsts.size() != 1 ||

@@ -160,8 +160,10 @@ std::optional<SwitchOffset> offsetOf(const Instr &in);
 
 // An unsigned bound on register r just before ins[at], from the instruction that last wrote it
 // in the same block (following MOVs, at most 8): LOP3.LUT whose result has no bit outside an
-// immediate M (M), MOV of an immediate or RZ, a load of .U8 or .U16 (0xff, 0xffff); else none
-// (0xffffffff).
+// immediate M (M; for x AND M, the smaller of M and x's bound), SHR.U32 x, k (x's bound >> k),
+// MOV of an immediate or RZ, a load of .U8 or .U16 (0xff, 0xffff); else none (0xffffffff).
+// Through at most 8 ANDs and shifts. Z3 proves the two steps (switch.bound-and,
+// switch.bound-shr).
 uint32_t boundOf(const std::vector<Instr> &ins, Reg r, size_t at);
 
 // SGXT t, S, k (k an immediate) that leaves S as it is for every S <= bound: S. SGXT of k >= 32

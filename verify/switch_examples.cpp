@@ -93,6 +93,41 @@ std::vector<ObligationDef> switchObligations() {
     v.push_back({{ex->name, ex->description, ex->equivalent},
                  [ex](Smt &smt) { return dispatchClaim(smt, ex->reference, ex->candidate); }});
   }
+  // The two steps of DoSwitchOpt's selector bound (rules/do_switch_opt.h, boundOf).
+  v.push_back({{"switch.bound-and",
+                "x <=u bx and LOP3.LUT d, x, M, RZ with a LUT that is x AND M where RZ is 0 give "
+                "d <=u min(bx, M)",
+                true},
+               [](Smt &s) {
+                 z3::expr x = s.bvVar("x", 32), bx = s.bvVar("bx", 32), m = s.bvVar("M", 32),
+                          lut = s.bvVar("lut", 8);
+                 // the LUT's entries with c (RZ) = 0, indexes 0, 2, 4, 6: only a & b (6) is 1
+                 z3::expr andLike = (lut & s.bv(0x55, 8)) == s.bv(0x40, 8);
+                 z3::expr d = lop3Term(s, x, m, s.bv(0, 32), lut);
+                 z3::expr least = z3::ite(z3::ult(bx, m), bx, m);
+                 return Claim{z3::implies(z3::ule(x, bx) && andLike, z3::ule(d, least)),
+                              {{"x", x}, {"bx", bx}, {"M", m}, {"lut", lut}, {"d", d}}};
+               }});
+  // ... and why the AND step asks for AND: ~x & M (LUT entry 2) stays within M, not within x.
+  v.push_back({{"switch.wrong-bound-and-not",
+                "x <=u bx and LOP3.LUT d, x, M, RZ computing ~x & M give d <=u min(bx, M)", false},
+               [](Smt &s) {
+                 z3::expr x = s.bvVar("x", 32), bx = s.bvVar("bx", 32), m = s.bvVar("M", 32),
+                          lut = s.bvVar("lut", 8);
+                 z3::expr notAnd = (lut & s.bv(0x55, 8)) == s.bv(0x04, 8);
+                 z3::expr d = lop3Term(s, x, m, s.bv(0, 32), lut);
+                 z3::expr least = z3::ite(z3::ult(bx, m), bx, m);
+                 return Claim{z3::implies(z3::ule(x, bx) && notAnd, z3::ule(d, least)),
+                              {{"x", x}, {"bx", bx}, {"M", m}, {"lut", lut}, {"d", d}}};
+               }});
+  v.push_back(
+      {{"switch.bound-shr", "x <=u bx and k < 32 give (x >> k) <=u (bx >> k), unsigned", true},
+       [](Smt &s) {
+         z3::expr x = s.bvVar("x", 32), bx = s.bvVar("bx", 32), k = s.bvVar("k", 32);
+         return Claim{z3::implies(z3::ule(x, bx) && z3::ult(k, s.bv(32, 32)),
+                                  z3::ule(z3::lshr(x, k), z3::lshr(bx, k))),
+                      {{"x", x}, {"bx", bx}, {"k", k}}};
+       }});
   return v;
 }
 

@@ -577,6 +577,30 @@ std::optional<uint32_t> lop3Bound(const Instr &in) {
   return m;
 }
 
+// The register x of a LOP3 lop3Bound accepts when the LUT computes x AND M exactly: the
+// result is 0 for x all zeros and M for x all ones, and LOP3 works bit by bit, so every bit
+// is x's bit where M's is 1 and 0 elsewhere.
+std::optional<Reg> lop3AndOf(const Instr &in) {
+  std::optional<uint32_t> m = lop3Bound(in);
+  if (!m)
+    return std::nullopt;
+  std::optional<size_t> regAt;
+  uint32_t v[3] = {0, 0, 0};
+  for (size_t k = 0; k < 3; ++k) {
+    if (std::optional<uint32_t> c = constantOf(in.srcs[k]))
+      v[k] = *c;
+    else
+      regAt = k;
+  }
+  if (!regAt)
+    return std::nullopt;
+  uint32_t w[3] = {v[0], v[1], v[2]};
+  w[*regAt] = 0xffffffffu;
+  if (lut::apply<uint32_t>(uint32_t(in.srcs[3].imm), w[0], w[1], w[2]) != *m)
+    return std::nullopt;
+  return plainReg(in.srcs[*regAt]);
+}
+
 // LD, LDG, LDS, LDL or LDC with .U8 or .U16 (not .64, unguarded) into one
 // register: the interpreter zero-extends the 1 or 2 bytes it loads (accessOf
 // and extendLoaded, interp/interp_mem.cpp; .U8 wins over the other sizes, .S8
@@ -604,14 +628,10 @@ std::optional<SelectorBound> loadBound(const Instr &in) {
 
 } // namespace
 
-SelectorBound selectorBound(const Function &f, uint32_t head, Reg selector) {
-  if (head >= f.blocks.size())
-    return {};
-  const Block &b = f.blocks[head];
-  size_t end = b.instrs.size(); // the instructions before `end` are searched
-  if (end > 0 && b.instrs.back().info().is(CONTROL))
-    --end;
-  Reg want = selector;
+namespace {
+// The bound of `want` from its last writer among b.instrs[0, end), by the rules in
+// switch_extract.h; `depth` counts the ANDs and shifts followed (at most 8).
+SelectorBound boundBefore(const Block &b, Reg want, size_t end, int depth) {
   // The last writer of `want` before `end`; a MOV from a register moves the
   // search to that register before the MOV (at most 8 times).
   for (int movs = 0; movs <= 8; ++movs) {
@@ -636,13 +656,42 @@ SelectorBound selectorBound(const Function &f, uint32_t head, Reg selector) {
       end = *at;
       continue;
     }
-    if (std::optional<uint32_t> m = lop3Bound(in))
+    if (std::optional<uint32_t> m = lop3Bound(in)) {
+      // x AND M exactly (lop3AndOf): also at most x, so x's own bound may be smaller.
+      if (std::optional<Reg> x = lop3AndOf(in); x && depth < 8) {
+        SelectorBound bx = boundBefore(b, *x, *at, depth + 1);
+        if (bx.max < *m)
+          return {bx.max, "LOP3 of " + bx.by};
+      }
       return {*m, "LOP3"};
+    }
+    // SHR.U32 S, x, k (k < 32, 32-bit, unguarded): a logical shift right, at most x's bound
+    // shifted (the interpreter's SHR, interp/interp_alu.cpp: amounts below the width shift).
+    if (plainForm(in, Opcode::SHR, 2) && in.has(Mod::U32) && !in.has(Mod::W64) &&
+        in.srcs[1].kind == Operand::Kind::Imm && in.srcs[1].imm >= 0 && in.srcs[1].imm < 32 &&
+        depth < 8) {
+      if (std::optional<Reg> x = plainReg(in.srcs[0])) {
+        SelectorBound bx = boundBefore(b, *x, *at, depth + 1);
+        return {bx.max >> uint32_t(in.srcs[1].imm),
+                "SHR of " + (bx.by.empty() ? "anything" : bx.by)};
+      }
+    }
     if (std::optional<SelectorBound> l = loadBound(in))
       return *l;
     return {};
   }
   return {}; // a longer MOV chain
+}
+} // namespace
+
+SelectorBound selectorBound(const Function &f, uint32_t head, Reg selector) {
+  if (head >= f.blocks.size())
+    return {};
+  const Block &b = f.blocks[head];
+  size_t end = b.instrs.size(); // the instructions before `end` are searched
+  if (end > 0 && b.instrs.back().info().is(CONTROL))
+    --end;
+  return boundBefore(b, selector, end, 0);
 }
 
 SwitchExtractor::SwitchExtractor(const Function &f, size_t maxNodes) : f_(f), maxNodes_(maxNodes) {

@@ -62,7 +62,13 @@
 //                      (evaluated on them, x all zeros and all ones) giving 0
 //                      where x's bit is 0 and where M's bit is 0, so the
 //                      result is a subset of M for every x: U = M. (An OR,
-//                      LUT 0xfc, gives none.)
+//                      LUT 0xfc, gives none.) When the LUT gives M for x all
+//                      ones too, the result is x AND M, so U = the smaller of
+//                      M and x's bound from earlier in the block (nvcc's
+//                      `cvt.u16.u32` of a shifted byte-code word).
+//   SHR.U32 S, x, k    (32-bit, unguarded, 0 <= k < 32): U = x's bound >> k
+//                      (x unbounded: 0xFFFFFFFF >> k). At most 8 ANDs and
+//                      shifts are followed.
 //   MOV S, imm         (or RZ; 32-bit, unguarded): U = imm.
 //   MOV S, y           (32-bit, unguarded, y a register): the bound of y from
 //                      the instruction that last writes y earlier in the head
