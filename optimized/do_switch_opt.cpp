@@ -26,6 +26,7 @@
 #include "optimized/fnv_map.h"
 #include "optimized/group_by_key.h"
 #include "optimized/optimized.h"
+#include "rules/block_merging.h"
 #include "rules/do_switch_opt.h"
 
 namespace ori::optimized {
@@ -758,8 +759,11 @@ SwitchOptCounts doSwitchOpt(Function &f, const SwitchOptOptions &options) {
     return counts;
   emitLowerings(f, lowerings);
   counts.erasedBlocks = uint32_t(eraseUnreachableBlocks(f).size());
-  mergeUnlabelledBlocks(f);
+  if (options.mergeBlocks)
+    mergeUnlabelledBlocks(f);
   dropEmptyUnlabelledBlocks(f);
+  if (!options.mergeBlocks)
+    labelFallThroughBlocks(f); // --dont-merge-basicblocks
   return counts;
 }
 

@@ -10,11 +10,13 @@
 #include <vector>
 
 #include "optimized/optimized.h"
+#include "rules/block_merging.h"
 #include "rules/general_optimize.h"
 
 namespace ori::optimized {
 
-EarlyOptimizeCounts generalOptimizeEarly(Function &f, int64_t budget) {
+EarlyOptimizeCounts generalOptimizeEarly(Function &f, MergeFlowOptions options) {
+  int64_t budget = options.budget;
   EarlyOptimizeCounts counts;
   if (f.blocks.empty())
     return counts;
@@ -77,8 +79,11 @@ EarlyOptimizeCounts generalOptimizeEarly(Function &f, int64_t budget) {
   candidates.resize(write);
   counts.removed = removeDeadCandidates(f, std::move(candidates));
   if (counts.iterations) {
-    mergeUnlabelledBlocks(f);
+    if (options.mergeBlocks)
+      mergeUnlabelledBlocks(f);
     dropEmptyUnlabelledBlocks(f);
+    if (!options.mergeBlocks)
+      labelFallThroughBlocks(f); // --dont-merge-basicblocks
   }
   return counts;
 }

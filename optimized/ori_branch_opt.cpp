@@ -94,7 +94,8 @@ struct BranchOpt {
 
 } // namespace
 
-BranchOptCounts oriBranchOpt(Function &f, int64_t budget) {
+BranchOptCounts oriBranchOpt(Function &f, MergeFlowOptions options) {
+  int64_t budget = options.budget;
   BranchOptCounts counts;
   if (f.blocks.empty())
     return counts;
@@ -120,8 +121,11 @@ BranchOptCounts oriBranchOpt(Function &f, int64_t budget) {
     }
   if (counts.rewrites() > 0) {
     counts.erasedBlocks += uint32_t(eraseUnreachableBlocks(f).size());
-    mergeUnlabelledBlocks(f);
+    if (options.mergeBlocks)
+      mergeUnlabelledBlocks(f);
     dropEmptyUnlabelledBlocks(f);
+    if (!options.mergeBlocks)
+      labelFallThroughBlocks(f); // --dont-merge-basicblocks
   }
   return counts;
 }

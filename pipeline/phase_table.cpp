@@ -24,9 +24,10 @@ using pipeline_detail::row;
 
 // ---------------------------------------------------------------- options from the context
 
-// Knob 464, the budget of phases 13 and 15.
-int64_t mergeBudget(const Function &, PassContext &ctx, bool) {
-  return ctx.knobs.getInt("MergeEquivalentConditionalFlowBudget");
+// Knob 464, the budget of phases 13 and 15, and --dont-merge-basicblocks.
+MergeFlowOptions mergeFlowOptions(const Function &, PassContext &ctx, bool) {
+  return {ctx.knobs.getInt("MergeEquivalentConditionalFlowBudget"),
+          !ctx.knobs.getBool("dont-merge-basicblocks")};
 }
 
 template <bool SecondPass>
@@ -36,6 +37,7 @@ SwitchOptOptions switchOptions(const Function &f, PassContext &ctx, bool) {
   o.budget = ctx.knobs.getInt("SwitchOptBudget");
   o.extendedPatternMatch = ctx.knobs.getBool("SwitchOptExtendedPatternMatch");
   o.bitTests = ctx.switchBitTests;
+  o.mergeBlocks = !ctx.knobs.getBool("dont-merge-basicblocks");
   if (ctx.profile)
     if (auto it = ctx.profile->find(f.name); it != ctx.profile->end())
       o.blockCounts = &it->second;
@@ -136,7 +138,7 @@ constexpr PipelineEntry kPipeline[] = {
         {.minOptLevel = 1, .vetoKnobs = {"DisableAnalyzeControlFlow"}, .spec = "001:15, 001:19"}),
     row<R::setControlFlowOpLastInBB, O::setControlFlowOpLastInBB, nullptr, removed>(6),
     row<R::earlyOriSimpleLiveDead, O::earlyOriSimpleLiveDead, nullptr, removed>(10, false),
-    row<R::generalOptimizeEarly, O::generalOptimizeEarly, mergeBudget, earlyRewrites>(
+    row<R::generalOptimizeEarly, O::generalOptimizeEarly, mergeFlowOptions, earlyRewrites>(
         13, false,
         {.minOptLevel = 2,
          .vetoKnobs = {"DisableMergeEquivalentConditionalFlow"},
@@ -146,7 +148,7 @@ constexpr PipelineEntry kPipeline[] = {
     // sm_60 and later the generic algorithm runs in first-pass mode (docs/branch-and-switch.md).
     row<R::doSwitchOpt, O::doSwitchOpt, switchOptions<false>, switchRewrites>(
         14, false, {.minOptLevel = 2, .minSm = 60, .spec = "003:415, 003:19"}),
-    row<R::oriBranchOpt, O::oriBranchOpt, mergeBudget, branchRewrites>(
+    row<R::oriBranchOpt, O::oriBranchOpt, mergeFlowOptions, branchRewrites>(
         15, false,
         {.minOptLevel = 2,
          .vetoKnobs = {"DisableMergeEquivalentConditionalFlow"},
@@ -172,7 +174,11 @@ constexpr PipelineEntry kPipeline[] = {
          .namedPhase = "ConvertMemoryToRegisterOrUniform",
          .spec = "002:18, 002:65-69, 002:787"}),
     row<R::optimizeNestedCondBranches, O::optimizeNestedCondBranches, nestedCondObserver,
-        nestedRewrites>(38, false, {.minOptLevel = 2, .spec = "003:415"}),
+        nestedRewrites>(
+        38, false,
+        // each combination erases the inner block: a merge
+        // --dont-merge-basicblocks forbids (docs/spec-notes.md)
+        {.minOptLevel = 2, .vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:415, 000:293"}),
     // The SM backend's slot 0x1C0: the no-op sentinel where the architecture has no
     // predicate-aware suite (sub_8F29C0 false), phase 29's suite elsewhere.
     row<R::generalOptimize, O::generalOptimize, generalOptimizeOptions, suiteRewrites>(

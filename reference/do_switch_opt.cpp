@@ -16,6 +16,7 @@
 
 #include "reference/do_switch_opt_impl.h"
 #include "reference/reference.h"
+#include "rules/block_merging.h"
 #include "rules/do_switch_opt.h"
 
 namespace ori::reference {
@@ -449,8 +450,11 @@ SwitchOptCounts doSwitchOpt(Function &f, const SwitchOptOptions &options) {
 
   emitLowerings(f, decisions);
   counts.erasedBlocks = uint32_t(eraseUnreachableBlocks(f).size());
-  mergeUnlabelledBlocks(f);
+  if (options.mergeBlocks)
+    mergeUnlabelledBlocks(f);
   dropEmptyUnlabelledBlocks(f);
+  if (!options.mergeBlocks)
+    labelFallThroughBlocks(f); // --dont-merge-basicblocks
   return counts;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "reference/reference.h"
+#include "rules/block_merging.h"
 #include "rules/general_optimize.h"
 
 namespace ori::reference {
@@ -22,7 +23,8 @@ std::optional<ConditionMatch> matchPair(const Function &f, const CfgFacts &cfg, 
 
 } // namespace
 
-EarlyOptimizeCounts generalOptimizeEarly(Function &f, int64_t budget) {
+EarlyOptimizeCounts generalOptimizeEarly(Function &f, MergeFlowOptions options) {
+  int64_t budget = options.budget;
   EarlyOptimizeCounts counts;
   if (f.blocks.empty())
     return counts;
@@ -50,8 +52,11 @@ EarlyOptimizeCounts generalOptimizeEarly(Function &f, int64_t budget) {
   }
   counts.removed = removeDeadCandidates(f, std::move(candidates));
   if (counts.iterations) {
-    mergeUnlabelledBlocks(f);
+    if (options.mergeBlocks)
+      mergeUnlabelledBlocks(f);
     dropEmptyUnlabelledBlocks(f);
+    if (!options.mergeBlocks)
+      labelFallThroughBlocks(f); // --dont-merge-basicblocks
   }
   return counts;
 }

@@ -99,7 +99,8 @@ void apply(Function &f, uint32_t b, const Rewrite &r, BranchOptCounts &counts) {
 
 } // namespace
 
-BranchOptCounts oriBranchOpt(Function &f, int64_t budget) {
+BranchOptCounts oriBranchOpt(Function &f, MergeFlowOptions options) {
+  int64_t budget = options.budget;
   BranchOptCounts counts;
   if (f.blocks.empty())
     return counts;
@@ -117,8 +118,11 @@ BranchOptCounts oriBranchOpt(Function &f, int64_t budget) {
   }
   if (counts.rewrites() > 0) {
     counts.erasedBlocks += uint32_t(eraseUnreachableBlocks(f).size());
-    mergeUnlabelledBlocks(f);
+    if (options.mergeBlocks)
+      mergeUnlabelledBlocks(f);
     dropEmptyUnlabelledBlocks(f);
+    if (!options.mergeBlocks)
+      labelFallThroughBlocks(f); // --dont-merge-basicblocks
   }
   return counts;
 }

@@ -89,6 +89,10 @@ struct SwitchOptOptions {
   // clusters hottest first when that executes fewer compares under the counts
   // (docs/branch-and-switch.md, "Profile").
   const std::map<std::string, uint64_t> *blockCounts = nullptr;
+  // false under --dont-merge-basicblocks (spec/000 "BB Merge Suppression"): after a lowering,
+  // mergeUnlabelledBlocks does not run (unreachable blocks are still erased, empty unlabelled
+  // ones still dropped).
+  bool mergeBlocks = true;
 };
 
 // What one run did; both halves count the same switches in the same order.

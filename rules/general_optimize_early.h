@@ -2,13 +2,14 @@
 // docs/general-optimize.md): the contract of reference/general_optimize_early.cpp and
 // optimized/general_optimize_early.cpp, and the match both apply.
 //
-// The pass: for each block C in the RPO computed at entry, while knob 464's `budget` lasts
+// The pass: for each block C in the RPO computed at entry, while knob 464's budget lasts
 // (negative: unbounded; it is asked before each rewrite): when matchEquivalentCondition holds
 // for C and its only predecessor, C's branch is deleted (never taken) or made unconditional
 // (always taken). The instructions of C the match used are then removed where nothing they
-// write is live (removeDeadCandidates), and mergeUnlabelledBlocks / dropEmptyUnlabelledBlocks
-// tidy. Gates: -O2, knob 214 DisableMergeEquivalentConditionalFlow unset, knob 487 on.
-// Guarantees: the function behaves the same (no Z3 obligation states the match: oriopt
+// write is live (removeDeadCandidates), and mergeUnlabelledBlocks (not under
+// --dont-merge-basicblocks: MergeFlowOptions) / dropEmptyUnlabelledBlocks tidy. Gates: -O2, knob
+// 214 DisableMergeEquivalentConditionalFlow unset, knob 487 on. Guarantees: the function behaves
+// the same (no Z3 obligation states the match: oriopt
 // --verify proves each changed function, and fuzz/prop_general_optimize.cpp runs random kernels
 // before and after); both halves leave the same text and counts.
 #pragma once
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "rules/block_merging.h"
 
 namespace ori {
 
@@ -64,10 +66,10 @@ std::optional<ConditionMatch> matchEquivalentCondition(const Function &f, uint32
 
 // The two halves' entries (the pass above).
 namespace reference {
-EarlyOptimizeCounts generalOptimizeEarly(Function &f, int64_t budget);
+EarlyOptimizeCounts generalOptimizeEarly(Function &f, MergeFlowOptions options);
 }
 namespace optimized {
-EarlyOptimizeCounts generalOptimizeEarly(Function &f, int64_t budget);
+EarlyOptimizeCounts generalOptimizeEarly(Function &f, MergeFlowOptions options);
 }
 
 } // namespace ori

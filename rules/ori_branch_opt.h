@@ -10,9 +10,10 @@
 //      Y the end of that chain (at most kBranchThreadDepth blocks; a chain that cycles is left
 //      alone);
 //   4. folding: an unconditional BRA to the next block is deleted.
-// Each rewrite spends one unit of `budget` (knob 464; negative = unbounded); once it is spent
+// Each rewrite spends one unit of the budget (knob 464; negative = unbounded); once it is spent
 // nothing more is rewritten. If anything was rewritten, blocks left unreachable are erased, then
-// mergeUnlabelledBlocks and dropEmptyUnlabelledBlocks tidy what the deleted BRAs left. Gates:
+// mergeUnlabelledBlocks (not under --dont-merge-basicblocks: MergeFlowOptions) and
+// dropEmptyUnlabelledBlocks tidy what the deleted BRAs left. Gates:
 // -O2, knob 214 DisableMergeEquivalentConditionalFlow unset, knob 487 on. Guarantees: every
 // path goes where it went (each rule changes no block's successor as control reaches it; no Z3
 // obligation states them: oriopt --verify proves each changed function); both halves leave the
@@ -20,6 +21,7 @@
 #pragma once
 
 #include "ir/ir.h"
+#include "rules/block_merging.h"
 #include <cstdint>
 
 namespace ori {
@@ -44,10 +46,10 @@ inline constexpr uint32_t kBranchThreadDepth = 64;
 
 // The two halves' entries (the contract above).
 namespace reference {
-BranchOptCounts oriBranchOpt(Function &f, int64_t budget);
+BranchOptCounts oriBranchOpt(Function &f, MergeFlowOptions options);
 }
 namespace optimized {
-BranchOptCounts oriBranchOpt(Function &f, int64_t budget);
+BranchOptCounts oriBranchOpt(Function &f, MergeFlowOptions options);
 }
 
 } // namespace ori

@@ -90,6 +90,11 @@ void addOptions(CLI::App &app, Options &o) {
   app.add_option("--knob", o.knobs, "Set a ptxas knob by name or index, e.g. --knob 464=4")
       ->option_text("NAME=VALUE")
       ->allow_extra_args(false);
+  app.add_flag_callback(
+      "--dont-merge-basicblocks,--no-bb-merge",
+      [&o] { o.knobs.push_back("dont-merge-basicblocks=true"); },
+      "Never merge consecutive blocks (ptxas's flag for debuggable code, spec/000): phases 13, "
+      "14, 15 and 30 leave blocks apart, phase 38 does not run");
   app.add_option("-O", o.optLevel, "Optimization level, -O0 to -O4 (default 3, as ptxas)")
       ->check(CLI::Range(0, 4));
   app.add_option("--arch", o.arch, "Target architecture (default sm_90)")->option_text("sm_XX");
