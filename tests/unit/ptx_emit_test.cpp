@@ -638,9 +638,13 @@ TEST(PtxEmitSemantics, EmitThenLowerRunsTheSame) {
         continue;
       }
       ++compared;
-      bool same = want.kind == got.kind && want.buffers == got.buffers &&
+      // A fault PTX has no instruction for (a store to .const, a BRX index past its table) is
+      // emitted as a trap in the thread that faults (ptx/emit_mem.cpp): the same end.
+      const bool faultAsTrap = want.kind == ori::RunResult::Kind::Fault &&
+                               got.kind == ori::RunResult::Kind::Trap && want.thread == got.thread;
+      bool same = (want.kind == got.kind || faultAsTrap) && want.buffers == got.buffers &&
                   (want.kind != ori::RunResult::Kind::Ok || want.threadsRun == got.threadsRun) &&
-                  (want.kind != ori::RunResult::Kind::Fault ||
+                  (want.kind != ori::RunResult::Kind::Fault || faultAsTrap ||
                    (want.thread == got.thread && want.addr == got.addr));
       EXPECT_TRUE(same) << p << " (" << c.what << ")\n original: " << describe(want)
                         << "\n emitted:  " << describe(got) << "\n"
