@@ -104,7 +104,7 @@ bool isMatrixOp(Opcode op) {
          op == Opcode::SETMAXREG;
 }
 // Loads, stores and atomics whose operand counts their modifiers decide (.HINT, .CAS, .128:
-// checkShape, ir/ori_parser.cpp): MemoryShapesRoundTrip below.
+// checkShape, ir/ori_shape.cpp): MemoryShapesRoundTrip below.
 bool isMemoryShapeOp(Opcode op) {
   return isAtomic(op) || op == Opcode::LD || op == Opcode::LDG || op == Opcode::ST ||
          op == Opcode::STG;
