@@ -393,8 +393,7 @@ std::optional<Mod> modOf(const Instr &in, ModGroup g);
 // "FADD.FTZ.SAT": the opcode and its modifiers as the printer spells them.
 std::string mnemonic(const Instr &in);
 
-// The immediate post-dominator of each block (interp/interp_postdom.cpp), kNoBlock where only
-// the function's exit post-dominates it or it cannot reach an exit.
+// The reconvergence points of the SIMT runner (interp/interp_postdom.cpp says what they are).
 constexpr int64_t kNoBlock = -1;
 std::vector<int64_t> immediatePostDominators(const Function &f);
 

@@ -288,9 +288,7 @@ inline constexpr uint64_t kMaxCallSlotBytes = 64 * 1024;
 // The PTX spelling of a comparison modifier ("lt", "equ", "nan"), or nullptr.
 const char *compareName(ori::Mod m);
 
-// Shared by the integer and predicate emitters (defined in ptx/emit_alu.cpp): source i's integer
-// immediate (else a failure naming the operand), and the integer type of SHR/SHF/IMNMX/ISETP as
-// {bits, signed} and its PTX name ("s32").
+// Shared by the integer and predicate emitters (ptx/emit_alu.cpp says what each gives).
 int64_t immOf(const Instr &in, size_t i);
 std::pair<unsigned, bool> intType(const Instr &in, bool defaultSigned);
 std::string typeName(std::pair<unsigned, bool> t);

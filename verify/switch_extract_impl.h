@@ -16,10 +16,8 @@ namespace ori::verify {
 // ISETP compares with a constant, and what that register was made from (see the .cpp).
 std::vector<Reg> switchHeadSelectors(const Block &b);
 
-// The shapes the extractor reads (verify/switch_selector.cpp): the 32-bit value of an immediate
-// or RZ source (nullopt for anything else); a plain general register source; the comparison and
-// signedness of an ISETP that compares 32-bit values and combines with nothing; whether `in` is
-// an unguarded 32-bit `op` with `nsrcs` sources and one plain general register destination.
+// The operand and instruction shapes the extractor reads (verify/switch_selector.cpp says what
+// each accepts).
 std::optional<uint32_t> constantOf(const Operand &o);
 std::optional<Reg> plainReg(const Operand &o);
 std::optional<std::pair<DispatchCmp, bool>> isetpKind(const Instr &in);

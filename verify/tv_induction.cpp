@@ -15,7 +15,6 @@
 
 namespace ori::verify::tv_detail {
 
-// ORIOPT_TV_TRACE=1: each Z3 query of the inductive proof on standard error, with its time.
 bool traceEnabled() {
   static const bool on = [] {
     const char *t = std::getenv("ORIOPT_TV_TRACE");
@@ -24,20 +23,11 @@ bool traceEnabled() {
   return on;
 }
 
-// Z3's solver for arrays, uninterpreted functions and bit-vectors: on these queries it is
-// orders of magnitude faster than the default (a loop unrolled twice: 0.3 s against 55 s).
-// ORIOPT_TV_LOGIC names another logic, for experiments.
 z3::solver makeSolver(Smt &smt) {
   const char *logic = std::getenv("ORIOPT_TV_LOGIC");
   return z3::solver(smt.ctx(), logic && *logic ? logic : "QF_AUFBV");
 }
 
-// solver.check() within `timeoutMs`, by turns on the QF_AUFBV solver and on Z3's default
-// solver: neither is always the faster (the QF_AUFBV solver is incomplete on the arrays of
-// arrays that hold barrier snapshots and gives up; on some long segments it takes a minute
-// where the default solver takes 0.2 s, on loops unrolled twice the reverse). Each gets 2 s
-// first (at most a quarter of the time), then half of what is left. The model of a sat answer
-// is in `solver` afterwards.
 z3::check_result checkWithFallback(Smt &smt, z3::solver &solver, unsigned timeoutMs) {
   // Taken before check(): a tactic solver that gives up leaves its assertions preprocessed
   // (variables solved away), and a model of those does not assign the eliminated ones.
@@ -80,10 +70,6 @@ z3::check_result checkWithFallback(Smt &smt, z3::solver &solver, unsigned timeou
   return attempt(true, left());
 }
 
-// Where the target may fault and the source may not: the target's fault sites but those whose
-// condition is the same term as one of the source's (which `!source.fault` makes false).
-// Equal terms are common (a pass keeps most instructions as they were), and without them Z3
-// need not bit-blast the conditions to see that each implies itself.
 z3::expr newFaults(const SideEncoder &s, const SideEncoder &t, z3::context &c) {
   std::set<unsigned> sourceSites;
   for (const auto &[where, cond] : s.faultSites)
@@ -100,14 +86,6 @@ struct Observation {
   z3::expr differs;
 };
 
-// For loops whose inputs need more back edges than the bound: an inductive proof. The
-// source's loop headers are cut points, matched to the target's blocks of the same label;
-// at each, the two states are assumed related (the same memory, barrier history, and equal
-// values for a set of register pairs) and every loop-free segment from a cut point (or the
-// entry) to the next cut point or the end must keep the relation and end the same way. The
-// register pairs are found Houdini-style: start from every pair (r, r) and every pair a copy
-// makes, drop the pairs a counterexample breaks, repeat. Success proves refinement for
-// every input; failure only means no such relation was found (the verdict stays unknown).
 std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src,
                                           const Function &fs, const Module &tgt, const Function &ft,
                                           const TvOptions &opts,

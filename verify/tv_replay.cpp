@@ -105,8 +105,6 @@ std::string hexBytes(const std::vector<uint8_t> &b) {
   return out;
 }
 
-// Replay constraints for one way of binding the parameters (`asBuffers`: the 8-byte ones
-// are buffers); nullopt with `why` set when the launch cannot express the encoding.
 std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const Module &tgt,
                                  const Function &f, const SideEncoder &es, const SideEncoder &et,
                                  const z3::expr &base, const z3::expr &endsDiffer,

@@ -37,7 +37,6 @@ unsigned accessBytes(const Instr &in) {
   return in.has(Mod::W64) ? 8 : 4;
 }
 
-// Does the instruction read its float immediates as binary64?
 bool readsF64(const Instr &in) {
   if (in.op == Opcode::F2F)
     return in.has(Mod::SRC_F64);
@@ -53,7 +52,6 @@ bool readsF64(const Instr &in) {
   }
 }
 
-// Thread-private memory: the local window and .param storage.
 z3::expr isPrivate(Smt &smt, const z3::expr &a) {
   auto in = [&](uint64_t base, uint64_t size) {
     return z3::ult(a - smt.bv(base, 64), smt.bv(size, 64));
