@@ -163,6 +163,10 @@ std::string_view implName(Impl impl) {
   return impl == Impl::Reference ? "reference" : impl == Impl::Both ? "both" : "optimized";
 }
 
+std::string_view pipelineName(PipelineChoice pipeline, std::string_view phases) {
+  return pipeline == PipelineChoice::Ptxas ? "ptxas" : phases.empty() ? "default" : "phases";
+}
+
 json runDocument(const RunDescription &run, std::span<const PhaseStats> stats,
                  nlohmann::json functions, const FoldMarksLog *foldMarks) {
   nlohmann::json j = {{"oriopt", 1},

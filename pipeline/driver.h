@@ -96,8 +96,10 @@ struct RunDescription {
   int optLevel = 3;
   std::string arch;
   Impl impl = Impl::Optimized;
-  std::string pipeline; // "default", "phases" or "ptxas"
+  std::string pipeline; // "default", "phases" or "ptxas": pipelineName
 };
+// "ptxas" for the Ptxas choice, else "phases" when `phases` names some, else "default".
+std::string_view pipelineName(PipelineChoice pipeline, std::string_view phases);
 nlohmann::json runDocument(const RunDescription &run, std::span<const PhaseStats> stats,
                            nlohmann::json functions, const FoldMarksLog *foldMarks);
 

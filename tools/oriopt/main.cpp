@@ -231,11 +231,9 @@ int runMain(const Options &o) {
       std::cerr << "oriopt: warning: " << w << "\n";
     if (!d.ok())
       usageError(d.error);
-    const char *pipelineName = o.pipeline == PipelineChoice::Ptxas ? "ptxas"
-                               : o.phases.empty()                  ? "default"
-                                                                   : "phases";
+    const std::string pipeline(pipelineName(o.pipeline, o.phases));
     writeOutput(o, o.json
-                       ? runDocument({fileName, o.optLevel, o.arch, o.impl, pipelineName}, stats,
+                       ? runDocument({fileName, o.optLevel, o.arch, o.impl, pipeline}, stats,
                                      std::move(d.functions), o.dumpFoldMarks ? &foldMarks : nullptr)
                                  .dump(2) +
                              "\n"
