@@ -418,7 +418,7 @@ Instr instruction(Opcode op, const FnCtx &ctx, bool lastOfFunction) {
   }
   if (isAtomic(op) || op == Opcode::LD || op == Opcode::LDG || op == Opcode::ST ||
       op == Opcode::STG) {
-    // The modifiers fix the operand counts (checkShape, ir/ori_parser.cpp): .128 is CAS or
+    // The modifiers fix the operand counts (checkShape, ir/ori_shape.cpp): .128 is CAS or
     // EXCH with two sources per value, .U16 CAS only, CAS takes no .HINT, .HINT adds a policy.
     const bool cas = in.has(Mod::CAS);
     if (in.has(Mod::W128) && !cas && !in.has(Mod::EXCH))

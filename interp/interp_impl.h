@@ -393,4 +393,8 @@ std::optional<Mod> modOf(const Instr &in, ModGroup g);
 // "FADD.FTZ.SAT": the opcode and its modifiers as the printer spells them.
 std::string mnemonic(const Instr &in);
 
+// The reconvergence points of the SIMT runner (interp/interp_postdom.cpp says what they are).
+constexpr int64_t kNoBlock = -1;
+std::vector<int64_t> immediatePostDominators(const Function &f);
+
 } // namespace ori::interp_detail

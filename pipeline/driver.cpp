@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
 #include "ir/arch.h"
 #include "ir/ori.h"
 #include "optimized/optimized.h"
@@ -46,6 +50,50 @@ std::optional<std::string> configureContext(PassContext &ctx, const ContextOptio
   for (const std::string &k : o.knobs)
     if (auto err = ctx.knobs.setFromAssignment(k))
       return fmt::format("--knob {}: {}", k, *err);
+  return std::nullopt;
+}
+
+std::optional<std::string> reorderModuleBlocks(Module &m, PassContext &ctx,
+                                               const std::string &order,
+                                               const std::string &function) {
+  std::vector<uint32_t> bixes;
+  for (size_t i = 0; i <= order.size();) {
+    size_t end = std::min(order.find(',', i), order.size());
+    const std::string item = order.substr(i, end - i);
+    char *stop = nullptr;
+    const unsigned long v = item.empty() || !std::isdigit(static_cast<unsigned char>(item[0]))
+                                ? ~0ul
+                                : std::strtoul(item.c_str(), &stop, 0);
+    if (v >= (1ul << 31) || *stop != '\0')
+      return fmt::format("--reorder-blocks {}: expected bix numbers separated by commas", order);
+    bixes.push_back(uint32_t(v));
+    i = end + 1;
+  }
+  std::vector<bool> seen(bixes.size());
+  for (uint32_t b : bixes)
+    if (b >= bixes.size() || seen[b] || bixes[0] != 0)
+      return fmt::format("--reorder-blocks {}: expected 0 first, then every other bix once", order);
+    else
+      seen[b] = true;
+  for (Function &f : m.functions) {
+    if (f.isDeclaration() || (!function.empty() && f.name != function))
+      continue;
+    if (f.blocks.size() != bixes.size())
+      return fmt::format("--reorder-blocks {}: function {} has {} blocks", order, f.name,
+                         f.blocks.size());
+    reorderBlocksPass(f, ctx, bixes);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> unsplitModuleBlocks(Module &m,
+                                               std::span<const PipelineEntry *const> phases) {
+  if (std::none_of(phases.begin(), phases.end(),
+                   [](const PipelineEntry *e) { return e->phase == 6; }))
+    return std::string("--unsplit-blocks leaves control flow inside blocks: run phase 6 "
+                       "(--phases=6,...) to split them again");
+  for (Function &f : m.functions)
+    unsplitBlocks(f);
   return std::nullopt;
 }
 
@@ -113,6 +161,10 @@ void NestedCondProver::install(PassContext &ctx, const Module &m, const verify::
 
 std::string_view implName(Impl impl) {
   return impl == Impl::Reference ? "reference" : impl == Impl::Both ? "both" : "optimized";
+}
+
+std::string_view pipelineName(PipelineChoice pipeline, std::string_view phases) {
+  return pipeline == PipelineChoice::Ptxas ? "ptxas" : phases.empty() ? "default" : "phases";
 }
 
 json runDocument(const RunDescription &run, std::span<const PhaseStats> stats,

@@ -41,6 +41,17 @@ struct ContextOptions {
 // Sets ctx from `o`; an unknown architecture or a bad knob is an error message.
 std::optional<std::string> configureContext(PassContext &ctx, const ContextOptions &o);
 
+// The testing aids that move a module's blocks before the phases (error messages name the option).
+// --reorder-blocks LIST ("0,2,1": bix0 first, then every other bix once): each function (or
+// only `function`, when given) moved into that order, keeping behaviour (reorderBlocksPass).
+std::optional<std::string> reorderModuleBlocks(Module &m, PassContext &ctx,
+                                               const std::string &order,
+                                               const std::string &function);
+// --unsplit-blocks: every function's blocks unsplit (unsplitBlocks); an error, and nothing
+// done, when `phases` has no phase 6 to split them again.
+std::optional<std::string> unsplitModuleBlocks(Module &m,
+                                               std::span<const PipelineEntry *const> phases);
+
 // The output of a module.
 enum class EmitFormat { Ori, Ptx };
 // Its text, or the emitter's diagnostic (a construct PTX cannot say).
@@ -85,8 +96,10 @@ struct RunDescription {
   int optLevel = 3;
   std::string arch;
   Impl impl = Impl::Optimized;
-  std::string pipeline; // "default", "phases" or "ptxas"
+  std::string pipeline; // "default", "phases" or "ptxas": pipelineName
 };
+// "ptxas" for the Ptxas choice, else "phases" when `phases` names some, else "default".
+std::string_view pipelineName(PipelineChoice pipeline, std::string_view phases);
 nlohmann::json runDocument(const RunDescription &run, std::span<const PhaseStats> stats,
                            nlohmann::json functions, const FoldMarksLog *foldMarks);
 

@@ -179,4 +179,20 @@ RoundTripReport checkRoundTrip(const Module &first, const RoundTripOptions &opts
   return rep;
 }
 
+RoundTripListing listRoundTrip(const RoundTripReport &rep, const std::string &fileName,
+                               const std::string &function) {
+  RoundTripListing out;
+  if (rep.moduleDifference)
+    out.text += "differs: " + rep.moduleDifference->str() + "\n";
+  out.ok = !rep.moduleDifference;
+  for (const RoundTripFunction &f : rep.functions)
+    if (function.empty() || f.name == function) {
+      out.text += f.str() + "\n";
+      out.ok = out.ok && f.status != RoundTripFunction::Status::Unproved;
+    }
+  if (function.empty())
+    out.text += fmt::format("{}: {}\n", fileName, rep.summary());
+  return out;
+}
+
 } // namespace ori

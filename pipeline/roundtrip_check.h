@@ -59,4 +59,15 @@ struct RoundTripReport {
 
 RoundTripReport checkRoundTrip(const Module &first, const RoundTripOptions &opts = {});
 
+// What `oriopt --check-roundtrip` prints of a report that got to a comparison: "differs: ..."
+// for a module difference, a line per function (RoundTripFunction::str; only `function`'s when
+// given), and without `function` "FILE: " and the summary. ok: no module difference and no
+// listed function unproved.
+struct RoundTripListing {
+  std::string text;
+  bool ok = true;
+};
+RoundTripListing listRoundTrip(const RoundTripReport &rep, const std::string &fileName,
+                               const std::string &function = "");
+
 } // namespace ori

@@ -1,7 +1,7 @@
 // Internals of the Ori -> PTX emitter (ori::ptx::emit, ptx/ptx.h), shared by
 // ptx/emit.cpp (module text, variables, headers), emit_regs.cpp (register
 // widths and live-in registers), emit_func.cpp (registers, operands, guards,
-// function bodies), emit_alu.cpp (integer and predicate opcodes),
+// function bodies), emit_alu.cpp (integer opcodes), emit_predicate.cpp (predicate opcodes),
 // emit_float.cpp (floating point and conversions), emit_mem.cpp (memory,
 // control flow, OPAQUE), emit_warp.cpp (warp-level instructions, barriers), emit_matrix.cpp
 // (matrix instructions, elect, grid dependencies)
@@ -154,7 +154,7 @@ public:
   bool emitIntegerMore(const Instr &in); // emit_intops.cpp: IADDC IDP I2IP BMSK FNS
   // Whether PTX's CC.CF holds predicate p before the current instruction (emit_intops.cpp).
   bool carryHolds(Reg p) const;
-  bool emitPredicate(const Instr &in); // emit_alu.cpp (ISETP, PLOP3)
+  bool emitPredicate(const Instr &in); // emit_predicate.cpp (ISETP, PLOP3)
   bool emitFloat(const Instr &in);     // emit_float.cpp
   bool emitHalf(const Instr &in);      // emit_half.cpp: MUFU, HMNMX2, HSETP2, HSET2, F2FP
   bool emitMemory(const Instr &in);    // emit_mem.cpp
@@ -287,5 +287,10 @@ inline constexpr uint64_t kMaxCallSlotBytes = 64 * 1024;
 
 // The PTX spelling of a comparison modifier ("lt", "equ", "nan"), or nullptr.
 const char *compareName(ori::Mod m);
+
+// Shared by the integer and predicate emitters (ptx/emit_alu.cpp says what each gives).
+int64_t immOf(const Instr &in, size_t i);
+std::pair<unsigned, bool> intType(const Instr &in, bool defaultSigned);
+std::string typeName(std::pair<unsigned, bool> t);
 
 } // namespace ori::ptx::emit_detail

@@ -13,6 +13,7 @@
 #include "ir/arch.h"
 #include "pipeline/analyses.h"
 #include "pipeline/driver.h"
+#include "pipeline/dumps.h"
 #include "pipeline/launch.h"
 #include "pipeline/pipeline.h"
 #include "verify/tv.h"
@@ -60,14 +61,13 @@ struct Options {
   ori::LaunchRequest launch;
   std::vector<std::string> dumpBuffers, saveBuffers;
   bool strict = false;     // the reader's warnings are errors
-  bool dumpLayout = false; // --run: where the variables live (layout.cpp)
+  bool dumpLayout = false; // --run: where the variables live (pipeline/run_output.h)
 };
-
-// layout.cpp: --dump-layout's lines for the launch of cfg.
-std::string formatLayout(const ori::Module &m, const ori::RunConfig &cfg);
 
 // Declares every option of `o` on `app` (options.cpp).
 void addOptions(CLI::App &app, Options &o);
+// The analysis dumps `o` asks for (options.cpp); knob 235's value is the context's.
+ori::DumpOptions dumpOptions(const Options &o, bool disableAnalyzeControlFlow);
 
 // "oriopt: error: MSG" on standard error, exit status 1.
 [[noreturn]] void usageError(const std::string &msg);

@@ -10,16 +10,16 @@
 #include <iterator>
 
 #include "cli.h"
-#include "interp/auto_launch.h"
 #include "interp/interp.h"
 #include "ir/verify.h"
 #include "pipeline/dumps.h"
 #include "pipeline/oriopt.h"
 #include "pipeline/report.h"
 #include "pipeline/roundtrip_check.h"
+#include "pipeline/run_checks.h"
+#include "pipeline/run_output.h"
 #include "pipeline/stats.h"
 #include "pipeline/summary.h"
-#include "pipeline/verify_phases.h"
 
 [[noreturn]] void oriopt_cli::usageError(const std::string &msg) {
   std::cerr << "oriopt: error: " << msg << "\n";
@@ -55,39 +55,6 @@ void writeOutput(const Options &o, const std::string &text) {
     usageError(fmt::format("cannot write '{}'", o.output));
 }
 
-// --reorder-blocks 0,2,1 (a testing aid) on every function, or the one --function names.
-void reorderBlocks(const Options &o, Module &m, PassContext &ctx) {
-  std::vector<uint32_t> order;
-  for (size_t i = 0; i <= o.reorderBlocks.size();) {
-    size_t end = std::min(o.reorderBlocks.find(',', i), o.reorderBlocks.size());
-    const std::string item = o.reorderBlocks.substr(i, end - i);
-    char *stop = nullptr;
-    const unsigned long v = item.empty() || !std::isdigit(static_cast<unsigned char>(item[0]))
-                                ? ~0ul
-                                : std::strtoul(item.c_str(), &stop, 0);
-    if (v >= (1ul << 31) || *stop != '\0')
-      usageError(fmt::format("--reorder-blocks {}: expected bix numbers separated by commas",
-                             o.reorderBlocks));
-    order.push_back(uint32_t(v));
-    i = end + 1;
-  }
-  std::vector<bool> seen(order.size());
-  for (uint32_t b : order)
-    if (b >= order.size() || seen[b] || order[0] != 0)
-      usageError(fmt::format("--reorder-blocks {}: expected 0 first, then every other bix once",
-                             o.reorderBlocks));
-    else
-      seen[b] = true;
-  for (Function &f : m.functions) {
-    if (f.isDeclaration() || (!o.function.empty() && f.name != o.function))
-      continue;
-    if (f.blocks.size() != order.size())
-      usageError(fmt::format("--reorder-blocks {}: function {} has {} blocks", o.reorderBlocks,
-                             f.name, f.blocks.size()));
-    reorderBlocksPass(f, ctx, order);
-  }
-}
-
 // --run: the launch, its exit line (and --run-stats), the buffers asked for. Returns the status.
 int runAndPrint(const Options &o, const Module &m, const std::string &fileName) {
   const LaunchPlan plan = orUsageError(planLaunch(m, o.launch));
@@ -104,36 +71,14 @@ int runAndPrint(const Options &o, const Module &m, const std::string &fileName) 
     usageError(r.message);
   std::string out = formatExit(r, fileName) + "\n";
   if (o.dumpLayout)
-    out += formatLayout(m, plan.config);
-  // --run-stats: the instructions executed; for an ok run whether it did real work (more than
-  // every warp leaving through the first block, interp/auto_launch.h), for the others the detail.
-  if (o.runStats) {
-    out += fmt::format("steps: warp={} lane={}\n", r.warpSteps, r.laneSteps);
-    out += fmt::format("branches: executed={} divergent={}\n", r.branches, r.divergentBranches);
-    const Function *k = nullptr;
-    for (const Function &f : m.functions)
-      if (f.isEntry && (o.launch.entry.empty() || f.name == o.launch.entry))
-        k = k ? k : &f;
-    if (r.kind == RunResult::Kind::Ok && k)
-      out +=
-          didRealWork(*k, plan.config, r)
-              ? "work: real\n"
-              : fmt::format("work: left through its first block ({} warp instructions per warp)\n",
-                            firstBlockExitSteps(*k));
-    if (r.kind != RunResult::Kind::Ok && !r.message.empty()) {
-      std::string detail = r.message;
-      std::replace(detail.begin(), detail.end(), '\n', ' ');
-      out += "detail: " + detail + "\n";
-    }
-  }
+    out += formatLaunchLayout(m, plan.config);
+  if (o.runStats) // the instructions executed, whether it did real work or why it stopped
+    out += formatRunStats(m, o.launch.entry, plan.config, r);
   for (const BufferDump &d : dumps)
     out += formatBufferDump(d, r.buffers[d.name]);
-  for (const auto &[name, file] : saves) {
-    const std::vector<uint8_t> &bytes = r.buffers[name];
-    std::ofstream f(file, std::ios::binary);
-    if (!f.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size())))
+  for (const auto &[name, file] : saves)
+    if (!saveBufferFile(r.buffers[name], file))
       usageError(fmt::format("--save-buffer {}: cannot write '{}'", name, file));
-  }
   writeOutput(o, out);
   // Where a fault or an unsupported instruction stopped it: on standard error, after the rest,
   // so that the exit line and the buffers stay as they were.
@@ -195,33 +140,15 @@ int runMain(const Options &o) {
     profile = std::move(std::get<BlockProfile>(read));
     ctx.profile = &profile;
   }
-  if (o.unsplitBlocks) {
-    if (std::none_of(phases.begin(), phases.end(),
-                     [](const PipelineEntry *e) { return e->phase == 6; }))
-      usageError("--unsplit-blocks leaves control flow inside blocks: run phase 6 (--phases=6,...) "
-                 "to split them again");
-    for (Function &f : m.functions)
-      unsplitBlocks(f);
-  }
+  if (o.unsplitBlocks)
+    if (auto err = unsplitModuleBlocks(m, phases))
+      usageError(*err);
   if (!o.reorderBlocks.empty())
-    reorderBlocks(o, m, ctx);
+    if (auto err = reorderModuleBlocks(m, ctx, o.reorderBlocks, o.function))
+      usageError(*err);
 
   PhaseObserver observer(o, ctx);
-  // --verify: each step's output against its input, before the next step runs.
-  auto checkStep = [&](const Module &before, const std::string &step) {
-    if (!o.verify || !ctx.error.empty())
-      return;
-    VerifyReport rep = verifyStep(before, m, step, o.verifyOpts, observer.verifyProgress(step));
-    std::cerr << rep.lines;
-    if (rep.refuted)
-      usageError(step + " changed the behaviour of a function (above)");
-  };
-  NestedCondProver nested; // --verify: each phase 38 combination proved when it is made
-  if (o.verify)
-    nested.install(ctx, m, o.verifyOpts,
-                   [](const std::string &line) { std::cerr << line << "\n"; });
-  FoldMarksLog
-      foldMarks; // with --json the marks go into the document; else to standard output at once
+  FoldMarksLog foldMarks; // with --json the marks go into the document, else to stdout at once
   if (o.dumpFoldMarks)
     foldMarks.install(
         ctx, o.json ? std::function<void(const std::string &)>()
@@ -243,23 +170,21 @@ int runMain(const Options &o) {
       usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
     recorder.emplace(m, o.function);
   }
+  // --verify: each step's output against its input, before the next step runs.
+  RunChecks checks(m, ctx,
+                   {o.verify, o.verifyOpts, [](const std::string &t) { std::cerr << t; },
+                    [&](const std::string &step) { return observer.verifyProgress(step); },
+                    recorder ? &*recorder : nullptr});
   RunOptions run;
-  run.keepBefore = o.verify || o.printChanged;
+  run.keepBefore = checks.keepBefore() || o.printChanged;
   run.countChanges = o.stats || o.json || recorder;
   observer.install(run, [&](const PipelineEntry &e, const Module *before, const Module &after) {
-    if (recorder)
-      recorder->afterPhase(e, after);
-    if (nested.refuted())
-      usageError(
-          "phase 38 OptimizeNestedCondBranches made a combination that changes behaviour (above)");
-    if (before) {
-      const PhaseInfo *info = findPhase(std::to_string(e.phase));
-      checkStep(*before, fmt::format("phase {} {}", e.phase, info ? info->name : ""));
-    }
-    return true;
+    return checks.afterPhase(e, before, after);
   });
   observer.atStart(m);
   const std::vector<PhaseStats> stats = runPhases(m, phases, ctx, run);
+  if (checks.error())
+    usageError(*checks.error());
   if (o.stats)
     std::cerr << formatStatsTable(stats);
   if (recorder) {
@@ -270,15 +195,10 @@ int runMain(const Options &o) {
     if (!written.ok())
       usageError(written.error);
   }
-  if (o.eraseUnreachable) {
-    std::optional<Module> before;
-    if (o.verify)
-      before = m;
-    for (Function &f : m.functions)
-      eraseUnreachablePass(f, ctx);
-    if (before)
-      checkStep(*before, "--erase-unreachable");
-  }
+  if (o.eraseUnreachable)
+    checks.eraseUnreachable(m);
+  if (checks.error())
+    usageError(*checks.error());
   if (!ctx.error.empty())
     usageError(ctx.error);
   if (auto problems = verifyModule(m); !problems.empty()) {
@@ -301,34 +221,11 @@ int runMain(const Options &o) {
       std::cerr << fmt::format("oriopt: error: round trip: {}: {}\n", rep.stage, rep.error->str());
       return 1;
     }
-    std::string out;
-    if (rep.moduleDifference)
-      out += "differs: " + rep.moduleDifference->str() + "\n";
-    bool ok = !rep.moduleDifference;
-    for (const RoundTripFunction &f : rep.functions)
-      if (o.function.empty() || f.name == o.function) {
-        out += f.str() + "\n";
-        ok = ok && f.status != RoundTripFunction::Status::Unproved;
-      }
-    if (o.function.empty())
-      out += fmt::format("{}: {}\n", fileName, rep.summary());
-    writeOutput(o, out);
-    return ok ? 0 : 1;
+    const RoundTripListing listing = listRoundTrip(rep, fileName, o.function);
+    writeOutput(o, listing.text);
+    return listing.ok ? 0 : 1;
   }
-  const DumpOptions dumps{o.printEdges,
-                          o.dumpDot,
-                          o.dumpRpo,
-                          o.dumpDom,
-                          o.dumpLoops,
-                          o.dumpRpoSlots,
-                          o.dumpAnnotations,
-                          o.dumpLiveness,
-                          o.dumpPressure,
-                          o.rpo,
-                          o.impl,
-                          o.optLevel,
-                          ctx.knobs.getBool("DisableAnalyzeControlFlow"),
-                          o.function};
+  const DumpOptions dumps = dumpOptions(o, ctx.knobs.getBool("DisableAnalyzeControlFlow"));
   if (o.json || dumps.any()) {
     if (dumps.any() && !o.function.empty() && !m.findFunction(o.function))
       usageError(fmt::format("--function {}: no such function in {}", o.function, fileName));
@@ -337,11 +234,9 @@ int runMain(const Options &o) {
       std::cerr << "oriopt: warning: " << w << "\n";
     if (!d.ok())
       usageError(d.error);
-    const char *pipelineName = o.pipeline == PipelineChoice::Ptxas ? "ptxas"
-                               : o.phases.empty()                  ? "default"
-                                                                   : "phases";
+    const std::string pipeline(pipelineName(o.pipeline, o.phases));
     writeOutput(o, o.json
-                       ? runDocument({fileName, o.optLevel, o.arch, o.impl, pipelineName}, stats,
+                       ? runDocument({fileName, o.optLevel, o.arch, o.impl, pipeline}, stats,
                                      std::move(d.functions), o.dumpFoldMarks ? &foldMarks : nullptr)
                                  .dump(2) +
                              "\n"

@@ -269,4 +269,21 @@ void addOptions(CLI::App &app, Options &o) {
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
 }
 
+ori::DumpOptions dumpOptions(const Options &o, bool disableAnalyzeControlFlow) {
+  return {o.printEdges,
+          o.dumpDot,
+          o.dumpRpo,
+          o.dumpDom,
+          o.dumpLoops,
+          o.dumpRpoSlots,
+          o.dumpAnnotations,
+          o.dumpLiveness,
+          o.dumpPressure,
+          o.rpo,
+          o.impl,
+          o.optLevel,
+          disableAnalyzeControlFlow,
+          o.function};
+}
+
 } // namespace oriopt_cli
