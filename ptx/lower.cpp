@@ -219,6 +219,8 @@ NameRef FunctionLowerer::resolve(const std::string &name) {
       ori::Reg r = f_.newReg(type == "pred" ? ori::RegFile::P : ori::RegFile::R);
       f_.regNames[r] = uniqueRegName(oriName);
       f_.regTypes[r] = type;
+      if (PtxType t = parseType("." + type); t.kind != PtxType::None)
+        declaredBits_[r] = t.bits;
       s.regs[key] = r;
       ref.kind = NameRef::Register;
       ref.reg = r;
@@ -321,6 +323,8 @@ bool FunctionLowerer::isTexref(const std::string &name) const {
 void FunctionLowerer::declare(const Variable &v) {
   Scope &s = scopes_.back();
   if (v.space == ".reg") {
+    if (scopes_.size() == 1)
+      noteRegDeclaration(v);
     PtxType t = parseType(v.type);
     if (t.kind == PtxType::None)
       fail(v.loc, fmt::format("register '{}' has unknown type '{}'", v.name, v.type));
@@ -471,9 +475,13 @@ void FunctionLowerer::statement(const Statement &s) {
     f_.ptxDirectives.push_back(s.proto.text);
     break;
   case Statement::Kind::Directive:
-    // .loc and .file (debug data) are dropped; a .pragma stays with the labelled block it
+    // .loc goes with the next instruction (its origin, lower_origin.cpp); a .pragma stays with the labelled block it
     // stands in (nvcc puts `.pragma "nounroll";` at a loop's header: without it ptxas 13.0
     // unrolls the loop). One in a block without a label has nowhere to go and is dropped.
+    if (s.directive.text.starts_with(".loc")) {
+      noteLoc(s.directive.text);
+      break;
+    }
     if (s.directive.text.rfind(".pragma", 0) != 0)
       break;
     if (!needBlock_ && !f_.blocks.empty() && !f_.blocks.back().label.empty())
@@ -512,10 +520,12 @@ void FunctionLowerer::instruction(const Instruction &pi) {
   honored_.clear();
   current_ = &use;
   if (lowerInstruction(use) && allHonored(use)) {
+    recordOrigin(pi);
     commit();
   } else {
     rollback();
     opaque(pi);
+    recordOrigin(pi);
     commit();
     warnings_.add(pi);
   }
@@ -562,6 +572,7 @@ void FunctionLowerer::run() {
   for (const Statement &s : pf_.body)
     statement(s);
   finish();
+  finishOrigins();
 }
 
 } // namespace ori::ptx
