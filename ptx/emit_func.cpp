@@ -649,7 +649,11 @@ std::string FnEmitter::run() {
         i += n - 1;
         continue;
       }
-      allText_ = false;
+      // The RET the lowering adds where a function's PTX ends without one is that end as read.
+      const bool implicitRet = instrs[i].op == Opcode::RET && instrs[i].origin == 0 &&
+                               !instrs[i].guard && instrs[i].srcs.empty() &&
+                               b + 1 == f.blocks.size() && i + 1 == instrs.size();
+      allText_ = allText_ && implicitRet;
       forEachDef(instrs[i], [&](Reg r) { untyped_.insert(r); });
       forEachUse(instrs[i], [&](Reg r) { untyped_.insert(r); });
       next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;
