@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,13 @@ struct PtxOrigins {
     std::vector<std::string> names;
   };
   std::vector<RegDecl> regDecls;
+  // `.loc` lines written right before a label (-G: `.loc 1 4 0` then `$L__func_begin0:`), by
+  // the Ori block label, printed before it again; loc: the last one (locTexts index).
+  struct LabelLocs {
+    std::vector<std::string> lines;
+    uint32_t loc = 0;
+  };
+  std::map<std::string, LabelLocs> beforeLabel;
 };
 
 } // namespace ori

@@ -632,6 +632,13 @@ void FnEmitter::bodyPrologue(std::string &out) {
 std::string FnEmitter::run() {
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     curBlock_ = b;
+    if (origins_ && !f.blocks[b].label.empty())
+      if (auto it = origins_->beforeLabel.find(f.blocks[b].label);
+          it != origins_->beforeLabel.end()) {
+        for (const std::string &l : it->second.lines)
+          body_ += "  " + l + "\n";
+        lastLoc_ = it->second.loc;
+      }
     if (!labels_[b].empty())
       body_ += labels_[b] + ":\n";
     if (auto it = f.blockDirectives.find(f.blocks[b].label);
@@ -650,10 +657,12 @@ std::string FnEmitter::run() {
         continue;
       }
       // The RET the lowering adds where a function's PTX ends without one is that end as read.
-      const bool implicitRet = instrs[i].op == Opcode::RET && instrs[i].origin == 0 &&
+      const bool implicitRet = origins_ && instrs[i].op == Opcode::RET && instrs[i].origin == 0 &&
                                !instrs[i].guard && instrs[i].srcs.empty() &&
                                b + 1 == f.blocks.size() && i + 1 == instrs.size();
       allText_ = allText_ && implicitRet;
+      if (implicitRet)
+        continue; // PTX returns where control reaches the end of the function
       forEachDef(instrs[i], [&](Reg r) { untyped_.insert(r); });
       forEachUse(instrs[i], [&](Reg r) { untyped_.insert(r); });
       next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;

@@ -234,6 +234,8 @@ std::string moduleTrailer(const Module &m, const std::set<std::string> &labels, 
   std::set<std::string> known = labels;
   for (const Function &f : m.functions) {
     known.insert(f.name);
+    for (const Variable &v : f.variables)
+      known.insert(v.name);
     for (const auto *list : {&f.params, &f.returns})
       for (const Param &p : *list)
         known.insert(p.name);

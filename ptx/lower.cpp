@@ -465,6 +465,10 @@ void FunctionLowerer::statement(const Statement &s) {
     break;
   case Statement::Kind::Label: {
     std::string name = clashesWithOri(s.label.name) ? s.label.name + "_" : s.label.name;
+    if (!pendingLocs_.empty()) { // .loc lines before the label stay there (lower_origin.cpp)
+      origins_->beforeLabel[name] = {std::move(pendingLocs_), curLoc_};
+      pendingLocs_.clear();
+    }
     f_.blocks.push_back(ori::Block{name, 0x10 * instrIndex_, {}});
     needBlock_ = false;
     break;
