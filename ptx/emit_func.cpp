@@ -659,6 +659,7 @@ std::string FnEmitter::run() {
       // The RET the lowering adds where a function's PTX ends without one is that end as read.
       const bool implicitRet = origins_ && instrs[i].op == Opcode::RET && instrs[i].origin == 0 &&
                                !instrs[i].guard && instrs[i].srcs.empty() &&
+                               instrs[i].dsts.empty() && instrs[i].mods.empty() &&
                                b + 1 == f.blocks.size() && i + 1 == instrs.size();
       allText_ = allText_ && implicitRet;
       if (implicitRet)
