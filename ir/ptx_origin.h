@@ -36,16 +36,16 @@ struct PtxOrigin {
   // The instruction without its guard and ';' (empty pieces: no text; the instruction is
   // printed by the emitter, only its .loc is kept).
   std::vector<PtxTextPiece> text;
-  std::optional<Operand> guard;   // the PTX guard, as an Ori predicate operand (neg = @!p)
-  std::vector<std::string> locs;  // `.loc` lines written right before the instruction
-  uint32_t loc = 0;               // the .loc in effect: index into PtxOrigins::locTexts (0: none)
-  std::vector<Instr> group;       // what the lowering made of it (labels as they were)
+  std::optional<Operand> guard;    // the PTX guard, as an Ori predicate operand (neg = @!p)
+  std::vector<std::string> locs;   // `.loc` lines written right before the instruction
+  uint32_t loc = 0;                // the .loc in effect: index into PtxOrigins::locTexts (0: none)
+  std::vector<Instr> group;        // what the lowering made of it (labels as they were)
   std::vector<std::string> labels; // the block label each Label operand of `group` names, in order
   bool exact = false;              // text stands for group (else only the .loc is used)
 };
 
 struct PtxOrigins {
-  std::vector<PtxOrigin> origins{1}; // [0]: no origin
+  std::vector<PtxOrigin> origins{1};    // [0]: no origin
   std::vector<std::string> locTexts{1}; // [0]: none
   // The function's outermost `.reg` declarations: as written (without ';'), their type
   // (".f32") and width (1 for .pred), and the names they declare (`%r<3>`: %r0 %r1 %r2).

@@ -479,9 +479,10 @@ void FunctionLowerer::statement(const Statement &s) {
     f_.ptxDirectives.push_back(s.proto.text);
     break;
   case Statement::Kind::Directive:
-    // .loc goes with the next instruction (its origin, lower_origin.cpp); a .pragma stays with the labelled block it
-    // stands in (nvcc puts `.pragma "nounroll";` at a loop's header: without it ptxas 13.0
-    // unrolls the loop). One in a block without a label has nowhere to go and is dropped.
+    // .loc goes with the next instruction (its origin, lower_origin.cpp); a .pragma stays with the
+    // labelled block it stands in (nvcc puts `.pragma "nounroll";` at a loop's header: without it
+    // ptxas 13.0 unrolls the loop). One in a block without a label has nowhere to go and is
+    // dropped.
     if (s.directive.text.starts_with(".loc")) {
       noteLoc(s.directive.text);
       break;
