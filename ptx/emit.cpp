@@ -325,11 +325,20 @@ EmitResult emit(const ori::Module &m) {
       if (namesFunction(v))
         out += variableDecl(v) + ";\n";
     std::set<std::string> labels;
+    // The bodies in the order the input defines them (the module lists a function where it is
+    // first declared): ptxas lays out code and line tables in this order.
+    std::vector<const ori::Function *> bodies;
     for (const ori::Function &f : m.functions)
-      if (!f.isDeclaration()) {
-        out += '\n';
-        out += emitFunction(ctx, f, labels);
-      }
+      if (!f.isDeclaration())
+        bodies.push_back(&f);
+    std::stable_sort(
+        bodies.begin(), bodies.end(), [](const ori::Function *a, const ori::Function *b) {
+          return std::pair(a->loc.line, a->loc.col) < std::pair(b->loc.line, b->loc.col);
+        });
+    for (const ori::Function *f : bodies) {
+      out += '\n';
+      out += emitFunction(ctx, *f, labels);
+    }
     // Debug sections (-G) need the target's `debug`, which readHeader leaves out without them.
     bool debug = false;
     out += moduleTrailer(m, labels, debug);

@@ -24,6 +24,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/ir.h"
@@ -234,14 +236,14 @@ private:
   void checkOriginDeclarations();
   std::string regDeclarations() const;
   const PtxOrigins *origins_ = nullptr;
-  std::map<std::string, uint32_t> blockOfLabel_; // Ori block label -> bix
-  std::set<std::string> symbols_;                // variables and parameters the function sees
-  std::set<std::string> paramVars_;              // its .param variables
+  std::unordered_map<std::string, uint32_t> blockOfLabel_; // Ori block label -> bix
+  std::unordered_set<std::string> symbols_;   // variables and parameters the function sees
+  std::unordered_set<std::string> paramVars_; // its .param variables
   std::set<Reg> untyped_; // registers instructions printed by the emitter name (regDeclarations)
   bool allText_ = true;   // every instruction so far printed as its PTX text
-  std::set<uint32_t> textOrigins_;           // the origins printed as their text
-  std::map<std::string, uint32_t> declared_; // names the original .reg lines declare
-  bool originDecls_ = false;                 // print those lines
+  std::set<uint32_t> textOrigins_;                     // the origins printed as their text
+  std::unordered_map<std::string, uint32_t> declared_; // names the original .reg lines declare
+  bool originDecls_ = false;                           // print those lines
   uint32_t lastLoc_ = 0, lastOrigin_ = 0;
 
   struct Fixup {

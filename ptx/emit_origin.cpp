@@ -7,6 +7,8 @@
 // besides (temporaries) are read nowhere else. Anything else goes through the emitter.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ptx/emit_impl.h"
 
 namespace ori::ptx::emit_detail {
@@ -33,10 +35,10 @@ void FnEmitter::noteOriginRegisters(std::set<Reg> &regs) {
       self.declared_.emplace(name, d.bits);
   // The registers of texts that may print (a register only the text names, that the lowering
   // did not need, still needs a declaration).
-  std::set<uint32_t> done;
+  std::vector<bool> done(origins_->origins.size());
   for (const Block &b : f.blocks)
     for (const Instr &in : b.instrs)
-      if (in.origin != 0 && in.origin < origins_->origins.size() && done.insert(in.origin).second)
+      if (in.origin != 0 && in.origin < done.size() && !done[in.origin] && (done[in.origin] = true))
         for (const PtxTextPiece &p : origins_->origins[in.origin].text)
           if (p.kind == PtxTextPiece::Kind::Reg && !p.reg.isConst() && p.reg.file != RegFile::B)
             regs.insert(p.reg);
@@ -147,28 +149,38 @@ size_t FnEmitter::originRun(const std::vector<Instr> &instrs, size_t i, std::str
 
   // The registers the text names (and its guard); any other one the instructions write must be
   // read by them only, and any other one they read must be written before, by them.
-  std::set<Reg> named;
+  // (Few registers each: vectors searched in order.)
+  std::vector<Reg> named;
   for (const PtxTextPiece &p : o.text)
     if (p.kind == PtxTextPiece::Kind::Reg)
-      named.insert(p.reg);
+      named.push_back(p.reg);
   if (o.guard)
-    named.insert(o.guard->reg);
-  std::map<Reg, uint32_t> hidden; // written, not named: mentions in the run
+    named.push_back(o.guard->reg);
+  auto isNamed = [&](Reg r) { return std::find(named.begin(), named.end(), r) != named.end(); };
+  std::vector<std::pair<Reg, uint32_t>> hidden; // written, not named: mentions in the run
+  auto hiddenAt = [&](Reg r) {
+    return std::find_if(hidden.begin(), hidden.end(), [&](const auto &h) { return h.first == r; });
+  };
   bool ok = true;
   for (size_t j = 0; j < n && ok; ++j) {
     const Instr &in = instrs[i + j];
     forEachUse(in, [&](Reg u) {
-      if (named.count(u))
+      if (isNamed(u))
         return;
-      auto it = hidden.find(u);
+      auto it = hiddenAt(u);
       if (it == hidden.end())
         ok = false;
       else
         ++it->second;
     });
     forEachDef(in, [&](Reg d) {
-      if (!named.count(d))
-        ++hidden[d];
+      if (isNamed(d))
+        return;
+      auto it = hiddenAt(d);
+      if (it == hidden.end())
+        hidden.emplace_back(d, 1);
+      else
+        ++it->second;
     });
   }
   if (!ok)
