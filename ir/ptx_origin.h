@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/ir.h"
@@ -48,11 +49,28 @@ struct PtxOrigins {
   std::vector<PtxOrigin> origins{1};    // [0]: no origin
   std::vector<std::string> locTexts{1}; // [0]: none
   // The function's outermost `.reg` declarations: as written (without ';'), their type
-  // (".f32") and width (1 for .pred), and the names they declare (`%r<3>`: %r0 %r1 %r2).
+  // (".f32") and width (1 for .pred), and the names they declare: `name`, or with count > 0
+  // the range name0 .. name<count-1> (`%r<3>`: %r0 %r1 %r2).
   struct RegDecl {
-    std::string text, type;
-    uint32_t bits = 0;
-    std::vector<std::string> names;
+    std::string text, type, name;
+    uint32_t bits = 0, count = 0;
+    // Whether this declaration declares `n` (a range: no leading zero, as PTX reads it).
+    bool declares(std::string_view n) const {
+      if (count == 0)
+        return n == name;
+      if (n.size() <= name.size() || n.size() > name.size() + 9 || n.substr(0, name.size()) != name)
+        return false;
+      std::string_view digits = n.substr(name.size());
+      if (digits.size() > 1 && digits[0] == '0')
+        return false;
+      uint64_t v = 0;
+      for (char c : digits) {
+        if (c < '0' || c > '9')
+          return false;
+        v = v * 10 + uint64_t(c - '0');
+      }
+      return v < count;
+    }
   };
   std::vector<RegDecl> regDecls;
   // `.loc` lines written right before a label (-G: `.loc 1 4 0` then `$L__func_begin0:`), by

@@ -103,7 +103,8 @@ FnEmitter::FnEmitter(const ModuleCtx &c, const Function &fn) : ctx(c), m(*c.m), 
 
 std::string FnEmitter::uniqueName(std::string base) {
   std::string s = base;
-  for (int k = 1; used_.count(s); ++k)
+  // Not a name the function's own .reg lines declare either (emit_origin.cpp).
+  for (int k = 1; used_.count(s) || declaredBy(s); ++k)
     s = fmt::format("{}_{}", base, k);
   used_.insert(s);
   return s;
@@ -153,8 +154,6 @@ void FnEmitter::declareNames() {
       unnamed.push_back(r);
     }
   }
-  for (const auto &[name, bits] : declared_) // declared by the function's .reg lines
-    used_.insert(name);
   for (Reg r : unnamed) {
     auto it = f.regNames.find(r);
     std::string base = it != f.regNames.end() ? "%ori_" + sanitize(it->second)

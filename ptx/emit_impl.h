@@ -241,9 +241,10 @@ private:
   std::unordered_set<std::string> paramVars_; // its .param variables
   std::set<Reg> untyped_; // registers instructions printed by the emitter name (regDeclarations)
   bool allText_ = true;   // every instruction so far printed as its PTX text
-  std::set<uint32_t> textOrigins_;                     // the origins printed as their text
-  std::unordered_map<std::string, uint32_t> declared_; // names the original .reg lines declare
-  bool originDecls_ = false;                           // print those lines
+  std::set<uint32_t> textOrigins_; // the origins printed as their text
+  // The original .reg line that declares `name`, if any.
+  const PtxOrigins::RegDecl *declaredBy(const std::string &name) const;
+  bool originDecls_ = false; // print those lines
   uint32_t lastLoc_ = 0, lastOrigin_ = 0;
 
   struct Fixup {

@@ -30,9 +30,6 @@ void FnEmitter::noteOriginRegisters(std::set<Reg> &regs) {
       self.symbols_.insert(p.name);
   for (const Variable &v : m.variables)
     self.symbols_.insert(v.name);
-  for (const PtxOrigins::RegDecl &d : origins_->regDecls)
-    for (const std::string &name : d.names)
-      self.declared_.emplace(name, d.bits);
   // The registers of texts that may print (a register only the text names, that the lowering
   // did not need, still needs a declaration).
   std::vector<bool> done(origins_->origins.size());
@@ -44,6 +41,14 @@ void FnEmitter::noteOriginRegisters(std::set<Reg> &regs) {
             regs.insert(p.reg);
 }
 
+const PtxOrigins::RegDecl *FnEmitter::declaredBy(const std::string &name) const {
+  if (origins_)
+    for (const PtxOrigins::RegDecl &d : origins_->regDecls)
+      if (d.declares(name))
+        return &d;
+  return nullptr;
+}
+
 void FnEmitter::checkOriginDeclarations() {
   if (!origins_ || origins_->regDecls.empty())
     return;
@@ -51,7 +56,7 @@ void FnEmitter::checkOriginDeclarations() {
   // emitter names as one of theirs has their width (no other register can take such a name:
   // declareNames reserved them).
   for (const auto &[r, name] : names_)
-    if (auto it = declared_.find(name); it != declared_.end() && it->second != regBits(r))
+    if (const PtxOrigins::RegDecl *d = declaredBy(name); d && d->bits != regBits(r))
       return;
   originDecls_ = true;
 }
@@ -69,8 +74,14 @@ std::string FnEmitter::regDeclarations() const {
   if (originDecls_)
     for (const PtxOrigins::RegDecl &d : origins_->regDecls) {
       std::vector<std::string> typed, bits;
-      for (const std::string &n : d.names)
-        (untyped.count(n) ? bits : typed).push_back(n);
+      bool touched = false;
+      for (const std::string &n : untyped)
+        touched |= d.declares(n);
+      if (touched)
+        for (uint32_t i = 0; i < std::max<uint32_t>(d.count, 1); ++i) {
+          std::string n = d.count ? fmt::format("{}{}", d.name, i) : d.name;
+          (untyped.count(n) ? bits : typed).push_back(n);
+        }
       if (bits.empty() || d.bits == 1) {
         out += "  " + d.text + ";\n";
         continue;
@@ -86,7 +97,7 @@ std::string FnEmitter::regDeclarations() const {
       out += fmt::format("  .reg {} {};\n", regDeclType(d.bits), list(bits));
     }
   for (const auto &[r, name] : names_)
-    if (!originDecls_ || !declared_.count(name))
+    if (!originDecls_ || !declaredBy(name))
       out += fmt::format("  .reg {} {};\n", regDeclType(regBits(r)), name);
   return out;
 }

@@ -38,11 +38,8 @@ void FunctionLowerer::noteRegDeclaration(const Variable &v) {
   d.text = v.text;
   d.type = v.type;
   d.bits = t.bits;
-  if (v.rangeCount)
-    for (uint32_t i = 0; i < *v.rangeCount; ++i)
-      d.names.push_back(fmt::format("{}{}", v.name, i));
-  else
-    d.names.push_back(v.name);
+  d.name = v.name;
+  d.count = v.rangeCount.value_or(0);
 }
 
 void FunctionLowerer::noteLoc(const std::string &text) {
