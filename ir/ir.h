@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,8 @@
 #include "ir/symbol.h"
 
 namespace ori {
+
+struct PtxOrigins; // ir/ptx_origin.h
 
 // Register files. R holds 32- or 64-bit values (virtual registers are 64-bit
 // containers); P and UP hold one bit; B orders convergence barriers.
@@ -148,6 +151,11 @@ struct SrcLoc {
 
 struct Instr {
   Opcode op = Opcode::NOP;
+  // The PTX instruction this one was lowered from: an index into its function's ptxOrigins
+  // (ir/ptx_origin.h), 0 for none (an instruction a pass made, or from .ori text). Passes that
+  // copy or move an instruction keep it; like loc it is not part of equality (the emitter
+  // compares the instruction with what the lowering made before it prints the PTX text again).
+  uint32_t origin = 0;
   ModSet mods;
   std::optional<Operand> guard; // a predicate register operand; neg = @!P
   DstList dsts;
@@ -274,6 +282,10 @@ struct Function {
   std::map<std::string, std::vector<std::string>> blockDirectives;
   uint32_t nextReg[kNumRegFiles] = {}; // first unused virtual register number per file
   SrcLoc loc;
+  // The PTX instructions the function was lowered from, which Instr::origin indexes, with their
+  // text, .loc and what the lowering made of each (ir/ptx_origin.h); null when not from PTX.
+  // Shared by copies of the function and never changed after the lowering; not part of equality.
+  std::shared_ptr<const PtxOrigins> ptxOrigins;
 
   Reg newReg(RegFile f) { return {f, nextReg[int(f)]++}; }
   // A declaration (PTX `.extern .func f(...);`, .ori `.func f(...);`) has no blocks.
@@ -290,6 +302,9 @@ struct Module {
   // PTX module text carried through unchanged for re-emission, in order:
   // ".version 7.0", ".target sm_70", ".address_size 64", texture declarations.
   std::vector<std::string> ptxDirectives;
+  // PTX module text after the functions, printed after them unchanged: the `.section .debug_*`
+  // of a -G or -lineinfo build. Like a function's ptxOrigins it is not part of equality.
+  std::vector<std::string> ptxTrailer;
   std::vector<Variable> variables; // module-scope variables
   std::vector<Function> functions;
   const Function *findFunction(std::string_view name) const;

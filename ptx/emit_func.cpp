@@ -96,13 +96,15 @@ bool isHeaderDirective(const std::string &d) {
 // ------------------------------------------------------------------ set-up
 
 FnEmitter::FnEmitter(const ModuleCtx &c, const Function &fn) : ctx(c), m(*c.m), f(fn) {
+  origins_ = f.ptxOrigins.get();
   declareNames();
   classifySlots();
 }
 
 std::string FnEmitter::uniqueName(std::string base) {
   std::string s = base;
-  for (int k = 1; used_.count(s); ++k)
+  // Not a name the function's own .reg lines declare either (emit_origin.cpp).
+  for (int k = 1; used_.count(s) || declaredBy(s); ++k)
     s = fmt::format("{}_{}", base, k);
   used_.insert(s);
   return s;
@@ -138,6 +140,7 @@ void FnEmitter::declareNames() {
     }
   for (const JumpTable &jt : f.jumpTables)
     targets.insert(jt.targets.begin(), jt.targets.end());
+  noteOriginRegisters(regs);
 
   // Source names first (valid, unique, not a special register), then the rest.
   std::vector<Reg> unnamed;
@@ -172,6 +175,7 @@ void FnEmitter::declareNames() {
       bits = ctx.wide.count(f.name) && ctx.wide.at(f.name).count(r) ? 64 : 32;
     bits_[r] = bits;
   }
+  checkOriginDeclarations();
 
   labels_.assign(f.blocks.size(), "");
   for (size_t b = 0; b < f.blocks.size(); ++b) {
@@ -607,9 +611,13 @@ void FnEmitter::bodyPrologue(std::string &out) {
     }
   }
   // The interpreter starts every thread, and every called function, with
-  // zeroed registers.
-  if (auto it = ctx.liveIn.find(f.name); it != ctx.liveIn.end())
+  // zeroed registers. Not when the function is printed as the PTX it was read from, every
+  // instruction of it and nothing else: that is the program as written (whose registers are
+  // undefined until written; the lowering's 0 is one of their values).
+  const bool asRead = allText_ && origins_ && textOrigins_.size() + 1 == origins_->origins.size();
+  if (auto it = ctx.liveIn.find(f.name); it != ctx.liveIn.end() && !asRead)
     for (Reg r : it->second) {
+      untyped_.insert(r);
       if (regBits(r) == 1)
         emit(fmt::format("setp.ne.u32 {}, 0, 0;", regName(r)));
       else
@@ -623,6 +631,13 @@ void FnEmitter::bodyPrologue(std::string &out) {
 std::string FnEmitter::run() {
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     curBlock_ = b;
+    if (origins_ && !f.blocks[b].label.empty())
+      if (auto it = origins_->beforeLabel.find(f.blocks[b].label);
+          it != origins_->beforeLabel.end()) {
+        for (const std::string &l : it->second.lines)
+          body_ += "  " + l + "\n";
+        lastLoc_ = it->second.loc;
+      }
     if (!labels_[b].empty())
       body_ += labels_[b] + ":\n";
     if (auto it = f.blockDirectives.find(f.blocks[b].label);
@@ -631,6 +646,25 @@ std::string FnEmitter::run() {
         body_ += "  " + d + "\n";
     const auto &instrs = f.blocks[b].instrs;
     for (size_t i = 0; i < instrs.size(); ++i) {
+      emitLoc(instrs[i]);
+      std::string text;
+      if (size_t n = originRun(instrs, i, text)) { // as it was written (emit_origin.cpp)
+        body_ += "  " + text + "\n";
+        if (!textOrigins_.insert(instrs[i].origin).second)
+          allText_ = false; // printed twice: not the function as read
+        i += n - 1;
+        continue;
+      }
+      // The RET the lowering adds where a function's PTX ends without one is that end as read.
+      const bool implicitRet = origins_ && instrs[i].op == Opcode::RET && instrs[i].origin == 0 &&
+                               !instrs[i].guard && instrs[i].srcs.empty() &&
+                               instrs[i].dsts.empty() && instrs[i].mods.empty() &&
+                               b + 1 == f.blocks.size() && i + 1 == instrs.size();
+      allText_ = allText_ && implicitRet;
+      if (implicitRet)
+        continue; // PTX returns where control reaches the end of the function
+      forEachDef(instrs[i], [&](Reg r) { untyped_.insert(r); });
+      forEachUse(instrs[i], [&](Reg r) { untyped_.insert(r); });
       next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;
       curIndex_ = i;
       const bool joined = syncedMask_.has_value(); // the WARPSYNC before left its mask to this one
@@ -665,8 +699,7 @@ std::string FnEmitter::run() {
       inBody.push_back(d.back() == ';' || d.back() == '}' ? d : d + ";");
   }
   out += "{\n";
-  for (const auto &[r, name] : names_)
-    out += fmt::format("  .reg {} {};\n", regDeclType(regBits(r)), name);
+  out += regDeclarations();
   for (const auto &[bits, list] : tempNames_)
     for (const std::string &t : list)
       out += fmt::format("  .reg {} {};\n", regDeclType(bits), t);
@@ -694,7 +727,7 @@ std::string FnEmitter::run() {
   return out;
 }
 
-std::string emitFunction(const ModuleCtx &ctx, const Function &f) {
+std::string emitFunction(const ModuleCtx &ctx, const Function &f, std::set<std::string> &labels) {
   if (!isPtxIdent(f.name))
     fail(f.loc, fmt::format("function name '{}' is not a PTX identifier", f.name));
   if (f.isEntry) { // PTX limits a kernel's parameters to 4096 bytes, 32764 from PTX 8.1 on sm_70
@@ -708,7 +741,12 @@ std::string emitFunction(const ModuleCtx &ctx, const Function &f) {
     if (bytes > 4096)
       ctx.require(8, 1);
   }
-  return FnEmitter(ctx, f).run();
+  FnEmitter e(ctx, f);
+  std::string out = e.run();
+  for (const std::string &l : e.labels())
+    if (!l.empty())
+      labels.insert(l);
+  return out;
 }
 
 } // namespace ori::ptx::emit_detail

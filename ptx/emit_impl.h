@@ -24,9 +24,12 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/ptx_origin.h"
 
 namespace ori::ptx::emit_detail {
 
@@ -90,8 +93,11 @@ std::string paramDecl(const Param &p, bool device);
 std::string variableDecl(const Variable &v);      // ".global .align 4 .b32 t[4] = {1, 2, 3, 4}"
 std::string functionSignature(const Function &f); // "(.param ..) name(...)"
 
-// emit_func.cpp: one function body (with its header).
-std::string emitFunction(const ModuleCtx &ctx, const Function &f);
+// emit_func.cpp: one function body (with its header); adds the labels it prints to `labels`.
+std::string emitFunction(const ModuleCtx &ctx, const Function &f, std::set<std::string> &labels);
+// emit_origin.cpp: the module's PTX text after the functions (Module::ptxTrailer): `.file`, and
+// each `.section` whose label references name labels, functions or variables still printed.
+std::string moduleTrailer(const Module &m, const std::set<std::string> &labels, bool &debug);
 
 // The per-function emitter. One Ori instruction becomes a list of lines; the
 // guard is applied to all of them at the end (instr()).
@@ -99,6 +105,7 @@ class FnEmitter {
 public:
   FnEmitter(const ModuleCtx &ctx, const Function &f);
   std::string run();
+  const std::vector<std::string> &labels() const { return labels_; }
 
   // ---- registers and names (emit_func.cpp)
   std::string regName(Reg r) const;
@@ -216,6 +223,30 @@ public:
   };
 
 private:
+  // emit_origin.cpp: the PTX text instructions were lowered from (ir/ptx_origin.h).
+  // How many instructions from instrs[i] print as their PTX text again (0: none): the
+  // instructions of one origin that equal what the lowering made of it, and the text.
+  size_t originRun(const std::vector<Instr> &instrs, size_t i, std::string &text);
+  bool sameAsLowered(const Instr &in, const Instr &lowered, const std::vector<std::string> &labels,
+                     size_t &label) const;
+  void emitLoc(const Instr &in); // the .loc lines of in's origin, before its first instruction
+  // Registers the origins' texts name, and whether the function's own .reg lines declare the
+  // registers (declareNames, after the names are given).
+  void noteOriginRegisters(std::set<Reg> &regs);
+  void checkOriginDeclarations();
+  std::string regDeclarations() const;
+  const PtxOrigins *origins_ = nullptr;
+  std::unordered_map<std::string, uint32_t> blockOfLabel_; // Ori block label -> bix
+  std::unordered_set<std::string> symbols_;   // variables and parameters the function sees
+  std::unordered_set<std::string> paramVars_; // its .param variables
+  std::set<Reg> untyped_; // registers instructions printed by the emitter name (regDeclarations)
+  bool allText_ = true;   // every instruction so far printed as its PTX text
+  std::set<uint32_t> textOrigins_; // the origins printed as their text
+  // The original .reg line that declares `name`, if any.
+  const PtxOrigins::RegDecl *declaredBy(const std::string &name) const;
+  bool originDecls_ = false; // print those lines
+  uint32_t lastLoc_ = 0, lastOrigin_ = 0;
+
   struct Fixup {
     std::string from, to;
     unsigned fromBits, toBits;

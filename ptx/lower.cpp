@@ -219,6 +219,8 @@ NameRef FunctionLowerer::resolve(const std::string &name) {
       ori::Reg r = f_.newReg(type == "pred" ? ori::RegFile::P : ori::RegFile::R);
       f_.regNames[r] = uniqueRegName(oriName);
       f_.regTypes[r] = type;
+      if (PtxType t = parseType("." + type); t.kind != PtxType::None)
+        declaredBits_[r] = t.bits;
       s.regs[key] = r;
       ref.kind = NameRef::Register;
       ref.reg = r;
@@ -321,6 +323,8 @@ bool FunctionLowerer::isTexref(const std::string &name) const {
 void FunctionLowerer::declare(const Variable &v) {
   Scope &s = scopes_.back();
   if (v.space == ".reg") {
+    if (scopes_.size() == 1)
+      noteRegDeclaration(v);
     PtxType t = parseType(v.type);
     if (t.kind == PtxType::None)
       fail(v.loc, fmt::format("register '{}' has unknown type '{}'", v.name, v.type));
@@ -461,6 +465,10 @@ void FunctionLowerer::statement(const Statement &s) {
     break;
   case Statement::Kind::Label: {
     std::string name = clashesWithOri(s.label.name) ? s.label.name + "_" : s.label.name;
+    if (!pendingLocs_.empty()) { // .loc lines before the label stay there (lower_origin.cpp)
+      origins_->beforeLabel[name] = {std::move(pendingLocs_), curLoc_};
+      pendingLocs_.clear();
+    }
     f_.blocks.push_back(ori::Block{name, 0x10 * instrIndex_, {}});
     needBlock_ = false;
     break;
@@ -471,9 +479,14 @@ void FunctionLowerer::statement(const Statement &s) {
     f_.ptxDirectives.push_back(s.proto.text);
     break;
   case Statement::Kind::Directive:
-    // .loc and .file (debug data) are dropped; a .pragma stays with the labelled block it
-    // stands in (nvcc puts `.pragma "nounroll";` at a loop's header: without it ptxas 13.0
-    // unrolls the loop). One in a block without a label has nowhere to go and is dropped.
+    // .loc goes with the next instruction (its origin, lower_origin.cpp); a .pragma stays with the
+    // labelled block it stands in (nvcc puts `.pragma "nounroll";` at a loop's header: without it
+    // ptxas 13.0 unrolls the loop). One in a block without a label has nowhere to go and is
+    // dropped.
+    if (s.directive.text.starts_with(".loc")) {
+      noteLoc(s.directive.text);
+      break;
+    }
     if (s.directive.text.rfind(".pragma", 0) != 0)
       break;
     if (!needBlock_ && !f_.blocks.empty() && !f_.blocks.back().label.empty())
@@ -512,10 +525,12 @@ void FunctionLowerer::instruction(const Instruction &pi) {
   honored_.clear();
   current_ = &use;
   if (lowerInstruction(use) && allHonored(use)) {
+    recordOrigin(pi);
     commit();
   } else {
     rollback();
     opaque(pi);
+    recordOrigin(pi);
     commit();
     warnings_.add(pi);
   }
@@ -562,6 +577,7 @@ void FunctionLowerer::run() {
   for (const Statement &s : pf_.body)
     statement(s);
   finish();
+  finishOrigins();
 }
 
 } // namespace ori::ptx

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ir/ptx_origin.h"
 #include "ptx/ptx.h"
 
 namespace ori::ptx {
@@ -156,6 +157,14 @@ private:
   std::string uniqueRegName(const std::string &name);
   std::string uniqueVarName(const std::string &name);
   void finish();
+  // lower_origin.cpp: provenance (ir/ptx_origin.h). recordOrigin() gives the instructions the
+  // lowering of `pi` made (pending_) a new origin with pi's text; finishOrigins() copies each
+  // origin's instructions once the labels are resolved.
+  void recordOrigin(const Instruction &pi);
+  std::vector<ori::PtxTextPiece> textPieces(const Instruction &pi, bool &exact);
+  void noteRegDeclaration(const Variable &v);
+  void noteLoc(const std::string &text);
+  void finishOrigins();
 
   std::vector<Scope> scopes_;
   std::set<std::string> regNamesUsed_, varNamesUsed_;
@@ -187,6 +196,11 @@ private:
   std::optional<ori::Operand> guard_;
   std::optional<ori::Reg> carryFlag_;
   SrcLoc loc_;
+  std::shared_ptr<ori::PtxOrigins> origins_ = std::make_shared<ori::PtxOrigins>();
+  std::map<ori::Reg, uint32_t> declaredBits_; // each register's width as its .reg declares it
+  std::vector<std::string> pendingLocs_;      // .loc lines since the last instruction
+  uint32_t curLoc_ = 0;                       // the .loc in effect (PtxOrigins::locTexts)
+  std::unordered_map<std::string, uint32_t> locIndex_;
 };
 
 } // namespace ori::ptx

@@ -245,9 +245,12 @@ ori::ParseResult lower(const Module &input) {
           om.ptxDirectives.push_back(v.text + ";");
         }
       } else if (item.kind == TopLevel::Kind::Directive) {
-        // .file and .section carry debug data that names labels; dropped.
-        if (!item.text.starts_with(".file") && !item.text.starts_with(".section") &&
-            !item.text.starts_with("@@"))
+        // .file and .section carry debug data that names labels: printed again after the
+        // functions (ptx/emit.cpp says when a .section is left out).
+        if (item.text.starts_with(".file") || item.text.starts_with(".section") ||
+            item.text.starts_with("@@"))
+          om.ptxTrailer.push_back(item.text);
+        else
           om.ptxDirectives.push_back(item.text);
       }
     }

@@ -135,8 +135,17 @@ TEST(AutoLaunchRules, TexrefFetch) {
   EXPECT_EQ(r.kind, Kind::Fault);
   EXPECT_NE(r.message.find("texture reference 'tr' is not bound"), std::string::npos) << r.message;
 
-  // Emitted back as tex on the reference (2 coordinates), with its declaration.
+  // Emitted back as written (docs/ptx.md, "Round trip"), and by the emitter (no instruction
+  // printed as read) as tex on the reference (2 coordinates), with its declaration.
   ptx::EmitResult e = ptx::emit(m);
+  ASSERT_FALSE(e.error) << e.error->str();
+  EXPECT_NE(e.text.find("tex.2d.v4.u32.f32 {%r1,%r2,%r3,%r4},[tr,{%f1,%f2,%f3,%f4}];"),
+            std::string::npos)
+      << e.text;
+  Module lowered = m;
+  for (Function &f : lowered.functions)
+    f.ptxOrigins.reset();
+  e = ptx::emit(lowered);
   ASSERT_FALSE(e.error) << e.error->str();
   EXPECT_NE(e.text.find(".global .texref tr;"), std::string::npos) << e.text;
   EXPECT_NE(e.text.find(", [tr, {"), std::string::npos) << e.text;

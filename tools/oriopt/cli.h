@@ -39,7 +39,8 @@ struct Options {
   ori::PipelineChoice pipeline = ori::PipelineChoice::Default;
   std::vector<std::string> printAfter, printBefore; // phase numbers or names, comma lists, or "all"
   bool printChanged = false, stats = false, json = false, progress = false;
-  std::string report;            // --report=DIR: the HTML report (pipeline/report.h)
+  bool emitLowered = false; // --emit-lowered: no instruction printed as the PTX it was read from
+  std::string report;       // --report=DIR: the HTML report (pipeline/report.h)
   double progressInterval = 1.0; // seconds between progress lines (hidden; tests set 0)
   // RPO order of the dumps, ptxas's raw RPO slot arrays, the unreachable-block
   // erase, and the testing aid that undoes the parser's split at control flow.

@@ -127,6 +127,9 @@ int runMain(const Options &o) {
   if (o.strict && !parsed.warnings.empty())
     return 1;
   Module &m = *parsed.module;
+  if (o.emitLowered) // every instruction through the Ori -> PTX emitter (ir/ptx_origin.h)
+    for (Function &f : m.functions)
+      f.ptxOrigins.reset();
   BlockProfile profile;
   if (!o.profile.empty()) {
     std::string profileText;

@@ -39,6 +39,10 @@ void addOptions(CLI::App &app, Options &o) {
       ->option_text("FILE");
   choice(app, "--emit", o.emit, {{"ori", EmitFormat::Ori}, {"ptx", EmitFormat::Ptx}},
          "Output format (default ori)");
+  app.add_flag("--emit-lowered", o.emitLowered,
+               "With --emit=ptx (and --check-roundtrip): print every instruction as the Ori "
+               "instruction it was lowered to, not as the PTX instruction it was read from "
+               "where no phase changed it (docs/ptx.md, \"Round trip\")");
   app.add_option("--phases", o.phases,
                  "Comma-separated phase numbers or names to run (default: the implemented "
                  "pipeline, without the code-changing phases 10, 16, 19, 33, 61, 84, which run "
