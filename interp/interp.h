@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -159,5 +160,7 @@ std::string formatExit(const RunResult &r, const std::string &file);
 // Where a Fault or Unsupported run stopped: "FILE:LINE:COL: 'INSTRUCTION' in lanes 4-5 (threads
 // 36-37)", the lanes of the warp that faulted there or ran it; "" for the other kinds.
 std::string formatStopPlace(const RunResult &r, const std::string &file);
+// What stopped a run formatStopPlace places: "fault", "trap" or "unsupported".
+std::string_view stopKindName(const RunResult &r);
 
 } // namespace ori

@@ -34,6 +34,12 @@ std::string formatExit(const RunResult &r, const std::string &file) {
   return "error: unknown run result";
 }
 
+std::string_view stopKindName(const RunResult &r) {
+  return r.kind == RunResult::Kind::Fault  ? "fault"
+         : r.kind == RunResult::Kind::Trap ? "trap"
+                                           : "unsupported";
+}
+
 std::string formatStopPlace(const RunResult &r, const std::string &file) {
   if ((r.kind != RunResult::Kind::Fault && r.kind != RunResult::Kind::Unsupported &&
        r.kind != RunResult::Kind::Trap) ||

@@ -84,11 +84,8 @@ int runAndPrint(const Options &o, const Module &m, const std::string &fileName) 
   // so that the exit line and the buffers stay as they were.
   if (std::string at = formatStopPlace(r, fileName); !at.empty()) {
     std::cout.flush();
-    std::cerr << "oriopt: "
-              << (r.kind == RunResult::Kind::Fault  ? "fault at "
-                  : r.kind == RunResult::Kind::Trap ? "trap at "
-                                                    : "unsupported at ")
-              << at << (r.message.empty() ? "" : ": " + r.message) << "\n";
+    std::cerr << "oriopt: " << stopKindName(r) << " at " << at
+              << (r.message.empty() ? "" : ": " + r.message) << "\n";
   }
   return r.kind == RunResult::Kind::Ok ? 0 : 2;
 }
