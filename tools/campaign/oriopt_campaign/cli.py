@@ -166,6 +166,27 @@ def cmd_compare(a):
     return 1 if diffs else 0
 
 
+def _version():
+    """The version of the oriopt next to this tool (build/bin), which the campaigns run."""
+    try:
+        out = subprocess.run([os.path.join(default_bin(), "oriopt"), "--version"], capture_output=True,
+                             text=True, timeout=30).stdout.split()
+        return out[1] if len(out) >= 2 and out[0] == "oriopt" else "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (no oriopt next to it)"
+
+
+class _VersionAction(argparse.Action):
+    """--version, asking oriopt only when it is given."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"oriopt-campaign {_version()}")
+        parser.exit(0)
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage errors exit 1 like every other bad input (argparse's own status is 2)."""
 
@@ -177,6 +198,8 @@ class _Parser(argparse.ArgumentParser):
 def parser():
     p = _Parser(prog="oriopt-campaign", description=__doc__, epilog=EXAMPLES,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action=_VersionAction,
+                   help="print the version (that of the oriopt it runs) and exit")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("submit", help="submit a campaign as one Slurm job array (or run it here with --local)")
     s.add_argument("dir", help="results directory (new or empty)")
