@@ -185,6 +185,14 @@ bool FnEmitter::emitAtomic(const Instr &in) {
     }
     if (*ftype != Mod::AF32 && in.has(Mod::FTZ))
       fail(in.loc, fmt::format("{}: only binary32 atomics flush subnormals", printInstr(f, in)));
+    // A width modifier beside the float type (.F16 with .S64) says another access size than
+    // the type's: PTX has no such atomic (ptxas: "Arguments mismatch").
+    const unsigned floatBytes = *ftype == Mod::AF64                           ? 8
+                                : *ftype == Mod::AF16 || *ftype == Mod::ABF16 ? 2
+                                                                              : 4;
+    if (bytes != floatBytes)
+      fail(in.loc, fmt::format("{}: a {}-byte access of a {}-byte float type has no PTX form",
+                               printInstr(f, in), bytes, floatBytes));
   } else if (bytes == 2) {
     type = "b16";
   } else if (*op == Mod::INC || *op == Mod::DEC) {
