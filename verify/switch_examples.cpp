@@ -86,6 +86,20 @@ std::vector<SwitchExample> switchExamples() {
   };
 }
 
+namespace {
+// x <=u bx and d = LOP3.LUT x, M, RZ give d <=u min(bx, M), for every LUT whose entries with the
+// RZ source 0 (indexes 0, 2, 4, 6: the mask 0x55) are `entries` (DoSwitchOpt's bound step).
+Claim lop3BoundClaim(Smt &s, uint32_t entries) {
+  z3::expr x = s.bvVar("x", 32), bx = s.bvVar("bx", 32), m = s.bvVar("M", 32),
+           lut = s.bvVar("lut", 8);
+  z3::expr lutIs = (lut & s.bv(0x55, 8)) == s.bv(entries, 8);
+  z3::expr d = lop3Term(s, x, m, s.bv(0, 32), lut);
+  z3::expr least = z3::ite(z3::ult(bx, m), bx, m);
+  return Claim{z3::implies(z3::ule(x, bx) && lutIs, z3::ule(d, least)),
+               {{"x", x}, {"bx", bx}, {"M", m}, {"lut", lut}, {"d", d}}};
+}
+} // namespace
+
 std::vector<ObligationDef> switchObligations() {
   std::vector<ObligationDef> v;
   for (SwitchExample &e : switchExamples()) {
@@ -98,28 +112,11 @@ std::vector<ObligationDef> switchObligations() {
                 "x <=u bx and LOP3.LUT d, x, M, RZ with a LUT that is x AND M where RZ is 0 give "
                 "d <=u min(bx, M)",
                 true},
-               [](Smt &s) {
-                 z3::expr x = s.bvVar("x", 32), bx = s.bvVar("bx", 32), m = s.bvVar("M", 32),
-                          lut = s.bvVar("lut", 8);
-                 // the LUT's entries with c (RZ) = 0, indexes 0, 2, 4, 6: only a & b (6) is 1
-                 z3::expr andLike = (lut & s.bv(0x55, 8)) == s.bv(0x40, 8);
-                 z3::expr d = lop3Term(s, x, m, s.bv(0, 32), lut);
-                 z3::expr least = z3::ite(z3::ult(bx, m), bx, m);
-                 return Claim{z3::implies(z3::ule(x, bx) && andLike, z3::ule(d, least)),
-                              {{"x", x}, {"bx", bx}, {"M", m}, {"lut", lut}, {"d", d}}};
-               }});
+               [](Smt &s) { return lop3BoundClaim(s, 0x40); }}); // only a & b (entry 6) is 1
   // ... and why the AND step asks for AND: ~x & M (LUT entry 2) stays within M, not within x.
   v.push_back({{"switch.wrong-bound-and-not",
                 "x <=u bx and LOP3.LUT d, x, M, RZ computing ~x & M give d <=u min(bx, M)", false},
-               [](Smt &s) {
-                 z3::expr x = s.bvVar("x", 32), bx = s.bvVar("bx", 32), m = s.bvVar("M", 32),
-                          lut = s.bvVar("lut", 8);
-                 z3::expr notAnd = (lut & s.bv(0x55, 8)) == s.bv(0x04, 8);
-                 z3::expr d = lop3Term(s, x, m, s.bv(0, 32), lut);
-                 z3::expr least = z3::ite(z3::ult(bx, m), bx, m);
-                 return Claim{z3::implies(z3::ule(x, bx) && notAnd, z3::ule(d, least)),
-                              {{"x", x}, {"bx", bx}, {"M", m}, {"lut", lut}, {"d", d}}};
-               }});
+               [](Smt &s) { return lop3BoundClaim(s, 0x04); }});
   v.push_back(
       {{"switch.bound-shr", "x <=u bx and k < 32 give (x >> k) <=u (bx >> k), unsigned", true},
        [](Smt &s) {
