@@ -17,6 +17,7 @@
 
 #include "fuzz/cuda_diff_impl.h"
 #include "fuzz/cuda_render.h"
+#include "fuzz/orifuzz_report.h"
 
 namespace ori::cudagen {
 
@@ -136,7 +137,7 @@ int runCudaHostDiff(const DiffOptions &o) {
   if (o.replay >= 0)
     indices.push_back(uint64_t(o.replay));
   else
-    for (uint64_t i = o.shardIndex; i < o.runs; i += o.shards)
+    for (uint64_t i = fuzzreport::firstRunAtOrAfter(o.from, o.shardIndex, o.shards); i < o.runs; i += o.shards)
       indices.push_back(i);
   const auto start = Clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };

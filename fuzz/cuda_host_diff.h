@@ -17,6 +17,7 @@ struct DiffOptions {
   uint64_t seed = 1, runs = 100;
   uint64_t shardIndex = 0, shards = 1;
   int64_t replay = -1;  // only this kernel index
+  uint64_t from = 0;    // the first kernel index (continues a stopped campaign)
   uint32_t batch = 100; // kernels per nvcc and g++ call
   std::vector<std::string> builds = {"O3", "O0", "G"};
   std::string outDir = ".";

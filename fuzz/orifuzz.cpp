@@ -240,6 +240,7 @@ struct Options {
   std::string outDir = ".";
   std::string reportPath; // --report: JSON summary (fuzz/orifuzz_report.h)
   int64_t replay = -1;
+  uint64_t from = 0; // --from: the first run index (continues a stopped campaign)
   bool listChecks = false, keepGoing = false;
   // cuda-host-diff only (fuzz/cuda_host_diff.h)
   uint32_t batch = 100;
@@ -263,6 +264,7 @@ int runCudaCheck(const Options &o, uint64_t shardIndex, uint64_t shards) {
   d.shardIndex = shardIndex;
   d.shards = shards;
   d.replay = o.replay;
+  d.from = o.from;
   d.batch = o.batch;
   d.outDir = o.outDir;
   d.keepGoing = o.keepGoing;
@@ -520,7 +522,7 @@ int runCampaign(const Options &o, const Check &c, uint64_t shardIndex, uint64_t 
   auto lastProgress = start;
   uint64_t done = 0, failures = 0;
   size_t blocks = 0, maxBlocks = 0; // of the generated functions
-  uint64_t first = o.replay >= 0 ? uint64_t(o.replay) : shardIndex;
+  uint64_t first = o.replay >= 0 ? uint64_t(o.replay) : fuzzreport::firstRunAtOrAfter(o.from, shardIndex, shards);
   uint64_t end = o.replay >= 0 ? uint64_t(o.replay) + 1 : o.runs;
   uint64_t step = o.replay >= 0 ? 1 : shards;
   const uint64_t total = first < end ? (end - first + step - 1) / step : 0;
@@ -605,6 +607,10 @@ Exit status: 0 when every run passes, 1 on a failure (reproducer written) or a u
       ->check(CLI::Range(0, 100000))
       ->option_text("K");
   app.add_option("--out", o.outDir, "Directory for reproducers (default .)")->option_text("DIR");
+  app.add_option("--from", o.from,
+                 "Start at run index N: the shard's runs below N are left out (continues a "
+                 "campaign that was stopped; the runs' keys do not change)")
+      ->option_text("N");
   app.add_option("--replay", o.replay, "Run only this run index of the campaign")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--report", o.reportPath,

@@ -8,6 +8,14 @@
 
 namespace ori::fuzzreport {
 
+// The first run index of shard i/N at or after `from` (orifuzz --from: a stopped campaign goes
+// on where it was; run k still uses the key (seed, k)).
+inline uint64_t firstRunAtOrAfter(uint64_t from, uint64_t shardIndex, uint64_t shards) {
+  if (from <= shardIndex)
+    return shardIndex;
+  return from + (shardIndex + shards - from % shards) % shards;
+}
+
 struct Failure {
   uint64_t run = 0;
   int size = 0;
