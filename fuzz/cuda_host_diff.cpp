@@ -137,7 +137,8 @@ int runCudaHostDiff(const DiffOptions &o) {
   if (o.replay >= 0)
     indices.push_back(uint64_t(o.replay));
   else
-    for (uint64_t i = fuzzreport::firstRunAtOrAfter(o.from, o.shardIndex, o.shards); i < o.runs; i += o.shards)
+    for (uint64_t i = fuzzreport::firstRunAtOrAfter(o.from, o.shardIndex, o.shards); i < o.runs;
+         i += o.shards)
       indices.push_back(i);
   const auto start = Clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };

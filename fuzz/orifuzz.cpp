@@ -522,7 +522,8 @@ int runCampaign(const Options &o, const Check &c, uint64_t shardIndex, uint64_t 
   auto lastProgress = start;
   uint64_t done = 0, failures = 0;
   size_t blocks = 0, maxBlocks = 0; // of the generated functions
-  uint64_t first = o.replay >= 0 ? uint64_t(o.replay) : fuzzreport::firstRunAtOrAfter(o.from, shardIndex, shards);
+  uint64_t first = o.replay >= 0 ? uint64_t(o.replay)
+                                 : fuzzreport::firstRunAtOrAfter(o.from, shardIndex, shards);
   uint64_t end = o.replay >= 0 ? uint64_t(o.replay) + 1 : o.runs;
   uint64_t step = o.replay >= 0 ? 1 : shards;
   const uint64_t total = first < end ? (end - first + step - 1) / step : 0;
