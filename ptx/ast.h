@@ -49,6 +49,12 @@ struct Operand {
   std::string selector;
   // Name written `-%r1` (vmad's negated operands); only the video lowering reads it.
   bool minus = false;
+  // Name written `sym[K]` (PTX ISA 9.0, 6.4.3 "Arrays as Operands"): element K of the array
+  // sym, K a constant expression in `index`. The lowering makes it sym + K * the element size
+  // (an address in a memory instruction, the address value in `mov`): ptxas 13.0 assembles
+  // `ld.global.u32 r, a[1]` of a .u32 array to the same SASS as `[a+4]`.
+  bool indexed = false;
+  int64_t index = 0;
 };
 
 struct Instruction {

@@ -517,6 +517,8 @@ void FunctionLowerer::instruction(const Instruction &pi) {
     guard_ = ori::Operand::reg_(g.reg, pi.guard->negated);
   }
   std::optional<Instruction> expanded = expandVectorRegisters(pi);
+  if (std::optional<Instruction> arrays = expandArrayIndices(expanded ? *expanded : pi))
+    expanded = std::move(arrays);
   const Instruction &use = expanded ? *expanded : pi;
   for (const Operand &o : use.operands)
     numberRegisters(o);

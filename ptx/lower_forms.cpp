@@ -374,6 +374,39 @@ std::optional<Instruction> FunctionLowerer::expandVectorRegisters(const Instruct
   return out;
 }
 
+// `sym[K]` (Operand::indexed): sym + K * its element size, an address operand in every
+// instruction but `mov` and `cvta` (PTX ISA 9.0, 6.4.3: `ld.global.u32 s, a[0]`; `mov.u32 s,
+// a[1]` moves the address of a[1]; ptxas 13.0 takes `cvta.global.u64 d, a[1]` too).
+std::optional<Instruction> FunctionLowerer::expandArrayIndices(const Instruction &pi) {
+  auto indexed = [](const Operand &o) { return o.indexed; };
+  if (std::none_of(pi.operands.begin(), pi.operands.end(), indexed))
+    return std::nullopt;
+  Instruction out = pi;
+  for (Operand &o : out.operands) {
+    if (!o.indexed)
+      continue;
+    const NameRef ref = resolve(o.name);
+    const ori::Variable *var = nullptr;
+    if (ref.kind == NameRef::Variable) {
+      for (const ori::Variable &v : f_.variables)
+        if (v.name == ref.symbol)
+          var = &v;
+      for (const ori::Variable &v : om_.variables)
+        if (!var && v.name == ref.symbol)
+          var = &v;
+    }
+    if (!var)
+      fail(o.loc, fmt::format("'{}[{}]': '{}' is not an array variable of a state space", o.name,
+                              o.index, o.name));
+    o.ival = static_cast<int64_t>(static_cast<uint64_t>(o.ival) +
+                                  static_cast<uint64_t>(o.index) * var->elemSize);
+    o.indexed = false;
+    if (pi.opcode != "mov" && pi.opcode != "cvta")
+      o.kind = Operand::Kind::Address;
+  }
+  return out;
+}
+
 bool FunctionLowerer::allHonored(const Instruction &pi) const {
   for (const Operand &o : pi.operands)
     if (o.kind == Operand::Kind::Name && (o.ival != 0 || o.negated) &&

@@ -149,6 +149,7 @@ private:
   void checkForm(const Operand &o, size_t k, bool firstIsDef, Operand::Kind container,
                  const Instruction &pi);
   std::optional<Instruction> expandVectorRegisters(const Instruction &pi);
+  std::optional<Instruction> expandArrayIndices(const Instruction &pi);
   bool allHonored(const Instruction &pi) const;
   // The vector register `name` names in scope, or nullptr.
   const VectorReg *vectorRegister(const std::string &name) const;

@@ -168,6 +168,7 @@ private:
 
   // %tid.x, %r1.y: a vector component written right after a name.
   void componentSuffix(Operand &o);
+  void arrayIndex(Operand &o);
 
   // A name (`%r1`, `!%p`, `sym+8`, `%tid.x`), a pair `p|q`, a sink `_`, or a literal.
   Operand atom();

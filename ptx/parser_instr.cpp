@@ -203,8 +203,31 @@ void Parser::name(Operand &o) {
   }
   o.kind = Operand::Kind::Name;
   componentSuffix(o);
-  if (!o.negated)
+  if (!o.negated && is(Tok::LBrack) && o.name[0] != '%')
+    arrayIndex(o); // no offset may follow: ptxas 13.0 rejects `a[1]+4` ("syntax error")
+  else if (!o.negated)
     o.ival = offsetTerms();
+}
+
+// `a[1]`, `a[N-1]`: an element of an array by a constant index (Operand::indexed). A register
+// index (`a[%r1]`) is an error: ptxas scales it by the element size in 32-bit arithmetic
+// (its SASS is a LEA by 2 for a .u32 array, the carry into the high half from RZ), a form
+// the lowering does not make.
+void Parser::arrayIndex(Operand &o) {
+  next(); // [
+  if (is(Tok::Ident))
+    lx_.fail(peek(), fmt::format("a register index into an array ('{}[{}]') is not read: "
+                                 "compute the address and write [%rd]",
+                                 o.name, spell(peek())));
+  const Operand k = number();
+  if (k.kind != Operand::Kind::Int)
+    lx_.failAt(k.loc.line, k.loc.col, "an array index must be an integer");
+  expect(Tok::RBrack, "']' to close the array index");
+  if (is(Tok::LBrack))
+    lx_.fail(peek(), "an index into an array of arrays is not read: write the address as "
+                     "[sym+offset]");
+  o.indexed = true;
+  o.index = k.ival;
 }
 
 } // namespace ori::ptx::parser_detail

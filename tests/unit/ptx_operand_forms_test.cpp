@@ -154,6 +154,18 @@ std::vector<Row> rows() {
       ok("AddrRegPlusNegativeImm", "add.s64 %rd3, %rd2, 12; ld.global.u32 %r3, [%rd3+-4];", 30),
       ok("AddrVariable", "ld.global.u32 %r3, [g];", 10),
       ok("AddrVariablePlusImm", "ld.global.u32 %r3, [g+12];", 40),
+      // sym[K] is element K (PTX ISA 9.0 6.4.3; ptxas 13.0 assembles g[1] of this .u32 array as
+      // [g+4]), an address without brackets; `[g[1]]` and an offset after it are errors in ptxas
+      ok("AddrArrayElement", "ld.global.u32 %r3, g[2];", 30),
+      ok("AddrArrayElementExpr", "ld.global.u32 %r3, g[4-1];", 40),
+      ok("StoreArrayElement", "st.global.u32 g[1], %r1; ld.global.u32 %r3, [g+4];", 5),
+      ok("VecArrayElement", "ld.global.v2.u32 {%r3, %r4}, g[2];", 30, 40),
+      bad("AddrArrayElementInBrackets", "ld.global.u32 %r3, [g[1]];", "[1]]",
+          "expected ']' to close the address"),
+      bad("AddrArrayElementPlusImm", "ld.global.u32 %r3, g[1]+4;", "+4",
+          "expected ',' or ';' after the operand"),
+      bad("AddrArrayRegisterIndex", "ld.global.u32 %r3, g[%r1];", "%r1]",
+          "a register index into an array"),
       bad("AddrWithoutBrackets", "ld.global.u32 %r3, %rd2;", "%rd2",
           "operand 2 of 'ld' must be an address [a]"),
       bad("AddrPredicate", "ld.global.u32 %r3, [%p1];", "[%p1]",
@@ -231,6 +243,14 @@ std::vector<Row> rows() {
       // ---- a symbol's address: mov.u64 D, g[+imm]
       ok("MovSymbol", "mov.u64 %rd3, g; ld.global.u32 %r3, [%rd3+12];", 40),
       ok("MovSymbolPlusImm", "mov.u64 %rd3, g+8; ld.global.u32 %r3, [%rd3];", 30),
+      ok("MovArrayElement", "mov.u64 %rd3, g[3]; ld.global.u32 %r3, [%rd3];", 40),
+      ok("CvtaArrayElement",
+         "cvta.global.u64 %rd3, g[1]; cvta.to.global.u64 %rd4, %rd3; ld.global.u32 %r3, [%rd4];",
+         20),
+      bad("SrcArrayElement", "add.s32 %r3, g[1], %r2;", "g[1]",
+          "operand 2 of 'add' must be a register or a number"),
+      bad("DestArrayElement", "add.s32 g[1], %r1, %r2;", "g[1]",
+          "operand 1 of 'add' must be a register or a number"),
       ok("MovSymbolPlusNegativeImm",
          "mov.u64 %rd3, g+12; mov.u64 %rd4, g+-4; sub.s64 %rd5, %rd3, %rd4; cvt.u32.u64 %r3, %rd5;",
          16),
@@ -304,7 +324,7 @@ TEST(PtxOperandFormSweep, EveryFormInEveryPositionLowersOrIsRejected) {
   const std::vector<std::string> forms = {
       "%r1",  "7",     "-7",         "%r1+4",  "%rd2", "%rd2+8",     "[%rd2]", "[%rd2+4]",
       "[g]",  "[g+4]", "{%r1, %r2}", "%v",     "%v.x", "g",          "g+4",    "_",
-      "!%p1", "%p1",   "%p1|%p2",    "%tid.x", "%f1",  "0f3F800000", "out"};
+      "!%p1", "%p1",   "%p1|%p2",    "%tid.x", "%f1",  "0f3F800000", "out",    "g[1]"};
   size_t rejected = 0, lowered = 0;
   for (const std::string &pos : positions)
     for (const std::string &form : forms) {
@@ -339,11 +359,16 @@ TEST(PtxOperandFormTable, PtxasAcceptsExactlyTheRowsThatLower) {
   // ptxas 13.0 misbehaves on these instead of giving an error: it crashes on a float register
   // plus an offset once the sum is used, and grows without bound on a predicate plus one.
   const std::set<std::string> ptxasMisbehaves = {"FloatRegPlusImm", "PredPlusImm"};
+  // Forms ptxas takes and the reader rejects with an error (not read yet, docs/ptx.md): a
+  // register index into an array, which ptxas scales by the element size in 32 bits.
+  const std::set<std::string> notReadYet = {"AddrArrayRegisterIndex"};
   for (const Row &r : rows()) {
     if (ptxasMisbehaves.count(r.name))
       continue;
     const std::string errors = ptxtest::ptxasErrors(kernelWith(r.line));
-    if (r.out) {
+    if (notReadYet.count(r.name)) {
+      EXPECT_EQ(errors, "") << r.name << ": ptxas now rejects it; make it an ordinary row";
+    } else if (r.out) {
       EXPECT_EQ(errors, "") << r.name;
     } else {
       EXPECT_NE(errors, "") << r.name << ": ptxas accepts " << r.line;
