@@ -86,6 +86,12 @@ struct RunConfig {
   // be given, so that a run which does not say how much it needs does not fault for lack of it.
   // A shared access past the static variables and this many dynamic bytes faults.
   std::optional<uint64_t> sharedDynamic;
+  // The clock registers (%clock, %clock_hi, %clock64, %globaltimer and its halves) read the
+  // run's warp instructions so far (RunResult::warpSteps), a deterministic model of time
+  // that only moves forward (docs/interpreter.md, "Special registers"). Off: reading one
+  // stops the run as unsupported, as comparisons of two runs (--verify's fallback, the
+  // fuzzers) want: a phase changes how many instructions run.
+  bool clockFromSteps = false;
 };
 
 struct RunResult {

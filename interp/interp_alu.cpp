@@ -371,6 +371,18 @@ bool Machine::execInteger(const Instr &in) {
     case SpecialReg::CWINBASE:
       writeInt(in, 0, kConstWindowBase, 64);
       return true;
+    case SpecialReg::CLOCKLO:
+    case SpecialReg::CLOCKHI:
+    case SpecialReg::GLOBALTIMERLO:
+    case SpecialReg::GLOBALTIMERHI: {
+      if (!clockFromSteps || !steps)
+        unsupported(fmt::format("{} is not deterministic (it depends on the time; oriopt --run "
+                                "--clock=steps reads the instructions run so far instead)",
+                                specialRegName(o.sreg)));
+      const bool hi = o.sreg == SpecialReg::CLOCKHI || o.sreg == SpecialReg::GLOBALTIMERHI;
+      v = uint32_t(hi ? *steps >> 32 : *steps);
+      break;
+    }
     default:
       unsupported(fmt::format("{} is not deterministic (it depends on the hardware or the time)",
                               specialRegName(o.sreg)));

@@ -286,6 +286,9 @@ public:
   uint64_t sharedStatic = 0, sharedDynamicBase = 0, sharedLimit = kSharedSize;
   Thread *th = nullptr;    // the thread (lane) executing now
   uint64_t extraSteps = 0; // step budget charged for work besides instructions (CALL's copies)
+  // RunConfig::clockFromSteps: the clock registers read *steps (the SIMT runner's count).
+  bool clockFromSteps = false;
+  const uint64_t *steps = nullptr;
   FastPaths fast = fastPathsOnThisThread();
 
   // Operand access (interp/interp.cpp). `i` indexes in.srcs / in.dsts; a missing

@@ -14,6 +14,7 @@ namespace ori::interp_detail {
 
 std::string Machine::setUp(const RunConfig &cfg) {
   const Function &f = *entry;
+  clockFromSteps = cfg.clockFromSteps;
   // Kernel parameters: check the configuration before allocating anything.
   auto known = [&](const std::string &name) {
     return std::any_of(f.params.begin(), f.params.end(),

@@ -65,7 +65,9 @@ struct Barrier {
 class CtaRunner {
 public:
   CtaRunner(Machine &m, uint64_t maxSteps, RunResult &res)
-      : m_(m), maxSteps_(maxSteps), res_(res) {}
+      : m_(m), maxSteps_(maxSteps), res_(res) {
+    m_.steps = &steps_;
+  }
   const Instr *current() const { return cur_; }
 
   // A lane that faults leaves, like one that exits but without ending ok, and the others go

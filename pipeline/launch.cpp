@@ -285,6 +285,7 @@ LaunchPlan plan(const Module &m, const LaunchRequest &r) {
   }
   cfg.onlyThread = r.onlyThread;
   cfg.sharedDynamic = r.sharedDynamic;
+  cfg.clockFromSteps = r.clockFromSteps;
   // autoParams: every parameter the others leave unbound, as autoLaunch binds it.
   if (r.autoParams && entry) {
     AutoLaunchOptions ao;

@@ -31,6 +31,7 @@ struct LaunchRequest {
   std::vector<std::string> regs; // NAME=VALUE: a register's value at each thread's start
   std::optional<uint32_t> onlyThread;
   std::optional<uint64_t> sharedDynamic; // RunConfig::sharedDynamic (--shared-dynamic)
+  bool clockFromSteps = true;            // RunConfig::clockFromSteps (--clock=steps)
 };
 
 struct LaunchPlan {

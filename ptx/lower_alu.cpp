@@ -416,6 +416,20 @@ bool Lowering::mov() {
   if (t.kind == PtxType::None || t.bits == 128 || t.bits == 8)
     return false;
   ori::Reg d = dst(0);
+  // %clock64 and %globaltimer (PTX ISA 9.0, 10.15 and 10.22): the low then the high word, as
+  // S2R reads them (SASS reads both at once, CS2R; the interpreter's clock would have to pass
+  // 2^32 steps between the two reads to tell, docs/interpreter.md "Special registers").
+  if (ops[1].kind == Operand::Kind::Name && t.bits == 64 &&
+      (ops[1].name == "%clock64" || ops[1].name == "%globaltimer")) {
+    const bool clock = ops[1].name == "%clock64";
+    ori::Reg lo = temp32(), hi = temp32();
+    emit(make(Opcode::S2R, {}, {reg(lo)},
+              {OOp::special(clock ? ori::SpecialReg::CLOCKLO : ori::SpecialReg::GLOBALTIMERLO)}));
+    emit(make(Opcode::S2R, {}, {reg(hi)},
+              {OOp::special(clock ? ori::SpecialReg::CLOCKHI : ori::SpecialReg::GLOBALTIMERHI)}));
+    pack64(d, reg(lo), reg(hi));
+    return true;
+  }
   if (ops[1].kind == Operand::Kind::Name) {
     NameRef r = L.resolve(ops[1].name);
     if (r.kind == NameRef::Special) {
@@ -447,6 +461,16 @@ bool Lowering::mov() {
 
 // mov.b64 d, {lo, hi} (32-bit halves), mov.b64 d, {a, b, c, e} and mov.b32 d, {lo, hi}
 // (16-bit parts), and the reverse unpacking forms (with `_` sinks).
+// d = zext(hi) << 32 | zext(lo); IMAD.WIDE.U32 x, 1 zero-extends a 32-bit value.
+void Lowering::pack64(ori::Reg d, const OOp &lo, const OOp &hi) {
+  ori::Reg hi64 = L.newTemp(ori::RegFile::R, "b64"), sh = L.newTemp(ori::RegFile::R, "b64");
+  ori::Reg lo64 = L.newTemp(ori::RegFile::R, "b64");
+  emit(make(Opcode::IMAD, {Mod::WIDE, Mod::U32}, {reg(hi64)}, {hi, imm(1), kRZ}));
+  emit(make(Opcode::SHL, {}, {reg(sh)}, {reg(hi64), imm(32)}), true);
+  emit(make(Opcode::IMAD, {Mod::WIDE, Mod::U32}, {reg(lo64)}, {lo, imm(1), kRZ}));
+  emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {reg(sh), reg(lo64), kRZ, imm(0xFC)}), true);
+}
+
 bool Lowering::packUnpack(PtxType t) {
   bool pack = ops[1].kind == Operand::Kind::Vector && ops[0].kind == Operand::Kind::Name;
   bool unpack = ops[0].kind == Operand::Kind::Vector && ops[1].kind == Operand::Kind::Name;
@@ -484,13 +508,7 @@ bool Lowering::packUnpack(PtxType t) {
       lo = word(0, temp32());
       hi = word(2, temp32());
     }
-    // d = zext(hi) << 32 | zext(lo); IMAD.WIDE.U32 x, 1 zero-extends a 32-bit value.
-    ori::Reg hi64 = L.newTemp(ori::RegFile::R, "b64"), sh = L.newTemp(ori::RegFile::R, "b64");
-    ori::Reg lo64 = L.newTemp(ori::RegFile::R, "b64");
-    emit(make(Opcode::IMAD, {Mod::WIDE, Mod::U32}, {reg(hi64)}, {hi, imm(1), kRZ}));
-    emit(make(Opcode::SHL, {}, {reg(sh)}, {reg(hi64), imm(32)}), true);
-    emit(make(Opcode::IMAD, {Mod::WIDE, Mod::U32}, {reg(lo64)}, {lo, imm(1), kRZ}));
-    emit(make(Opcode::LOP3, {Mod::LUT}, {reg(d)}, {reg(sh), reg(lo64), kRZ, imm(0xFC)}), true);
+    pack64(d, lo, hi);
     return true;
   }
   OOp s = srcReg(1, t);

@@ -110,6 +110,7 @@ struct Lowering {
   // lower_alu.cpp
   bool mov();
   bool packUnpack(PtxType t);
+  void pack64(ori::Reg d, const OOp &lo, const OOp &hi); // d = hi:lo
   bool addSub();
   bool mulMad();
   bool logic();

@@ -263,6 +263,10 @@ void addOptions(CLI::App &app, Options &o) {
                  "arrays live "
                  "(default: the rest of the 228 KiB shared window); a shared access past it faults")
       ->option_text("BYTES");
+  choice(app, "--clock", o.launch.clockFromSteps, {{"steps", true}, {"refuse", false}},
+         "--run: what %clock, %clock64 and %globaltimer read: the warp instructions run so far "
+         "(steps, the default: deterministic, only forward) or nothing (refuse: the run stops "
+         "as unsupported)");
   app.add_flag("--dump-layout", o.dumpLayout,
                "After --run's exit line, print where each .global, .const and .shared variable "
                "lives and the "
