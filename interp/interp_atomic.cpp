@@ -90,9 +90,11 @@ bool qspc(const ModSet &mods, uint64_t a) {
     return local;
   if (mods.test(Mod::SP_CONST))
     return constant;
+  const bool param = inWindow(a, kParamWindowBase, kParamWindowSize);
   if (mods.test(Mod::SP_PARAM))
-    return false;                        // no generic window for kernel parameters
-  return !shared && !local && !constant; // .GLOBAL: what a generic access reaches as global
+    return param; // the kernel's parameters (cvta.param)
+  return !shared && !local && !constant &&
+         !param; // .GLOBAL: what a generic access reaches as global
 }
 
 } // namespace

@@ -17,6 +17,7 @@
 
 #include "interp/interp.h"
 #include "ir/float_format.h"
+#include "ir/param_window.h"
 
 namespace ori::interp_detail {
 
@@ -117,7 +118,7 @@ struct Buffer {
 // addresses; Shared and Local are offsets in the CTA's shared window and the
 // thread's local window; Const is an offset in the module's read-only .const
 // data; Param an offset in the current call frame's parameter area.
-enum class MemSpace : uint8_t { Global, Shared, Local, Const, Param };
+enum class MemSpace : uint8_t { Global, Shared, Local, Const, Param, EntryParams };
 
 inline constexpr uint64_t kGlobalBase = 0x10000000;
 inline constexpr uint64_t kSharedSize = 0x38000; // 228 KiB
@@ -125,6 +126,10 @@ inline constexpr uint64_t kLocalSize = 0x80000;
 // Generic addresses of the windows (SR_SWINBASE, SR_LWINBASE): a generic
 // address in [base, base + size) is that offset of the window.
 inline constexpr uint64_t kConstWindowBase = 0x7c0000000000; // read-only: the module's .const data
+// Read-only: the kernel's parameters (PTX cvta.param): [base, base + size) is constant bank 0
+// from kParamBase; setUp writes the base at c[0x0][kParamWindowPointer] (ir/param_window.h).
+inline constexpr uint64_t kParamWindowBase = 0x7c8000000000;
+inline constexpr uint64_t kParamWindowSize = 0x8000; // 32 KiB: the most parameters a kernel has
 inline constexpr uint64_t kSharedWindowBase = 0x7e0000000000;
 inline constexpr uint64_t kLocalWindowBase = 0x7f0000000000;
 inline constexpr size_t kMaxCallDepth = 1024;
@@ -263,6 +268,8 @@ inline const char *spaceText(MemSpace s) {
     return "constant";
   case MemSpace::Param:
     return "param";
+  case MemSpace::EntryParams:
+    return "kernel parameter";
   }
   return "?";
 }

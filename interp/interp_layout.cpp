@@ -214,6 +214,8 @@ std::string Machine::setUp(const RunConfig &cfg) {
   for (const Param &p : f.params)
     cbEnd = std::max<uint64_t>(cbEnd, uint64_t(p.offset) + p.size);
   cbank0.assign(size_t(cbEnd), 0);
+  for (uint32_t k = 0; k < 8; ++k) // cvta.param's window (kParamWindowPointer)
+    cbank0[kParamWindowPointer + k] = uint8_t(kParamWindowBase >> (8 * k));
   for (const Param &p : f.params) {
     if (auto pv = cfg.params.find(p.name); pv != cfg.params.end()) {
       for (uint32_t k = 0; k < p.size && k < 8; ++k)

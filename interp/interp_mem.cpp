@@ -287,6 +287,8 @@ Location Machine::location(const Instr &in, size_t i, OpSpace os) const {
       return {MemSpace::Shared, a - kSharedWindowBase, a};
     if (a - kConstWindowBase < kMaxVariableBytes)
       return {MemSpace::Const, a - kConstWindowBase, a};
+    if (a - kParamWindowBase < kParamWindowSize)
+      return {MemSpace::EntryParams, kParamBase + (a - kParamWindowBase), a};
     if (a - kLocalWindowBase < kLocalSize)
       return {MemSpace::Local, a - kLocalWindowBase, a};
     return {MemSpace::Global, a, a};
@@ -372,6 +374,10 @@ uint64_t Machine::load(const Location &l, unsigned bytes) {
   case MemSpace::Param:
     p = denseBytes(th->frames.back().params, l, bytes);
     break;
+  case MemSpace::EntryParams: // past the parameters: 0, as LDC reads constant bank 0
+    for (unsigned k = 0; k < bytes; ++k)
+      v |= uint64_t(l.addr + k < cbank0.size() ? cbank0[l.addr + k] : 0) << (8 * k);
+    return v;
   }
   for (unsigned k = 0; k < bytes; ++k)
     v |= uint64_t(p[k]) << (8 * k);
@@ -394,6 +400,8 @@ void Machine::store(const Location &l, unsigned bytes, uint64_t v) {
   }
   case MemSpace::Const:
     fault(l.shown, fmt::format("store to the read-only constant space at 0x{:x}", l.addr));
+  case MemSpace::EntryParams:
+    fault(l.shown, fmt::format("store to the kernel's read-only parameters at 0x{:x}", l.shown));
   case MemSpace::Param:
     p = denseBytes(th->frames.back().params, l, bytes);
     break;

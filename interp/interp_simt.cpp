@@ -64,8 +64,7 @@ struct Barrier {
 
 class CtaRunner {
 public:
-  CtaRunner(Machine &m, uint64_t maxSteps, RunResult &res)
-      : m_(m), maxSteps_(maxSteps), res_(res) {
+  CtaRunner(Machine &m, uint64_t maxSteps, RunResult &res) : m_(m), maxSteps_(maxSteps), res_(res) {
     m_.steps = &steps_;
   }
   const Instr *current() const { return cur_; }

@@ -10,6 +10,7 @@
 #include <cctype>
 
 #include "ir/ori.h"
+#include "ir/param_window.h"
 #include "ptx/emit_impl.h"
 
 namespace ori::ptx::emit_detail {
@@ -503,6 +504,25 @@ std::string FnEmitter::cbank(const Instr &in, const Operand &o, unsigned bytes,
     fail(in.loc, fmt::format("c[0x0][{}]: a misaligned {}-byte constant-bank read (a fault in the "
                              "interpreter) has no PTX form",
                              hexOff(off), bytes));
+  if (uint64_t(off) < uint64_t(kParamWindowPointer) + 8 &&
+      uint64_t(off) + bytes > kParamWindowPointer) {
+    // The generic base of the kernel's parameters (ir/param_window.h): cvta.param of the first
+    // parameter's address, which is 0.
+    const Param *first = nullptr;
+    for (const Param &p : f.params)
+      if (p.offset == kParamBase)
+        first = &p;
+    if (off != int64_t(kParamWindowPointer) || bytes != 8 || !first)
+      fail(in.loc,
+           fmt::format("c[0x0][{}]: only an 8-byte read of c[0x0][0x{:x}] (the generic base "
+                       "of the parameters) in a kernel with parameters has a PTX form "
+                       "(cvta.param)",
+                       hexOff(off), kParamWindowPointer));
+    std::string a = temp(64), t = !dst.empty() ? dst : temp(64);
+    emit(fmt::format("mov.u64 {}, {};", a, first->name));
+    emit(fmt::format("cvta.param.u64 {}, {};", t, a));
+    return t;
+  }
   auto load = [&](uint64_t at, unsigned n, const std::string &type,
                   unsigned width) -> std::optional<std::string> {
     for (const Param &p : f.params) {

@@ -113,6 +113,9 @@ OOp FunctionLowerer::source(const Operand &o, PtxType t, uint16_t kinds) {
       if (param) {
         if ((kinds & ori::K_SYM) && t.bits == 64 && opcode == "mov")
           return OOp::symbol(r.symbol);
+        if (t.bits == 64 && opcode == "cvta" &&
+            (hasMod(*current_, ".param") || hasMod(*current_, ".param::entry")))
+          return viaMov(OOp::symbol(r.symbol), true); // cvta.param.u64 d, p (lower_mem.cpp)
         throw NotNative{}; // a 32-bit parameter address: OPAQUE, as 32-bit addresses are
       }
       // A kernel's own .param variables (call slots) have no address a register may hold

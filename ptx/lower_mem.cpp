@@ -5,6 +5,7 @@
 
 #include <span>
 
+#include "ir/param_window.h"
 #include "ptx/lowering.h"
 
 namespace ori::ptx::lowering {
@@ -145,14 +146,27 @@ bool Lowering::selp() {
 // cvta{.to}.space.u64: global addresses are generic; the shared, local and constant windows
 // start at SR_SWINBASE, SR_LWINBASE and SR_CWINBASE (docs/interpreter.md). cvta{.to}.global.u32
 // (32-bit addresses: .address_size 32) is a 32-bit MOV, exact for the same reason; the other
-// .u32 forms and .param stay OPAQUE: the interpreter's windows lie above 4 GiB.
+// .u32 forms stay OPAQUE: the interpreter's windows lie above 4 GiB. cvta{.to}.param{::entry}
+// in a kernel: the generic base of its parameters is the word at c[0x0][0x198], as ptxas 13.0
+// has it (ir/param_window.h); .param::func and .param in a .func stay OPAQUE.
 bool Lowering::cvta() {
-  onlyMods(pi, {".to", ".global", ".shared", ".shared::cta", ".local", ".const"});
+  onlyMods(pi, {".to", ".global", ".shared", ".shared::cta", ".local", ".const", ".param",
+                ".param::entry"});
   need(2);
   PtxType t = lastType(pi);
   std::optional<ori::Space> space = spaceOf(pi);
   if (!space || (t.bits != 64 && !(t.bits == 32 && *space == ori::Space::Global)))
     return false;
+  if (*space == ori::Space::Param) {
+    if (!L.f_.isEntry)
+      return false;
+    ori::Reg d = dst(0);
+    OOp a = srcReg(1, t);
+    ori::Reg base = L.newTemp(ori::RegFile::R, "b64");
+    emit(make(Opcode::LDC, {Mod::W64}, {reg(base)}, {OOp::cbank(0, ori::kParamWindowPointer)}));
+    emit(make(Opcode::IADD3, {}, {reg(d)}, {a, reg(base, hasMod(pi, ".to")), kRZ}), true);
+    return true;
+  }
   ori::Reg d = dst(0);
   if (*space == ori::Space::Global) { // global addresses are generic addresses here
     emit(make(Opcode::MOV, {}, {reg(d)}, {src(1, t, ori::K_REG | ori::K_SYM)}), t.bits == 64);

@@ -240,8 +240,11 @@ uint64_t drawValue(Domain d, Rng &rng) {
   case Domain::Window: { // docs/interpreter.md, "Memory": each window's first and last bytes and
                          // beyond
     static constexpr uint64_t kWindows[][2] = {
-        {0x7e0000000000, 0x38000}, {0x7f0000000000, 0x80000}, {0x7c0000000000, uint64_t(64) << 20}};
-    const auto &w = kWindows[rng() % 3];
+        {0x7e0000000000, 0x38000},
+        {0x7f0000000000, 0x80000},
+        {0x7c0000000000, uint64_t(64) << 20},
+        {0x7c8000000000, 0x8000}}; // the kernel's parameters (cvta.param)
+    const auto &w = kWindows[rng() % 4];
     switch (rng() % 5) {
     case 0:
       return w[0] - 1 - rng() % 4;

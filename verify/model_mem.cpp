@@ -157,7 +157,8 @@ std::optional<ModelOutputs> noEffect(ModelContext &) { return ModelOutputs{}; }
 
 // QSPC: generic address a in the window of the space (docs/interpreter.md, "Memory": shared
 // [0x7e0000000000, +0x38000), local [0x7f0000000000, +0x80000), const [0x7c0000000000,
-// +64 MiB); .PARAM: no window; .GLOBAL: none of the three). Without .64, a is 32 bits.
+// +64 MiB), the kernel's parameters [0x7c8000000000, +0x8000); .GLOBAL: none of the four).
+// Without .64, a is 32 bits.
 std::optional<ModelOutputs> qspc(ModelContext &m) {
   Smt &smt = m.smt;
   z3::expr a = m.has(Mod::W64) ? m.intSrc(0, 64) : Smt::zext(m.intSrc(0, 32), 64);
@@ -165,12 +166,12 @@ std::optional<ModelOutputs> qspc(ModelContext &m) {
     return z3::ult(a - smt.bv(base, 64), smt.bv(size, 64));
   };
   z3::expr shared = in(0x7e0000000000, 0x38000), local = in(0x7f0000000000, 0x80000),
-           constant = in(0x7c0000000000, uint64_t(64) << 20);
+           constant = in(0x7c0000000000, uint64_t(64) << 20), param = in(0x7c8000000000, 0x8000);
   z3::expr r = m.has(Mod::SP_SHARED) || m.has(Mod::SP_SHARED_CLUSTER) ? shared
                : m.has(Mod::SP_LOCAL)                                 ? local
                : m.has(Mod::SP_CONST)                                 ? constant
-               : m.has(Mod::SP_PARAM)                                 ? smt.boolVal(false)
-                                      : !shared && !local && !constant;
+               : m.has(Mod::SP_PARAM)                                 ? param
+                                      : !shared && !local && !constant && !param;
   return ModelOutputs{{r}, std::nullopt};
 }
 
