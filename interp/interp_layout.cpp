@@ -304,7 +304,9 @@ std::string Machine::placeAddressInitializers(const RunConfig &cfg) {
                            v.name, a.symbol);
       if (uint64_t(a.offset) + v.elemSize > v.size())
         return fmt::format("malformed IR: an address initializer of '{}' lies outside it", v.name);
-      const uint64_t value = *at + uint64_t(a.addend);
+      uint64_t value = *at + uint64_t(a.addend);
+      if (a.byte >= 0) // one byte of the address (AddrInit::byte)
+        value = (value >> (8 * a.byte)) & 0xFF;
       for (uint32_t k = 0; k < v.elemSize && k < 8; ++k)
         bytes[a.offset + k] = uint8_t(value >> (8 * k));
     }

@@ -252,6 +252,10 @@ struct Variable {
     std::string symbol;
     int64_t addend = 0;
     bool generic = false;
+    // 0-7: only byte `byte` of the address, zero-extended into the element (PTX's mask form
+    // `0xFF00(sym)` is byte 1: ISA 9.0 5.4.4; nvcc writes it for pointers in packed structs);
+    // -1: the whole address.
+    int8_t byte = -1;
     friend bool operator==(const AddrInit &, const AddrInit &) = default;
   };
   std::vector<AddrInit> addrInit;

@@ -384,17 +384,15 @@ void Parser::variable(std::vector<Variable> &vars, const std::vector<Param> &par
       SrcLoc loc = cur().loc;
       if (v.init.size() / v.elemSize == elems)
         fail(loc, fmt::format("too many initializers for '{}'", v.name));
-      if (cur().kind == Token::Word) { // an address: SYMBOL[+-N] or generic(SYMBOL)[+-N]
-        Variable::AddrInit a;
+      // An address: SYMBOL[+-N] or generic(SYMBOL)[+-N]; one byte of it: 0xff00(ADDRESS).
+      auto address = [&](Variable::AddrInit &a) {
         a.offset = uint32_t(v.init.size());
-        a.symbol = take().text;
+        a.symbol = word("a symbol");
         if (a.symbol == "generic" && accept('(')) {
           a.generic = true;
           a.symbol = word("a symbol in 'generic('");
           expect(')', "after the symbol");
         }
-        if (v.elemSize < 4)
-          fail(loc, fmt::format("an address needs 4 or 8 bytes; '{}' has {}", v.name, v.elemSize));
         bool minus = isPunct('-');
         if (minus || isPunct('+')) {
           ++pos_;
@@ -403,10 +401,29 @@ void Parser::variable(std::vector<Variable> &vars, const std::vector<Param> &par
         }
         v.addrInit.push_back(std::move(a));
         v.init.resize(v.init.size() + v.elemSize, 0);
+      };
+      if (cur().kind == Token::Word) {
+        if (v.elemSize < 4)
+          fail(loc, fmt::format("an address needs 4 or 8 bytes; '{}' has {}", v.name, v.elemSize));
+        Variable::AddrInit a;
+        address(a);
         continue;
       }
       bool minus = accept('-');
       uint64_t x = integer("an integer initializer");
+      if (!minus && accept('(')) {
+        Variable::AddrInit a;
+        for (int k = 0; k < 8; ++k)
+          if (x == uint64_t(0xFF) << (8 * k))
+            a.byte = int8_t(k);
+        if (a.byte < 0)
+          fail(loc, fmt::format("0x{:x}(...): a mask selects one byte of an address (0xff, 0xff00, "
+                                "..., 0xff00000000000000)",
+                                x));
+        address(a);
+        expect(')', "to close the mask");
+        continue;
+      }
       unsigned bits = v.elemSize * 8;
       bool fits = bits == 64
                       ? (!minus || x <= (uint64_t(1) << 63))

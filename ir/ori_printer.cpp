@@ -85,8 +85,10 @@ std::string variableText(const Variable &v) {
       auto a = std::find_if(v.addrInit.begin(), v.addrInit.end(),
                             [&](const Variable::AddrInit &x) { return x.offset == i; });
       if (a != v.addrInit.end()) {
-        out += (a->generic ? fmt::format("generic({})", a->symbol) : a->symbol) +
-               signedOffset(a->addend);
+        std::string addr = (a->generic ? fmt::format("generic({})", a->symbol) : a->symbol) +
+                           signedOffset(a->addend);
+        out +=
+            a->byte >= 0 ? fmt::format("0x{:x}({})", uint64_t(0xFF) << (8 * a->byte), addr) : addr;
         continue;
       }
       uint64_t x = 0;

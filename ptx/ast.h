@@ -55,6 +55,9 @@ struct Operand {
   // `ld.global.u32 r, a[1]` of a .u32 array to the same SASS as `[a+4]`.
   bool indexed = false;
   int64_t index = 0;
+  // An initializer's mask form `0xFF00(sym+4)` (PTX ISA 9.0, 5.4.4): byte 1 of the address;
+  // -1 when there is none.
+  int maskByte = -1;
 };
 
 struct Instruction {

@@ -164,10 +164,12 @@ std::string initElement(const Variable &v, uint32_t i) {
   for (const Variable::AddrInit &a : v.addrInit) // an address: `x`, `generic(x)+4`
     if (a.offset == size_t(i) * v.elemSize) {
       std::string base = a.generic ? fmt::format("generic({})", a.symbol) : a.symbol;
-      if (a.addend == 0)
-        return base;
-      return a.addend > 0 ? fmt::format("{}+{}", base, a.addend)
-                          : fmt::format("{}-{}", base, uint64_t(0) - uint64_t(a.addend));
+      if (a.addend != 0)
+        base = a.addend > 0 ? fmt::format("{}+{}", base, a.addend)
+                            : fmt::format("{}-{}", base, uint64_t(0) - uint64_t(a.addend));
+      if (a.byte >= 0) // one byte of it: 0xFF00(sym)
+        return fmt::format("0x{:X}({})", uint64_t(0xFF) << (8 * a.byte), base);
+      return base;
     }
   uint64_t bits = 0;
   for (uint32_t b = 0; b < v.elemSize && b < 8; ++b) {

@@ -70,10 +70,12 @@ ori::Variable convertVariable(const Variable &v, ori::Space space, std::string_v
       bits = out.elemSize == 4 ? std::bit_cast<uint32_t>(float(o.fval))
                                : std::bit_cast<uint64_t>(o.fval);
     } else { // an address (PTX ISA 5.4.4, "Initializers"): placed by the interpreter
-      if (out.elemSize != 4 && out.elemSize != 8)
-        fail(o.loc, fmt::format("'{}' holds an address, which needs a 32- or 64-bit type, not '{}'",
+      if (o.maskByte < 0 && out.elemSize != 4 && out.elemSize != 8)
+        fail(o.loc, fmt::format("'{}' holds an address, which needs a 32- or 64-bit type, not '{}' "
+                                "(or one byte of it: 0xFF(sym), 0xFF00(sym), ...)",
                                 v.name, v.type));
-      out.addrInit.push_back({uint32_t(out.init.size()), o.name, o.ival, o.generic});
+      out.addrInit.push_back(
+          {uint32_t(out.init.size()), o.name, o.ival, o.generic, int8_t(o.maskByte)});
     }
     for (uint32_t b = 0; b < out.elemSize; ++b)
       out.init.push_back(uint8_t(bits >> (8 * b)));

@@ -110,6 +110,26 @@ void Parser::initializer(Variable &v) {
 
 Operand Parser::initValue() {
   const Token t = peek();
+  if (t.kind == Tok::Int && is(Tok::LParen, 1)) { // 0xFF00(sym): one byte of an address
+    const Operand mask = literal();
+    int byte = -1;
+    for (int k = 0; k < 8; ++k)
+      if (uint64_t(mask.ival) == uint64_t(0xFF) << (8 * k))
+        byte = k;
+    if (byte < 0)
+      lx_.fail(t,
+               fmt::format("'{}(...)': a mask selects one byte of an address (0xFF, 0xFF00, ..., "
+                           "0xFF00000000000000)",
+                           spell(t)));
+    next(); // (
+    if (!is(Tok::Ident))
+      expected("a symbol in the mask");
+    Operand o = initValue();
+    expect(Tok::RParen, "')' to close the mask");
+    o.loc = mask.loc;
+    o.maskByte = byte;
+    return o;
+  }
   if (t.kind == Tok::Int || t.kind == Tok::Float || t.kind == Tok::Minus || t.kind == Tok::Plus ||
       t.kind == Tok::LParen || (t.kind == Tok::Other && spell(t) == "~") ||
       (t.kind == Tok::Bang && startsExpression(0)))
