@@ -315,6 +315,36 @@ RC_GTEST_PROP(CfgTransformProps, TwoReorderingsAndPhase112KeepBehaviour, ()) {
   RC_ASSERT(std::is_sorted(ids.begin(), ids.end()));
 }
 
+// Phases 133/136 tail merging (rules/tail_merge.h) on random CFGs in which some blocks that end
+// in an unguarded terminator are made copies of an earlier such block (the interesting case:
+// without copies every block's path hash differs): the halves agree, behaviour is kept (the
+// copies already store the same path hash), and the result is a fixed point. RC_CLASSIFY shows
+// how many runs merged something.
+RC_GTEST_PROP(CfgTransformProps, TailMergeKeepsBehaviour, ()) {
+  Function f = instrument(*gen::cfgFunction());
+  std::vector<uint32_t> candidates;
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    if (!isTailMergeCandidate(f.blocks[b]))
+      continue;
+    if (b > 0 && !candidates.empty() && *rc::gen::inRange(0, 2) == 0)
+      f.blocks[b].instrs =
+          f.blocks[candidates[*rc::gen::inRange<size_t>(0, candidates.size())]].instrs;
+    candidates.push_back(b);
+  }
+  uint32_t mergedO = 0, mergedR = 0;
+  const Function merged =
+      applyBoth(f, BOTH([&](Function &g) { mergedO = optimized::tailMerge(g); },
+                        [&](Function &g) { mergedR = reference::tailMerge(g); }));
+#if defined(ORIOPT_HAVE_REFERENCE)
+  RC_ASSERT(mergedO == mergedR);
+#endif
+  RC_ASSERT(merged.blocks.size() + mergedO == f.blocks.size());
+  RC_CLASSIFY(mergedO > 0, "merged");
+  expectSameBehaviour(f, merged);
+  Function again = merged;
+  RC_ASSERT(optimized::tailMerge(again) == 0u);
+}
+
 // Phase 15 OriBranchOpt on random CFGs whose blocks often hold only a BRA
 // and whose guards are sometimes the constants PT and !PT: the halves agree
 // (function and counts), behaviour is kept, and what the rules promise holds

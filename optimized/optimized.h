@@ -29,6 +29,7 @@
 #include "rules/place_blocks_in_source_order.h"
 #include "rules/rpo_iterative.h"
 #include "rules/set_control_flow_op_last_in_bb.h"
+#include "rules/tail_merge.h"
 
 namespace ori::optimized {
 

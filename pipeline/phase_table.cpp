@@ -193,6 +193,13 @@ constexpr PipelineEntry kPipeline[] = {
     row<expandJmxComputation, expandJmxComputation, nullptr, removed>(80, false),
     row<R::oriPerformLiveDead, O::oriPerformLiveDead, nullptr, removed>(84, false),
     row<R::placeBlocksInSourceOrder, O::placeBlocksInSourceOrder>(112),
+    // Tail merging (spec/003:456): merges blocks, so not under --dont-merge-basicblocks.
+    row<R::tailMerge, O::tailMerge, nullptr, removed>(
+        133, false,
+        {.minOptLevel = 2, .vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:34, 003:456"}),
+    row<R::tailMerge, O::tailMerge, nullptr, removed>(
+        136, false,
+        {.minOptLevel = 2, .vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:35, 003:456"}),
 };
 
 } // namespace
