@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <random>
 
 #include "interp/interp.h"
@@ -49,23 +51,52 @@ bool isSwitchPhase(const std::string &step) {
 
 } // namespace
 
+std::optional<int> stepPhase(const std::string &step) {
+  if (!step.starts_with("phase "))
+    return std::nullopt;
+  return std::atoi(step.c_str() + 6);
+}
+
 VerifyReport verifyStep(const Module &before, const Module &after, const std::string &step,
-                        const verify::TvOptions &opts,
-                        const std::function<void(size_t, size_t)> &progress) {
+                        const verify::TvOptions &given, const VerifyProgress &progress) {
   VerifyReport rep;
+  const std::optional<int> phase = stepPhase(step);
   for (const Function &f : before.functions) {
+    const size_t index = size_t(&f - before.functions.data()), count = before.functions.size();
     if (progress)
-      progress(size_t(&f - before.functions.data()), before.functions.size());
+      progress(index, count, "");
     const Function *g = after.findFunction(f.name);
     if (g && *g == f)
       continue;
+    verify::TvOptions opts = given;
+    if (progress)
+      opts.progress = [&](const std::string &stage) {
+        progress(index, count,
+                 fmt::format("{} ({} instructions): {}", f.name, f.instrCount(), stage));
+      };
     verify::TvResult r = verify::validateFunction(before, after, f.name, opts);
+    VerdictRecord rec;
+    rec.step = step;
+    rec.phase = phase;
+    rec.function = f.name;
+    rec.verdict = r.verdict;
+    rec.reason = r.reason;
+    rec.seconds = r.seconds;
+    rec.inputs = r.inputs;
+    rec.replayArgs = r.replayArgs;
+    rec.noReplay = r.noReplay;
+    rec.functionLine = f.loc.line;
+    rec.differsAtLine = r.differsAtLine;
     std::string line = fmt::format("verify {}: {}", step, r.line());
     if (r.verdict == verify::TvResult::Verdict::Refuted)
       rep.refuted = true;
+    const bool pastDeadline = opts.deadline && std::chrono::steady_clock::now() >= *opts.deadline;
     if (r.verdict == verify::TvResult::Verdict::Unknown && g) {
+      std::string &seen = rec.interpreter; // what the interpreter saw, appended to the line
       if (!f.isEntry) {
-        line += "; not run in the interpreter (not a kernel)";
+        seen = "not run in the interpreter (not a kernel)";
+      } else if (pastDeadline) {
+        seen = "not run in the interpreter (past the deadline)";
       } else {
         int compared = 0, faulting = 0;
         std::string diff = interpreterCheck(before, after, f, &compared, &faulting);
@@ -75,18 +106,22 @@ VerifyReport verifyStep(const Module &before, const Module &after, const std::st
                 : "";
         if (!diff.empty()) {
           rep.refuted = true;
-          line += "; the interpreter sees a difference: " + diff;
+          rec.interpreterDiffers = true;
+          seen = "the interpreter sees a difference: " + diff;
         } else if (compared == 0) {
-          line += "; the interpreter ended ok in none of 8 random launches (unsupported, out of "
-                  "steps, or a fault in the "
-                  "source): not checked";
+          seen = "the interpreter ended ok in none of 8 random launches (unsupported, out of "
+                 "steps, or a fault in the "
+                 "source): not checked";
         } else {
-          line += fmt::format("; the interpreter: {} of 8 random launches compared, all the same{}",
-                              compared, faults);
+          seen = fmt::format("the interpreter: {} of 8 random launches compared, all the same{}",
+                             compared, faults);
         }
       }
+      line += "; " + seen;
     }
     rep.lines += line + "\n";
+    rec.line = line.substr(fmt::format("verify {}: ", step).size());
+    rep.verdicts.push_back(std::move(rec));
     if (g && isSwitchPhase(step)) {
       // One line per switch the phase changed; an unchanged one is not a check.
       for (const verify::SwitchCheckResult &s : verify::checkSwitchRewrites(f, *g)) {
@@ -95,6 +130,20 @@ VerifyReport verifyStep(const Module &before, const Module &after, const std::st
         if (s.verdict == verify::SwitchCheckResult::Verdict::Refuted)
           rep.refuted = true;
         rep.lines += fmt::format("verify {}: {}\n", step, s.line);
+        using V = verify::SwitchCheckResult::Verdict;
+        VerdictRecord sw;
+        sw.step = step;
+        sw.phase = phase;
+        sw.function = f.name;
+        sw.kind = "switch";
+        sw.what = s.head;
+        sw.verdict = s.verdict == V::Proved    ? verify::TvResult::Verdict::Proved
+                     : s.verdict == V::Refuted ? verify::TvResult::Verdict::Refuted
+                                               : verify::TvResult::Verdict::Unknown;
+        sw.reason = s.verdict == V::Refuted ? s.line.substr(s.line.find(": ") + 2) : s.reason;
+        sw.functionLine = f.loc.line;
+        sw.line = s.line;
+        rep.verdicts.push_back(std::move(sw));
       }
     }
   }
