@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
 #include <random>
+#include <thread>
 
 #include "interp/interp.h"
 #include "verify/switch_extract.h"
@@ -42,6 +45,50 @@ std::string interpreterCheck(const Module &before, const Module &after, const Fu
   return {};
 }
 
+// --progress inside one function: each stage of the validator as it starts ("query: ...,
+// 3.1 s", the seconds since the function's start), and, while one stage lasts (a Z3 query may
+// take up to its timeout), the same stage again every kBeat with the time grown. The repeats
+// come from a thread of their own; every call of `print` holds the mutex.
+class Heartbeat {
+public:
+  static constexpr std::chrono::seconds kBeat{10};
+  explicit Heartbeat(std::function<void(const std::string &)> print)
+      : print_(std::move(print)), thread_([this] { beat(); }) {}
+  Heartbeat(const Heartbeat &) = delete;
+  Heartbeat &operator=(const Heartbeat &) = delete;
+  ~Heartbeat() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  // `what` is "STAGE, T s" (verify/tv.h TvOptions::progress).
+  void stage(const std::string &what) {
+    std::lock_guard lock(mutex_);
+    stage_ = what.substr(0, what.rfind(", "));
+    print_(what);
+  }
+
+private:
+  void beat() {
+    std::unique_lock lock(mutex_);
+    while (!wake_.wait_for(lock, kBeat, [this] { return done_; }))
+      if (!stage_.empty())
+        print_(fmt::format(
+            "{}, {:.1f} s", stage_,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()));
+  }
+  std::function<void(const std::string &)> print_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::string stage_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::thread thread_; // last: started once the rest is initialized
+};
+
 // DoSwitchOptFirst/Second and ExpandJmxComputation rewrite switch dispatch:
 // after them each changed switch is also proved on its own (verify/switch_extract.h).
 bool isSwitchPhase(const std::string &step) {
@@ -69,12 +116,16 @@ VerifyReport verifyStep(const Module &before, const Module &after, const std::st
     if (g && *g == f)
       continue;
     verify::TvOptions opts = given;
-    if (progress)
-      opts.progress = [&](const std::string &stage) {
+    std::optional<Heartbeat> heartbeat;
+    if (progress) {
+      heartbeat.emplace([&](const std::string &stage) {
         progress(index, count,
                  fmt::format("{} ({} instructions): {}", f.name, f.instrCount(), stage));
-      };
+      });
+      opts.progress = [&](const std::string &stage) { heartbeat->stage(stage); };
+    }
     verify::TvResult r = verify::validateFunction(before, after, f.name, opts);
+    heartbeat.reset();
     VerdictRecord rec;
     rec.step = step;
     rec.phase = phase;
