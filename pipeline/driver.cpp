@@ -147,15 +147,33 @@ nlohmann::json FoldMarksLog::json() const {
 }
 
 void NestedCondProver::install(PassContext &ctx, const Module &m, const verify::TvOptions &opts,
-                               std::function<void(const std::string &)> line) {
-  ctx.nestedCondObserver = [this, &m, opts, line](const Function &before, const Function &after,
-                                                  uint32_t outerLabelId) {
+                               std::function<void(const std::string &)> line,
+                               std::function<void(VerdictRecord)> record) {
+  ctx.nestedCondObserver = [this, &m, opts, line, record](const Function &before,
+                                                          const Function &after,
+                                                          uint32_t outerLabelId) {
     const LivenessFacts live = optimized::computeLiveness(before, optimized::computeCfg(before));
     verify::NestedCondCheck c =
         verify::checkNestedCondCombination(m, before, after, outerLabelId, live, opts);
     if (line)
       line("verify phase 38 OptimizeNestedCondBranches: " + c.line);
     refuted_ = refuted_ || c.verdict == verify::TvResult::Verdict::Refuted;
+    if (record) {
+      VerdictRecord r;
+      r.step = "phase 38 OptimizeNestedCondBranches";
+      r.phase = 38;
+      r.function = before.name;
+      r.kind = "combination";
+      r.what = fmt::format("L{:x}", outerLabelId);
+      r.verdict = c.verdict;
+      r.reason = c.result.reason;
+      r.seconds = c.result.seconds;
+      r.inputs = c.result.inputs;
+      r.noReplay = c.result.noReplay;
+      r.functionLine = before.loc.line;
+      r.line = c.line;
+      record(std::move(r));
+    }
   };
 }
 

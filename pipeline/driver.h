@@ -18,6 +18,7 @@
 #include "ir/ir.h"
 #include "pipeline/analyses.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/verdicts.h"
 #include "verify/tv.h"
 
 namespace ori {
@@ -82,8 +83,10 @@ std::string formatFoldMarksEvent(const std::string &function, std::string_view p
 // each verdict line given to `line`; refuted() once any is refuted.
 class NestedCondProver {
 public:
+  // `record`, if given, gets each verdict too (pipeline/verdicts.h).
   void install(PassContext &ctx, const Module &m, const verify::TvOptions &opts,
-               std::function<void(const std::string &)> line);
+               std::function<void(const std::string &)> line,
+               std::function<void(VerdictRecord)> record = {});
   bool refuted() const { return refuted_; }
 
 private:

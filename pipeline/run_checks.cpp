@@ -11,20 +11,58 @@ namespace ori {
 RunChecks::RunChecks(const Module &m, PassContext &ctx, RunChecksOptions o)
     : ctx_(ctx), o_(std::move(o)) {
   if (o_.verify)
-    nested_.install(ctx, m, o_.tv, [this](const std::string &line) {
-      if (o_.print)
-        o_.print(line + "\n");
-    });
+    nested_.install(
+        ctx, m, o_.tv,
+        [this](const std::string &line) {
+          if (o_.print)
+            o_.print(line + "\n");
+        },
+        [this](VerdictRecord r) { log_.add(std::move(r)); });
 }
+
+namespace {
+// --verify-plant-bug: in the first function that differs from `before`, the guard of the first
+// guarded instruction negated or, when none is guarded, the first integer immediate plus one
+// (a predicate flipped or a constant off by one, as TvMutants plants); false when neither is
+// found.
+bool plantBug(const Module &before, Module &after) {
+  for (Function &f : after.functions) {
+    const Function *b = before.findFunction(f.name);
+    if (b && *b == f)
+      continue;
+    for (Block &blk : f.blocks)
+      for (Instr &in : blk.instrs)
+        if (in.isGuarded()) {
+          in.guard->neg = !in.guard->neg;
+          return true;
+        }
+    for (Block &blk : f.blocks)
+      for (Instr &in : blk.instrs)
+        for (Operand &src : in.srcs)
+          if (src.kind == Operand::Kind::Imm) {
+            ++src.imm;
+            return true;
+          }
+  }
+  return false;
+}
+} // namespace
 
 void RunChecks::checkStep(const Module &before, const Module &after, const std::string &step) {
   if (!o_.verify || !ctx_.error.empty() || error_)
     return;
-  VerifyReport rep = verifyStep(before, after, step, o_.tv,
-                                o_.verifyProgress ? o_.verifyProgress(step)
-                                                  : std::function<void(size_t, size_t)>());
+  std::optional<Module> planted;
+  if (o_.plantBug) {
+    planted = after;
+    if (!plantBug(before, *planted))
+      planted.reset();
+  }
+  VerifyReport rep = verifyStep(before, planted ? *planted : after, step, o_.tv,
+                                o_.verifyProgress ? o_.verifyProgress(step) : VerifyProgress());
   if (o_.print)
     o_.print(rep.lines);
+  for (VerdictRecord &r : rep.verdicts)
+    log_.add(std::move(r));
   if (rep.refuted)
     error_ = step + " changed the behaviour of a function (above)";
 }

@@ -13,6 +13,8 @@
 #include "pipeline/driver.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/report.h"
+#include "pipeline/verdicts.h"
+#include "pipeline/verify_phases.h"
 #include "verify/tv.h"
 
 namespace ori {
@@ -23,8 +25,12 @@ struct RunChecksOptions {
   // Where the verdict lines go as they are made (each text ends in '\n').
   std::function<void(const std::string &)> print;
   // A progress callback for the verify of the step named (oriopt's progress lines), or none.
-  std::function<std::function<void(size_t, size_t)>(const std::string &)> verifyProgress;
+  std::function<VerifyProgress(const std::string &)> verifyProgress;
   ReportRecorder *recorder = nullptr; // --report: told of every phase
+  // Testing (oriopt's hidden --verify-plant-bug): each step is checked against a copy of its
+  // output in which the first guarded instruction of the first changed function has its
+  // guard negated, so that a refutation can be tested end to end.
+  bool plantBug = false;
 };
 
 class RunChecks {
@@ -42,6 +48,8 @@ public:
   void eraseUnreachable(Module &m);
   // Why the run stopped: a step or a phase 38 combination that changed behaviour.
   const std::optional<std::string> &error() const { return error_; }
+  // Every verdict so far, in the order made.
+  const VerdictLog &verdicts() const { return log_; }
 
 private:
   void checkStep(const Module &before, const Module &after, const std::string &step);
@@ -49,6 +57,7 @@ private:
   RunChecksOptions o_;
   NestedCondProver nested_;
   std::optional<std::string> error_;
+  VerdictLog log_;
 };
 
 } // namespace ori

@@ -3,7 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
 #include <random>
+#include <thread>
 
 #include "interp/interp.h"
 #include "verify/switch_extract.h"
@@ -40,6 +45,50 @@ std::string interpreterCheck(const Module &before, const Module &after, const Fu
   return {};
 }
 
+// --progress inside one function: each stage of the validator as it starts ("query: ...,
+// 3.1 s", the seconds since the function's start), and, while one stage lasts (a Z3 query may
+// take up to its timeout), the same stage again every kBeat with the time grown. The repeats
+// come from a thread of their own; every call of `print` holds the mutex.
+class Heartbeat {
+public:
+  static constexpr std::chrono::seconds kBeat{10};
+  explicit Heartbeat(std::function<void(const std::string &)> print)
+      : print_(std::move(print)), thread_([this] { beat(); }) {}
+  Heartbeat(const Heartbeat &) = delete;
+  Heartbeat &operator=(const Heartbeat &) = delete;
+  ~Heartbeat() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  // `what` is "STAGE, T s" (verify/tv.h TvOptions::progress).
+  void stage(const std::string &what) {
+    std::lock_guard lock(mutex_);
+    stage_ = what.substr(0, what.rfind(", "));
+    print_(what);
+  }
+
+private:
+  void beat() {
+    std::unique_lock lock(mutex_);
+    while (!wake_.wait_for(lock, kBeat, [this] { return done_; }))
+      if (!stage_.empty())
+        print_(fmt::format(
+            "{}, {:.1f} s", stage_,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()));
+  }
+  std::function<void(const std::string &)> print_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::string stage_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::thread thread_; // last: started once the rest is initialized
+};
+
 // DoSwitchOptFirst/Second and ExpandJmxComputation rewrite switch dispatch:
 // after them each changed switch is also proved on its own (verify/switch_extract.h).
 bool isSwitchPhase(const std::string &step) {
@@ -49,23 +98,56 @@ bool isSwitchPhase(const std::string &step) {
 
 } // namespace
 
+std::optional<int> stepPhase(const std::string &step) {
+  if (!step.starts_with("phase "))
+    return std::nullopt;
+  return std::atoi(step.c_str() + 6);
+}
+
 VerifyReport verifyStep(const Module &before, const Module &after, const std::string &step,
-                        const verify::TvOptions &opts,
-                        const std::function<void(size_t, size_t)> &progress) {
+                        const verify::TvOptions &given, const VerifyProgress &progress) {
   VerifyReport rep;
+  const std::optional<int> phase = stepPhase(step);
   for (const Function &f : before.functions) {
+    const size_t index = size_t(&f - before.functions.data()), count = before.functions.size();
     if (progress)
-      progress(size_t(&f - before.functions.data()), before.functions.size());
+      progress(index, count, "");
     const Function *g = after.findFunction(f.name);
     if (g && *g == f)
       continue;
+    verify::TvOptions opts = given;
+    std::optional<Heartbeat> heartbeat;
+    if (progress) {
+      heartbeat.emplace([&](const std::string &stage) {
+        progress(index, count,
+                 fmt::format("{} ({} instructions): {}", f.name, f.instrCount(), stage));
+      });
+      opts.progress = [&](const std::string &stage) { heartbeat->stage(stage); };
+    }
     verify::TvResult r = verify::validateFunction(before, after, f.name, opts);
+    heartbeat.reset();
+    VerdictRecord rec;
+    rec.step = step;
+    rec.phase = phase;
+    rec.function = f.name;
+    rec.verdict = r.verdict;
+    rec.reason = r.reason;
+    rec.seconds = r.seconds;
+    rec.inputs = r.inputs;
+    rec.replayArgs = r.replayArgs;
+    rec.noReplay = r.noReplay;
+    rec.functionLine = f.loc.line;
+    rec.differsAtLine = r.differsAtLine;
     std::string line = fmt::format("verify {}: {}", step, r.line());
     if (r.verdict == verify::TvResult::Verdict::Refuted)
       rep.refuted = true;
+    const bool pastDeadline = opts.deadline && std::chrono::steady_clock::now() >= *opts.deadline;
     if (r.verdict == verify::TvResult::Verdict::Unknown && g) {
+      std::string &seen = rec.interpreter; // what the interpreter saw, appended to the line
       if (!f.isEntry) {
-        line += "; not run in the interpreter (not a kernel)";
+        seen = "not run in the interpreter (not a kernel)";
+      } else if (pastDeadline) {
+        seen = "not run in the interpreter (past the deadline)";
       } else {
         int compared = 0, faulting = 0;
         std::string diff = interpreterCheck(before, after, f, &compared, &faulting);
@@ -75,18 +157,22 @@ VerifyReport verifyStep(const Module &before, const Module &after, const std::st
                 : "";
         if (!diff.empty()) {
           rep.refuted = true;
-          line += "; the interpreter sees a difference: " + diff;
+          rec.interpreterDiffers = true;
+          seen = "the interpreter sees a difference: " + diff;
         } else if (compared == 0) {
-          line += "; the interpreter ended ok in none of 8 random launches (unsupported, out of "
-                  "steps, or a fault in the "
-                  "source): not checked";
+          seen = "the interpreter ended ok in none of 8 random launches (unsupported, out of "
+                 "steps, or a fault in the "
+                 "source): not checked";
         } else {
-          line += fmt::format("; the interpreter: {} of 8 random launches compared, all the same{}",
-                              compared, faults);
+          seen = fmt::format("the interpreter: {} of 8 random launches compared, all the same{}",
+                             compared, faults);
         }
       }
+      line += "; " + seen;
     }
     rep.lines += line + "\n";
+    rec.line = line.substr(fmt::format("verify {}: ", step).size());
+    rep.verdicts.push_back(std::move(rec));
     if (g && isSwitchPhase(step)) {
       // One line per switch the phase changed; an unchanged one is not a check.
       for (const verify::SwitchCheckResult &s : verify::checkSwitchRewrites(f, *g)) {
@@ -95,6 +181,20 @@ VerifyReport verifyStep(const Module &before, const Module &after, const std::st
         if (s.verdict == verify::SwitchCheckResult::Verdict::Refuted)
           rep.refuted = true;
         rep.lines += fmt::format("verify {}: {}\n", step, s.line);
+        using V = verify::SwitchCheckResult::Verdict;
+        VerdictRecord sw;
+        sw.step = step;
+        sw.phase = phase;
+        sw.function = f.name;
+        sw.kind = "switch";
+        sw.what = s.head;
+        sw.verdict = s.verdict == V::Proved    ? verify::TvResult::Verdict::Proved
+                     : s.verdict == V::Refuted ? verify::TvResult::Verdict::Refuted
+                                               : verify::TvResult::Verdict::Unknown;
+        sw.reason = s.verdict == V::Refuted ? s.line.substr(s.line.find(": ") + 2) : s.reason;
+        sw.functionLine = f.loc.line;
+        sw.line = s.line;
+        rep.verdicts.push_back(std::move(sw));
       }
     }
   }

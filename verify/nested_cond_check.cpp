@@ -138,6 +138,7 @@ NestedCondCheck checkNestedCondCombination(const Module &context, const Function
                                 oa = bixOfLabelId(after, outerLabelId);
   if (!ob || !oa || live.liveIn.size() != before.blocks.size()) {
     out.line = where + ": unknown: the outer block is missing";
+    out.result.reason = "the outer block is missing";
     return out;
   }
   // The source region: O and the blocks O branches or falls to that are gone after.
@@ -173,15 +174,16 @@ NestedCondCheck checkNestedCondCombination(const Module &context, const Function
   std::optional<Function> s = src.build(members, common, name), t = tgt.build({*oa}, common, name);
   if (!s || !t) {
     out.line = fmt::format("{}: unknown: {}", where, s ? tgt.why : src.why);
+    out.result.reason = s ? tgt.why : src.why;
     return out;
   }
   Module ms, mt;
   ms.variables = mt.variables = context.variables;
   ms.functions.push_back(std::move(*s));
   mt.functions.push_back(std::move(*t));
-  const TvResult r = validateFunction(ms, mt, name, opts);
-  out.verdict = r.verdict;
-  out.line = fmt::format("{}: {}", where, r.line());
+  out.result = validateFunction(ms, mt, name, opts);
+  out.verdict = out.result.verdict;
+  out.line = fmt::format("{}: {}", where, out.result.line());
   return out;
 }
 

@@ -29,6 +29,9 @@ namespace ori::verify {
 struct NestedCondCheck {
   TvResult::Verdict verdict = TvResult::Verdict::Unknown;
   std::string line; // "combination at L<id> in F: proved" / "refuted: ..." / "unknown: ..."
+  // The validator's result on the two regions (its function is the region kernel's name); for
+  // an unknown before validation (a region that cannot be built), only reason is set.
+  TvResult result;
 };
 
 // `context` gives the module variables the region's code may name.

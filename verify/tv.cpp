@@ -56,18 +56,54 @@ std::string TvResult::line() const {
   return {};
 }
 
+// docs/verifier.md, "Bounds from the size": 6 s and a second per 150 instructions, at most the
+// old fixed 300 s; a query may use half of it, at least 5 s (Z3's two solvers take turns within
+// a query, checkWithFallback: below that each gets too little, and under load a replay a
+// 0.4 s search finds was missed with 2 s), at most 60 s.
+SizedBounds sizedBounds(size_t instrs) {
+  unsigned budget = unsigned(std::min<size_t>(300, 6 + instrs / 150));
+  return {std::clamp(budget / 2, 5u, 60u), budget};
+}
+
 namespace {
+using Clock = std::chrono::steady_clock;
+
+// "... at line N" in a fault site's description: N, else 0.
+uint32_t lineOf(const std::string &where) {
+  size_t at = where.rfind(" at line ");
+  return at == std::string::npos ? 0 : uint32_t(std::strtoul(where.c_str() + at + 9, nullptr, 10));
+}
+
 // `approximated`: whether a call to a module function stayed uninterpreted.
 TvResult validateWith(const Module &src, const Module &tgt, const std::string &name,
                       const TvOptions &opts, bool &approximated) {
-  auto start = std::chrono::steady_clock::now();
+  auto start = Clock::now();
   TvResult r;
   r.function = name;
+  // The function's budget, cut short by the module's deadline.
+  auto deadline = start + std::chrono::seconds(opts.budgetSeconds);
+  const bool deadlineFirst = opts.deadline && *opts.deadline < deadline;
+  if (deadlineFirst)
+    deadline = *opts.deadline;
   auto finish = [&](TvResult::Verdict v, std::string reason) {
     r.verdict = v;
     r.reason = std::move(reason);
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    auto now = Clock::now();
+    r.seconds = std::chrono::duration<double>(now - start).count();
+    // A timeout once the time was gone is the budget's or the deadline's doing (tv_category.h
+    // reads these prefixes).
+    if (v == TvResult::Verdict::Unknown && r.reason.starts_with("timeout") &&
+        now + std::chrono::milliseconds(50) >= deadline)
+      r.reason = (deadlineFirst ? "deadline: the module's deadline passed; "
+                                : fmt::format("budget: the function's {} s were spent; ",
+                                              opts.budgetSeconds)) +
+                 r.reason;
     return r;
+  };
+  auto stage = [&](const char *what) {
+    if (opts.progress)
+      opts.progress(fmt::format("{}, {:.1f} s", what,
+                                std::chrono::duration<double>(Clock::now() - start).count()));
   };
   const Function *fs = src.findFunction(name);
   const Function *ft = tgt.findFunction(name);
@@ -93,14 +129,15 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
     bool &out;
     ~Report() { out = !x.approximations.empty(); }
   } report{x, approximated};
-  auto deadline = start + std::chrono::seconds(opts.budgetSeconds);
   // With loops, induction first: its queries are loop-free segments, small where the
   // unrolled function is large, and a correct pass usually keeps equal registers equal.
   // When it fails, the unrolling below looks for a real counterexample; induction may use
   // half the budget, so that search always has the other half.
   std::optional<std::string> inductionFailed;
   if (!SideEncoder(x, src, *fs, 0).loopHeaders().empty()) {
-    auto inductionDeadline = start + std::chrono::milliseconds(opts.budgetSeconds * 500);
+    auto inductionDeadline =
+        std::min(deadline, start + std::chrono::milliseconds(opts.budgetSeconds * 500));
+    stage("induction over the loops");
     inductionFailed = inductiveProof(smt, x, src, *fs, tgt, *ft, opts, inductionDeadline, true);
     // The pairs the two sides compute alike were not enough: Houdini from every pair.
     if (inductionFailed && !inductionFailed->starts_with("timeout") &&
@@ -111,6 +148,7 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
     if (!inductionFailed)
       return finish(TvResult::Verdict::Proved, "by induction over the loops");
   }
+  stage("unrolled encoding");
   SideEncoder s(x, src, *fs, opts.unroll, true), t(x, tgt, *ft, opts.unroll);
   s.run();
   auto unmodelledReason = [&](const char *side, const std::string &what) {
@@ -171,6 +209,7 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
   z3::expr wrong = (!s.bound && !t.bound &&
                     (ending || (!s.trapped && (barriersDiffer || atBarrierDiffers || memDiffers))))
                        .simplify();
+  stage("query: does the target refine the source");
   z3::solver solver = newSolver(wrong);
   z3::check_result res = checkWithFallback(smt, solver, queryMs());
   if (res == z3::unknown)
@@ -184,6 +223,7 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
   if (res == z3::sat) {
     // A counterexample the interpreter replays, when the launch can express it; else one
     // with a small launch, else any.
+    stage("counterexample: looking for a replay");
     std::optional<Replay> replay;
     bool small = false;
     auto useSmallLaunch = [&] {
@@ -230,6 +270,7 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
       for (const auto &[where, c] : t.faultSites)
         if (val(c).is_true()) {
           reason += ": " + where;
+          r.differsAtLine = lineOf(where);
           break;
         }
     } else if (val(s.trapped).is_true() != val(t.trapped).is_true())
@@ -276,6 +317,7 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
     return finish(TvResult::Verdict::Refuted, reason);
   }
   // Proved within the bound; any input that needs more back edges makes it unknown.
+  stage("query: does any input need more back edges");
   solver = newSolver(s.bound || t.bound);
   z3::check_result more = checkWithFallback(smt, solver, queryMs());
   if (more == z3::unsat)
@@ -296,9 +338,33 @@ TvResult validateWith(const Module &src, const Module &tgt, const std::string &n
 // callee, so for the real one. Only when that attempt met a call to a module function and did
 // not prove, the calls are inlined, with what is left of the budget.
 TvResult validateFunction(const Module &src, const Module &tgt, const std::string &name,
-                          const TvOptions &opts) {
+                          const TvOptions &given) {
+  TvOptions opts = given;
+  const Function *fs = src.findFunction(name), *ft = tgt.findFunction(name);
+  if (opts.sizedBounds) {
+    SizedBounds b = sizedBounds(std::max(fs ? fs->instrCount() : 0, ft ? ft->instrCount() : 0));
+    opts.timeoutSeconds = b.timeoutSeconds;
+    opts.budgetSeconds = b.budgetSeconds;
+  }
+  // Past the module's deadline only what needs no Z3 is decided.
+  if (opts.deadline && Clock::now() >= *opts.deadline && fs && ft && !(*fs == *ft)) {
+    TvResult r;
+    r.function = name;
+    r.reason = "deadline: the module's deadline passed before this function";
+    return r;
+  }
   bool approximated = false;
-  if (opts.inlineDepth == 0)
+  // Without a call on either side the two attempts below would be the same: one, with the
+  // whole budget (it used to get half, the other half never being used).
+  auto hasCall = [](const Function *f) {
+    if (f)
+      for (const Block &b : f->blocks)
+        for (const Instr &in : b.instrs)
+          if (in.op == Opcode::CALL)
+            return true;
+    return false;
+  };
+  if (opts.inlineDepth == 0 || (!hasCall(fs) && !hasCall(ft)))
     return validateWith(src, tgt, name, opts, approximated);
   TvOptions flat = opts;
   flat.inlineDepth = 0;

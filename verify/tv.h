@@ -8,6 +8,9 @@
 // No Z3 types here: tools and tests include this header.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,7 +30,23 @@ struct TvOptions {
   // and calls to declarations are uninterpreted effects. A function with calls is validated
   // first with every call uninterpreted (half the budget), then, unless that proved it, inlined.
   unsigned inlineDepth = 3;
+  // Module-wide: past this instant nothing more is asked of Z3; what is left of a function
+  // becomes unknown with a reason starting "deadline" (oriopt --verify-deadline).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  // Neither bound given by the user: timeoutSeconds and budgetSeconds are replaced, per
+  // function, by sizedBounds() of the larger side (docs/verifier.md, "Bounds from the size").
+  bool sizedBounds = false;
+  // Where the validator is inside one function ("induction", "unrolled encoding", "query:
+  // refinement", ...), for progress lines; called at each stage, may be empty.
+  std::function<void(const std::string &)> progress;
 };
+
+// The per-query timeout and per-function budget for a function of `instrs` instructions when
+// the user gives none (TvOptions::sizedBounds; docs/verifier.md, "Bounds from the size").
+struct SizedBounds {
+  unsigned timeoutSeconds, budgetSeconds;
+};
+SizedBounds sizedBounds(size_t instrs);
 
 struct TvResult {
   enum class Verdict { Proved, Refuted, Unknown };
@@ -50,6 +69,10 @@ struct TvResult {
 
   // "proved F", "refuted F: REASON; inputs ...", "unknown F: REASON".
   std::string line() const;
+  // Refuted: the source line (the input file's, as Instr::loc) of the instruction where the
+  // two sides first differ, when the validator can say (a target fault at an instruction);
+  // 0 when it cannot (a memory or barrier difference is seen only at the end or a barrier).
+  uint32_t differsAtLine = 0;
 };
 
 // Validates function `name` of `src` against the function of the same name in `tgt`.

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -131,8 +133,8 @@ json schema() {
   return readJson(std::string(ORIOPT_SOURCE_DIR) + "/docs/oriopt-output.schema.json");
 }
 
-// Runs oriopt with `args` and parses its standard output.
-json runOriopt(const std::string &args) {
+// Runs oriopt with `args` and parses its standard output; its exit status must be `status`.
+json runOriopt(const std::string &args, int status = 0) {
   const std::string cmd = std::string(ORIOPT_BIN_DIR) + "/oriopt " + args + " 2>/dev/null";
   FILE *p = popen(cmd.c_str(), "r");
   EXPECT_NE(p, nullptr) << cmd;
@@ -140,8 +142,8 @@ json runOriopt(const std::string &args) {
   char buf[4096];
   for (size_t n; p && (n = fread(buf, 1, sizeof buf, p)) > 0;)
     out.append(buf, n);
-  const int status = p ? pclose(p) : -1;
-  EXPECT_EQ(status, 0) << cmd;
+  const int waited = p ? pclose(p) : -1;
+  EXPECT_TRUE(WIFEXITED(waited) && WEXITSTATUS(waited) == status) << cmd;
   return json::parse(out, nullptr, /*allow_exceptions=*/false);
 }
 
@@ -233,6 +235,53 @@ TEST(CliJson, RewritesPerPhase) {
       EXPECT_EQ(p["rewrites"], p["instrs"]["removed"])
           << p.dump(); // DCE: one rewrite per removed instruction
   }
+}
+
+// --verify: the verdicts (issue 42), a clean run and one stopped by a (planted) refutation,
+// whose document is still written.
+TEST(CliJson, VerifyVerdictsValidate) {
+  const std::string src = ORIOPT_SOURCE_DIR;
+  json clean = runOriopt("--json --pipeline=ptxas -O3 --verify " + src + "/examples/dispatch.ptx");
+  ASSERT_FALSE(clean.is_discarded());
+  EXPECT_EQ(validate(schema(), clean), std::vector<std::string>{});
+  ASSERT_TRUE(clean.contains("verify"));
+  EXPECT_EQ(clean["verify"]["refuted"], 0);
+  EXPECT_EQ(clean["verify"]["unknown"], 0);
+  EXPECT_EQ(clean["verify"]["proved"], clean["verify"]["verdicts"].size());
+  bool sawSwitch = false;
+  for (const json &v : clean["verify"]["verdicts"]) {
+    EXPECT_EQ(v["verdict"], "proved") << v.dump();
+    EXPECT_TRUE(v["category"].is_null()) << v.dump();
+    sawSwitch = sawSwitch || v["kind"] == "switch";
+  }
+  EXPECT_TRUE(sawSwitch); // phase 14's switch proof is a verdict of its own
+
+  json stopped = runOriopt("--json --verify=strict --verify-plant-bug --phases=10 " + src +
+                               "/tests/filetests/cli/verify.ori",
+                           4);
+  ASSERT_FALSE(stopped.is_discarded());
+  EXPECT_EQ(validate(schema(), stopped), std::vector<std::string>{});
+  EXPECT_EQ(stopped["verify"]["refuted"], 1);
+  EXPECT_EQ(stopped["verify"]["strict"], true);
+  const json &first = stopped["verify"]["verdicts"][0];
+  EXPECT_EQ(first["verdict"], "refuted");
+  EXPECT_EQ(first["phase"], 10);
+  EXPECT_FALSE(first["counterexample"].empty());
+  const json &second = stopped["verify"]["verdicts"][1];
+  EXPECT_EQ(second["verdict"], "unknown");
+  EXPECT_EQ(second["category"], "unmodelled");
+  EXPECT_EQ(stopped["verify"]["unknownByCategory"]["unmodelled"], 1);
+
+  // The schema can fail on the verdicts too.
+  json broken = stopped;
+  broken["verify"]["verdicts"][0]["verdict"] = "maybe";
+  EXPECT_FALSE(validate(schema(), broken).empty());
+  broken = stopped;
+  broken["verify"]["verdicts"][0]["counterexample"][0].erase("value");
+  EXPECT_FALSE(validate(schema(), broken).empty());
+  broken = stopped;
+  broken["verify"]["verdicts"][0].erase("replay");
+  EXPECT_FALSE(validate(schema(), broken).empty());
 }
 
 // The validator can fail: each broken copy of real output is caught.

@@ -16,6 +16,7 @@
 #include "pipeline/dumps.h"
 #include "pipeline/launch.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/verify_phases.h"
 #include "verify/tv.h"
 
 namespace oriopt_cli {
@@ -51,7 +52,12 @@ struct Options {
   bool foldEvaluate = false; // --fold=ptxas|evaluate (PassContext::foldEvaluate)
   std::string profile;       // --profile FILE
   ori::Impl impl = ori::Impl::Optimized;
-  bool verify = false;                // translation validation after every phase
+  std::string verifyMode;             // --verify: "plain"; --verify=strict: "strict"
+  bool verify = false;                // translation validation after every phase (--verify)
+  bool verifyStrict = false;          // --verify=strict: exit 3 (unknown) or 4 (refuted)
+  bool verifyPlantBug = false;        // hidden testing aid (RunChecksOptions::plantBug)
+  double verifyDeadline = -1;         // --verify-deadline: module-wide seconds; < 0: none
+  std::string sarif;                  // --sarif FILE
   std::string roundTripProve = "all"; // --roundtrip-prove=all|none
   bool checkRoundTrip =
       false; // --check-roundtrip: emit, lower again, compare, prove (pipeline/roundtrip_check.h)
@@ -83,7 +89,7 @@ public:
   // Before the first phase: with --print-changed, the module as it starts.
   void atStart(const ori::Module &m) const;
   // A progress line callback for --verify's per-function loop of the step named `step`.
-  std::function<void(size_t, size_t)> verifyProgress(const std::string &step);
+  ori::VerifyProgress verifyProgress(const std::string &step);
   // For ReportOptions::progress: "report: function i/n, drawing j/m".
   std::function<void(size_t, size_t, size_t, size_t)> reportProgress();
 

@@ -1,10 +1,12 @@
 // oriopt: reads a kernel, runs ptxas phases on it, prints or runs the result. The work is the
 // library's (pipeline/: docs/library.md); this file reads the options and prints.
-// Exit status: 0 success, 1 bad input or usage, 2 a --run that did not end ok.
+// Exit status: 0 success, 1 bad input or usage (or a --verify refutation), 2 a --run that did
+// not end ok; --verify=strict: 4 when a verdict is refuted, else 3 when one is unknown.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -20,6 +22,7 @@
 #include "pipeline/run_output.h"
 #include "pipeline/stats.h"
 #include "pipeline/summary.h"
+#include "pipeline/verdicts.h"
 
 [[noreturn]] void oriopt_cli::usageError(const std::string &msg) {
   std::cerr << "oriopt: error: " << msg << "\n";
@@ -90,6 +93,24 @@ int runAndPrint(const Options &o, const Module &m, const std::string &fileName) 
   return r.kind == RunResult::Kind::Ok ? 0 : 2;
 }
 
+// --verify=strict's status for a run that otherwise succeeded (set by finishVerify).
+int verifyExitStatus = 0;
+
+// After the phases under --verify: the SARIF log (--sarif) and the closing line on standard
+// error (pipeline/verdicts.h).
+void finishVerify(const Options &o, const VerdictLog &log, double seconds,
+                  const std::string &fileName) {
+  if (!o.verify)
+    return;
+  if (!o.sarif.empty()) {
+    std::ofstream out(o.sarif, std::ios::binary);
+    if (!(out << log.sarif(fileName, ORIOPT_VERSION, seconds).dump(2) << "\n"))
+      usageError(fmt::format("cannot write '{}'", o.sarif));
+  }
+  std::cerr << log.closingLine(seconds) << "\n";
+  verifyExitStatus = o.verifyStrict ? strictExitStatus(log) : 0;
+}
+
 int runMain(const Options &o) {
   if (o.listPhases || o.listKnobs) {
     std::cout << (o.listPhases ? formatPipelinePhaseTable() : formatKnobTable());
@@ -101,6 +122,8 @@ int runMain(const Options &o) {
   if (auto err = configureContext(
           ctx, {o.optLevel, o.arch, o.knobs, o.impl, o.foldEvaluate, o.switchBitTests}))
     usageError(*err);
+  if (!o.sarif.empty() && !o.verify)
+    usageError("--sarif needs --verify");
   if (o.json && (o.run || o.summary))
     usageError(fmt::format("--json cannot be given with {}", o.run ? "--run" : "--summary"));
   // --check-roundtrip without --phases or --pipeline=ptxas: the module as read
@@ -171,10 +194,27 @@ int runMain(const Options &o) {
     recorder.emplace(m, o.function);
   }
   // --verify: each step's output against its input, before the next step runs.
+  verify::TvOptions tv = o.verifyOpts;
+  const auto verifyStart = std::chrono::steady_clock::now();
+  if (o.verifyDeadline >= 0)
+    tv.deadline = verifyStart + std::chrono::milliseconds(int64_t(o.verifyDeadline * 1000));
   RunChecks checks(m, ctx,
-                   {o.verify, o.verifyOpts, [](const std::string &t) { std::cerr << t; },
+                   {o.verify, tv, [](const std::string &t) { std::cerr << t; },
                     [&](const std::string &step) { return observer.verifyProgress(step); },
-                    recorder ? &*recorder : nullptr});
+                    recorder ? &*recorder : nullptr, o.verifyPlantBug});
+  auto verifySeconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - verifyStart).count();
+  };
+  // With --json the document says what the validator decided (docs/oriopt-output.schema.json).
+  auto document = [&](const std::vector<PhaseStats> &stats, nlohmann::json functions,
+                      const FoldMarksLog *marks) {
+    nlohmann::json j = runDocument(
+        {fileName, o.optLevel, o.arch, o.impl, std::string(pipelineName(o.pipeline, o.phases))},
+        stats, std::move(functions), marks);
+    if (o.verify)
+      j["verify"] = checks.verdicts().toJson(verifySeconds(), o.verifyStrict);
+    return j.dump(2) + "\n";
+  };
   RunOptions run;
   run.keepBefore = checks.keepBefore() || o.printChanged;
   run.countChanges = o.stats || o.json || recorder;
@@ -183,8 +223,17 @@ int runMain(const Options &o) {
   });
   observer.atStart(m);
   const std::vector<PhaseStats> stats = runPhases(m, phases, ctx, run);
-  if (checks.error())
-    usageError(*checks.error());
+  // A refutation stops the run: the verdicts so far, then the error (exit status 1, or 4).
+  auto stopOnRefutation = [&] {
+    if (!checks.error())
+      return;
+    if (o.json)
+      writeOutput(o, document(stats, nlohmann::json::array(), nullptr));
+    finishVerify(o, checks.verdicts(), verifySeconds(), fileName);
+    std::cerr << "oriopt: error: " << *checks.error() << "\n";
+    std::exit(o.verifyStrict ? 4 : 1);
+  };
+  stopOnRefutation();
   if (o.stats)
     std::cerr << formatStatsTable(stats);
   if (recorder) {
@@ -197,8 +246,8 @@ int runMain(const Options &o) {
   }
   if (o.eraseUnreachable)
     checks.eraseUnreachable(m);
-  if (checks.error())
-    usageError(*checks.error());
+  stopOnRefutation();
+  finishVerify(o, checks.verdicts(), verifySeconds(), fileName);
   if (!ctx.error.empty())
     usageError(ctx.error);
   if (auto problems = verifyModule(m); !problems.empty()) {
@@ -234,13 +283,9 @@ int runMain(const Options &o) {
       std::cerr << "oriopt: warning: " << w << "\n";
     if (!d.ok())
       usageError(d.error);
-    const std::string pipeline(pipelineName(o.pipeline, o.phases));
-    writeOutput(o, o.json
-                       ? runDocument({fileName, o.optLevel, o.arch, o.impl, pipeline}, stats,
-                                     std::move(d.functions), o.dumpFoldMarks ? &foldMarks : nullptr)
-                                 .dump(2) +
-                             "\n"
-                       : d.text);
+    writeOutput(
+        o, o.json ? document(stats, std::move(d.functions), o.dumpFoldMarks ? &foldMarks : nullptr)
+                  : d.text);
     return 0;
   }
   if (o.run)
@@ -275,12 +320,17 @@ int main(int argc, char **argv) {
   oriopt --run --threads 4 --arg 0=4 --arg 1=2.0 --arg 2=f32:1,2,3,4 --arg 3=zeros:16 \
          --dump-buffer 3:f32 examples/saxpy.ori
 
-Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok.)");
+Exit status: 0 on success, 1 on bad input or usage or when --verify refutes a step, 2 when --run
+does not end ok; with --verify=strict, 4 when a verdict is refuted, else 3 when one is unknown.)");
   app.set_version_flag("--version", "oriopt " ORIOPT_VERSION);
   Options o;
   addOptions(app, o);
   try {
     app.parse(argc, argv);
+    o.verify = !o.verifyMode.empty();
+    o.verifyStrict = o.verifyMode == "strict";
+    // No bound given: both chosen per function from its size (docs/verifier.md).
+    o.verifyOpts.sizedBounds = !app.count("--verify-timeout") && !app.count("--verify-budget");
   } catch (const CLI::CallForHelp &e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion &e) {
@@ -290,7 +340,8 @@ Exit status: 0 on success, 1 on bad input or usage, 2 when --run does not end ok
     return 1;
   }
   try {
-    return runMain(o);
+    const int status = runMain(o);
+    return status != 0 ? status : verifyExitStatus;
   } catch (const std::bad_alloc &) {
     std::cerr << "oriopt: error: out of memory\n";
     return 1;

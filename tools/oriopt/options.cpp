@@ -155,11 +155,28 @@ void addOptions(CLI::App &app, Options &o) {
   app.add_flag("--unsplit-blocks", o.unsplitBlocks,
                "Testing: merge each unlabelled block into the one before it, so control flow sits "
                "inside blocks for phase 6 to split");
-  app.add_flag("--verify", o.verify,
-               "After every phase, prove with Z3 that each function it changed behaves the same "
-               "(translation "
-               "validation; where Z3 cannot decide, compare random runs in the interpreter); a "
-               "difference stops with exit status 1");
+  // A flag (it never takes the next argument, the input file) with an optional =VALUE.
+  app.add_flag(
+         "--verify{plain}", o.verifyMode,
+         "After every phase, prove with Z3 that each function it changed behaves the same "
+         "(translation validation; where Z3 cannot decide, compare random runs in the "
+         "interpreter); a difference stops with exit status 1. --verify=strict: exit status 4 "
+         "when anything is refuted, else 3 when anything is unknown. A closing line on standard "
+         "error counts the verdicts")
+      ->check(CLI::IsMember({"plain", "strict"}).description(""))
+      ->option_text("[=strict]");
+  app.add_flag("--verify-plant-bug", o.verifyPlantBug,
+               "Testing: check each step against its output with one guard negated (a planted "
+               "bug, to test refutations end to end)")
+      ->group("");
+  app.add_option("--verify-deadline", o.verifyDeadline,
+                 "--verify: seconds for the whole module; what is left after it is unknown "
+                 "(deadline); 0: nothing is asked of Z3 (default: none)")
+      ->check(CLI::Range(0.0, 1e7));
+  app.add_option("--sarif", o.sarif,
+                 "--verify: write the refuted (errors) and unknown (warnings) verdicts as a SARIF "
+                 "2.1.0 log to FILE")
+      ->type_name("FILE");
   app.add_flag("--check-roundtrip", o.checkRoundTrip,
                "Emit the module as PTX (after the phases --phases or --pipeline name; none by "
                "default), lower that "
@@ -175,10 +192,12 @@ void addOptions(CLI::App &app, Options &o) {
                  "function that differs is reported unchecked)")
       ->check(CLI::IsMember({"all", "none"}));
   app.add_option("--verify-timeout", o.verifyOpts.timeoutSeconds,
-                 "--verify: seconds per Z3 query (default 60)")
+                 "--verify: seconds per Z3 query (default: from the function's size, "
+                 "docs/verifier.md; 60 when only --verify-budget is given)")
       ->check(CLI::Range(1u, 86400u));
   app.add_option("--verify-budget", o.verifyOpts.budgetSeconds,
-                 "--verify: seconds per function and phase for all its queries (default 300)")
+                 "--verify: seconds per function and phase for all its queries (default: from the "
+                 "function's size, docs/verifier.md; 300 when only --verify-timeout is given)")
       ->check(CLI::Range(1u, 86400u));
   app.add_option("--verify-unroll", o.verifyOpts.unroll,
                  "--verify: back edges a path may take before it counts as unknown (default 4)")

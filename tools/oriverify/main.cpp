@@ -13,6 +13,7 @@
 #include "ir/canonical.h"
 #include "ir/ori.h"
 #include "pipeline/oriopt.h"
+#include "pipeline/verdicts.h"
 #include "verify/crosscheck.h"
 #include "verify/obligations.h"
 #include "verify/tv.h"
@@ -106,8 +107,11 @@ std::optional<ori::Module> readModule(const std::string &path, bool strict) {
 }
 
 // Translation validation: one line per function; exit status 1 if any is refuted.
-int runTv(const std::vector<std::string> &files, const std::string &function, unsigned unroll,
-          unsigned timeout, unsigned budget, unsigned inlineDepth, bool canonical, bool strict) {
+// `opts`: the bounds as oriopt --verify takes them (sized from each function when neither
+// --timeout nor --budget is given, --verify-deadline). The closing line goes to standard error.
+int runTv(const std::vector<std::string> &files, const std::string &function,
+          const ori::verify::TvOptions &opts, bool canonical, bool strict) {
+  const auto start = std::chrono::steady_clock::now();
   std::optional<ori::Module> src = readModule(files[0], strict), tgt = readModule(files[1], strict);
   if (!src || !tgt)
     return 1;
@@ -115,11 +119,6 @@ int runTv(const std::vector<std::string> &files, const std::string &function, un
     src = ori::canonicalModule(*src);
     tgt = ori::canonicalModule(*tgt);
   }
-  ori::verify::TvOptions opts;
-  opts.unroll = unroll;
-  opts.timeoutSeconds = timeout;
-  opts.budgetSeconds = budget;
-  opts.inlineDepth = inlineDepth;
   std::optional<std::string> only;
   if (!function.empty()) {
     if (!src->findFunction(function) && !tgt->findFunction(function)) {
@@ -129,7 +128,15 @@ int runTv(const std::vector<std::string> &files, const std::string &function, un
     only = function;
   }
   bool refuted = false;
+  ori::VerdictLog log;
   for (const ori::verify::TvResult &r : ori::verify::validateModule(*src, *tgt, opts, only)) {
+    ori::VerdictRecord rec;
+    rec.step = "--tv";
+    rec.function = r.function;
+    rec.verdict = r.verdict;
+    rec.reason = r.reason;
+    rec.seconds = r.seconds;
+    log.add(std::move(rec));
     std::string line = r.line();
     if (r.verdict == ori::verify::TvResult::Verdict::Refuted && !r.replayArgs.empty() &&
         !canonical) {
@@ -141,6 +148,10 @@ int runTv(const std::vector<std::string> &files, const std::string &function, un
     fmt::print("{}\n", line);
     refuted = refuted || r.verdict == ori::verify::TvResult::Verdict::Refuted;
   }
+  std::fflush(stdout);
+  fmt::print(stderr, "{}\n",
+             log.closingLine(
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
   return refuted ? 1 : 0;
 }
 
@@ -167,7 +178,8 @@ int main(int argc, char **argv) {
   app.add_flag("-v,--verbose", verbose, "print every combination (--crosscheck)");
   std::vector<std::string> tvFiles;
   std::string function;
-  unsigned unroll = 4, timeout = 60, budget = 300, inlineDepth = 3;
+  ori::verify::TvOptions tvOpts;
+  double deadline = -1;
   bool canonical = false;
   app.add_option("--tv", tvFiles,
                  "translation validation: does TARGET refine SOURCE, function by function (paired "
@@ -181,18 +193,25 @@ int main(int argc, char **argv) {
                "does, so that registers read before written pair up (--tv; a refutation then has "
                "no replay line)");
   app.add_option("--function", function, "only this function (--tv)");
-  app.add_option("--unroll,--verify-unroll", unroll,
+  app.add_option("--unroll,--verify-unroll", tvOpts.unroll,
                  "back edges a path may take before the verdict is unknown (--tv)")
       ->check(CLI::Range(0u, 64u));
   app.add_option(
-         "--inline-depth,--verify-inline-depth", inlineDepth,
+         "--inline-depth,--verify-inline-depth", tvOpts.inlineDepth,
          "nested calls to functions of the module inlined; deeper ones are uninterpreted (--tv)")
       ->check(CLI::Range(0u, 16u));
-  app.add_option("--timeout,--verify-timeout", timeout, "seconds per Z3 query (--tv)")
+  app.add_option("--timeout,--verify-timeout", tvOpts.timeoutSeconds,
+                 "seconds per Z3 query (--tv; default: from the function's size, as oriopt "
+                 "--verify, docs/verifier.md)")
       ->check(CLI::Range(1u, 3600u));
-  app.add_option("--budget,--verify-budget", budget,
-                 "seconds per function, all its Z3 queries together (--tv)")
+  app.add_option("--budget,--verify-budget", tvOpts.budgetSeconds,
+                 "seconds per function, all its Z3 queries together (--tv; default: from the "
+                 "function's size)")
       ->check(CLI::Range(1u, 86400u));
+  app.add_option("--deadline,--verify-deadline", deadline,
+                 "seconds for the whole module; what is left after it is unknown (deadline); 0: "
+                 "nothing is asked of Z3 (--tv)")
+      ->check(CLI::Range(0.0, 1e7));
   app.set_version_flag("--version", std::string("oriverify ") + ORIOPT_VERSION);
   bool strict = false;
   app.add_flag(
@@ -207,8 +226,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   try {
-    if (!tvFiles.empty())
-      return runTv(tvFiles, function, unroll, timeout, budget, inlineDepth, canonical, strict);
+    if (!tvFiles.empty()) {
+      tvOpts.sizedBounds = !app.count("--timeout") && !app.count("--budget");
+      if (deadline >= 0)
+        tvOpts.deadline =
+            std::chrono::steady_clock::now() + std::chrono::milliseconds(int64_t(deadline * 1000));
+      return runTv(tvFiles, function, tvOpts, canonical, strict);
+    }
     return crosscheck ? runCrossCheck(only, samples, seed, verbose)
                       : runObligations(only, list, timing);
   } catch (const std::exception &e) {
