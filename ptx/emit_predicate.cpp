@@ -155,7 +155,9 @@ void FnEmitter::emitPredFunction(const std::string &dst, const std::vector<bool>
   struct Split {
     int cost = 1 << 20;
     size_t k = 0;
-    char form = 0; // 'a': x ? A : 0, 'o': x ? 1 : B, 'A': x ? 0 : B, 'O': x ? A : 1, 'x': A = !B, 'm'
+    // 'a': x ? A : 0, 'o': x ? 1 : B, 'A': x ? 0 : B, 'O': x ? A : 1, 'x': A = !B, 'p': B implies
+    // A, 'q': A implies B, 'm': any
+    char form = 0;
   } best;
   for (size_t k = 0; k < 3; ++k) {
     std::vector<bool> A(4), B(4);
@@ -185,6 +187,15 @@ void FnEmitter::emitPredFunction(const std::string &dst, const std::vector<bool>
       complement &= A[v] != B[v];
     if (complement)
       consider(1 + cost(A), 'x');
+    bool bInA = true, aInB = true;
+    for (size_t v = 0; v < 4; ++v) {
+      bInA &= !B[v] || A[v];
+      aInB &= !A[v] || B[v];
+    }
+    if (bInA)
+      consider(2 + cost(A) + cost(B), 'p'); // (x & A) | B
+    if (aInB)
+      consider(2 + cost(A) + cost(B), 'q'); // (!x & B) | A
     consider(3 + cost(A) + cost(B), 'm');
   }
   size_t k = best.k;
@@ -212,7 +223,17 @@ void FnEmitter::emitPredFunction(const std::string &dst, const std::vector<bool>
   case 'A': op("and", neg(xk), two(B)); break;
   case 'O': op("or", neg(xk), two(A)); break;
   case 'x': op("xor", neg(xk), two(A)); break; // x ? A : !A = !(x ^ A)
-  default: {
+  case 'p':
+  case 'q': {
+    bool p = best.form == 'p';
+    std::string t1 = temp(1);
+    Pred in = two(p ? A : B);
+    emit(fmt::format("and.pred {}, {}, {};", t1, predText(p ? xk : neg(xk)), predText(in)));
+    Pred other = two(p ? B : A);
+    emit(fmt::format("or.pred {}, {}, {};", dst, t1, predText(other)));
+    break;
+  }
+  default: { // (x & A) | (!x & B)
     std::string t1 = temp(1), t2 = temp(1);
     emit(fmt::format("and.pred {}, {}, {};", t1, predText(xk), predText(two(A))));
     emit(fmt::format("and.pred {}, {}, {};", t2, predText(neg(xk)), predText(two(B))));
@@ -305,8 +326,8 @@ bool FnEmitter::emitPredicate(const Instr &in) {
         vars.erase(vars.begin() + long(j));
       }
       std::vector<Pred> lits;
-      for (size_t k : vars)
-        lits.push_back(x[k]);
+      for (size_t k : vars) // the table is of the registers' values: their `!` is in it
+        lits.push_back(Pred{false, false, x[k].name, false});
       emitPredFunction(predDst(in, d), table, lits);
     }
     return true;
