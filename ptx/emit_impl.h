@@ -162,6 +162,9 @@ public:
   // Whether PTX's CC.CF holds predicate p before the current instruction (emit_intops.cpp).
   bool carryHolds(Reg p) const;
   bool emitPredicate(const Instr &in); // emit_predicate.cpp (ISETP, PLOP3)
+  Pred predOfTwo(const std::vector<bool> &t, const Pred &a, const Pred &b, const std::string &into);
+  void emitPredFunction(const std::string &dst, const std::vector<bool> &table,
+                        const std::vector<Pred> &lits);
   bool emitFloat(const Instr &in);     // emit_float.cpp
   bool emitHalf(const Instr &in);      // emit_half.cpp: MUFU, HMNMX2, HSETP2, HSET2, F2FP
   bool emitMemory(const Instr &in);    // emit_mem.cpp

@@ -395,18 +395,50 @@ bool FnEmitter::emitMemory(const Instr &in) {
 }
 
 // The shape DoSwitchOpt leaves (docs/branch-and-switch.md): block b holds only the
-// unguarded BRX/JMX on R and nothing branches to it; block b - 1 falls into it
-// past `@P BRA`, P last written there by ISETP.GT.U32.AND P, PT, R, n - 1, PT
-// (or .GE.U32 R, n), n the table's size, and R not written after that ISETP.
+// unguarded BRX/JMX on R, and is reached only from block q past `@P BRA` (q falls through
+// into b, or into a block holding only `BRA b` that nothing else reaches: what
+// PlaceBlocksInSourceOrder makes when it moves b away), P last written in q by
+// ISETP.GT.U32.AND P, PT, R, n - 1, PT (or .GE.U32 R, n), n the table's size, and R not
+// written after that ISETP.
 bool FnEmitter::boundChecked(size_t b, const Instr &in) const {
   const std::vector<Instr> &here = f.blocks[b].instrs;
-  if (b == 0 || in.isGuarded() || here.size() != 1 || &here[0] != &in || !labels_[b].empty())
+  if (b == 0 || in.isGuarded() || here.size() != 1 || &here[0] != &in)
     return false;
   if (in.srcs.size() < 2 || !in.srcs[0].isReg() || in.srcs[0].neg || in.srcs[0].reg.isConst())
     return false;
+  size_t q = b - 1;
+  if (!labels_[b].empty()) { // a branch target: only from a `BRA b` block that q falls into
+    std::vector<std::vector<uint32_t>> succs = successors(f);
+    std::vector<size_t> preds;
+    for (size_t k = 0; k < succs.size(); ++k)
+      for (uint32_t t : succs[k])
+        if (t == b)
+          preds.push_back(k);
+    if (preds.size() != 1 || preds[0] == 0)
+      return false;
+    size_t hop = preds[0];
+    const std::vector<Instr> &h = f.blocks[hop].instrs;
+    if (hop == b - 1 && !h.empty() && h.back().op == Opcode::BRA && h.back().isGuarded() &&
+        h.back().srcs[0].target != b) {
+      q = hop; // a label nothing branches to: q falls into b
+    } else if (h.size() != 1 || h[0].op != Opcode::BRA || h[0].isGuarded() || h[0].srcs.empty() ||
+        h[0].srcs[0].kind != Operand::Kind::Label || h[0].srcs[0].target != b)
+      return false;
+    else {
+      q = hop - 1;
+      for (size_t k = 0; k < succs.size(); ++k)
+        for (uint32_t t : succs[k])
+          if (t == hop && k != q)
+            return false; // reached from elsewhere too
+      const std::vector<Instr> &qi = f.blocks[q].instrs;
+      if (!qi.empty() && qi.back().op == Opcode::BRA && !qi.back().srcs.empty() &&
+          qi.back().srcs[0].target == hop)
+        return false; // q's branch goes there too, with P true
+    }
+  }
   const Reg index = in.srcs[0].reg;
   const uint64_t n = f.jumpTables[in.srcs[1].target].targets.size();
-  const std::vector<Instr> &prev = f.blocks[b - 1].instrs;
+  const std::vector<Instr> &prev = f.blocks[q].instrs;
   if (prev.empty() || prev.back().op != Opcode::BRA || !prev.back().guard ||
       prev.back().guard->neg || prev.back().guard->reg.isConst())
     return false;

@@ -1,6 +1,6 @@
 // Ori -> PTX: predicate opcodes (emit_impl.h), each as the interpreter means it
 // (interp/interp_alu.cpp, docs/interpreter.md): ISETP -> setp p|q; PLOP3 -> and/or/xor/not.pred
-// or a general lop3 form. The integer opcodes: ptx/emit_alu.cpp.
+// chains (three inputs: a Shannon split). The integer opcodes: ptx/emit_alu.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -90,6 +90,158 @@ void FnEmitter::emitConstCompare(const Instr &in, bool r) {
     setPred(predDst(in, 1), value(!r));
 }
 
+// A function of at most two predicate literals (`t` indexed by (a << 1) | b) as one operand: a
+// constant or a literal as it is, else one and/or/xor.pred into `into`.
+FnEmitter::Pred FnEmitter::predOfTwo(const std::vector<bool> &t, const Pred &a, const Pred &b,
+                                     const std::string &into) {
+  auto lit = [](Pred p, bool positive) {
+    p.neg = p.neg != !positive;
+    return p;
+  };
+  int ones = int(t[0]) + t[1] + t[2] + t[3];
+  if (ones == 0 || ones == 4)
+    return Pred{true, ones == 4, {}, false};
+  if (t[0] == t[1] && t[2] == t[3])
+    return lit(a, t[2]);
+  if (t[0] == t[2] && t[1] == t[3])
+    return lit(b, t[1]);
+  if (ones == 1 || ones == 3) {
+    size_t at = 0;
+    while (bool(t[at]) != (ones == 1))
+      ++at;
+    bool a0 = (at >> 1) & 1, b0 = at & 1;
+    if (ones == 1)
+      emit(fmt::format("and.pred {}, {}, {};", into, predText(lit(a, a0)), predText(lit(b, b0))));
+    else
+      emit(fmt::format("or.pred {}, {}, {};", into, predText(lit(a, !a0)), predText(lit(b, !b0))));
+  } else { // a ^ b or its complement
+    emit(fmt::format("xor.pred {}, {}, {};", into, predText(a), predText(lit(b, !t[0]))));
+  }
+  return Pred{false, false, into, false};
+}
+
+// dst = the function `table` of the literals `lits` (at most three, each one the function
+// depends on; index bit 2 - k is lits[k] when there are three), printed as and/or/xor/not.pred:
+// ptxas reads such a chain into one PLOP3 (a 3-input PLOP3 printed as selp words, lop3 and setp
+// made ptxas emit the SEL/LOP3/ISETP it says: +128 bytes of SASS in unstructured_complex).
+// Three inputs: a Shannon split on the input that gives the fewest instructions,
+// f = x ? A : B, where A or B is a constant or A = !B makes one operation of it.
+void FnEmitter::emitPredFunction(const std::string &dst, const std::vector<bool> &table,
+                                 const std::vector<Pred> &lits) {
+  if (lits.size() < 3) {
+    std::vector<bool> t(4);
+    for (size_t v = 0; v < 4; ++v)
+      t[v] = lits.empty()   ? table[0]
+             : lits.size() == 1 ? table[v >> 1]
+                               : table[v];
+    Pred a = lits.empty() ? Pred{} : lits[0];
+    Pred b = lits.size() < 2 ? a : lits[1];
+    Pred r = lits.size() == 2 ? predOfTwo(t, a, b, dst) : predOfTwo(t, a, a, dst);
+    if (r.isConst || r.name != dst || r.neg)
+      setPred(dst, r);
+    return;
+  }
+  auto neg = [](Pred p) {
+    p.neg = !p.neg;
+    return p;
+  };
+  auto cost = [](const std::vector<bool> &t) { // operations predOfTwo needs
+    bool onlyA = t[0] == t[1] && t[2] == t[3], onlyB = t[0] == t[2] && t[1] == t[3];
+    return onlyA || onlyB ? 0 : 1;
+  };
+  auto isConst = [](const std::vector<bool> &t, bool v) {
+    return std::all_of(t.begin(), t.end(), [&](bool e) { return e == v; });
+  };
+  struct Split {
+    int cost = 1 << 20;
+    size_t k = 0;
+    // 'a': x ? A : 0, 'o': x ? 1 : B, 'A': x ? 0 : B, 'O': x ? A : 1, 'x': A = !B, 'p': B implies
+    // A, 'q': A implies B, 'm': any
+    char form = 0;
+  } best;
+  for (size_t k = 0; k < 3; ++k) {
+    std::vector<bool> A(4), B(4);
+    for (size_t v = 0; v < 4; ++v) {
+      // v = (first other << 1) | second other; k's bit is 2 - k of the table index.
+      unsigned hi = (v >> 1) & 1, lo = v & 1, idx = 0, j = 0;
+      for (size_t m = 0; m < 3; ++m)
+        if (m != k)
+          idx |= (j++ == 0 ? hi : lo) << (2 - m);
+      A[v] = table[idx | (1u << (2 - k))];
+      B[v] = table[idx];
+    }
+    auto consider = [&](int c, char form) {
+      if (c < best.cost)
+        best = Split{c, k, form};
+    };
+    if (isConst(B, false))
+      consider(1 + cost(A), 'a');
+    if (isConst(A, true))
+      consider(1 + cost(B), 'o');
+    if (isConst(A, false))
+      consider(1 + cost(B), 'A');
+    if (isConst(B, true))
+      consider(1 + cost(A), 'O');
+    bool complement = true;
+    for (size_t v = 0; v < 4; ++v)
+      complement &= A[v] != B[v];
+    if (complement)
+      consider(1 + cost(A), 'x');
+    bool bInA = true, aInB = true;
+    for (size_t v = 0; v < 4; ++v) {
+      bInA &= !B[v] || A[v];
+      aInB &= !A[v] || B[v];
+    }
+    if (bInA)
+      consider(2 + cost(A) + cost(B), 'p'); // (x & A) | B
+    if (aInB)
+      consider(2 + cost(A) + cost(B), 'q'); // (!x & B) | A
+    consider(3 + cost(A) + cost(B), 'm');
+  }
+  size_t k = best.k;
+  std::vector<bool> A(4), B(4);
+  std::vector<Pred> rest;
+  for (size_t m = 0; m < 3; ++m)
+    if (m != k)
+      rest.push_back(lits[m]);
+  for (size_t v = 0; v < 4; ++v) {
+    unsigned hi = (v >> 1) & 1, lo = v & 1, idx = 0, j = 0;
+    for (size_t m = 0; m < 3; ++m)
+      if (m != k)
+        idx |= (j++ == 0 ? hi : lo) << (2 - m);
+    A[v] = table[idx | (1u << (2 - k))];
+    B[v] = table[idx];
+  }
+  Pred xk = lits[k];
+  auto two = [&](const std::vector<bool> &t) { return predOfTwo(t, rest[0], rest[1], temp(1)); };
+  auto op = [&](const char *name, const Pred &p, const Pred &q) {
+    emit(fmt::format("{}.pred {}, {}, {};", name, dst, predText(p), predText(q)));
+  };
+  switch (best.form) {
+  case 'a': op("and", xk, two(A)); break;
+  case 'o': op("or", xk, two(B)); break;
+  case 'A': op("and", neg(xk), two(B)); break;
+  case 'O': op("or", neg(xk), two(A)); break;
+  case 'x': op("xor", neg(xk), two(A)); break; // x ? A : !A = !(x ^ A)
+  case 'p':
+  case 'q': {
+    bool p = best.form == 'p';
+    std::string t1 = temp(1);
+    Pred in = two(p ? A : B);
+    emit(fmt::format("and.pred {}, {}, {};", t1, predText(p ? xk : neg(xk)), predText(in)));
+    Pred other = two(p ? B : A);
+    emit(fmt::format("or.pred {}, {}, {};", dst, t1, predText(other)));
+    break;
+  }
+  default: { // (x & A) | (!x & B)
+    std::string t1 = temp(1), t2 = temp(1);
+    emit(fmt::format("and.pred {}, {}, {};", t1, predText(xk), predText(two(A))));
+    emit(fmt::format("and.pred {}, {}, {};", t2, predText(neg(xk)), predText(two(B))));
+    emit(fmt::format("or.pred {}, {}, {};", dst, t1, t2));
+  }
+  }
+}
+
 bool FnEmitter::emitPredicate(const Instr &in) {
   switch (in.op) {
   case Opcode::ISETP: {
@@ -131,7 +283,6 @@ bool FnEmitter::emitPredicate(const Instr &in) {
           emit(fmt::format("mov.pred {}, {};", t, p.name));
           p.name = t;
         }
-    std::map<std::string, std::string> words; // predicate -> its all-ones/zero word (general form)
     for (size_t d = 0; d < 2; ++d) {
       if (in.dsts[d].reg.isConst())
         continue;
@@ -174,43 +325,10 @@ bool FnEmitter::emitPredicate(const Instr &in) {
         table = std::move(packed);
         vars.erase(vars.begin() + long(j));
       }
-      std::string dst = predDst(in, d);
-      auto lit = [&](size_t j, bool positive) { return (positive ? "" : "!") + x[vars[j]].name; };
-      if (vars.empty()) {
-        setPred(dst, Pred{true, bool(table[0]), {}, false});
-      } else if (vars.size() == 1) {
-        setPred(dst, Pred{false, false, x[vars[0]].name, !table[1]});
-      } else if (vars.size() == 2) {
-        int ones = int(table[0]) + table[1] + table[2] + table[3];
-        if (ones == 1 || ones == 3) {
-          size_t at = 0;
-          while (bool(table[at]) != (ones == 1))
-            ++at;
-          bool x0 = (at >> 1) & 1, y0 = at & 1;
-          if (ones == 1)
-            emit(fmt::format("and.pred {}, {}, {};", dst, lit(0, x0), lit(1, y0)));
-          else
-            emit(fmt::format("or.pred {}, {}, {};", dst, lit(0, !x0), lit(1, !y0)));
-        } else { // depends on both with two ones: x ^ y or its complement
-          emit(fmt::format("xor.pred {}, {}, {};", dst, lit(0, true), lit(1, !table[0])));
-        }
-      } else {
-        // General: the inputs as all-ones/zero words through lop3.
-        std::string w[3];
-        for (size_t j = 0; j < 3; ++j) {
-          std::string &word = words[x[vars[j]].name];
-          if (word.empty()) {
-            word = temp(32);
-            emit(fmt::format("selp.b32 {}, -1, 0, {};", word, x[vars[j]].name));
-          }
-          w[j] = word;
-        }
-        unsigned lut = 0;
-        for (size_t v = 0; v < 8; ++v)
-          lut |= unsigned(table[v]) << v;
-        std::string t = bitwise3(lut, w[0], w[1], w[2], 32);
-        emit(fmt::format("setp.ne.b32 {}, {}, 0;", dst, t));
-      }
+      std::vector<Pred> lits;
+      for (size_t k : vars) // the table is of the registers' values: their `!` is in it
+        lits.push_back(Pred{false, false, x[k].name, false});
+      emitPredFunction(predDst(in, d), table, lits);
     }
     return true;
   }

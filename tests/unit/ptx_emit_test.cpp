@@ -216,9 +216,10 @@ TEST(PtxEmitPredicate, Plop3CommonAndGeneralTables) {
   EXPECT_HAS(t, "and.pred %ori_p3, %ori_p0, %ori_p1;");
   EXPECT_HAS(t, "or.pred %ori_p4, %ori_p0, !%ori_p1;");
   EXPECT_HAS(t, "xor.pred %ori_p5, %ori_p0, !%ori_p1;");
-  EXPECT_HAS(t, "selp.b32 %ori_tr0, -1, 0, %ori_p0;");
-  EXPECT_HAS(t, "lop3.b32 %ori_tr3, %ori_tr0, %ori_tr1, %ori_tr2, 0xe8;\n  setp.ne.b32 %ori_p6, "
-                "%ori_tr3, 0;");
+  // Majority: a ? b | c : b & c, and b & c implies b | c: (a & (b | c)) | (b & c).
+  EXPECT_HAS(t, "or.pred %ori_tp1, %ori_p1, %ori_p2;\n  and.pred %ori_tp0, %ori_p0, %ori_tp1;\n"
+                "  and.pred %ori_tp2, %ori_p1, %ori_p2;\n  or.pred %ori_p6, %ori_tp0, %ori_tp2;");
+  EXPECT_LACKS(t, "selp.b32");
 }
 
 // ---------------------------------------------------------------- floating point
