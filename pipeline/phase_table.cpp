@@ -44,6 +44,14 @@ SwitchOptOptions switchOptions(const Function &f, PassContext &ctx, bool) {
   return o;
 }
 
+// Phases 108 and 109: --profile's counts of f's blocks (a count of 0 makes a block cold).
+HotColdOptions hotColdOptions(const Function &f, PassContext &ctx, bool) {
+  HotColdOptions o;
+  if (ctx.profile)
+    if (auto it = ctx.profile->find(f.name); it != ctx.profile->end())
+      o.blockCounts = &it->second;
+  return o;
+}
 // Phase 38 shows each combination to ctx.nestedCondObserver, from the half that runs on f.
 NestedCondObserver nestedCondObserver(const Function &, PassContext &ctx, bool observed) {
   return observed ? ctx.nestedCondObserver : NestedCondObserver{};
@@ -192,6 +200,11 @@ constexpr PipelineEntry kPipeline[] = {
     // No gate: it must run for the code to be final.
     row<expandJmxComputation, expandJmxComputation, nullptr, removed>(80, false),
     row<R::oriPerformLiveDead, O::oriPerformLiveDead, nullptr, removed>(84, false),
+    // Hot/cold layout (spec/000:285-290; cold blocks: rules/hot_cold.h).
+    row<R::optimizeHotColdInLoop, O::optimizeHotColdInLoop, hotColdOptions>(
+        108, false, {.minOptLevel = 2, .spec = "000:289, 000:291"}),
+    row<R::optimizeHotColdFlow, O::optimizeHotColdFlow, hotColdOptions>(
+        109, false, {.minOptLevel = 2, .spec = "000:290, 000:291"}),
     row<R::placeBlocksInSourceOrder, O::placeBlocksInSourceOrder>(112),
     // Tail merging (spec/003:456): merges blocks, so not under --dont-merge-basicblocks.
     row<R::tailMerge, O::tailMerge, nullptr, removed>(

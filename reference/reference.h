@@ -21,6 +21,7 @@
 #include "rules/general_optimize_early.h"
 #include "rules/general_optimize_late.h"
 #include "rules/general_optimize_mid.h"
+#include "rules/hot_cold.h"
 #include "rules/liveness.h"
 #include "rules/loops.h"
 #include "rules/optimize_nested_cond_branches.h"
