@@ -165,10 +165,10 @@ public:
   Pred predOfTwo(const std::vector<bool> &t, const Pred &a, const Pred &b, const std::string &into);
   void emitPredFunction(const std::string &dst, const std::vector<bool> &table,
                         const std::vector<Pred> &lits);
-  bool emitFloat(const Instr &in);     // emit_float.cpp
-  bool emitHalf(const Instr &in);      // emit_half.cpp: MUFU, HMNMX2, HSETP2, HSET2, F2FP
-  bool emitMemory(const Instr &in);    // emit_mem.cpp
-  bool emitAtomic(const Instr &in);    // emit_atomic.cpp: ATOM ATOMG ATOMS RED REDG
+  bool emitFloat(const Instr &in);  // emit_float.cpp
+  bool emitHalf(const Instr &in);   // emit_half.cpp: MUFU, HMNMX2, HSETP2, HSET2, F2FP
+  bool emitMemory(const Instr &in); // emit_mem.cpp
+  bool emitAtomic(const Instr &in); // emit_atomic.cpp: ATOM ATOMG ATOMS RED REDG
   bool emitMemorySystem(
       const Instr &in); // emit_atomic.cpp: MEMBAR FENCE NANOSLEEP CCTL QSPC CREATEPOLICY, the stack
   // PTX's qualifiers of a memory access (emit_atomic.cpp): ".relaxed.gpu", ".mmio.relaxed.sys"

@@ -422,7 +422,7 @@ bool FnEmitter::boundChecked(size_t b, const Instr &in) const {
         h.back().srcs[0].target != b) {
       q = hop; // a label nothing branches to: q falls into b
     } else if (h.size() != 1 || h[0].op != Opcode::BRA || h[0].isGuarded() || h[0].srcs.empty() ||
-        h[0].srcs[0].kind != Operand::Kind::Label || h[0].srcs[0].target != b)
+               h[0].srcs[0].kind != Operand::Kind::Label || h[0].srcs[0].target != b)
       return false;
     else {
       q = hop - 1;

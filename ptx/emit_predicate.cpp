@@ -131,9 +131,7 @@ void FnEmitter::emitPredFunction(const std::string &dst, const std::vector<bool>
   if (lits.size() < 3) {
     std::vector<bool> t(4);
     for (size_t v = 0; v < 4; ++v)
-      t[v] = lits.empty()   ? table[0]
-             : lits.size() == 1 ? table[v >> 1]
-                               : table[v];
+      t[v] = lits.empty() ? table[0] : lits.size() == 1 ? table[v >> 1] : table[v];
     Pred a = lits.empty() ? Pred{} : lits[0];
     Pred b = lits.size() < 2 ? a : lits[1];
     Pred r = lits.size() == 2 ? predOfTwo(t, a, b, dst) : predOfTwo(t, a, a, dst);
@@ -218,11 +216,21 @@ void FnEmitter::emitPredFunction(const std::string &dst, const std::vector<bool>
     emit(fmt::format("{}.pred {}, {}, {};", name, dst, predText(p), predText(q)));
   };
   switch (best.form) {
-  case 'a': op("and", xk, two(A)); break;
-  case 'o': op("or", xk, two(B)); break;
-  case 'A': op("and", neg(xk), two(B)); break;
-  case 'O': op("or", neg(xk), two(A)); break;
-  case 'x': op("xor", neg(xk), two(A)); break; // x ? A : !A = !(x ^ A)
+  case 'a':
+    op("and", xk, two(A));
+    break;
+  case 'o':
+    op("or", xk, two(B));
+    break;
+  case 'A':
+    op("and", neg(xk), two(B));
+    break;
+  case 'O':
+    op("or", neg(xk), two(A));
+    break;
+  case 'x':
+    op("xor", neg(xk), two(A));
+    break; // x ? A : !A = !(x ^ A)
   case 'p':
   case 'q': {
     bool p = best.form == 'p';

@@ -50,8 +50,8 @@ void checkAllTables(const std::string &inputs, bool neg[3]) {
       unsigned idx = (a << 2) | (b << 1) | c;
       unsigned want = ((lut >> idx) & 1) | (((lut ^ 0x5a) >> idx) & 1) << 1;
       size_t at = (t * 256 + lut) * 4;
-      uint32_t got = uint32_t(out[at]) | uint32_t(out[at + 1]) << 8 |
-                     uint32_t(out[at + 2]) << 16 | uint32_t(out[at + 3]) << 24;
+      uint32_t got = uint32_t(out[at]) | uint32_t(out[at + 1]) << 8 | uint32_t(out[at + 2]) << 16 |
+                     uint32_t(out[at + 3]) << 24;
       EXPECT_EQ(got, want) << inputs << " table 0x" << std::hex << lut << " thread " << t;
     }
 }
