@@ -202,17 +202,18 @@ constexpr PipelineEntry kPipeline[] = {
     row<R::oriPerformLiveDead, O::oriPerformLiveDead, nullptr, removed>(84, false),
     // Hot/cold layout (spec/000:285-290; cold blocks: rules/hot_cold.h).
     row<R::optimizeHotColdInLoop, O::optimizeHotColdInLoop, hotColdOptions>(
-        108, false, {.minOptLevel = 2, .spec = "000:289, 000:291"}),
+        108, false, {.spec = "000:289, 000:291"}),
     row<R::optimizeHotColdFlow, O::optimizeHotColdFlow, hotColdOptions>(
-        109, false, {.minOptLevel = 2, .spec = "000:290, 000:291"}),
+        109, false, {.spec = "000:290, 000:291"}),
     row<R::placeBlocksInSourceOrder, O::placeBlocksInSourceOrder>(112),
-    // Tail merging (spec/003:456): merges blocks, so not under --dont-merge-basicblocks.
+    // Tail merging (spec/003:456): merges blocks, so not under --dont-merge-basicblocks. The spec
+    // gives 108, 109, 133 and 136 no -O level (the registry's 0).
     row<R::tailMerge, O::tailMerge, nullptr, removed>(
         133, false,
-        {.minOptLevel = 2, .vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:34, 003:456"}),
+        {.vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:34, 003:456"}),
     row<R::tailMerge, O::tailMerge, nullptr, removed>(
         136, false,
-        {.minOptLevel = 2, .vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:35, 003:456"}),
+        {.vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:35, 003:456"}),
 };
 
 } // namespace

@@ -507,7 +507,8 @@ std::string FnEmitter::cbank(const Instr &in, const Operand &o, unsigned bytes,
   if (uint64_t(off) < uint64_t(kParamWindowPointer) + 8 &&
       uint64_t(off) + bytes > kParamWindowPointer) {
     // The generic base of the kernel's parameters (ir/param_window.h): cvta.param of the first
-    // parameter's address, which is 0.
+    // parameter's address, which is 0 (the lowering reads `cvta.param.u64 d, 0` back as this
+    // read alone).
     const Param *first = nullptr;
     for (const Param &p : f.params)
       if (p.offset == kParamBase)
@@ -518,9 +519,8 @@ std::string FnEmitter::cbank(const Instr &in, const Operand &o, unsigned bytes,
                        "of the parameters) in a kernel with parameters has a PTX form "
                        "(cvta.param)",
                        hexOff(off), kParamWindowPointer));
-    std::string a = temp(64), t = !dst.empty() ? dst : temp(64);
-    emit(fmt::format("mov.u64 {}, {};", a, first->name));
-    emit(fmt::format("cvta.param.u64 {}, {};", t, a));
+    std::string t = !dst.empty() ? dst : temp(64);
+    emit(fmt::format("cvta.param.u64 {}, 0;", t));
     return t;
   }
   auto load = [&](uint64_t at, unsigned n, const std::string &type,

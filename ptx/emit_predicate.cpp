@@ -157,10 +157,12 @@ void FnEmitter::emitPredFunction(const std::string &dst, const std::vector<bool>
     // A, 'q': A implies B, 'm': any
     char form = 0;
   } best;
-  for (size_t k = 0; k < 3; ++k) {
-    std::vector<bool> A(4), B(4);
+  // The cofactors of `table` on input k: A where lits[k] is true, B where it is false, each
+  // over v = (first other input << 1) | second other (k's bit is 2 - k of the table index).
+  auto cofactors = [&](size_t k, std::vector<bool> &A, std::vector<bool> &B) {
+    A.assign(4, false);
+    B.assign(4, false);
     for (size_t v = 0; v < 4; ++v) {
-      // v = (first other << 1) | second other; k's bit is 2 - k of the table index.
       unsigned hi = (v >> 1) & 1, lo = v & 1, idx = 0, j = 0;
       for (size_t m = 0; m < 3; ++m)
         if (m != k)
@@ -168,6 +170,10 @@ void FnEmitter::emitPredFunction(const std::string &dst, const std::vector<bool>
       A[v] = table[idx | (1u << (2 - k))];
       B[v] = table[idx];
     }
+  };
+  for (size_t k = 0; k < 3; ++k) {
+    std::vector<bool> A, B;
+    cofactors(k, A, B);
     auto consider = [&](int c, char form) {
       if (c < best.cost)
         best = Split{c, k, form};
@@ -197,19 +203,12 @@ void FnEmitter::emitPredFunction(const std::string &dst, const std::vector<bool>
     consider(3 + cost(A) + cost(B), 'm');
   }
   size_t k = best.k;
-  std::vector<bool> A(4), B(4);
+  std::vector<bool> A, B;
   std::vector<Pred> rest;
   for (size_t m = 0; m < 3; ++m)
     if (m != k)
       rest.push_back(lits[m]);
-  for (size_t v = 0; v < 4; ++v) {
-    unsigned hi = (v >> 1) & 1, lo = v & 1, idx = 0, j = 0;
-    for (size_t m = 0; m < 3; ++m)
-      if (m != k)
-        idx |= (j++ == 0 ? hi : lo) << (2 - m);
-    A[v] = table[idx | (1u << (2 - k))];
-    B[v] = table[idx];
-  }
+  cofactors(k, A, B);
   Pred xk = lits[k];
   auto two = [&](const std::vector<bool> &t) { return predOfTwo(t, rest[0], rest[1], temp(1)); };
   auto op = [&](const char *name, const Pred &p, const Pred &q) {

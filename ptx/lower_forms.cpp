@@ -349,6 +349,28 @@ void FunctionLowerer::checkForm(const Operand &o, size_t k, bool firstIsDef,
   }
 }
 
+// The name that starts at t[i] (an identifier's first character) as the scanners of PTX text
+// read it (here and ptx/lower_origin.cpp): a special register or a vector register's element
+// with its dot (`%tid.x`, `v.x`), else the identifier alone. Returns the index after it.
+size_t FunctionLowerer::nameAt(const std::string &t, size_t i, std::string &name) {
+  size_t j = i;
+  while (j < t.size() && isIdentChar(t[j]))
+    ++j;
+  name = t.substr(i, j - i);
+  if (j + 1 < t.size() && t[j] == '.' && isIdentStart(t[j + 1])) { // %tid.x, v.x
+    size_t k = j + 1;
+    while (k < t.size() && isIdentChar(t[k]))
+      ++k;
+    std::string dotted = t.substr(i, k - i);
+    NameRef d = resolve(dotted);
+    if (d.kind == NameRef::Special || (d.kind == NameRef::Register && vectorRegister(name))) {
+      name = std::move(dotted);
+      j = k;
+    }
+  }
+  return j;
+}
+
 std::optional<Instruction> FunctionLowerer::expandVectorRegisters(const Instruction &pi) {
   auto names = [&](const Operand &o) {
     return o.kind == Operand::Kind::Name && !o.negated && o.ival == 0 && vectorRegister(o.name);
@@ -464,22 +486,8 @@ void FunctionLowerer::opaque(const Instruction &pi) {
       ++i;
       continue;
     }
-    size_t j = i;
-    while (j < t.size() && isIdentChar(t[j]))
-      ++j;
-    std::string name = t.substr(i, j - i);
-    if (j + 1 < t.size() && t[j] == '.' && isIdentStart(t[j + 1])) { // %tid.x, v.x
-      size_t k = j + 1;
-      while (k < t.size() && isIdentChar(t[k]))
-        ++k;
-      std::string dotted = t.substr(i, k - i);
-      NameRef d = resolve(dotted);
-      if (d.kind == NameRef::Special || (d.kind == NameRef::Register && vectorRegister(name))) {
-        name = dotted;
-        j = k;
-      }
-    }
-    i = j;
+    std::string name;
+    i = nameAt(t, i, name);
     if (const VectorReg *v = vectorRegister(name)) {
       out += "{";
       for (uint32_t e = 0; e < v->count; ++e)

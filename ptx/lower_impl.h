@@ -150,6 +150,7 @@ private:
                  const Instruction &pi);
   std::optional<Instruction> expandVectorRegisters(const Instruction &pi);
   std::optional<Instruction> expandArrayIndices(const Instruction &pi);
+  size_t nameAt(const std::string &t, size_t i, std::string &name);
   bool allHonored(const Instruction &pi) const;
   // The vector register `name` names in scope, or nullptr.
   const VectorReg *vectorRegister(const std::string &name) const;

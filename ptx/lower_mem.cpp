@@ -161,6 +161,11 @@ bool Lowering::cvta() {
     if (!L.f_.isEntry)
       return false;
     ori::Reg d = dst(0);
+    if (!hasMod(pi, ".to") && ops[1].kind == Operand::Kind::Int && ops[1].ival == 0) {
+      // the first parameter's generic address: the base alone (as the emitter prints it)
+      emit(make(Opcode::LDC, {Mod::W64}, {reg(d)}, {OOp::cbank(0, ori::kParamWindowPointer)}));
+      return true;
+    }
     OOp a = srcReg(1, t);
     ori::Reg base = L.newTemp(ori::RegFile::R, "b64");
     emit(make(Opcode::LDC, {Mod::W64}, {reg(base)}, {OOp::cbank(0, ori::kParamWindowPointer)}));

@@ -84,22 +84,8 @@ std::vector<ori::PtxTextPiece> FunctionLowerer::textPieces(const Instruction &pi
       ++i;
       continue;
     }
-    size_t j = i;
-    while (j < t.size() && identChar(t[j]))
-      ++j;
-    std::string name = t.substr(i, j - i);
-    if (j + 1 < t.size() && t[j] == '.' && identStart(t[j + 1])) { // %tid.x, v.x
-      size_t k = j + 1;
-      while (k < t.size() && identChar(t[k]))
-        ++k;
-      std::string dotted = t.substr(i, k - i);
-      NameRef d = resolve(dotted);
-      if (d.kind == NameRef::Special || (d.kind == NameRef::Register && vectorRegister(name))) {
-        name = dotted;
-        j = k;
-      }
-    }
-    i = j;
+    std::string name;
+    i = nameAt(t, i, name); // ptx/lower_forms.cpp
     if (const VectorReg *v = vectorRegister(name)) {
       addText(out, "{");
       for (uint32_t e = 0; e < v->count; ++e) {

@@ -18,7 +18,7 @@
 // body, but the layout may put it between the loop's blocks.) Phase 109: the hot blocks
 // in their order, then the cold ones in theirs. Both through reorderBlocks (rules/
 // place_blocks_in_source_order.h), which adds and removes BRAs so that every block continues
-// where it did. Gates: -O2 (the spec gives none beyond the phases' numbers). Guarantees: the
+// where it did. Gates: none (the spec gives none beyond the phases' numbers). Guarantees: the
 // function does the same (every block continues where it did: oriopt --verify proves each
 // changed function); both halves leave the same function.
 #pragma once

@@ -17,8 +17,8 @@
 //    jump tables) name it: a BSSY's reconvergence label stays where it points.
 // Every branch and jump-table entry naming Y then names X, and Y is deleted (the layout keeps
 // its order; no BRA is added or removed). The spec gives no gate beyond the phases' numbers;
-// the rows run at -O2 and not under --dont-merge-basicblocks (a merge of blocks: spec/000
-// "BB Merge Suppression"). Guarantees: each thread does what it did (oriopt --verify proves
+// the rows do not run under --dont-merge-basicblocks (a merge of blocks: spec/000 "BB Merge
+// Suppression"). Guarantees: each thread does what it did (oriopt --verify proves
 // each changed function); both halves leave the same function and count.
 #pragma once
 

@@ -51,7 +51,8 @@ TEST(PtxDeclarations, RejectedFormsAreErrorsAtTheDeclaration) {
             "d.ptx:4:1: error: 'x' is .extern: it cannot have an initializer");
   EXPECT_EQ(
       errorOf(".global .u32 g;\n.global .u16 p = g;\n" + k + "  ret;\n}\n"),
-      "d.ptx:5:18: error: 'p' holds an address, which needs a 32- or 64-bit type, not '.u16'");
+      "d.ptx:5:18: error: 'p' holds an address, which needs a 32- or 64-bit type, not '.u16' (or "
+      "one byte of it: 0xFF(sym), 0xFF00(sym), ...)");
   EXPECT_EQ(errorOf(".func f(.param .pred p)\n{\n  ret;\n}\n" + k + "  ret;\n}\n"),
             "d.ptx:4:9: error: variable 'p' has type '.pred', which has no memory layout here");
 }

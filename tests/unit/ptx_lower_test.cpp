@@ -254,7 +254,7 @@ const Family kFamilies[] = {
      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2];",
      {},
      {"%r1", "%rd1", "%r2"}},
-    {"Clock64", "mov.u64 %rd1, %clock64;", {"%rd1"}, {}},
+    {"PerfCounter", "mov.u32 %r1, %pm0;", {"%r1"}, {}},
     {"SameRegisterTwice", "cvt.pack.sat.u4.s32.b32 %r1, %r1, %r1, %r1;", {"%r1"}, {"%r1"}},
 };
 
