@@ -63,6 +63,8 @@ public:
   std::map<std::string, z3::expr> bases; // variable and parameter addresses by key
   std::map<Reg, z3::expr> initRegs;
   std::map<std::string, z3::func_decl> functions; // call effects by name
+  // The functions of instructions without a model (SideEncoder::uninterpreted), by name.
+  std::map<std::string, z3::func_decl> opFunctions;
   unsigned inlineDepth = 0; // calls to module functions inlined up to this depth
   // Calls to module functions left as uninterpreted effects (beyond the inline depth,
   // indirect): a difference may then come from an effect the real callee does not have,
@@ -111,6 +113,13 @@ public:
     auto it = functions.find(name);
     if (it == functions.end())
       it = functions.emplace(name, smt.ctx().function(name.c_str(), domain, range)).first;
+    return it->second;
+  }
+  z3::func_decl opFunction(const std::string &name, const z3::sort_vector &domain,
+                           const z3::sort &range) {
+    auto it = opFunctions.find(name);
+    if (it == opFunctions.end())
+      it = opFunctions.emplace(name, smt.ctx().function(name.c_str(), domain, range)).first;
     return it->second;
   }
 };
@@ -175,6 +184,10 @@ public:
     z3::expr mem;                 // shared memory (Inputs::mem0)
     z3::expr priv;                // private memory (Inputs::priv0)
     z3::expr barriers;            // barriers passed (BV32)
+    // Warp-level instructions executed so far on this path (BV32): with the block, the
+    // dynamic instance of a warp-collective instruction, its "execution context"
+    // (tv_uninterpreted.cpp). Not observable; both sides start from the same value.
+    z3::expr collectives;
   };
   // The shared memory at a barrier: under `when`, barrier number `index` saw `mem`.
   struct Snapshot {
@@ -268,6 +281,33 @@ private:
   }
 
   void runBlock(uint32_t b, unsigned k, State s);
+
+  // An instruction without a model (tv_uninterpreted.cpp): uninterpreted functions of its
+  // opcode, modifiers, immediates and input values, shared by both sides, so the same
+  // instruction on the same inputs in the same memory and execution context gives the same
+  // results; its memory effects are a function of the memory before them, so they keep
+  // their order. Recorded in Inputs::approximations: a difference it allows is no
+  // counterexample.
+  void uninterpreted(const Instr &in, const z3::expr &g, State &s, uint32_t b);
+  // Whether runBlock hands `in` to uninterpreted() (no model of its opcode or modifiers).
+  static bool isUninterpreted(const Instr &in);
+  struct NoModel {}; // compute(): no model for this modifier combination
+  // Runs `encode` (a modelled instruction); when the model has no such modifier combination,
+  // undoes what it did and encodes `in` as uninterpreted instead.
+  template <class F> void withModelOr(const Instr &in, const z3::expr &g, State &s, uint32_t b,
+                                      F encode) {
+    const State before = s;
+    const z3::expr faultBefore = fault;
+    const size_t sites = faultSites.size();
+    try {
+      encode();
+    } catch (const NoModel &) {
+      s = before;
+      fault = faultBefore;
+      faultSites.resize(sites, {std::string(), faultBefore});
+      uninterpreted(in, g, s, b);
+    }
+  }
 
   [[noreturn]] void unmodelledAt(const Instr &in, const std::string &why) {
     throw Unmodelled{fmt::format("{} at line {} ({})",

@@ -140,7 +140,9 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
   // shares, instead of two terms whose equality it must prove (a float multiplication
   // bit-blasted twice took minutes). The states are rebuilt whenever the candidates change.
   using State = SideEncoder::State;
-  auto entryState = [&]() { return State{smt.boolVal(true), {}, x.mem0, x.priv0, smt.bv(0, 32)}; };
+  auto entryState = [&]() {
+    return State{smt.boolVal(true), {}, x.mem0, x.priv0, smt.bv(0, 32), smt.bv(0, 32)};
+  };
   std::map<uint32_t, std::pair<State, State>> at;
   auto buildStates = [&] {
     at.clear();
@@ -149,7 +151,8 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
       z3::expr mem = smt.ctx().constant(("memory" + tag).c_str(), x.bytes);
       z3::expr privMem = smt.ctx().constant(("private memory" + tag).c_str(), x.bytes);
       z3::expr bars = smt.bvVar("barriers" + tag, 32);
-      State a{smt.boolVal(true), {}, mem, privMem, bars}, b = a;
+      z3::expr warp = smt.bvVar("collectives" + tag, 32);
+      State a{smt.boolVal(true), {}, mem, privMem, bars, warp}, b = a;
       // Union-find over (side, register): 0 source, 1 target.
       std::map<std::pair<int, Reg>, std::pair<int, Reg>> parent;
       std::function<std::pair<int, Reg>(std::pair<int, Reg>)> find = [&](std::pair<int, Reg> k) {
@@ -237,7 +240,7 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
       memDiff = memDiff || z3::select(p.priv, a) != z3::select(q.priv, a);
     z3::expr seenDiff = z3::ult(kb, p.barriers) && z3::select(es.snapshotAt(kb, x.history), a) !=
                                                        z3::select(et.snapshotAt(kb, x.history), a);
-    return !(memDiff || seenDiff || p.barriers != q.barriers);
+    return !(memDiff || seenDiff || p.barriers != q.barriers || p.collectives != q.collectives);
   };
   // Rounds: encode with the current candidates, check every segment; a counterexample drops
   // the pairs it breaks and starts a new round (the encodings assumed those pairs). A round
@@ -286,8 +289,9 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
       // cut point or end reached, the same memory there.
       z3::expr fixedBad = newFaults(*g.s, *g.t, smt.ctx()) || g.s->bound || g.t->bound ||
                           g.s->exited != g.t->exited || g.s->trapped != g.t->trapped;
-      State exitS{g.s->exited, {}, g.s->exitMem, g.s->exitPriv, g.s->exitBarriers};
-      State exitT{g.t->exited, {}, g.t->exitMem, g.t->exitPriv, g.t->exitBarriers};
+      // (how many warp-collective instructions each side ran is not observable at the end)
+      State exitS{g.s->exited, {}, g.s->exitMem, g.s->exitPriv, g.s->exitBarriers, smt.bv(0, 32)};
+      State exitT{g.t->exited, {}, g.t->exitMem, g.t->exitPriv, g.t->exitBarriers, smt.bv(0, 32)};
       z3::expr exitBad = g.s->exited && !sameMemory(exitS, exitT, false, *g.s, *g.t);
       for (const Param &p : fs.returns) { // a .func's return values (in .param storage)
         z3::expr base =
