@@ -41,7 +41,13 @@ z3::check_result checkWithFallback(Smt &smt, z3::solver &solver, unsigned timeou
     q.set(p);
     for (const z3::expr &e : asserted)
       q.add(e);
+    const auto t0 = std::chrono::steady_clock::now();
     z3::check_result r = q.check();
+    if (traceEnabled())
+      fmt::print(stderr, "tv:   {} solver: {} in {:.2f} s (of {} ms)\n",
+                 general ? "default" : "QF_AUFBV",
+                 r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), ms);
     solver = q; // its model, or why it gave up
     if (r == z3::sat) {
       // The QF_AUFBV solver's models do not always evaluate every term (uninterpreted
