@@ -6,6 +6,7 @@
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -70,6 +71,11 @@ public:
   // indirect): a difference may then come from an effect the real callee does not have,
   // so a counterexample is not a refutation.
   std::set<std::string> approximations;
+  // Set by quickRefutation when it found a counterexample within this many back edges: the
+  // bounded check then unrolls no further (SideEncoder's bound), and the inductive proof is
+  // skipped (quickCounterexample is its reason).
+  std::optional<unsigned> refutableWithin;
+  std::optional<std::string> quickCounterexample;
 
   z3::expr bank(uint32_t b) {
     auto it = banks.find(b);
@@ -166,7 +172,8 @@ public:
   SideEncoder(Inputs &x, const Module &m, const Function &f, unsigned unroll, bool source = false)
       : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)),
         trapped(x.smt.boolVal(false)), exitMem(x.mem0), exitPriv(x.priv0),
-        exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt), m_(m), f_(f), unroll_(unroll),
+        exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt), m_(m), f_(f),
+        unroll_(x.refutableWithin ? std::min(unroll, *x.refutableWithin) : unroll),
         frame_(f.name), provenance_(source ? localProvenance(f) : LocalProvenance{}),
         source_(source), encoded_(&ownEncoded_) {}
 
@@ -395,6 +402,22 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
                                           const TvOptions &opts,
                                           std::chrono::steady_clock::time_point deadline,
                                           bool syntacticFirst);
+
+// What the bounded check looks for (the same as the driver's query, verify/tv.cpp): within
+// the bound, on an input where the source does not fault, the target faults, traps where the
+// source does not (or the reverse), does not end, passes another number of barriers, or
+// leaves other memory at a barrier or at the end (for a .func, other return values).
+z3::expr misbehaves(Smt &smt, Inputs &x, const Function &fs, const SideEncoder &s,
+                    const SideEncoder &t);
+
+// Refutations first (tv_quick.cpp): the bounded check with 0, then 1 back edges, each query
+// at most kQuickQueryMs (and a quarter of what is left before `deadline`). On a counterexample
+// it sets Inputs::refutableWithin and returns why the inductive proof is skipped.
+constexpr unsigned kQuickBackEdges = 1, kQuickQueryMs = 2000;
+std::optional<std::string> quickRefutation(Smt &smt, Inputs &x, const Module &src,
+                                           const Function &fs, const Module &tgt,
+                                           const Function &ft, const TvOptions &opts,
+                                           std::chrono::steady_clock::time_point deadline);
 
 // The inputs a replay's launch fixes, and their values: `valid` applications first (their
 // values mention other inputs), then the inputs themselves.

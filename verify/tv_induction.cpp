@@ -97,6 +97,12 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
                                           const TvOptions &opts,
                                           std::chrono::steady_clock::time_point deadline,
                                           bool syntacticFirst) {
+  // Refutations first: a wrong rewrite is refuted in seconds, not after the proof's rounds.
+  if (x.quickCounterexample)
+    return x.quickCounterexample;
+  if (syntacticFirst)
+    if (auto found = quickRefutation(smt, x, src, fs, tgt, ft, opts, deadline))
+      return found;
   const double secondsGiven = std::max(
       0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
   SideEncoder probe(x, src, fs, 0);

@@ -38,6 +38,8 @@ uint64_t numeral(const z3::expr &e) {
 constexpr uint64_t kReplayBufferBytes = 256;
 // Buffers up to this many bytes in all have each byte compared at its address (findReplay).
 constexpr size_t kMaxBytesCompared = 4096;
+// ... unless more than this many of them may differ after simplification.
+constexpr size_t kMaxBytesLeft = 64;
 
 // The key Inputs::base gives a variable (SideEncoder::variableBase).
 std::string baseKey(const Function *owner, const Variable &v) {
@@ -314,7 +316,7 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
   z3::expr bytesDiffer = smt.boolVal(false);
   // (byteDiffers at a buffer's byte: neither memory is private there)
   std::vector<std::pair<uint64_t, z3::expr>> mayDiffer; // the bytes that do not drop out
-  const bool byByte = bufferAddresses.size() <= kMaxBytesCompared;
+  bool byByte = bufferAddresses.size() <= kMaxBytesCompared;
   if (byByte) {
     const z3::expr ms = fixed(es.exitMem).simplify(), mt = fixed(et.exitMem).simplify();
     const z3::expr going = fixed(!es.trapped).simplify();
@@ -327,7 +329,16 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
       mayDiffer.emplace_back(at, d);
       bytesDiffer = bytesDiffer || d;
     }
-  } else {
+    // Stores at addresses that stay symbolic (computed from loaded values) leave most bytes
+    // in: a disjunction of hundreds of reads through them is slower than one read at `a`
+    // (and Z3's QF_AUFBV solver overran its timeout tenfold on it).
+    if (mayDiffer.size() > kMaxBytesLeft) {
+      byByte = false;
+      mayDiffer.clear();
+      bytesDiffer = smt.boolVal(false);
+    }
+  }
+  if (!byByte) {
     z3::expr_vector from(c), to(c);
     from.push_back(pa);
     from.push_back(pn);
