@@ -410,9 +410,10 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
 z3::expr misbehaves(Smt &smt, Inputs &x, const Function &fs, const SideEncoder &s,
                     const SideEncoder &t);
 
-// Refutations first (tv_quick.cpp): the bounded check with 0, then 1 back edges, each query
-// at most kQuickQueryMs (and a quarter of what is left before `deadline`). On a counterexample
-// it sets Inputs::refutableWithin and returns why the inductive proof is skipped.
+// Refutations first (tv_quick.cpp; inductiveProof calls it when its first, cheap attempt
+// fails): the bounded check with 0, then 1 back edges, each query at most kQuickQueryMs (a
+// third of what is left before `deadline`, at least a second). On a counterexample it sets
+// Inputs::refutableWithin and returns why the rest of the inductive proof is skipped.
 constexpr unsigned kQuickBackEdges = 1, kQuickQueryMs = 2000;
 std::optional<std::string> quickRefutation(Smt &smt, Inputs &x, const Module &src,
                                            const Function &fs, const Module &tgt,

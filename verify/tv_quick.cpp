@@ -1,10 +1,12 @@
 // Refutations first (verify/tv_impl.h, quickRefutation; docs/verifier.md, "Refutations
-// first"): before the inductive proof of a function with loops, a bounded check with few
-// back edges and a short timeout looks for a counterexample. A wrong rewrite usually shows
-// on the first pass or the first iteration, and these queries are small where the proof's
-// many queries, and the unrolling to the full bound, are not. When it finds one, the
-// induction is skipped and the bounded check the driver runs next uses the bound it was
-// found at (Inputs::refutableWithin), so the refutation and its replay take seconds.
+// first"): for a function with loops, once the cheap proof attempt (the register pairs both
+// sides compute alike) has failed, and before Houdini's rounds and the unrolling to the full
+// bound, a bounded check with few back edges and a short timeout looks for a
+// counterexample. A wrong rewrite usually shows on the first pass or the first iteration,
+// and these queries are small where the proof's many queries, and the full unrolling, are
+// not. When it finds one, the rest of the induction is skipped and the bounded check the
+// driver runs next uses the bound it was found at (Inputs::refutableWithin), so the
+// refutation and its replay take seconds.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,13 +48,13 @@ std::optional<std::string> quickRefutation(Smt &smt, Inputs &x, const Module &sr
     const long long left = std::chrono::duration_cast<std::chrono::milliseconds>(
                                deadline - std::chrono::steady_clock::now())
                                .count();
-    // A share of the induction's time (a third, at least a second): this is a search, not
-    // a proof, and its queries are small (tens of milliseconds where a counterexample exists).
+    // A share of the induction's time (a third, at least a second even when the failed
+    // proof used it all): this is a search, not a proof, and its queries are small (tens of
+    // milliseconds where a counterexample exists).
     const unsigned ms = unsigned(std::min<long long>(
         {(long long)kQuickQueryMs, (long long)opts.timeoutSeconds * 1000,
          std::max<long long>(left / 3, 1000)}));
-    if (left < 100)
-      return std::nullopt;
+
     const auto started = std::chrono::steady_clock::now();
     SideEncoder s(x, src, fs, k, true), t(x, tgt, ft, k);
     s.run();
