@@ -48,12 +48,14 @@ std::optional<std::string> quickRefutation(Smt &smt, Inputs &x, const Module &sr
     const long long left = std::chrono::duration_cast<std::chrono::milliseconds>(
                                deadline - std::chrono::steady_clock::now())
                                .count();
-    // A share of the induction's time (a third, at least a second even when the failed
-    // proof used it all): this is a search, not a proof, and its queries are small (tens of
-    // milliseconds where a counterexample exists).
+    // A share of the induction's time (a third, at least a second, or a quarter of the
+    // budget when that is less, even when the failed proof used it all): this is a search,
+    // not a proof, and its queries are small (tens of milliseconds where a counterexample
+    // exists).
+    const long long floor = std::min<long long>(1000, opts.budgetSeconds * 250);
     const unsigned ms = unsigned(std::min<long long>(
         {(long long)kQuickQueryMs, (long long)opts.timeoutSeconds * 1000,
-         std::max<long long>(left / 3, 1000)}));
+         std::max<long long>(left / 3, floor)}));
 
     const auto started = std::chrono::steady_clock::now();
     SideEncoder s(x, src, fs, k, true), t(x, tgt, ft, k);
