@@ -6,6 +6,7 @@
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -63,11 +64,18 @@ public:
   std::map<std::string, z3::expr> bases; // variable and parameter addresses by key
   std::map<Reg, z3::expr> initRegs;
   std::map<std::string, z3::func_decl> functions; // call effects by name
+  // The functions of instructions without a model (SideEncoder::uninterpreted), by name.
+  std::map<std::string, z3::func_decl> opFunctions;
   unsigned inlineDepth = 0; // calls to module functions inlined up to this depth
   // Calls to module functions left as uninterpreted effects (beyond the inline depth,
   // indirect): a difference may then come from an effect the real callee does not have,
   // so a counterexample is not a refutation.
   std::set<std::string> approximations;
+  // Set by quickRefutation when it found a counterexample within this many back edges: the
+  // bounded check then unrolls no further (SideEncoder's bound), and the inductive proof is
+  // skipped (quickCounterexample is its reason).
+  std::optional<unsigned> refutableWithin;
+  std::optional<std::string> quickCounterexample;
 
   z3::expr bank(uint32_t b) {
     auto it = banks.find(b);
@@ -111,6 +119,13 @@ public:
     auto it = functions.find(name);
     if (it == functions.end())
       it = functions.emplace(name, smt.ctx().function(name.c_str(), domain, range)).first;
+    return it->second;
+  }
+  z3::func_decl opFunction(const std::string &name, const z3::sort_vector &domain,
+                           const z3::sort &range) {
+    auto it = opFunctions.find(name);
+    if (it == opFunctions.end())
+      it = opFunctions.emplace(name, smt.ctx().function(name.c_str(), domain, range)).first;
     return it->second;
   }
 };
@@ -157,7 +172,8 @@ public:
   SideEncoder(Inputs &x, const Module &m, const Function &f, unsigned unroll, bool source = false)
       : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)),
         trapped(x.smt.boolVal(false)), exitMem(x.mem0), exitPriv(x.priv0),
-        exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt), m_(m), f_(f), unroll_(unroll),
+        exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt), m_(m), f_(f),
+        unroll_(x.refutableWithin ? std::min(unroll, *x.refutableWithin) : unroll),
         frame_(f.name), provenance_(source ? localProvenance(f) : LocalProvenance{}),
         source_(source), encoded_(&ownEncoded_) {}
 
@@ -175,6 +191,10 @@ public:
     z3::expr mem;                 // shared memory (Inputs::mem0)
     z3::expr priv;                // private memory (Inputs::priv0)
     z3::expr barriers;            // barriers passed (BV32)
+    // Warp-level instructions executed so far on this path (BV32): with the block, the
+    // dynamic instance of a warp-collective instruction, its "execution context"
+    // (tv_uninterpreted.cpp). Not observable; both sides start from the same value.
+    z3::expr collectives;
   };
   // The shared memory at a barrier: under `when`, barrier number `index` saw `mem`.
   struct Snapshot {
@@ -269,6 +289,33 @@ private:
 
   void runBlock(uint32_t b, unsigned k, State s);
 
+  // An instruction without a model (tv_uninterpreted.cpp): uninterpreted functions of its
+  // opcode, modifiers, immediates and input values, shared by both sides, so the same
+  // instruction on the same inputs in the same memory and execution context gives the same
+  // results; its memory effects are a function of the memory before them, so they keep
+  // their order. Recorded in Inputs::approximations: a difference it allows is no
+  // counterexample.
+  void uninterpreted(const Instr &in, const z3::expr &g, State &s, uint32_t b);
+  // Whether runBlock hands `in` to uninterpreted() (no model of its opcode or modifiers).
+  static bool isUninterpreted(const Instr &in);
+  struct NoModel {}; // compute(): no model for this modifier combination
+  // Runs `encode` (a modelled instruction); when the model has no such modifier combination,
+  // undoes what it did and encodes `in` as uninterpreted instead.
+  template <class F> void withModelOr(const Instr &in, const z3::expr &g, State &s, uint32_t b,
+                                      F encode) {
+    const State before = s;
+    const z3::expr faultBefore = fault;
+    const size_t sites = faultSites.size();
+    try {
+      encode();
+    } catch (const NoModel &) {
+      s = before;
+      fault = faultBefore;
+      faultSites.resize(sites, {std::string(), faultBefore});
+      uninterpreted(in, g, s, b);
+    }
+  }
+
   [[noreturn]] void unmodelledAt(const Instr &in, const std::string &why) {
     throw Unmodelled{fmt::format("{} at line {} ({})",
                                  in.op == Opcode::OPAQUE ? "OPAQUE" : std::string(in.info().name),
@@ -355,6 +402,23 @@ std::optional<std::string> inductiveProof(Smt &smt, Inputs &x, const Module &src
                                           const TvOptions &opts,
                                           std::chrono::steady_clock::time_point deadline,
                                           bool syntacticFirst);
+
+// What the bounded check looks for (the same as the driver's query, verify/tv.cpp): within
+// the bound, on an input where the source does not fault, the target faults, traps where the
+// source does not (or the reverse), does not end, passes another number of barriers, or
+// leaves other memory at a barrier or at the end (for a .func, other return values).
+z3::expr misbehaves(Smt &smt, Inputs &x, const Function &fs, const SideEncoder &s,
+                    const SideEncoder &t);
+
+// Refutations first (tv_quick.cpp; inductiveProof calls it when its first, cheap attempt
+// fails): the bounded check with 0, then 1 back edges, each query at most kQuickQueryMs (a
+// third of what is left before `deadline`, at least a second). On a counterexample it sets
+// Inputs::refutableWithin and returns why the rest of the inductive proof is skipped.
+constexpr unsigned kQuickBackEdges = 1, kQuickQueryMs = 2000;
+std::optional<std::string> quickRefutation(Smt &smt, Inputs &x, const Module &src,
+                                           const Function &fs, const Module &tgt,
+                                           const Function &ft, const TvOptions &opts,
+                                           std::chrono::steady_clock::time_point deadline);
 
 // The inputs a replay's launch fixes, and their values: `valid` applications first (their
 // values mention other inputs), then the inputs themselves.

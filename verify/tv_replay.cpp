@@ -36,6 +36,10 @@ uint64_t numeral(const z3::expr &e) {
 // mapped. The difference must be one a run shows: a fault, a different end, or a byte of a
 // buffer.
 constexpr uint64_t kReplayBufferBytes = 256;
+// Buffers up to this many bytes in all have each byte compared at its address (findReplay).
+constexpr size_t kMaxBytesCompared = 4096;
+// ... unless more than this many of them may differ after simplification.
+constexpr size_t kMaxBytesLeft = 64;
 
 // The key Inputs::base gives a variable (SideEncoder::variableBase).
 std::string baseKey(const Function *owner, const Variable &v) {
@@ -103,6 +107,25 @@ std::string hexBytes(const std::vector<uint8_t> &b) {
   for (uint8_t c : b)
     out += fmt::format("{:02x}", c);
   return out;
+}
+
+// The byte of `mem` at the constant address `at`, through the if-then-elses and the stores
+// at constant addresses a final memory is made of (Z3's simplifier does not look through an
+// if-then-else of arrays): equal bytes of two memories then come out as the same term.
+z3::expr byteAt(Smt &smt, const z3::expr &mem, uint64_t at,
+                std::map<std::pair<unsigned, uint64_t>, z3::expr> &memo) {
+  const auto key = std::make_pair(mem.id(), at);
+  if (auto it = memo.find(key); it != memo.end())
+    return it->second;
+  z3::expr v = z3::select(mem, smt.bv(at, 64));
+  if (mem.is_app() && mem.decl().decl_kind() == Z3_OP_ITE) {
+    z3::expr a = byteAt(smt, mem.arg(1), at, memo), b = byteAt(smt, mem.arg(2), at, memo);
+    v = z3::eq(a, b) ? a : z3::ite(mem.arg(0), a, b);
+  } else if (mem.is_app() && mem.decl().decl_kind() == Z3_OP_STORE && mem.arg(1).is_numeral()) {
+    v = numeral(mem.arg(1)) == at ? mem.arg(2) : byteAt(smt, mem.arg(0), at, memo);
+  }
+  memo.emplace(key, v);
+  return v;
 }
 
 std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const Module &tgt,
@@ -235,8 +258,10 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
         paramBytes.emplace(p.offset + k, b);
         bank0 = z3::store(bank0, smt.bv(p.offset + k, 64), b);
       }
+  // (substituted: a read at a constant offset is then the parameter's bytes, and the
+  // addresses computed from them are constants where they are the buffers')
   for (const auto &[b, arr] : x.banks)
-    pin = pin && arr == (b == 0 ? bank0 : zeros());
+    fix(arr, b == 0 ? bank0 : zeros());
   // Barriers: the replay runs one thread, so what the other threads leave at a barrier is the
   // memory the thread itself had there, on both sides.
   for (const SideEncoder *side : {&es, &et})
@@ -276,15 +301,68 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
   z3::params prm(c);
   prm.set("timeout", timeoutMs);
   solver.set(prm);
-  // A run shows its end and its buffers' bytes: the byte at `a` must be in a buffer.
-  z3::expr_vector from(c), to(c);
-  from.push_back(pa);
-  from.push_back(pn);
-  to.push_back(a);
-  to.push_back(smt.bv(1, 64));
-  z3::expr query = base && pin && (endsDiffer || (inBuffer.substitute(from, to) && byteDiffers));
-  solver.add(fixed(query));
+  // A run shows its end and its buffers' bytes: the byte at `a` must be in a buffer. With a
+  // symbolic `a`, every read of the final memory is a read through all the buffers' stores,
+  // and Z3 did not find the difference one dropped negation makes in a 20-line kernel in a
+  // minute. So the buffers' bytes are compared one by one, at their addresses: simplified,
+  // the bytes both sides store alike compare as the same term and drop out, and what is left
+  // is the few bytes that may differ (the one that does is `a` afterwards).
+  const auto built = std::chrono::steady_clock::now();
+  std::vector<uint64_t> bufferAddresses;
+  for (size_t i = 0; i < L.global.size(); ++i)
+    if (cfg.buffers.count(L.globalNames[i]))
+      for (uint64_t k = 0; k < L.global[i].bytes.size(); ++k)
+        bufferAddresses.push_back(L.global[i].at + k);
+  z3::expr bytesDiffer = smt.boolVal(false);
+  // (byteDiffers at a buffer's byte: neither memory is private there)
+  std::vector<std::pair<uint64_t, z3::expr>> mayDiffer; // the bytes that do not drop out
+  bool byByte = bufferAddresses.size() <= kMaxBytesCompared;
+  if (byByte) {
+    const z3::expr ms = fixed(es.exitMem).simplify(), mt = fixed(et.exitMem).simplify();
+    const z3::expr going = fixed(!es.trapped).simplify();
+    std::map<std::pair<unsigned, uint64_t>, z3::expr> memo;
+    for (uint64_t at : bufferAddresses) {
+      z3::expr vs = byteAt(smt, ms, at, memo), vt = byteAt(smt, mt, at, memo);
+      if (z3::eq(vs, vt))
+        continue;
+      z3::expr d = going && vs != vt;
+      mayDiffer.emplace_back(at, d);
+      bytesDiffer = bytesDiffer || d;
+    }
+    // Stores at addresses that stay symbolic (computed from loaded values) leave most bytes
+    // in: a disjunction of hundreds of reads through them is slower than one read at `a`
+    // (and Z3's QF_AUFBV solver overran its timeout tenfold on it).
+    if (mayDiffer.size() > kMaxBytesLeft) {
+      byByte = false;
+      mayDiffer.clear();
+      bytesDiffer = smt.boolVal(false);
+    }
+  }
+  if (!byByte) {
+    z3::expr_vector from(c), to(c);
+    from.push_back(pa);
+    from.push_back(pn);
+    to.push_back(a);
+    to.push_back(smt.bv(1, 64));
+    bytesDiffer = inBuffer.substitute(from, to) && fixed(byteDiffers);
+  }
+  z3::expr query = fixed(base && pin && endsDiffer) || (fixed(base && pin) && bytesDiffer);
+  solver.add(query);
+  if (traceEnabled())
+    fmt::print(stderr, "tv: {}: replay query built in {:.2f} s ({} buffer bytes may differ)\n",
+               f.name,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - built).count(),
+               byByte ? fmt::format("{}", mayDiffer.size()) : std::string("any"));
+  const auto started = std::chrono::steady_clock::now();
   z3::check_result res = checkWithFallback(smt, solver, timeoutMs);
+  if (traceEnabled())
+    fmt::print(stderr, "tv: {}: replay query ({}, {}): {} in {:.2f} s\n", f.name,
+               asBuffers ? "pointers as buffers" : "parameters by value",
+               hint ? "the counterexample's thread" : "one thread, registers zero",
+               res == z3::sat     ? "sat"
+               : res == z3::unsat ? "unsat"
+                                  : "unknown",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   if (res != z3::sat) {
     why = res == z3::unsat
               ? "no counterexample fits the interpreter's launch (one thread alone, parameters "
@@ -293,6 +371,11 @@ std::optional<Replay> findReplay(Smt &smt, Inputs &x, const Module &src, const M
     return std::nullopt;
   }
   z3::model m = solver.get_model();
+  for (const auto &[at, d] : mayDiffer) // `a`: the first buffer byte that differs, if any
+    if (m.eval(d, true).is_true()) {
+      fix(a, smt.bv(at, 64));
+      break;
+    }
   auto num = [&](const z3::expr &e) {
     uint64_t u = 0;
     z3::expr v = m.eval(fixed(e), true);

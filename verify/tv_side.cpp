@@ -118,7 +118,7 @@ z3::expr SideEncoder::snapshotAt(const z3::expr &k, const z3::expr &before) cons
 }
 
 void SideEncoder::run() {
-  State init{smt_.boolVal(true), {}, x_.mem0, x_.priv0, smt_.bv(0, 32)};
+  State init{smt_.boolVal(true), {}, x_.mem0, x_.priv0, smt_.bv(0, 32), smt_.bv(0, 32)};
   runFrom(0, init);
 }
 
@@ -225,7 +225,8 @@ void SideEncoder::computeOrder(uint32_t start) {
 SideEncoder::State SideEncoder::merge(const std::vector<State> &in) {
   if (in.size() == 1)
     return in[0];
-  State s{in.back().pc, {}, in.back().mem, in.back().priv, in.back().barriers};
+  State s{in.back().pc,       {}, in.back().mem, in.back().priv, in.back().barriers,
+          in.back().collectives};
   std::set<Reg> written;
   for (const State &t : in)
     for (const auto &[r, v] : t.regs)
@@ -238,6 +239,7 @@ SideEncoder::State SideEncoder::merge(const std::vector<State> &in) {
     s.mem = iteOf(t.pc, t.mem, s.mem);
     s.priv = iteOf(t.pc, t.priv, s.priv);
     s.barriers = iteOf(t.pc, t.barriers, s.barriers);
+    s.collectives = iteOf(t.pc, t.collectives, s.collectives);
     for (Reg r : written)
       s.regs.at(r) = iteOf(t.pc, regOf(t, r), s.regs.at(r));
   }
@@ -370,14 +372,12 @@ void SideEncoder::runBlock(uint32_t b, unsigned k, State s) {
       call(in, g, s);
       break;
     case Opcode::BAR:
-      // BAR.RED's result comes from the other threads: unmodelled, like any barrier but 0.
-      if (!in.srcs.empty() && in.srcs[0].kind == Operand::Kind::Imm && in.srcs[0].imm == 0 &&
-          (in.srcs.size() == 1) && in.dsts.empty() && !in.has(Mod::RED) &&
-          (in.has(Mod::SYNC) || in.has(Mod::ARV)))
-        barrier(g, s);
+      // BAR.RED's result comes from the other threads, a named barrier's memory from the
+      // threads it waits for: uninterpreted (tv_uninterpreted.cpp), like any barrier but 0.
+      if (isUninterpreted(in))
+        uninterpreted(in, g, s, b);
       else
-        unmodelledAt(in, "a barrier other than BAR.SYNC 0 (named barriers with thread counts and "
-                         "BAR.RED's reductions are not modelled)");
+        barrier(g, s);
       break;
     case Opcode::NOP:
     case Opcode::BSSY:
@@ -397,7 +397,7 @@ void SideEncoder::runBlock(uint32_t b, unsigned k, State s) {
     case Opcode::ATOMS:
     case Opcode::RED:
     case Opcode::REDG:
-      memoryAccess(in, g, s);
+      withModelOr(in, g, s, b, [&] { memoryAccess(in, g, s); });
       break;
     case Opcode::MEMBAR:
     case Opcode::FENCE:
@@ -409,19 +409,23 @@ void SideEncoder::runBlock(uint32_t b, unsigned k, State s) {
     case Opcode::STACKRESTORE:
       unmodelledAt(in, "the local stack (alloca) is not modelled");
     case Opcode::LDC:
-      constantLoad(in, g, s);
+      withModelOr(in, g, s, b, [&] { constantLoad(in, g, s); });
       break;
     case Opcode::SULD:
     case Opcode::SUST:
     case Opcode::TEX:
-      unmodelledAt(in, "surface and texture memory are not modelled");
     case Opcode::LDGSTS:
     case Opcode::LDGDEPBAR:
     case Opcode::DEPBAR:
-      unmodelledAt(in, "asynchronous copies are not modelled");
     case Opcode::LDSM:
     case Opcode::STSM:
-      unmodelledAt(in, "warp-level matrix loads and stores are not modelled");
+    case Opcode::VOTE:
+    case Opcode::SHFL:
+    case Opcode::MATCH:
+    case Opcode::REDUX:
+    case Opcode::OPAQUE:
+      uninterpreted(in, g, s, b);
+      break;
     case Opcode::ACQBULK:
     case Opcode::PREEXIT:
     case Opcode::SETMAXREG:
@@ -439,10 +443,10 @@ void SideEncoder::runBlock(uint32_t b, unsigned k, State s) {
           s.regs.insert_or_assign(d.reg, z3::ite(g, v, regOf(s, d.reg)));
         break;
       }
-      compute(in, s, smt_.bv(0, 64));
+      withModelOr(in, g, s, b, [&] { compute(in, s, smt_.bv(0, 64)); });
       break;
     default:
-      compute(in, s, smt_.bv(0, 64));
+      withModelOr(in, g, s, b, [&] { compute(in, s, smt_.bv(0, 64)); });
       break;
     }
   }

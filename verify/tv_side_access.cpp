@@ -98,16 +98,10 @@ std::optional<z3::expr> SideEncoder::compute(const Instr &in, State &s, const z3
     mi.oldDsts.push_back(regOf(s, d.reg));
   }
   std::optional<ModelOutputs> out;
-  bool warp = in.op == Opcode::VOTE || in.op == Opcode::SHFL || in.op == Opcode::MATCH ||
-              in.op == Opcode::REDUX;
-  if (in.op != Opcode::OPAQUE && !warp)
+  if (!isUninterpreted(in))
     out = modelInstr(smt_, in, mi);
-  if (!out) {
-    std::string why = in.op == Opcode::OPAQUE ? "its meaning is unknown"
-                      : warp                  ? "warp-level values are not modelled"
-                                              : "no model for this modifier combination";
-    unmodelledAt(in, why);
-  }
+  if (!out)
+    throw NoModel{}; // runBlock encodes it as uninterpreted (tv_uninterpreted.cpp)
   // A warp-level matrix instruction's model is uninterpreted functions of its inputs
   // (verify/model_matrix.cpp): a difference they allow is no counterexample.
   if (const ModelEntry *e = findModelEntry(in.op); e && e->uninterpreted)
@@ -128,7 +122,7 @@ void SideEncoder::memoryAccess(const Instr &in, const z3::expr &g, State &s) {
                  in.op == Opcode::STL;
   unsigned bytes = atomic ? atomicBytes(in.mods) : accessBytes(in);
   if (bytes > 8)
-    unmodelledAt(in, "128-bit atomics are not modelled");
+    throw NoModel{}; // 128-bit atomics: uninterpreted
   z3::expr a = smt_.bv(uint64_t(o.imm), 64);
   if (o.hasReg)
     a = a + regOf(s, o.reg);
@@ -366,7 +360,7 @@ void SideEncoder::inlineCall(const Instr &in, const z3::expr &g, State &s, const
     for (size_t i = 0; i < argBytes[k].size(); ++i)
       priv = z3::store(priv, pb(base, i), argBytes[k][i]);
   }
-  callee.runFrom(0, State{taken(s.pc, g), {}, s.mem, priv, s.barriers});
+  callee.runFrom(0, State{taken(s.pc, g), {}, s.mem, priv, s.barriers, s.collectives});
   if (callee.unmodelled)
     throw Unmodelled{
         fmt::format("{} (in {}, called at line {})", *callee.unmodelled, fn.name, in.loc.line)};
@@ -398,7 +392,7 @@ void SideEncoder::inlineCall(const Instr &in, const z3::expr &g, State &s, const
     for (const auto &[to, bytes] : results)
       for (size_t i = 0; i < bytes.size(); ++i)
         r.priv = z3::store(r.priv, pb(to, i), bytes[i]);
-    after.push_back(State{r.pc, s.regs, r.mem, r.priv, r.barriers});
+    after.push_back(State{r.pc, s.regs, r.mem, r.priv, r.barriers, r.collectives});
   }
   State skipped = s;
   skipped.pc = notTaken(s.pc, g);
