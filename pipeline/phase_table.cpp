@@ -209,11 +209,9 @@ constexpr PipelineEntry kPipeline[] = {
     // Tail merging (spec/003:456): merges blocks, so not under --dont-merge-basicblocks. The spec
     // gives 108, 109, 133 and 136 no -O level (the registry's 0).
     row<R::tailMerge, O::tailMerge, nullptr, removed>(
-        133, false,
-        {.vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:34, 003:456"}),
+        133, false, {.vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:34, 003:456"}),
     row<R::tailMerge, O::tailMerge, nullptr, removed>(
-        136, false,
-        {.vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:35, 003:456"}),
+        136, false, {.vetoKnobs = {"dont-merge-basicblocks"}, .spec = "003:35, 003:456"}),
 };
 
 } // namespace

@@ -173,9 +173,9 @@ public:
       : fault(x.smt.boolVal(false)), bound(x.smt.boolVal(false)), exited(x.smt.boolVal(false)),
         trapped(x.smt.boolVal(false)), exitMem(x.mem0), exitPriv(x.priv0),
         exitBarriers(x.smt.bv(0, 32)), x_(x), smt_(x.smt), m_(m), f_(f),
-        unroll_(x.refutableWithin ? std::min(unroll, *x.refutableWithin) : unroll),
-        frame_(f.name), provenance_(source ? localProvenance(f) : LocalProvenance{}),
-        source_(source), encoded_(&ownEncoded_) {}
+        unroll_(x.refutableWithin ? std::min(unroll, *x.refutableWithin) : unroll), frame_(f.name),
+        provenance_(source ? localProvenance(f) : LocalProvenance{}), source_(source),
+        encoded_(&ownEncoded_) {}
 
   z3::expr fault, bound, exited, exitMem, exitPriv, exitBarriers;
   // A path ended by TRAP (the grid aborts: nothing after it is observable, so only whether it
@@ -301,8 +301,8 @@ private:
   struct NoModel {}; // compute(): no model for this modifier combination
   // Runs `encode` (a modelled instruction); when the model has no such modifier combination,
   // undoes what it did and encodes `in` as uninterpreted instead.
-  template <class F> void withModelOr(const Instr &in, const z3::expr &g, State &s, uint32_t b,
-                                      F encode) {
+  template <class F>
+  void withModelOr(const Instr &in, const z3::expr &g, State &s, uint32_t b, F encode) {
     const State before = s;
     const z3::expr faultBefore = fault;
     const size_t sites = faultSites.size();

@@ -46,7 +46,9 @@ z3::check_result checkWithFallback(Smt &smt, z3::solver &solver, unsigned timeou
     if (traceEnabled())
       fmt::print(stderr, "tv:   {} solver: {} in {:.2f} s (of {} ms)\n",
                  general ? "default" : "QF_AUFBV",
-                 r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown",
+                 r == z3::sat     ? "sat"
+                 : r == z3::unsat ? "unsat"
+                                  : "unknown",
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), ms);
     solver = q; // its model, or why it gave up
     if (r == z3::sat) {

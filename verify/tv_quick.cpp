@@ -24,8 +24,8 @@ z3::expr misbehaves(Smt &smt, Inputs &x, const Function &fs, const SideEncoder &
   };
   z3::expr memDiffers = !isPrivate(smt, a) && z3::select(s.exitMem, a) != z3::select(t.exitMem, a);
   for (const Param &p : fs.returns) {
-    z3::expr base = smt.bv(kParamWindow, 64) +
-                    x.base(fmt::format("{}.param {}", fs.name, p.name), kParamSize, p.align, p.size);
+    z3::expr base = smt.bv(kParamWindow, 64) + x.base(fmt::format("{}.param {}", fs.name, p.name),
+                                                      kParamSize, p.align, p.size);
     memDiffers = memDiffers ||
                  (inRange(base, p.size) && z3::select(s.exitPriv, a) != z3::select(t.exitPriv, a));
   }
@@ -53,9 +53,9 @@ std::optional<std::string> quickRefutation(Smt &smt, Inputs &x, const Module &sr
     // not a proof, and its queries are small (tens of milliseconds where a counterexample
     // exists).
     const long long floor = std::min<long long>(1000, opts.budgetSeconds * 250);
-    const unsigned ms = unsigned(std::min<long long>(
-        {(long long)kQuickQueryMs, (long long)opts.timeoutSeconds * 1000,
-         std::max<long long>(left / 3, floor)}));
+    const unsigned ms = unsigned(
+        std::min<long long>({(long long)kQuickQueryMs, (long long)opts.timeoutSeconds * 1000,
+                             std::max<long long>(left / 3, floor)}));
 
     const auto started = std::chrono::steady_clock::now();
     SideEncoder s(x, src, fs, k, true), t(x, tgt, ft, k);
@@ -77,9 +77,9 @@ std::optional<std::string> quickRefutation(Smt &smt, Inputs &x, const Module &sr
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     if (r == z3::sat) {
       x.refutableWithin = k;
-      x.quickCounterexample = fmt::format(
-          "a counterexample within {} back edge{}, found before the inductive proof", k,
-          k == 1 ? "" : "s");
+      x.quickCounterexample =
+          fmt::format("a counterexample within {} back edge{}, found before the inductive proof", k,
+                      k == 1 ? "" : "s");
       return x.quickCounterexample;
     }
     if (r == z3::unknown) // more back edges would not be faster

@@ -225,7 +225,7 @@ void SideEncoder::computeOrder(uint32_t start) {
 SideEncoder::State SideEncoder::merge(const std::vector<State> &in) {
   if (in.size() == 1)
     return in[0];
-  State s{in.back().pc,       {}, in.back().mem, in.back().priv, in.back().barriers,
+  State s{in.back().pc,         {}, in.back().mem, in.back().priv, in.back().barriers,
           in.back().collectives};
   std::set<Reg> written;
   for (const State &t : in)

@@ -101,9 +101,8 @@ void SideEncoder::uninterpreted(const Instr &in, const z3::expr &g, State &s, ui
   z3::context &c = smt_.ctx();
   const bool warp = collective(in), writes = writesMemory(in);
   const bool reads = writes || in.info().is(MEMORY);
-  std::string name =
-      in.op == Opcode::OPAQUE ? fmt::format("OPAQUE \"{}\"", in.opaqueText.str())
-                              : std::string(in.info().name);
+  std::string name = in.op == Opcode::OPAQUE ? fmt::format("OPAQUE \"{}\"", in.opaqueText.str())
+                                             : std::string(in.info().name);
   for (Mod mod : in.mods.list())
     name += fmt::format(".{}", modText(mod));
   z3::sort_vector domain(c);

@@ -36,7 +36,8 @@ TEST(TvReplayFast, MaxabsWithANegationDroppedIsRefutedWithAReplay) {
   ASSERT_EQ(r.verdict, TvResult::Verdict::Refuted) << r.line();
   ASSERT_TRUE(r.replay) << r.line();
   // The replay tells the two apart in the interpreter: out[0] = max(|a|, |b|) for b < 0.
-  ori::RunResult a = ori::runKernel(*ps.module, *r.replay), b = ori::runKernel(*pt.module, *r.replay);
+  ori::RunResult a = ori::runKernel(*ps.module, *r.replay),
+                 b = ori::runKernel(*pt.module, *r.replay);
   EXPECT_EQ(a.kind, ori::RunResult::Kind::Ok) << a.message;
   EXPECT_TRUE(a.kind != b.kind || a.buffers != b.buffers) << r.line();
   std::printf("maxabs, one negation dropped: refuted in %.2f s\n", r.seconds);
