@@ -411,21 +411,6 @@ void SideEncoder::runBlock(uint32_t b, unsigned k, State s) {
     case Opcode::LDC:
       withModelOr(in, g, s, b, [&] { constantLoad(in, g, s); });
       break;
-    case Opcode::SULD:
-    case Opcode::SUST:
-    case Opcode::TEX:
-    case Opcode::LDGSTS:
-    case Opcode::LDGDEPBAR:
-    case Opcode::DEPBAR:
-    case Opcode::LDSM:
-    case Opcode::STSM:
-    case Opcode::VOTE:
-    case Opcode::SHFL:
-    case Opcode::MATCH:
-    case Opcode::REDUX:
-    case Opcode::OPAQUE:
-      uninterpreted(in, g, s, b);
-      break;
     case Opcode::ACQBULK:
     case Opcode::PREEXIT:
     case Opcode::SETMAXREG:
@@ -446,6 +431,10 @@ void SideEncoder::runBlock(uint32_t b, unsigned k, State s) {
       withModelOr(in, g, s, b, [&] { compute(in, s, smt_.bv(0, 64)); });
       break;
     default:
+      if (isUninterpreted(in)) { // SULD, TEX, VOTE, OPAQUE, ... (verify/tv_uninterpreted.cpp)
+        uninterpreted(in, g, s, b);
+        break;
+      }
       withModelOr(in, g, s, b, [&] { compute(in, s, smt_.bv(0, 64)); });
       break;
     }
